@@ -52,12 +52,12 @@ public struct PoseSelector: Sendable {
         public init(
             minimumConfidence: Double = 0.3,
             minimumJoints: Int = 5,
-            maximumJumpFraction: Double = 0.5,
+            maximumJumpFraction: Double = 0.25,
             lostAfterSeconds: Double = 1.0,
             prominenceTieFraction: Double = 0.1,
             frameCenter: Vector2? = nil,
             swapRatio: Double = 0.5,
-            minimumSwapGain: Double = 0.03
+            minimumSwapGain: Double = 0.02
         ) {
             precondition(
                 minimumConfidence > 0 && minimumConfidence <= 1,

@@ -1,0 +1,167 @@
+import PoseKit
+import Testing
+
+struct PoseSelectorTests {
+    /// The patient at the centre raising and lowering both arms (one rep every 3 s), 30 fps.
+    private static func patient(at seconds: Double) -> SyntheticPerson {
+        let phase = (seconds.truncatingRemainder(dividingBy: 3)) / 3
+        let arm = 90 * (1 - abs(2 * phase - 1))  // 0 → 90 → 0
+        return SyntheticPerson(centerX: 320, top: 80, height: 300, armDegrees: arm)
+    }
+
+    @Test func choosesTheLargestPersonAtTheStart() throws {
+        var generator = SeededGenerator(seed: 1)
+        let small = SyntheticPerson(centerX: 150, height: 200).pose(noise: 1, using: &generator)
+        let large = SyntheticPerson(centerX: 450, height: 380).pose(noise: 1, using: &generator)
+        var selector = PoseSelector()
+        let result = selector.ingest(PoseFrame(seconds: 0, poses: [small, large]))
+        let selected = try #require(result)
+        #expect(selector.trackedIndex == 1)
+        #expect(selected == large)
+    }
+
+    @Test func breaksASizeTieByNearnessToTheCentre() throws {
+        let left = SyntheticPerson(centerX: 100, height: 300).pose()
+        let central = SyntheticPerson(centerX: 330, height: 295).pose()
+        var selector = PoseSelector(configuration: .init(frameCenter: Vector2(x: 320, y: 240)))
+        let result = selector.ingest(PoseFrame(seconds: 0, poses: [left, central]))
+        _ = try #require(result)
+        #expect(selector.trackedIndex == 1)
+    }
+
+    @Test func ignoresPosesWithTooFewConfidentJoints() {
+        var faint = SyntheticPerson(height: 400).pose()
+        for joint in Joint.allCases where joint != .nose && joint != .neck { faint[joint].confidence = 0.1 }
+        var selector = PoseSelector()
+        #expect(selector.ingest(PoseFrame(seconds: 0, poses: [faint])) == nil)
+        #expect(selector.trackedIndex == nil)
+    }
+
+    @Test func biggerBystanderWalkingInDoesNotTakeOver() {
+        // Given the patient tracked alone for 1 s, when a bigger bystander walks in from the right and
+        // passes right beside (overlapping) them for 4 s, listed in a random order, the patient stays selected.
+        var generator = SeededGenerator(seed: 2)
+        var selector = PoseSelector()
+        var selectedPatient = 0
+        var frames = 0
+        for i in 0..<150 {
+            let t = Double(i) / 30
+            let patient = Self.patient(at: t).pose(noise: 2, using: &generator)
+            var poses = [patient]
+            if t >= 1 {
+                let walked = min(1, (t - 1) / 2)
+                let bystander = SyntheticPerson(centerX: 700 - 330 * walked, top: 20, height: 440, armDegrees: 20)
+                poses.append(bystander.pose(noise: 2, using: &generator))
+                if Bool.random(using: &generator) { poses.reverse() }
+            }
+            frames += 1
+            guard let selected = selector.ingest(PoseFrame(seconds: t, poses: poses)) else { continue }
+            if abs(selected[.root].x - 320) < 20, selector.trackedIndex.map({ poses[$0] == patient }) == true {
+                selectedPatient += 1
+            }
+        }
+        #expect(selectedPatient == frames)
+    }
+
+    @Test func shortOcclusionReturnsNilThenResumesTheSamePerson() throws {
+        var generator = SeededGenerator(seed: 3)
+        var selector = PoseSelector(configuration: .init(lostAfterSeconds: 1))
+        let bystander = SyntheticPerson(centerX: 520, top: 20, height: 440)
+        var results: [Double?] = []  // root x of the selection
+        for i in 0..<90 {
+            let t = Double(i) / 30
+            var poses = t >= 0.5 ? [bystander.pose(noise: 2, using: &generator)] : []
+            let occluded = t >= 1 && t < 1.5
+            if !occluded { poses.insert(Self.patient(at: t).pose(noise: 2, using: &generator), at: 0) }
+            results.append(selector.ingest(PoseFrame(seconds: t, poses: poses))?[.root].x)
+        }
+        // The bystander is bigger but came later; while hidden the bystander is not chosen.
+        for (i, rootX) in results.enumerated() {
+            let t = Double(i) / 30
+            if t >= 1 && t < 1.5 {
+                #expect(rootX == nil, "t=\(t): nothing should be selected while the patient is hidden")
+            } else {
+                let x = try #require(rootX, "t=\(t): the patient should be selected")
+                #expect(abs(x - 320) < 20, "t=\(t): selected root x \(x) is not the patient's")
+            }
+        }
+    }
+
+    @Test func reacquiresTheProminentPersonAfterTheTimeout() {
+        var generator = SeededGenerator(seed: 4)
+        var selector = PoseSelector(configuration: .init(lostAfterSeconds: 1, frameCenter: Vector2(x: 320, y: 240)))
+        let other = SyntheticPerson(centerX: 520, top: 40, height: 300)
+        var firstOtherSelection: Double?
+        for i in 0..<120 {
+            let t = Double(i) / 30
+            var poses = [other.pose(noise: 2, using: &generator)]
+            if t < 1 { poses.append(Self.patient(at: t).pose(noise: 2, using: &generator)) }  // patient leaves at 1 s
+            if let selected = selector.ingest(PoseFrame(seconds: t, poses: poses)), abs(selected[.root].x - 520) < 20,
+                firstOtherSelection == nil
+            {
+                firstOtherSelection = t
+            }
+        }
+        // The patient is equally large and nearer the centre at the start, so the other person is only
+        // chosen once the patient has been gone for more than lostAfterSeconds.
+        #expect(firstOtherSelection.map { $0 > 1.9 && $0 < 2.1 } == true, "re-acquired at \(String(describing: firstOtherSelection))")
+    }
+
+    @Test(arguments: [1.0, 0.15])
+    func fixesASingleFrameSideSwap(sideSpread: Double) throws {
+        // Given a person in a front view (1.0) or nearly side-on (0.15) moving their arms, when the estimator
+        // exchanges left and right in frame 40, the selector returns the pose with sides restored.
+        var generator = SeededGenerator(seed: 5)
+        var selector = PoseSelector()
+        for i in 0..<60 {
+            let t = Double(i) / 30
+            var person = Self.patient(at: t)
+            person.sideSpread = sideSpread
+            let truth = person.pose(noise: 1.5, using: &generator)
+            let observed = i == 40 ? truth.swappingSides() : truth
+            let result = selector.ingest(PoseFrame(seconds: t, poses: [observed]))
+            let selected = try #require(result)
+            #expect(selected == truth, "frame \(i): sides are not as the person's own")
+            #expect(selector.lastFrameSwappedSides == (i == 40))
+        }
+        #expect(selector.swapCount == 1)
+    }
+
+    @Test func staysConsistentWhenTheEstimatorKeepsTheSwap() throws {
+        // A swap that persists is kept consistent with the first frames: every frame after it is fixed.
+        var generator = SeededGenerator(seed: 6)
+        var selector = PoseSelector()
+        for i in 0..<40 {
+            let t = Double(i) / 30
+            let truth = Self.patient(at: t).pose(noise: 1.5, using: &generator)
+            let observed = i >= 20 ? truth.swappingSides() : truth
+            let result = selector.ingest(PoseFrame(seconds: t, poses: [observed]))
+            let selected = try #require(result)
+            #expect(selected == truth, "frame \(i)")
+        }
+        #expect(selector.swapCount == 20)
+    }
+
+    @Test(arguments: [1.0, 0.1])
+    func noisyPoseIsNeverSwapped(sideSpread: Double) {
+        var generator = SeededGenerator(seed: 7)
+        var selector = PoseSelector()
+        for i in 0..<300 {
+            let t = Double(i) / 30
+            var person = Self.patient(at: t)
+            person.sideSpread = sideSpread
+            _ = selector.ingest(PoseFrame(seconds: t, poses: [person.pose(noise: 3, using: &generator)]))
+        }
+        #expect(selector.swapCount == 0)
+    }
+
+    @Test func timeGoingBackwardsStartsOver() throws {
+        var selector = PoseSelector()
+        let a = SyntheticPerson(centerX: 200, height: 300).pose()
+        let b = SyntheticPerson(centerX: 450, height: 350).pose()
+        _ = selector.ingest(PoseFrame(seconds: 5, poses: [a]))
+        let result = selector.ingest(PoseFrame(seconds: 0, poses: [a, b]))
+        let selected = try #require(result)
+        #expect(selected == b)
+    }
+}

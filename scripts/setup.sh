@@ -64,14 +64,20 @@ step() {
 
 # Runs a command with its output in the log; on failure names the step, the log's last line and the log.
 run_logged() {
-    local what=$1
+    local what=$1 output last
     shift
-    echo "+ $*" >>"$LOG"
-    if ! "$@" >>"$LOG" 2>&1; then
-        local last
-        last=$(grep -v '^[[:space:]]*$' "$LOG" | tail -n 1 | cut -c1-200 || true)
+    output=$(mktemp)
+    local status=0
+    "$@" >"$output" 2>&1 || status=$?
+    { echo "+ $*"; cat "$output"; } >>"$LOG"
+    if ((status != 0)); then
+        # The first error line says most (swift build ends with a bare "error: fatalError"); else the last line.
+        last=$(grep -m 1 -E '(^|[^[:alpha:]])(error|ERROR)[:(]|^E: ' "$output" | cut -c1-240 || true)
+        [[ -n $last ]] || last=$(grep -v '^[[:space:]]*$' "$output" | tail -n 1 | cut -c1-240 || true)
+        rm -f "$output"
         fail "$what failed: $last (full log: $LOG)"
     fi
+    rm -f "$output"
 }
 
 sha256_of() { sha256sum "$1" | cut -d' ' -f1; }

@@ -46,12 +46,18 @@ struct MediaPipeLibrary {
             imageCreateFromUint8Data: try symbol("MpImageCreateFromUint8Data", as: MpImageCreateFromUint8DataFn.self),
             imageFree: try symbol("MpImageFree", as: MpImageFreeFn.self),
             poseLandmarkerCreate: try symbol("MpPoseLandmarkerCreate", as: MpPoseLandmarkerCreateFn.self),
-            poseLandmarkerDetectImage: try symbol("MpPoseLandmarkerDetectImage", as: MpPoseLandmarkerDetectImageFn.self),
+            poseLandmarkerDetectImage: try symbol(
+                "MpPoseLandmarkerDetectImage",
+                as: MpPoseLandmarkerDetectImageFn.self
+            ),
             poseLandmarkerDetectForVideo: try symbol(
                 "MpPoseLandmarkerDetectForVideo",
                 as: MpPoseLandmarkerDetectForVideoFn.self
             ),
-            poseLandmarkerCloseResult: try symbol("MpPoseLandmarkerCloseResult", as: MpPoseLandmarkerCloseResultFn.self),
+            poseLandmarkerCloseResult: try symbol(
+                "MpPoseLandmarkerCloseResult",
+                as: MpPoseLandmarkerCloseResultFn.self
+            ),
             poseLandmarkerClose: try symbol("MpPoseLandmarkerClose", as: MpPoseLandmarkerCloseFn.self)
         )
     }

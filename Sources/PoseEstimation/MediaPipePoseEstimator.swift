@@ -292,7 +292,12 @@ public struct MediaPipePoseEstimator: ~Copyable, PoseEstimator {
 
     /// MediaPipe's visibility (likelihood of being visible, not occluded) as the keypoint's confidence,
     /// falling back to presence.
-    private static func confidence(_ hasVisibility: Bool, _ visibility: Float, _ hasPresence: Bool, _ presence: Float)
+    private static func confidence(
+        _ hasVisibility: Bool,
+        _ visibility: Float,
+        _ hasPresence: Bool,
+        _ presence: Float
+    )
         -> Double
     {
         let value = hasVisibility ? visibility : hasPresence ? presence : 1

@@ -41,7 +41,10 @@ public struct MediaPipeRuntime: Sendable, Hashable {
     ///   - modelPath: an explicit model path, or `nil` to search.
     /// - Throws: ``PoseEstimationError/Code/runtimeNotInstalled`` or ``PoseEstimationError/Code/modelNotFound``,
     ///   with a message that names `scripts/setup.sh`.
-    public static func locate(libraryPath: String? = nil, modelPath: String? = nil) throws(PoseEstimationError)
+    public static func locate(
+        libraryPath: String? = nil,
+        modelPath: String? = nil
+    ) throws(PoseEstimationError)
         -> MediaPipeRuntime
     {
         let environment = getenv(environmentVariable).map { String(cString: $0) }

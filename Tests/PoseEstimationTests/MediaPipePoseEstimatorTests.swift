@@ -49,10 +49,13 @@ struct MediaPipePoseEstimatorTests {
             fileExists: files.contains
         )
 
-        #expect(runtime == MediaPipeRuntime(
-            libraryPath: "/repo/runtime/lib/libmediapipe.so",
-            modelPath: "/repo/runtime/models/pose_landmarker_full.task"
-        ))
+        #expect(
+            runtime
+                == MediaPipeRuntime(
+                    libraryPath: "/repo/runtime/lib/libmediapipe.so",
+                    modelPath: "/repo/runtime/models/pose_landmarker_full.task"
+                )
+        )
     }
 
     @Test func environmentFolderWinsOverTheSearch() throws {
@@ -122,7 +125,10 @@ struct MediaPipePoseEstimatorTests {
 
         // At the top of each curl the weight plate hides the face and the nose estimate sinks to shoulder
         // height for a few frames (23, 24 and 32 of 67); everywhere else the head is above the shoulders.
-        #expect(noseAboveShoulders >= frames.count * 9 / 10, "nose above shoulders in \(noseAboveShoulders) of \(frames.count)")
+        #expect(
+            noseAboveShoulders >= frames.count * 9 / 10,
+            "nose above shoulders in \(noseAboveShoulders) of \(frames.count)"
+        )
     }
 
     @Test func imageModeFindsThePersonInOneFrame() throws {
@@ -178,14 +184,10 @@ struct MediaPipePoseEstimatorTests {
 
     // MARK: - Helpers
 
-    /// A real estimator; a missing runtime fails the test with the way to fix it.
+    /// A real estimator. Without the runtime this throws, failing the test with
+    /// "pose runtime not installed: … Run scripts/setup.sh …".
     private static func estimator(_ mode: MediaPipePoseEstimator.RunningMode) throws -> MediaPipePoseEstimator {
-        do {
-            return try MediaPipePoseEstimator(configuration: .init(runningMode: mode))
-        } catch {
-            Issue.record("pose runtime not set up: run scripts/setup.sh first (\(error))")
-            throw error
-        }
+        try MediaPipePoseEstimator(configuration: .init(runningMode: mode))
     }
 
     private static func noseIsAboveShoulders(_ pose: Pose) -> Bool {
@@ -220,7 +222,10 @@ struct MediaPipePoseEstimatorTests {
             return
         }
         let root = world[Joint.root.rawValue]
-        #expect(abs(root.x) < 0.1 && abs(root.y) < 0.1 && abs(root.z ?? 0) < 0.1, "\(context): world origin at the hips")
+        #expect(
+            abs(root.x) < 0.1 && abs(root.y) < 0.1 && abs(root.z ?? 0) < 0.1,
+            "\(context): world origin at the hips"
+        )
         let torso = world[Joint.root.rawValue].y - world[Joint.neck.rawValue].y
         #expect((0.3...0.7).contains(torso), "\(context): torso height \(torso) m")
     }

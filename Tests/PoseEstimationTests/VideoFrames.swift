@@ -25,11 +25,15 @@ enum VideoFrames {
     /// Every frame of the video at `path`.
     static func decode(_ path: String) throws(DecodingError) -> [RGBImage] {
         guard FileManager.default.fileExists(atPath: path) else {
-            throw DecodingError(description: "test video missing: \(path) (the shared data folder beside the repository)")
+            throw DecodingError(
+                description: "test video missing: \(path) (the shared data folder beside the repository)"
+            )
         }
         let size = try run(
-            ["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height",
-             "-of", "csv=p=0", path]
+            [
+                "ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height",
+                "-of", "csv=p=0", path,
+            ]
         )
         let numbers = String(decoding: size, as: UTF8.self)
             .trimmingCharacters(in: .whitespacesAndNewlines)
@@ -64,7 +68,9 @@ enum VideoFrames {
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw DecodingError(description: "\(arguments.joined(separator: " ")) failed: is ffmpeg installed? Run scripts/setup.sh")
+            throw DecodingError(
+                description: "\(arguments.joined(separator: " ")) failed: is ffmpeg installed? Run scripts/setup.sh"
+            )
         }
         return data
     }

@@ -1,9 +1,127 @@
 import ArgumentParser
+import CoachKit
+import Foundation
+import PoseKit
 
+/// `ptcoach predict`: classifies pose-track files with a model written by `ptcoach train`.
 struct PredictCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "predict", abstract: "(being built)")
+    static let configuration = CommandConfiguration(
+        commandName: "predict",
+        abstract: "Classify pose-track files with a model from `ptcoach train`.",
+        discussion: """
+            Prints one line per file (with --json: {"file","label","confidence"}). With --manifest \
+            (a `path,label` CSV), or when every file's header labels hold one of the model's labels, it \
+            also prints per-class precision/recall/F1, weighted F1 and a confusion matrix.
+            """
+    )
+
+    @Option(name: .long, help: "The model file written by `ptcoach train --out`.")
+    var model: String
+
+    @Option(name: .long, help: "A `path,label` CSV of labelled files to predict and score.")
+    var manifest: String?
+
+    @Option(name: .long, help: "The header label holding the truth (default: found automatically).")
+    var labelKey: String?
+
+    @Flag(name: .long, help: "Print one JSON object per line.")
+    var json = false
+
+    @Argument(help: "Pose-track files (.jsonl) to classify.")
+    var files: [String] = []
+
+    func validate() throws {
+        guard manifest != nil || !files.isEmpty else {
+            throw ValidationError("give pose-track files to classify, or --manifest TEST.csv")
+        }
+    }
 
     func run() async throws {
-        throw CLIError("ptcoach predict is not built yet")
+        guard FileManager.default.fileExists(atPath: model) else {
+            throw CLIError("model \(model) not found; train one with `ptcoach train --manifest M.csv --out \(model)`")
+        }
+        guard let data = FileManager.default.contents(atPath: model), let text = String(data: data, encoding: .utf8)
+        else { throw CLIError("model \(model) cannot be read as UTF-8 text") }
+        let classifier = try ActionClassifier(jsonText: text, source: model)
+
+        var names: [String] = []
+        var sequences: [PoseSequence] = []
+        var truth: [String]? = nil
+        if let manifest {
+            let parsed = try ClassifierInput.manifest(at: manifest)
+            sequences += try ClassifierInput.sequences(of: parsed)
+            names += parsed.entries.map(\.relativePath)
+            truth = parsed.entries.map(\.label)
+        }
+        let source = PoseTrackSequenceSource()
+        for file in files {
+            do {
+                sequences.append(try source.sequence(at: file))
+            } catch {
+                throw CLIError("\(error)")
+            }
+            names.append(file)
+        }
+        if manifest == nil { truth = headerTruth(sequences, labels: Set(classifier.labels)) }
+        if manifest != nil, !files.isEmpty { truth = nil }  // mixing sources: no single truth
+
+        let start = ContinuousClock.now
+        let predictions = sequences.map(classifier.predict)
+        let elapsed = ClassifierInput.seconds(since: start)
+        for (name, prediction) in zip(names, predictions) {
+            if json {
+                let line: JSONValue = .object([
+                    "file": .string(name),
+                    "label": .string(prediction.label),
+                    "confidence": .number((prediction.confidence * 10000).rounded() / 10000),
+                ])
+                print(line.jsonText)
+            } else {
+                print("\(name): \(prediction.label) (confidence \(ClassifierInput.format(prediction.confidence)))")
+            }
+        }
+        guard let truth else { return }
+        let report = ClassificationReport(truth: truth, predicted: predictions.map(\.label), labels: classifier.labels)
+        if json {
+            let classes: [JSONValue] = report.labels.indices.map { k in
+                .object([
+                    "label": .string(report.labels[k]),
+                    "precision": .number(report.precision(k)),
+                    "recall": .number(report.recall(k)),
+                    "f1": .number(report.f1(k)),
+                    "support": .number(Double(report.support(k))),
+                ])
+            }
+            let summary: JSONValue = .object([
+                "report": .object([
+                    "accuracy": .number(report.accuracy),
+                    "weightedF1": .number(report.weightedF1),
+                    "macroF1": .number(report.macroF1),
+                    "classes": .array(classes),
+                    "labels": .array(report.labels.map(JSONValue.string)),
+                    "confusion": .array(report.confusion.map { .array($0.map { .number(Double($0)) }) }),
+                ])
+            ])
+            print(summary.jsonText)
+        } else {
+            print("")
+            print(report.text)
+            print("(\(sequences.count) files predicted in \(ClassifierInput.format(elapsed, decimals: 3)) s)")
+        }
+    }
+
+    /// The truth from the pose-track headers: the value of `--label-key`, or of the one header label
+    /// whose value is a model label in every file. `nil` when there is none.
+    private func headerTruth(_ sequences: [PoseSequence], labels: Set<String>) -> [String]? {
+        if let labelKey {
+            let values = sequences.map { $0.metadata[labelKey] }
+            return values.allSatisfy({ $0 != nil }) ? values.map { $0! } : nil
+        }
+        guard let first = sequences.first else { return nil }
+        for key in first.metadata.keys.sorted() {
+            let values = sequences.compactMap { $0.metadata[key] }
+            if values.count == sequences.count, values.allSatisfy(labels.contains) { return values }
+        }
+        return nil
     }
 }

@@ -1,0 +1,149 @@
+/// A training or test list for the classifier: a CSV file `path,label` whose paths are relative to the
+/// manifest itself.
+///
+/// Parsing is pure (no file access): pass the text and the manifest's own path, and each entry comes
+/// back with its resolved path and its 1-based line number for messages. Fields may be quoted
+/// (`"a, b.jsonl"`, with `""` for a quote); blank lines are skipped; a UTF-8 byte-order mark is ignored.
+///
+/// ```swift
+/// let manifest = try ClassifierManifest(text: csv, path: "data/manifests/train.csv")
+/// for entry in manifest.entries { print(entry.path, entry.label, entry.line) }
+/// ```
+public struct ClassifierManifest: Sendable, Hashable {
+    /// One row of the manifest.
+    public struct Entry: Sendable, Hashable {
+        /// The path as written in the manifest.
+        public var relativePath: String
+        /// The path resolved against the manifest's folder (unchanged when it is absolute).
+        public var path: String
+        public var label: String
+        /// The 1-based line number of the row, for messages.
+        public var line: Int
+    }
+
+    /// The manifest's own path, for messages.
+    public var path: String
+    public var entries: [Entry]
+
+    /// The distinct labels, sorted.
+    public var labels: [String] { Array(Set(entries.map(\.label))).sorted() }
+
+    /// Parses manifest text.
+    ///
+    /// - Parameters:
+    ///   - text: the CSV text; the first non-blank line must be the header `path,label`.
+    ///   - path: the manifest's path, used to resolve relative paths and in messages.
+    /// - Throws: ``ClassifierError`` (`.malformedManifest`) naming the manifest and the line.
+    public init(text: String, path: String) throws(ClassifierError) {
+        self.path = path
+        let folder = Self.folder(of: path)
+        var entries: [Entry] = []
+        var sawHeader = false
+        var lineNumber = 0
+        var body = Substring(text)
+        if body.hasPrefix("\u{FEFF}") { body = body.dropFirst() }
+        for rawLine in body.split(separator: "\n", omittingEmptySubsequences: false) {
+            lineNumber += 1
+            var line = rawLine
+            if line.hasSuffix("\r") { line = line.dropLast() }
+            if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
+            let fields: [String]
+            do {
+                fields = try Self.fields(of: line)
+            } catch let reason {
+                throw Self.fail(path, lineNumber, reason.message)
+            }
+            let trimmed = fields.map { $0.manifestTrimmed() }
+            if !sawHeader {
+                guard trimmed.count >= 2, trimmed[0].lowercased() == "path", trimmed[1].lowercased() == "label" else {
+                    throw Self.fail(
+                        path, lineNumber,
+                        "the header must be `path,label`, found `\(line)`; write that header line first"
+                    )
+                }
+                sawHeader = true
+                continue
+            }
+            guard trimmed.count >= 2 else {
+                throw Self.fail(path, lineNumber, "expected two fields `path,label`, found `\(line)`")
+            }
+            guard !trimmed[0].isEmpty else { throw Self.fail(path, lineNumber, "the path is empty") }
+            guard !trimmed[1].isEmpty else {
+                throw Self.fail(path, lineNumber, "the label of `\(trimmed[0])` is empty; every row needs a label")
+            }
+            let resolved = trimmed[0].hasPrefix("/") ? trimmed[0] : folder + trimmed[0]
+            entries.append(Entry(relativePath: trimmed[0], path: resolved, label: trimmed[1], line: lineNumber))
+        }
+        guard sawHeader else {
+            throw ClassifierError(.malformedManifest, "\(path): the manifest is empty; expected a header `path,label` and rows")
+        }
+        guard !entries.isEmpty else {
+            throw ClassifierError(.malformedManifest, "\(path): the manifest has a header but no rows; add `path,label` rows")
+        }
+        self.entries = entries
+    }
+
+    /// The folder part of `path` with a trailing slash, or "" for a bare file name.
+    static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        return String(path[...slash])
+    }
+
+    private static func fail(_ path: String, _ line: Int, _ message: String) -> ClassifierError {
+        ClassifierError(.malformedManifest, "\(path):\(line): \(message)")
+    }
+
+    private struct FieldError: Error { var message: String }
+
+    /// Splits one CSV line into fields (RFC 4180 quoting within a line).
+    private static func fields(of line: Substring) throws(FieldError) -> [String] {
+        var fields: [String] = []
+        var current = ""
+        var inQuotes = false
+        var wasQuoted = false
+        var index = line.startIndex
+        while index < line.endIndex {
+            let character = line[index]
+            if inQuotes {
+                if character == "\"" {
+                    let next = line.index(after: index)
+                    if next < line.endIndex, line[next] == "\"" {
+                        current.append("\"")
+                        index = next
+                    } else {
+                        inQuotes = false
+                    }
+                } else {
+                    current.append(character)
+                }
+            } else if character == "," {
+                fields.append(current)
+                current = ""
+                wasQuoted = false
+            } else if character == "\"" {
+                guard current.manifestTrimmed().isEmpty, !wasQuoted else {
+                    throw FieldError(message: "a quote inside an unquoted field in `\(line)`; quote the whole field")
+                }
+                current = ""
+                inQuotes = true
+                wasQuoted = true
+            } else {
+                current.append(character)
+            }
+            index = line.index(after: index)
+        }
+        guard !inQuotes else { throw FieldError(message: "an unterminated quoted field in `\(line)`") }
+        fields.append(current)
+        return fields
+    }
+}
+
+extension StringProtocol {
+    /// The string without leading and trailing spaces and tabs.
+    func manifestTrimmed() -> String {
+        var slice = self[...]
+        while let first = slice.first, first == " " || first == "\t" { slice = slice.dropFirst() }
+        while let last = slice.last, last == " " || last == "\t" { slice = slice.dropLast() }
+        return String(slice)
+    }
+}

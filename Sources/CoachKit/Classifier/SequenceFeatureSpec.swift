@@ -1,0 +1,98 @@
+public import PoseKit
+
+/// What the classifier measures in a recording, saved in the model so that `predict` computes exactly
+/// the features `train` did.
+///
+/// The spec lists the joints the training set has (so OpenPose-18 without heels, Kinect without a nose
+/// and MediaPipe-17 all work), the joint used as origin, the length used as scale and the number of time
+/// bins of the coarse temporal profile. ``vector(for:)`` turns a ``PoseSequence`` into one fixed-length
+/// vector that does not change when the person moves, changes size, or is mirrored (see
+/// `SequenceFeatureSpec+Extraction.swift`).
+///
+/// ```swift
+/// let spec = try SequenceFeatureSpec.fitted(to: trainingSequences, timeBins: 8)
+/// let features = spec.vector(for: sequence)   // spec.featureCount numbers, NaN where unknown
+/// ```
+public struct SequenceFeatureSpec: Sendable, Hashable {
+    /// The version of the feature definitions; a model saved with another version is refused.
+    public static let currentVersion = 1
+
+    /// The length that sets the scale of a recording.
+    public enum ScaleReference: String, Sendable, Hashable {
+        /// Neck to root (hip centre): the torso length.
+        case torso
+        /// Left to right shoulder.
+        case shoulders
+    }
+
+    /// The tracked joints the features use, in ``PoseSequence/trackedJoints`` order.
+    public var joints: [Joint]
+    /// The joint every position is measured from (`root`, or `neck` when hips are missing).
+    public var origin: Joint
+    public var scale: ScaleReference
+    /// The number of time bins of the temporal profile of each per-frame feature.
+    public var timeBins: Int
+
+    public init(joints: [Joint], origin: Joint, scale: ScaleReference, timeBins: Int) {
+        precondition(timeBins >= 1, "timeBins (\(timeBins)) must be at least 1")
+        self.joints = PoseSequence.trackedJoints.filter(joints.contains)
+        self.origin = origin
+        self.scale = scale
+        self.timeBins = timeBins
+    }
+
+    /// The spec for a training set: the joints seen in at least `minimumCoverage` of the frames of an
+    /// average recording (both sides, for left/right joints).
+    ///
+    /// - Throws: ``ClassifierError`` (`.unusableTrainingSet`) when neither hips nor shoulders are seen.
+    public static func fitted(
+        to sequences: [PoseSequence],
+        timeBins: Int,
+        minimumCoverage: Double = 0.5
+    ) throws(ClassifierError) -> SequenceFeatureSpec {
+        let tracked = PoseSequence.trackedJoints
+        var coverage = [Double](repeating: 0, count: tracked.count)
+        var files = 0
+        for sequence in sequences where sequence.count > 0 {
+            files += 1
+            var seen = [Int](repeating: 0, count: tracked.count)
+            for frame in 0..<sequence.count {
+                for j in 0..<tracked.count where sequence.visible[frame * tracked.count + j] { seen[j] += 1 }
+            }
+            for j in 0..<tracked.count { coverage[j] += Double(seen[j]) / Double(sequence.count) }
+        }
+        guard files > 0 else {
+            throw ClassifierError(.unusableTrainingSet, "the training recordings have no frames")
+        }
+        var available = Set<Joint>()
+        for (j, joint) in tracked.enumerated() where coverage[j] / Double(files) >= minimumCoverage {
+            available.insert(joint)
+        }
+        // Keep left/right joints only in pairs, so mirrored recordings give the same features.
+        available = available.filter { available.contains($0.mirrored) }
+        let origin: Joint
+        if available.contains(.root) {
+            origin = .root
+        } else if available.contains(.neck) {
+            origin = .neck
+        } else {
+            throw ClassifierError(
+                .unusableTrainingSet,
+                "the training recordings show neither hips nor shoulders in most frames; the classifier needs "
+                    + "them to place and scale the body"
+            )
+        }
+        let scale: ScaleReference
+        if available.contains(.root), available.contains(.neck) {
+            scale = .torso
+        } else if available.contains(.leftShoulder) {
+            scale = .shoulders
+        } else {
+            throw ClassifierError(
+                .unusableTrainingSet,
+                "the training recordings show neither a torso (neck and hips) nor both shoulders in most frames"
+            )
+        }
+        return SequenceFeatureSpec(joints: Array(available), origin: origin, scale: scale, timeBins: timeBins)
+    }
+}

@@ -1,0 +1,85 @@
+import CoachKit
+import Foundation
+import PoseKit
+
+/// Reads pose-track files for the classifier commands (`train`, `predict`, `evaluate-classifier`).
+///
+/// Videos are refused with a message naming `ptcoach poses`; plugging the video pipeline in means
+/// decoding and estimating here and returning the same ``PoseSequence``.
+struct PoseTrackSequenceSource: PoseSequenceSource {
+    static let videoExtensions: Set<String> = ["mp4", "mov", "m4v", "avi", "mkv", "webm", "mpg", "mpeg"]
+
+    func sequence(at path: String) throws -> PoseSequence {
+        let ext = path.split(separator: ".").last.map { $0.lowercased() } ?? ""
+        if Self.videoExtensions.contains(ext) {
+            throw ClassifierError(
+                .unsupportedInput,
+                "\(path) is a video; the classifier reads pose-track files: convert it with "
+                    + "`ptcoach poses \(path) -o OUT.jsonl` and give OUT.jsonl"
+            )
+        }
+        guard ext == "jsonl" || ext == "json" else {
+            throw ClassifierError(
+                .unsupportedInput,
+                "\(path) is not a pose-track file (.jsonl); give pose-track files, or convert videos with `ptcoach poses`"
+            )
+        }
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw ClassifierError(.missingFile, "\(path): no such file")
+        }
+        let (header, frames) = try PoseTrackReader.readAll(path: path)
+        var metadata: [String: String] = [:]
+        for key in header.labels.keys { metadata[key] = header.label(key) }
+        return PoseSequence(frames: frames, name: path, metadata: metadata)
+    }
+}
+
+/// Manifest and recording loading shared by the classifier commands.
+enum ClassifierInput {
+    /// Reads and parses a manifest file.
+    static func manifest(at path: String) throws -> ClassifierManifest {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw CLIError("manifest \(path) not found; give a CSV file with a `path,label` header")
+        }
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            throw CLIError("manifest \(path) cannot be read as UTF-8 text")
+        }
+        return try ClassifierManifest(text: text, path: path)
+    }
+
+    /// Loads every recording of a manifest, naming the manifest line of a file that is missing or broken.
+    static func sequences(
+        of manifest: ClassifierManifest,
+        source: some PoseSequenceSource = PoseTrackSequenceSource()
+    ) throws -> [PoseSequence] {
+        var sequences: [PoseSequence] = []
+        sequences.reserveCapacity(manifest.entries.count)
+        for entry in manifest.entries {
+            let lowered = entry.path.lowercased()
+            let isVideo = PoseTrackSequenceSource.videoExtensions.contains(where: { lowered.hasSuffix("." + $0) })
+            if !isVideo, !FileManager.default.fileExists(atPath: entry.path) {
+                throw CLIError(
+                    "\(manifest.path):\(entry.line): file \(entry.relativePath) not found (looked at \(entry.path)); "
+                        + "paths are relative to the manifest's folder"
+                )
+            }
+            do {
+                sequences.append(try source.sequence(at: entry.path))
+            } catch {
+                throw CLIError("\(manifest.path):\(entry.line): \(error)")
+            }
+        }
+        return sequences
+    }
+
+    /// Seconds since `start` (monotonic clock).
+    static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let duration = ContinuousClock.now - start
+        return Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+    }
+
+    /// A number with three decimals.
+    static func format(_ value: Double, decimals: Int = 3) -> String {
+        String(format: "%.\(decimals)f", value)
+    }
+}

@@ -1,0 +1,115 @@
+import ArgumentParser
+import CoachKit
+import Foundation
+
+/// `ptcoach evaluate-classifier`: an honest accuracy estimate of `ptcoach train` on a manifest, by
+/// cross-validation (every recording is predicted by a model trained without it).
+struct EvaluateClassifierCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "evaluate-classifier",
+        abstract: "Cross-validate the sequence classifier on a labelled manifest.",
+        discussion: """
+            With --group-by KEY (a pose-track header label such as `subject`) it leaves one group out at a \
+            time; otherwise it runs stratified k-fold, repeated with different seeds, and pools the \
+            out-of-fold predictions of all repeats into one report. Metrics: per-class precision = TP/(TP+FP), \
+            recall = TP/(TP+FN), F1 = 2PR/(P+R); weighted F1 = F1 averaged over classes weighted by support.
+            """
+    )
+
+    @Option(name: .long, help: "CSV file `path,label`.")
+    var manifest: String
+
+    @Option(name: .long, help: "Leave one group out, grouping by this pose-track header label (e.g. subject).")
+    var groupBy: String?
+
+    @Option(name: .long, help: "Folds of stratified k-fold (lowered to the smallest class size).")
+    var folds: Int = 5
+
+    @Option(name: .long, help: "Repeats of stratified k-fold, with seeds 1…N.")
+    var repeats: Int = 5
+
+    @Option(name: .long, help: "L2 penalty on the weights.")
+    var regularization: Double = ActionClassifier.Configuration().regularization
+
+    @Option(name: .long, help: "Time bins of each feature's temporal profile.")
+    var timeBins: Int = ActionClassifier.Configuration().timeBins
+
+    @Flag(name: .long, help: "Print only the one-line summary.")
+    var quiet = false
+
+    func validate() throws {
+        guard folds >= 2 else { throw ValidationError("--folds must be at least 2, got \(folds)") }
+        guard repeats >= 1 else { throw ValidationError("--repeats must be at least 1, got \(repeats)") }
+        guard regularization > 0 else { throw ValidationError("--regularization must be positive") }
+        guard (1...64).contains(timeBins) else { throw ValidationError("--time-bins must be 1…64, got \(timeBins)") }
+    }
+
+    func run() async throws {
+        let manifest = try ClassifierInput.manifest(at: manifest)
+        let labels = manifest.entries.map(\.label)
+        let sequences = try ClassifierInput.sequences(of: manifest)
+        let configuration = ActionClassifier.Configuration(regularization: regularization, timeBins: timeBins)
+        let start = ContinuousClock.now
+        var truth: [String] = []
+        var predicted: [String] = []
+        var perRun: [Double] = []
+        let protocolName: String
+        if let groupBy {
+            var groups: [String] = []
+            for (entry, sequence) in zip(manifest.entries, sequences) {
+                guard let group = sequence.metadata[groupBy] else {
+                    throw CLIError("\(manifest.path):\(entry.line): \(entry.relativePath) has no header label `\(groupBy)`")
+                }
+                groups.append(group)
+            }
+            let result = try CrossValidation.run(
+                sequences: sequences,
+                labels: labels,
+                folds: CrossValidation.groupFolds(groups: groups),
+                configuration: configuration
+            )
+            truth = labels
+            predicted = result.predictions.map(\.label)
+            protocolName = "leave-one-\(groupBy)-out (\(Set(groups).count) groups)"
+            // Accuracy per held-out group.
+            for group in Set(groups).sorted() {
+                let members = groups.indices.filter { groups[$0] == group }
+                let right = members.count(where: { predicted[$0] == labels[$0] })
+                perRun.append(Double(right) / Double(members.count))
+                if !quiet { print("held out \(groupBy)=\(group): \(right)/\(members.count) correct") }
+            }
+        } else {
+            let smallest = Set(labels).map { label in labels.count(where: { $0 == label }) }.min() ?? 0
+            let k = min(folds, smallest)
+            guard k >= 2 else {
+                throw CLIError("\(manifest.path): the smallest class has \(smallest) recording(s); k-fold needs at least 2")
+            }
+            for seed in 1...repeats {
+                let result = try CrossValidation.run(
+                    sequences: sequences,
+                    labels: labels,
+                    folds: CrossValidation.stratifiedFolds(labels: labels, count: k, seed: UInt64(seed)),
+                    configuration: configuration
+                )
+                truth += labels
+                predicted += result.predictions.map(\.label)
+                perRun.append(result.report.weightedF1)
+            }
+            protocolName = "stratified \(k)-fold x \(repeats) repeats (pooled)"
+        }
+        let elapsed = ClassifierInput.seconds(since: start)
+        let report = ClassificationReport(truth: truth, predicted: predicted)
+        let mean = perRun.reduce(0, +) / Double(max(1, perRun.count))
+        let spread = (perRun.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(max(1, perRun.count))).squareRoot()
+        if !quiet {
+            print("\(manifest.path): \(sequences.count) recordings, protocol \(protocolName), L2 \(regularization)")
+            print(report.text)
+        }
+        let runKind = groupBy == nil ? "per-repeat weighted F1" : "per-group accuracy"
+        print(
+            "RESULT \(manifest.path) protocol=\"\(protocolName)\" accuracy=\(ClassifierInput.format(report.accuracy)) "
+                + "weightedF1=\(ClassifierInput.format(report.weightedF1)) \(runKind)=\(ClassifierInput.format(mean))"
+                + "±\(ClassifierInput.format(spread)) seconds=\(ClassifierInput.format(elapsed, decimals: 2))"
+        )
+    }
+}

@@ -1,0 +1,493 @@
+import CCairo
+public import PoseKit
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Draws the AR coaching overlay onto video frames with Cairo: the skeleton wireframe, the measured
+/// angle, the rep counter, the exercise, the cue, the range-of-motion gauge, warnings and set-up
+/// guidance.
+///
+/// Everything is sized from ``Metrics`` (1 % of the frame's shorter side), so the overlay reads the same
+/// on a 294-pixel phone clip and on 4K. The renderer keeps one Cairo surface and reuses it while the
+/// frame size stays the same; it is not thread-safe, so give each drawing task its own renderer.
+///
+/// ```swift
+/// let renderer = OverlayRenderer()
+/// var image = try decoder.next()!
+/// renderer.render(OverlayState(people: frame.poses, coachedIndex: 0, reps: 3), onto: &image)
+/// ```
+public final class OverlayRenderer {
+    /// What to draw and how.
+    public struct Configuration: Sendable {
+        /// The wireframe's bones.
+        public var bones: [Bone]
+        /// Keypoints below this confidence are not drawn, nor their bones.
+        public var minimumConfidence: Double
+        /// The font family (fontconfig name).
+        public var fontFamily: String
+
+        public init(bones: [Bone] = Bone.standard, minimumConfidence: Double = 0.3, fontFamily: String = "DejaVu Sans") {
+            self.bones = bones
+            self.minimumConfidence = minimumConfidence
+            self.fontFamily = fontFamily
+        }
+    }
+
+    /// Sizes in pixels for one frame size, all proportional to ``unit``.
+    public struct Metrics: Sendable, Hashable {
+        /// 1 % of the frame's shorter side.
+        public var unit: Double
+        public var boneWidth: Double { unit * 0.6 }
+        public var jointRadius: Double { unit * 0.95 }
+        public var margin: Double { unit * 2.5 }
+        public var padding: Double { unit * 1.6 }
+        /// Body text (cue, title).
+        public var fontSize: Double { unit * 3.8 }
+        /// Small captions.
+        public var captionSize: Double { unit * 2.5 }
+        /// The rep count's digits.
+        public var counterSize: Double { unit * 9 }
+
+        public init(width: Int, height: Int) {
+            unit = Double(min(width, height)) / 100
+        }
+    }
+
+    public let configuration: Configuration
+    private var canvas: CairoImageSurface?
+    private var enabledBones: [(Int, Int)]
+    private var boneJoints: [Int]
+    /// For each joint, the joints it has a bone to.
+    private var partners: [[Int]]
+
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        enabledBones = configuration.bones.map { ($0.from.rawValue, $0.to.rawValue) }
+        boneJoints = Array(Set(configuration.bones.flatMap { [$0.from.rawValue, $0.to.rawValue] })).sorted()
+        var partners = [[Int]](repeating: [], count: Joint.count)
+        for bone in configuration.bones {
+            partners[bone.from.rawValue].append(bone.to.rawValue)
+            partners[bone.to.rawValue].append(bone.from.rawValue)
+        }
+        self.partners = partners
+    }
+
+    /// Draws `state` over `image` in place.
+    public func render(_ state: OverlayState, onto image: inout RGBImage) {
+        let surface = surface(width: image.width, height: image.height)
+        surface.load(from: image)
+        draw(state, on: surface)
+        surface.store(into: &image)
+    }
+
+    /// Draws `state` on an opaque background of `color` (for pose-track input, which has no video).
+    public func render(_ state: OverlayState, width: Int, height: Int, background: OverlayColor) -> RGBImage {
+        let surface = surface(width: width, height: height)
+        let canvas = CairoCanvas(surface.context, fontFamily: configuration.fontFamily)
+        canvas.fillRectangle(
+            x: 0, y: 0, width: Double(width), height: Double(height), color: background.withAlpha(1))
+        draw(state, on: surface)
+        var image = RGBImage(width: width, height: height)
+        surface.store(into: &image)
+        return image
+    }
+
+    private func surface(width: Int, height: Int) -> CairoImageSurface {
+        if let canvas, canvas.width == width, canvas.height == height { return canvas }
+        let created = CairoImageSurface(width: width, height: height)
+        canvas = created
+        return created
+    }
+
+    // MARK: - Drawing
+
+    private func draw(_ state: OverlayState, on surface: CairoImageSurface) {
+        let cr = surface.context
+        let canvas = CairoCanvas(cr, fontFamily: configuration.fontFamily)
+        let metrics = Metrics(width: surface.width, height: surface.height)
+        let size = (width: Double(surface.width), height: Double(surface.height))
+        cairo_save(cr)
+        defer { cairo_restore(cr) }
+        cairo_set_antialias(cr, CAIRO_ANTIALIAS_BEST)
+        cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
+        cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+
+        let coached = state.coachedIndex.flatMap { state.people.indices.contains($0) ? $0 : nil }
+        for (index, pose) in state.people.enumerated() where index != coached {
+            drawSkeleton(pose, clear: false, canvas: canvas, metrics: metrics)
+        }
+        if let coached {
+            // The wedge goes under the bones so the joint keeps its colour; the value goes on top.
+            let angle = state.angle.flatMap { angleGeometry($0, pose: state.people[coached], metrics: metrics) }
+            if let angle { drawArc(angle, canvas: canvas, metrics: metrics) }
+            drawSkeleton(state.people[coached], clear: true, canvas: canvas, metrics: metrics)
+            if let angle { drawAngleLabel(angle, canvas: canvas, metrics: metrics, size: size) }
+        }
+        if let guidance = state.setupGuidance, !guidance.isEmpty {
+            drawGuidance(guidance, canvas: canvas, metrics: metrics, size: size)
+        }
+        let titleBottom = drawTitle(state, canvas: canvas, metrics: metrics)
+        drawCounter(state, canvas: canvas, metrics: metrics, size: size)
+        if let rom = state.rangeOfMotion {
+            drawGauge(rom, top: titleBottom, canvas: canvas, metrics: metrics, size: size)
+        }
+        var bottom = size.height - metrics.margin
+        if let cue = state.cue, !cue.isEmpty {
+            bottom = drawBanner(
+                cue, color: color(for: state.cueKind), filled: false, bottom: bottom,
+                canvas: canvas, metrics: metrics, size: size)
+        }
+        if let warning = state.warning, !warning.isEmpty {
+            _ = drawBanner(
+                "⚠ " + warning, color: .danger, filled: true, bottom: bottom,
+                canvas: canvas, metrics: metrics, size: size)
+        }
+    }
+
+    private func color(for kind: OverlayState.CueKind) -> OverlayColor {
+        switch kind {
+        case .info: .right
+        case .encouragement: .good
+        case .correction: .caution
+        case .safety: .danger
+        }
+    }
+
+    private func sideColor(_ joint: Joint) -> OverlayColor {
+        joint.isLeft ? .left : joint.isRight ? .right : .center
+    }
+
+    private func drawSkeleton(_ pose: Pose, clear: Bool, canvas: CairoCanvas, metrics: Metrics) {
+        let cr = canvas.cr
+        let threshold = configuration.minimumConfidence
+        let keypoints = pose.keypoints
+        func seen(_ index: Int) -> Bool { keypoints[index].confidence >= threshold && keypoints[index].confidence > 0 }
+        let faint = OverlayColor.center.withAlpha(0.45)
+        let width = clear ? metrics.boneWidth : metrics.boneWidth * 0.6
+
+        // A dark halo under the coached person's bones keeps them visible on light backgrounds.
+        if clear {
+            cairo_set_line_width(cr, width + metrics.unit * 0.35)
+            canvas.setColor(OverlayColor(red: 0, green: 0, blue: 0, alpha: 0.45))
+            for (a, b) in enabledBones where seen(a) && seen(b) {
+                cairo_move_to(cr, keypoints[a].x, keypoints[a].y)
+                cairo_line_to(cr, keypoints[b].x, keypoints[b].y)
+            }
+            cairo_stroke(cr)
+        }
+        cairo_set_line_width(cr, width)
+        for (a, b) in enabledBones where seen(a) && seen(b) {
+            let jointA = Joint(rawValue: a)!
+            let jointB = Joint(rawValue: b)!
+            let color: OverlayColor =
+                if !clear { faint } else if jointA.isLeft && jointB.isLeft { .left } else if jointA.isRight
+                    && jointB.isRight
+                { .right } else { .center }
+            canvas.setColor(color)
+            cairo_move_to(cr, keypoints[a].x, keypoints[a].y)
+            cairo_line_to(cr, keypoints[b].x, keypoints[b].y)
+            cairo_stroke(cr)
+        }
+        let radius = clear ? metrics.jointRadius : metrics.jointRadius * 0.55
+        for index in boneJoints where seen(index) && partners[index].contains(where: seen) {
+            let keypoint = keypoints[index]
+            if clear {
+                canvas.fillCircle(
+                    x: keypoint.x, y: keypoint.y, radius: radius + metrics.unit * 0.3,
+                    color: OverlayColor(red: 0, green: 0, blue: 0, alpha: 0.6))
+                canvas.fillCircle(x: keypoint.x, y: keypoint.y, radius: radius, color: sideColor(Joint(rawValue: index)!))
+            } else {
+                canvas.fillCircle(x: keypoint.x, y: keypoint.y, radius: radius, color: faint)
+            }
+        }
+    }
+
+    /// Where the angle is drawn: vertex, start direction, signed sweep and radius.
+    private struct AngleGeometry {
+        var angle: OverlayState.Angle
+        var vertex: Vector2
+        var start: Double
+        var sweep: Double
+        var radius: Double
+        var color: OverlayColor
+    }
+
+    private func angleGeometry(_ angle: OverlayState.Angle, pose: Pose, metrics: Metrics) -> AngleGeometry? {
+        let threshold = configuration.minimumConfidence
+        let v = pose[angle.joint]
+        let a = pose[angle.from]
+        let b = pose[angle.to]
+        guard v.isVisible(threshold: threshold), a.isVisible(threshold: threshold), b.isVisible(threshold: threshold)
+        else { return nil }
+        let lengthA = (a.point - v.point).length
+        let lengthB = (b.point - v.point).length
+        guard lengthA > 1, lengthB > 1 else { return nil }
+        let start = atan2(a.y - v.y, a.x - v.x)
+        var sweep = atan2(b.y - v.y, b.x - v.x) - start
+        while sweep > .pi { sweep -= 2 * .pi }
+        while sweep <= -.pi { sweep += 2 * .pi }
+        let radius = max(metrics.unit * 2.5, min(metrics.unit * 6, 0.5 * min(lengthA, lengthB)))
+        let color: OverlayColor =
+            switch angle.isInTarget {
+            case true?: .good
+            case false?: .caution
+            case nil: .accent
+            }
+        return AngleGeometry(angle: angle, vertex: v.point, start: start, sweep: sweep, radius: radius, color: color)
+    }
+
+    private func arcPath(_ geometry: AngleGeometry, cr: OpaquePointer) {
+        let v = geometry.vertex
+        if geometry.sweep >= 0 {
+            cairo_arc(cr, v.x, v.y, geometry.radius, geometry.start, geometry.start + geometry.sweep)
+        } else {
+            cairo_arc_negative(cr, v.x, v.y, geometry.radius, geometry.start, geometry.start + geometry.sweep)
+        }
+    }
+
+    private func drawArc(_ geometry: AngleGeometry, canvas: CairoCanvas, metrics: Metrics) {
+        let cr = canvas.cr
+        cairo_move_to(cr, geometry.vertex.x, geometry.vertex.y)
+        arcPath(geometry, cr: cr)
+        cairo_close_path(cr)
+        canvas.setColor(geometry.color.withAlpha(0.3))
+        cairo_fill(cr)
+        cairo_new_sub_path(cr)
+        arcPath(geometry, cr: cr)
+        cairo_set_line_width(cr, metrics.unit * 0.5)
+        canvas.setColor(geometry.color)
+        cairo_stroke(cr)
+    }
+
+    /// The value, on the outer side of the angle where the bones are not.
+    private func drawAngleLabel(
+        _ geometry: AngleGeometry, canvas: CairoCanvas, metrics: Metrics, size: (width: Double, height: Double)
+    ) {
+        let text = "\(Int(geometry.angle.degrees.rounded()))°"
+        canvas.setFont(size: metrics.fontSize, bold: true)
+        let textWidth = canvas.textWidth(text)
+        let (ascent, _) = canvas.fontMetrics()
+        let boxWidth = textWidth + metrics.padding * 1.4
+        let boxHeight = ascent + metrics.padding * 1.0
+        let outward = geometry.start + geometry.sweep / 2 + .pi
+        let reach = metrics.unit * 2.2 + 0.5 * (abs(cos(outward)) * boxWidth + abs(sin(outward)) * boxHeight)
+        var centerX = geometry.vertex.x + cos(outward) * reach
+        var centerY = geometry.vertex.y + sin(outward) * reach
+        centerX = min(max(centerX, boxWidth / 2 + 2), size.width - boxWidth / 2 - 2)
+        centerY = min(max(centerY, boxHeight / 2 + 2), size.height - boxHeight / 2 - 2)
+        canvas.fillRoundedRectangle(
+            x: centerX - boxWidth / 2, y: centerY - boxHeight / 2, width: boxWidth, height: boxHeight,
+            radius: boxHeight * 0.3, color: .panel)
+        canvas.setColor(geometry.color)
+        canvas.drawText(text, x: centerX, y: centerY + ascent * 0.42, alignment: .center)
+    }
+
+    /// The exercise name and confidence, top left; returns the box's bottom edge.
+    private func drawTitle(_ state: OverlayState, canvas: CairoCanvas, metrics: Metrics) -> Double {
+        guard let name = state.exerciseName, !name.isEmpty else { return metrics.margin }
+        let x = metrics.margin
+        let y = metrics.margin
+        let pad = metrics.padding
+        canvas.setFont(size: metrics.fontSize, bold: true)
+        let nameWidth = canvas.textWidth(name)
+        let nameAscent = canvas.fontMetrics().ascent
+        var height = pad + nameAscent + pad
+        var width = nameWidth
+        var confidenceText: String?
+        if let confidence = state.confidence {
+            let text = "\(Int((confidence * 100).rounded()))% confidence"
+            canvas.setFont(size: metrics.captionSize)
+            width = max(width, canvas.textWidth(text))
+            height += metrics.captionSize * 1.0 + metrics.unit * 1.6
+            confidenceText = text
+        }
+        width += 2 * pad
+        canvas.fillRoundedRectangle(x: x, y: y, width: width, height: height, radius: metrics.unit * 1.2, color: .panel)
+        canvas.setFont(size: metrics.fontSize, bold: true)
+        canvas.setColor(.text)
+        canvas.drawText(name, x: x + pad, y: y + pad + nameAscent)
+        if let confidenceText, let confidence = state.confidence {
+            let baseline = y + pad + nameAscent + metrics.unit * 0.9 + metrics.captionSize
+            canvas.setFont(size: metrics.captionSize)
+            canvas.setColor(.mutedText)
+            canvas.drawText(confidenceText, x: x + pad, y: baseline)
+            let barY = baseline + metrics.unit * 0.8
+            let barWidth = width - 2 * pad
+            let barHeight = metrics.unit * 0.6
+            canvas.fillRectangle(x: x + pad, y: barY, width: barWidth, height: barHeight, color: .text.withAlpha(0.2))
+            let fill: OverlayColor = confidence >= 0.7 ? .good : confidence >= 0.4 ? .caution : .danger
+            canvas.fillRectangle(
+                x: x + pad, y: barY, width: barWidth * min(1, max(0, confidence)), height: barHeight, color: fill)
+        }
+        return y + height
+    }
+
+    /// The rep counter and hold timer, top right.
+    private func drawCounter(
+        _ state: OverlayState, canvas: CairoCanvas, metrics: Metrics, size: (width: Double, height: Double)
+    ) {
+        guard state.reps != nil || state.holdSeconds != nil else { return }
+        let pad = metrics.padding
+        var lines: [(caption: String, value: String, suffix: String)] = []
+        if let reps = state.reps {
+            lines.append(("REPS", "\(reps)", state.prescribedReps.map { " / \($0)" } ?? ""))
+        }
+        if let hold = state.holdSeconds {
+            let suffix = state.holdTargetSeconds.map { " / \(Int($0.rounded())) s" } ?? " s"
+            lines.append(("HOLD", "\(Int(hold.rounded(.down)))", suffix))
+        }
+        var width = 0.0
+        for line in lines {
+            canvas.setFont(size: metrics.counterSize, bold: true)
+            var lineWidth = canvas.textWidth(line.value)
+            canvas.setFont(size: metrics.fontSize)
+            lineWidth += canvas.textWidth(line.suffix)
+            canvas.setFont(size: metrics.captionSize, bold: true)
+            width = max(width, lineWidth, canvas.textWidth(line.caption))
+        }
+        canvas.setFont(size: metrics.counterSize, bold: true)
+        let digitAscent = canvas.fontMetrics().ascent * 0.78  // digits are shorter than the font's ascent
+        let lineHeight = metrics.captionSize + metrics.unit * 0.8 + digitAscent
+        let boxWidth = width + 2 * pad
+        let boxHeight = pad + Double(lines.count) * lineHeight + Double(lines.count - 1) * pad + pad
+        let x = size.width - metrics.margin - boxWidth
+        let y = metrics.margin
+        canvas.fillRoundedRectangle(
+            x: x, y: y, width: boxWidth, height: boxHeight, radius: metrics.unit * 1.2, color: .panel)
+        var top = y + pad
+        for line in lines {
+            canvas.setFont(size: metrics.captionSize, bold: true)
+            canvas.setColor(.mutedText)
+            canvas.drawText(line.caption, x: x + pad, y: top + metrics.captionSize * 0.8)
+            let baseline = top + metrics.captionSize + metrics.unit * 0.8 + digitAscent
+            canvas.setFont(size: metrics.counterSize, bold: true)
+            canvas.setColor(.text)
+            canvas.drawText(line.value, x: x + pad, y: baseline)
+            let valueWidth = canvas.textWidth(line.value)
+            canvas.setFont(size: metrics.fontSize)
+            canvas.setColor(.mutedText)
+            canvas.drawText(line.suffix, x: x + pad + valueWidth, y: baseline)
+            top += lineHeight + pad
+        }
+    }
+
+    /// The range-of-motion gauge: a vertical bar on the left with the target band.
+    private func drawGauge(
+        _ rom: OverlayState.RangeOfMotion, top: Double, canvas: CairoCanvas, metrics: Metrics,
+        size: (width: Double, height: Double)
+    ) {
+        let pad = metrics.padding
+        let barWidth = metrics.unit * 3
+        let barHeight = min(metrics.unit * 34, size.height * 0.45)
+        let y = max(top + metrics.margin + pad, (size.height - barHeight) / 2)
+        canvas.setFont(size: metrics.captionSize, bold: true)
+        let percent = "\(Int((rom.progress * 100).rounded()))%"
+        let captionWidth = max(canvas.textWidth(percent), canvas.textWidth(rom.label))
+        let boxWidth = max(barWidth, captionWidth) + 2 * pad
+        let boxHeight = barHeight + 2 * pad + 2 * (metrics.captionSize + metrics.unit * 0.6)
+        canvas.fillRoundedRectangle(
+            x: metrics.margin, y: y - pad, width: boxWidth, height: boxHeight, radius: metrics.unit * 1.2,
+            color: .panel)
+        let barX = metrics.margin + (boxWidth - barWidth) / 2
+        func yFor(_ value: Double) -> Double { y + barHeight * (1 - min(1, max(0, value))) }
+        canvas.fillRectangle(x: barX, y: y, width: barWidth, height: barHeight, color: .text.withAlpha(0.15))
+        let bandTop = yFor(rom.target.upperBound)
+        let bandBottom = yFor(rom.target.lowerBound)
+        canvas.fillRectangle(
+            x: barX - metrics.unit * 0.5, y: bandTop, width: barWidth + metrics.unit, height: bandBottom - bandTop,
+            color: OverlayColor.good.withAlpha(0.35))
+        let fill: OverlayColor =
+            rom.target.contains(rom.progress) ? .good : rom.progress < rom.target.lowerBound ? .caution : .danger
+        let level = yFor(rom.progress)
+        canvas.fillRectangle(x: barX, y: level, width: barWidth, height: y + barHeight - level, color: fill)
+        for edge in [bandTop, bandBottom] {
+            canvas.strokeLine(
+                x1: barX - metrics.unit * 0.6, y1: edge, x2: barX + barWidth + metrics.unit * 0.6, y2: edge,
+                width: metrics.unit * 0.3, color: .good)
+        }
+        let captionX = metrics.margin + boxWidth / 2
+        canvas.setColor(fill)
+        canvas.drawText(percent, x: captionX, y: y + barHeight + metrics.unit * 0.8 + metrics.captionSize, alignment: .center)
+        canvas.setFont(size: metrics.captionSize)
+        canvas.setColor(.mutedText)
+        canvas.drawText(
+            rom.label, x: captionX, y: y + barHeight + metrics.unit * 1.4 + 2 * metrics.captionSize, alignment: .center)
+    }
+
+    /// A cue or warning banner centred at the bottom; returns its top edge.
+    private func drawBanner(
+        _ text: String, color: OverlayColor, filled: Bool, bottom: Double, canvas: CairoCanvas, metrics: Metrics,
+        size: (width: Double, height: Double)
+    ) -> Double {
+        let pad = metrics.padding
+        let stripe = filled ? 0 : metrics.unit * 1.0
+        let maxTextWidth = size.width - 2 * metrics.margin - 2 * pad - stripe
+        canvas.setFont(size: metrics.fontSize, bold: true)
+        var lines = canvas.wrap(text, width: maxTextWidth)
+        if lines.count > 2 {
+            lines = Array(lines.prefix(2))
+            lines[1] += "…"
+        }
+        let (ascent, descent) = canvas.fontMetrics()
+        let lineHeight = ascent + descent
+        let textWidth = lines.map(canvas.textWidth).max() ?? 0
+        let boxWidth = min(size.width - 2 * metrics.margin, textWidth + 2 * pad + stripe)
+        let boxHeight = Double(lines.count) * lineHeight + 2 * pad * 0.8
+        let x = (size.width - boxWidth) / 2
+        let y = bottom - boxHeight
+        let radius = metrics.unit * 1.2
+        if filled {
+            canvas.fillRoundedRectangle(
+                x: x, y: y, width: boxWidth, height: boxHeight, radius: radius, color: color.withAlpha(0.92))
+        } else {
+            canvas.fillRoundedRectangle(x: x, y: y, width: boxWidth, height: boxHeight, radius: radius, color: .panel)
+            cairo_save(canvas.cr)
+            canvas.roundedRectangle(x: x, y: y, width: boxWidth, height: boxHeight, radius: radius)
+            cairo_clip(canvas.cr)
+            canvas.fillRectangle(x: x, y: y, width: stripe, height: boxHeight, color: color)
+            cairo_restore(canvas.cr)
+        }
+        canvas.setFont(size: metrics.fontSize, bold: true)
+        canvas.setColor(.text)
+        for (index, line) in lines.enumerated() {
+            canvas.drawText(
+                line, x: x + stripe + (boxWidth - stripe) / 2,
+                y: y + pad * 0.8 + ascent + Double(index) * lineHeight, alignment: .center)
+        }
+        return y - metrics.unit
+    }
+
+    /// Set-up guidance in the middle of a dimmed frame.
+    private func drawGuidance(
+        _ text: String, canvas: CairoCanvas, metrics: Metrics, size: (width: Double, height: Double)
+    ) {
+        canvas.fillRectangle(
+            x: 0, y: 0, width: size.width, height: size.height, color: OverlayColor(red: 0, green: 0, blue: 0, alpha: 0.3))
+        let pad = metrics.padding * 1.5
+        let fontSize = metrics.fontSize * 1.3
+        canvas.setFont(size: fontSize, bold: true)
+        let lines = canvas.wrap(text, width: size.width * 0.7)
+        let (ascent, descent) = canvas.fontMetrics()
+        let lineHeight = ascent + descent
+        let textWidth = lines.map(canvas.textWidth).max() ?? 0
+        let boxWidth = textWidth + 2 * pad
+        let boxHeight = Double(lines.count) * lineHeight + 2 * pad
+        let x = (size.width - boxWidth) / 2
+        let y = (size.height - boxHeight) / 2
+        canvas.fillRoundedRectangle(
+            x: x, y: y, width: boxWidth, height: boxHeight, radius: metrics.unit * 1.5,
+            color: OverlayColor.panel.withAlpha(0.8))
+        cairo_set_line_width(canvas.cr, metrics.unit * 0.4)
+        canvas.roundedRectangle(x: x, y: y, width: boxWidth, height: boxHeight, radius: metrics.unit * 1.5)
+        canvas.setColor(.accent)
+        cairo_stroke(canvas.cr)
+        canvas.setColor(.text)
+        for (index, line) in lines.enumerated() {
+            canvas.drawText(line, x: size.width / 2, y: y + pad + ascent + Double(index) * lineHeight, alignment: .center)
+        }
+    }
+}

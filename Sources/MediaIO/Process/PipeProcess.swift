@@ -54,6 +54,7 @@ public final class PipeProcess {
     ///     `/dev/null`).
     ///   - tailLines: how many of the last standard-error lines to keep for ``standardErrorTail``.
     ///   - onStandardErrorLine: called on a background thread with each standard-error line.
+    ///   - onStandardErrorEnd: called on that thread once standard error has ended.
     /// - Throws: ``MediaIOError`` `.toolMissing` when the program is not installed, `.processFailed`
     ///   when it cannot be started.
     public init(
@@ -61,7 +62,8 @@ public final class PipeProcess {
         _ arguments: [String],
         standardInput: Bool = false,
         tailLines: Int = 30,
-        onStandardErrorLine: (@Sendable (String) -> Void)? = nil
+        onStandardErrorLine: (@Sendable (String) -> Void)? = nil,
+        onStandardErrorEnd: (@Sendable () -> Void)? = nil
     ) throws(MediaIOError) {
         Self.ignoreSIGPIPE
         self.executable = executable
@@ -132,7 +134,9 @@ public final class PipeProcess {
         close(error[1])
         inputFD = standardInput ? input[1] : -1
         outputFD = output[0]
-        drain = StandardErrorDrain(fd: error[0], tailLines: tailLines, onLine: onStandardErrorLine)
+        drain = StandardErrorDrain(
+            fd: error[0], tailLines: tailLines, onLine: onStandardErrorLine, onEnd: onStandardErrorEnd
+        )
     }
 
     deinit {
@@ -168,11 +172,12 @@ public final class PipeProcess {
     }
 
     /// Reads the child's whole standard output (for small outputs such as ffprobe's JSON).
-    public func readAll() throws -> [UInt8] {
+    public func readAll() throws(MediaIOError) -> [UInt8] {
         var result: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 1)
+        defer { chunk.deallocate() }
         while true {
-            let count = try chunk.withUnsafeMutableBytes { (buffer) in try read(into: buffer) }
+            let count = try read(into: chunk)
             result.append(contentsOf: chunk[0..<count])
             if count < chunk.count { return result }
         }

@@ -19,7 +19,7 @@ final class StandardErrorDrain: Sendable {
     private let done = DispatchSemaphore(value: 0)
     private let finished = Mutex(false)
 
-    init(fd: Int32, tailLines: Int, onLine: (@Sendable (String) -> Void)?) {
+    init(fd: Int32, tailLines: Int, onLine: (@Sendable (String) -> Void)?, onEnd: (@Sendable () -> Void)? = nil) {
         let thread = Thread { [self] in
             var pending: [UInt8] = []
             var chunk = [UInt8](repeating: 0, count: 16384)
@@ -47,6 +47,7 @@ final class StandardErrorDrain: Sendable {
             }
             if !pending.isEmpty { emit(pending[...]) }
             close(fd)
+            onEnd?()
             done.signal()
         }
         thread.name = "stderr-drain"

@@ -42,7 +42,7 @@ public struct ClassifierManifest: Sendable, Hashable {
         var lineNumber = 0
         var body = Substring(text)
         if body.hasPrefix("\u{FEFF}") { body = body.dropFirst() }
-        for rawLine in body.split(separator: "\n", omittingEmptySubsequences: false) {
+        for rawLine in body.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
             lineNumber += 1
             var line = rawLine
             if line.hasSuffix("\r") { line = line.dropLast() }

@@ -70,6 +70,14 @@ struct EvaluateClassifierCommand: AsyncParsableCommand {
             )
             truth = labels
             predicted = result.predictions.map(\.label)
+            if !quiet {
+                for (entry, prediction) in zip(manifest.entries, result.predictions) where prediction.label != entry.label {
+                    print(
+                        "misclassified \(entry.relativePath) (\(entry.label)) as \(prediction.label), "
+                            + "confidence \(ClassifierInput.format(prediction.confidence))"
+                    )
+                }
+            }
             protocolName = "leave-one-\(groupBy)-out (\(Set(groups).count) groups)"
             // Accuracy per held-out group.
             for group in Set(groups).sorted() {

@@ -1,0 +1,143 @@
+import CoachKit
+import PoseKit
+import Testing
+
+struct ActionClassifierTests {
+    static func trainingSet() -> (sequences: [PoseSequence], labels: [String]) {
+        var sequences: [PoseSequence] = []
+        var labels: [String] = []
+        for variant in 0..<6 {
+            for motion in SyntheticMotion.allCases {
+                sequences.append(motion.sequence(variant: variant))
+                labels.append(motion.rawValue)
+            }
+        }
+        return (sequences, labels)
+    }
+
+    @Test func separatesTwoDifferentMotions() throws {
+        let (sequences, labels) = Self.trainingSet()
+        let classifier = try ActionClassifier.train(sequences: sequences, labels: labels)
+        #expect(classifier.labels == ["armRaise", "squat"])
+        for variant in 100..<106 {
+            for motion in SyntheticMotion.allCases {
+                let prediction = classifier.predict(motion.sequence(variant: variant))
+                #expect(prediction.label == motion.rawValue, "variant \(variant)")
+                #expect(prediction.confidence > 0.6)
+            }
+        }
+    }
+
+    @Test(arguments: [
+        ("mirrored", true, 1.0, 0.0, 0.0),
+        ("moved", false, 1.0, 150.0, -60.0),
+        ("scaled and moved", false, 0.5, 40.0, 30.0),
+        ("mirrored, scaled and moved", true, 1.7, -200.0, 10.0),
+    ])
+    func predictionIgnoresPositionScaleAndMirroring(
+        name: String, mirror: Bool, scale: Double, dx: Double, dy: Double
+    ) throws {
+        let (sequences, labels) = Self.trainingSet()
+        let classifier = try ActionClassifier.train(sequences: sequences, labels: labels)
+        for motion in SyntheticMotion.allCases {
+            let original = motion.sequence(variant: 42)
+            let copy = original.transformed(swapSides: mirror) { x, y in
+                ((mirror ? 640 - x : x) * scale + dx, y * scale + dy)
+            }
+            let a = classifier.spec.vector(for: original)
+            let b = classifier.spec.vector(for: copy)
+            try #require(a.count == b.count)
+            for k in a.indices where !(a[k].isNaN && b[k].isNaN) {
+                #expect(abs(a[k] - b[k]) <= 1e-6 * max(1, abs(a[k])), "\(name): feature \(k) \(a[k]) vs \(b[k])")
+            }
+            let p = classifier.predict(original)
+            let q = classifier.predict(copy)
+            #expect(p.label == q.label)
+            #expect(abs(p.confidence - q.confidence) < 1e-9)
+        }
+    }
+
+    @Test func modelJSONRoundTripGivesIdenticalPredictions() throws {
+        let (sequences, labels) = Self.trainingSet()
+        let classifier = try ActionClassifier.train(sequences: sequences, labels: labels)
+        let text = classifier.jsonText
+        let loaded = try ActionClassifier(jsonText: text)
+        #expect(loaded.jsonText == text)
+        #expect(loaded.spec == classifier.spec)
+        for variant in 200..<203 {
+            for motion in SyntheticMotion.allCases {
+                let sequence = motion.sequence(variant: variant)
+                #expect(loaded.predict(sequence) == classifier.predict(sequence))
+            }
+        }
+    }
+
+    @Test func trainingIsDeterministic() throws {
+        let (sequences, labels) = Self.trainingSet()
+        let first = try ActionClassifier.train(sequences: sequences, labels: labels)
+        let second = try ActionClassifier.train(sequences: sequences, labels: labels)
+        #expect(first.jsonText == second.jsonText)
+    }
+
+    @Test func oneClassOnlyIsRefused() throws {
+        let sequences = (0..<3).map { SyntheticMotion.squat.sequence(variant: $0) }
+        #expect {
+            try ActionClassifier.train(sequences: sequences, labels: ["squat", "squat", "squat"])
+        } throws: { error in
+            let error = error as? ClassifierError
+            return error?.code == .unusableTrainingSet && error?.message.contains("one class only") == true
+        }
+    }
+
+    @Test func recordingWithNobodyIsRefused() throws {
+        var sequences = [SyntheticMotion.squat.sequence(variant: 0), SyntheticMotion.armRaise.sequence(variant: 0)]
+        sequences.append(PoseSequence(frames: [PoseFrame(seconds: 0, poses: [])], name: "empty.jsonl"))
+        #expect {
+            try ActionClassifier.train(sequences: sequences, labels: ["squat", "armRaise", "squat"])
+        } throws: { error in
+            (error as? ClassifierError)?.message.contains("empty.jsonl") == true
+        }
+    }
+
+    @Test(arguments: [
+        ("not json at all", "not JSON"),
+        ("{\"format\":\"something-else\",\"version\":1}", "not a classifier model"),
+        ("{\"format\":\"ptcoach-action-classifier\",\"version\":99}", "version 99"),
+        ("{\"format\":\"ptcoach-action-classifier\",\"version\":1,\"labels\":[\"a\"]}", "at least two labels"),
+    ])
+    func badModelFilesAreRefused(text: String, expected: String) {
+        #expect {
+            try ActionClassifier(jsonText: text, source: "m.json")
+        } throws: { error in
+            guard let error = error as? ClassifierError else { return false }
+            return error.code == .malformedModel && error.message.hasPrefix("m.json: ")
+                && error.message.contains(expected)
+        }
+    }
+
+    @Test func truncatedWeightsAreRefused() throws {
+        let (sequences, labels) = Self.trainingSet()
+        let text = try ActionClassifier.train(sequences: sequences, labels: labels).jsonText
+        var object = try #require(try JSONValue.parse(text).objectValue)
+        object["biases"] = .array([.number(0)])
+        #expect(throws: ClassifierError.self) { try ActionClassifier(jsonText: JSONValue.object(object).jsonText) }
+    }
+
+    @Test func crossValidationSeparatesSyntheticMotions() throws {
+        let (sequences, labels) = Self.trainingSet()
+        let folds = CrossValidation.stratifiedFolds(labels: labels, count: 3, seed: 1)
+        let result = try CrossValidation.run(sequences: sequences, labels: labels, folds: folds)
+        #expect(result.report.accuracy == 1)
+    }
+
+    @Test func stratifiedFoldsAreBalancedAndDeterministic() {
+        let labels = Array(repeating: "a", count: 10) + Array(repeating: "b", count: 5)
+        let folds = CrossValidation.stratifiedFolds(labels: labels, count: 5, seed: 7)
+        #expect(folds == CrossValidation.stratifiedFolds(labels: labels, count: 5, seed: 7))
+        for fold in 0..<5 {
+            #expect(labels.indices.filter { folds[$0] == fold && labels[$0] == "a" }.count == 2)
+            #expect(labels.indices.filter { folds[$0] == fold && labels[$0] == "b" }.count == 1)
+        }
+        #expect(CrossValidation.groupFolds(groups: ["s2", "s1", "s2"]) == [1, 0, 1])
+    }
+}

@@ -1,0 +1,242 @@
+public import PoseKit
+
+/// Counts repetitions of whatever periodic movement dominates, with no exercise given (like Create ML's
+/// `HumanBodyActionCounter`).
+///
+/// Each frame, 13 joints are expressed relative to the root and divided by the torso length (x, y and,
+/// when every frame has it, z). Every second, the principal component of these trajectories over the
+/// last `windowSeconds` is found by power iteration; the pose is projected on it and the projection is
+/// counted by a ``RepCounter`` (median filter + adaptive hysteresis, the rest side being the side the
+/// signal spends most time on). When the principal component first appears or changes to a different
+/// movement, the buffered window is replayed so that the first repetitions are not lost; repetitions
+/// already counted are not counted twice. Allocation-free after `init`.
+///
+/// ```swift
+/// var counter = PeriodicMotionCounter()
+/// for frame in frames {
+///     if case .completed(let rep) = counter.ingest(pose, at: frame.seconds, valid: true) { … }
+/// }
+/// ```
+public struct PeriodicMotionCounter: Sendable {
+    public struct Configuration: Sendable, Hashable {
+        /// The smallest excursion counted, in torso lengths.
+        public var minimumRange: Double
+        public var minimumSeconds: Double
+        public var maximumSeconds: Double
+        /// The window the principal component is taken over.
+        public var windowSeconds: Double
+
+        public init(minimumRange: Double = 0.25, minimumSeconds: Double = 0.5, maximumSeconds: Double = 15, windowSeconds: Double = 8) {
+            self.minimumRange = minimumRange
+            self.minimumSeconds = minimumSeconds
+            self.maximumSeconds = maximumSeconds
+            self.windowSeconds = windowSeconds
+        }
+    }
+
+    static let joints: [Joint] = [
+        .leftWrist, .rightWrist, .leftElbow, .rightElbow, .leftShoulder, .rightShoulder, .neck,
+        .leftHip, .rightHip, .leftKnee, .rightKnee, .leftAnkle, .rightAnkle,
+    ]
+    static let dimension = joints.count * 3
+    private static let sampleSeconds = 0.1
+
+    public let configuration: Configuration
+    public private(set) var count = 0
+
+    private var counter: RepCounter
+    private var direction = 0.0
+    // Feature ring at 10 Hz.
+    private var ring: [Double]
+    private var ringTimes: [Double]
+    private let capacity: Int
+    private var ringCount = 0
+    private var ringNext = 0
+    private var lastSampleSeconds = -Double.infinity
+    private var samplesSinceUpdate = 0
+    // Current features, held for missing joints.
+    private var feature: [Double]
+    private var mean: [Double]
+    private var component: [Double]
+    private var scratch: [Double]
+    private var product: [Double]
+    private var covariance: [Double]
+    private var hasComponent = false
+    private var torso = 0.0
+    private var lastCountedEnd = -Double.infinity
+
+    public init(configuration: Configuration = .init()) {
+        self.configuration = configuration
+        capacity = max(20, Int((configuration.windowSeconds / Self.sampleSeconds).rounded()))
+        ring = Array(repeating: 0, count: capacity * Self.dimension)
+        ringTimes = Array(repeating: 0, count: capacity)
+        feature = Array(repeating: 0, count: Self.dimension)
+        mean = Array(repeating: 0, count: Self.dimension)
+        component = Array(repeating: 0, count: Self.dimension)
+        scratch = Array(repeating: 0, count: Self.dimension)
+        product = Array(repeating: 0, count: Self.dimension)
+        completed.reserveCapacity(32)
+        covariance = Array(repeating: 0, count: Self.dimension * Self.dimension)
+        counter = RepCounter(configuration: Self.counterConfiguration(configuration))
+    }
+
+    private static func counterConfiguration(_ c: Configuration, direction: Double = 1) -> RepCounter.Configuration {
+        RepCounter.Configuration(
+            direction: direction, minimumRange: c.minimumRange, minimumSeconds: c.minimumSeconds,
+            maximumSeconds: c.maximumSeconds, windowSeconds: c.windowSeconds
+        )
+    }
+
+    /// The projection of the current pose on the dominant movement (torso lengths), when known.
+    public var signal: Double? { hasComponent ? counter.lastValue : nil }
+
+    /// Progress of the current excursion, 0…1.
+    public var progress: Double { hasComponent ? counter.progress : 0 }
+
+    /// The repetitions completed by the last ``ingest(_:at:valid:)`` (usually none or one; several when
+    /// the window was replayed), oldest first.
+    public private(set) var completed: [RepCounter.Completed] = []
+
+    /// Feeds one pose. `valid == false` (walking, out of frame) drops a repetition under way.
+    ///
+    /// - Returns: The number of repetitions completed by this pose (see ``completed``).
+    @discardableResult
+    public mutating func ingest(_ pose: Pose?, at seconds: Double, valid: Bool) -> Int {
+        if !completed.isEmpty { completed.removeAll(keepingCapacity: true) }
+        guard valid, let pose, updateFeature(pose) else {
+            _ = counter.ingest(nil, at: seconds, valid: false)
+            return 0
+        }
+        if seconds - lastSampleSeconds >= Self.sampleSeconds * 0.95 || seconds < lastSampleSeconds {
+            lastSampleSeconds = seconds
+            store(at: seconds)
+            samplesSinceUpdate += 1
+            if ringCount >= min(capacity, 30), samplesSinceUpdate >= 10 {
+                samplesSinceUpdate = 0
+                updateComponent()
+            }
+        }
+        guard hasComponent else { return completed.count }
+        if case .completed(let rep) = counter.ingest(project(feature), at: seconds) {
+            accept(rep)
+        }
+        return completed.count
+    }
+
+    private mutating func accept(_ rep: RepCounter.Completed) {
+        // A repetition overlapping one already counted (after a replay) is the same one.
+        guard rep.startSeconds >= lastCountedEnd - 0.05 else { return }
+        lastCountedEnd = rep.endSeconds
+        count += 1
+        completed.append(rep)
+    }
+
+    // MARK: - Features
+
+    private mutating func updateFeature(_ pose: Pose) -> Bool {
+        let root = pose[.root]
+        let neck = pose[.neck]
+        guard root.confidence > 0, neck.confidence > 0 else { return false }
+        let depth = root.z != nil && neck.z != nil
+        let dz = depth ? (neck.z! - root.z!) : 0
+        let length = ((neck.x - root.x) * (neck.x - root.x) + (neck.y - root.y) * (neck.y - root.y) + dz * dz).squareRoot()
+        guard length > 1e-6 else { return false }
+        torso = torso == 0 ? length : torso + 0.05 * (length - torso)
+        let scale = 1 / torso
+        for (index, joint) in Self.joints.enumerated() {
+            let k = pose[joint]
+            guard k.confidence > 0 else { continue }  // hold the last value
+            feature[index * 3] = (k.x - root.x) * scale
+            feature[index * 3 + 1] = (k.y - root.y) * scale
+            feature[index * 3 + 2] = (k.z != nil && root.z != nil) ? (k.z! - root.z!) * scale : 0
+        }
+        return true
+    }
+
+    private mutating func store(at seconds: Double) {
+        let base = ringNext * Self.dimension
+        for d in 0..<Self.dimension { ring[base + d] = feature[d] }
+        ringTimes[ringNext] = seconds
+        ringNext = (ringNext + 1) % capacity
+        ringCount = min(ringCount + 1, capacity)
+    }
+
+    private func project(_ values: [Double], offset: Int = 0) -> Double {
+        var sum = 0.0
+        for d in 0..<Self.dimension { sum += (values[offset + d] - mean[d]) * component[d] }
+        return sum
+    }
+
+    /// Recomputes the principal component; replays the window when the movement changed.
+    private mutating func updateComponent() {
+        let n = ringCount
+        let dim = Self.dimension
+        for d in 0..<dim { mean[d] = 0 }
+        for i in 0..<n {
+            let base = i * dim
+            for d in 0..<dim { mean[d] += ring[base + d] }
+        }
+        for d in 0..<dim { mean[d] /= Double(n) }
+        for i in 0..<(dim * dim) { covariance[i] = 0 }
+        for i in 0..<n {
+            let base = i * dim
+            for a in 0..<dim {
+                let va = ring[base + a] - mean[a]
+                if va == 0 { continue }
+                let row = a * dim
+                for b in a..<dim { covariance[row + b] += va * (ring[base + b] - mean[b]) }
+            }
+        }
+        for a in 0..<dim { for b in 0..<a { covariance[a * dim + b] = covariance[b * dim + a] } }
+        // Power iteration, warm-started from the previous component.
+        if !hasComponent {
+            for d in 0..<dim { component[d] = 1 / Double(dim).squareRoot() }
+        }
+        let previous0 = hasComponent
+        var oldDot = 0.0
+        for d in 0..<dim { scratch[d] = component[d] }  // keep the old component for comparison
+        for _ in 0..<(previous0 ? 6 : 20) {
+            var norm = 0.0
+            for a in 0..<dim {
+                var sum = 0.0
+                let row = a * dim
+                for b in 0..<dim { sum += covariance[row + b] * component[b] }
+                norm += sum * sum
+                product[a] = sum
+            }
+            norm = norm.squareRoot()
+            guard norm > 1e-12 else { return }
+            for d in 0..<dim { component[d] = product[d] / norm }
+        }
+        for d in 0..<dim { oldDot += scratch[d] * component[d] }
+        if previous0, oldDot < 0 {
+            for d in 0..<dim { component[d] = -component[d] }
+            oldDot = -oldDot
+        }
+        // Rest side: where the projection spends most of its time.
+        var lo = Double.infinity
+        var hi = -Double.infinity
+        for i in 0..<n {
+            let p = project(ring, offset: i * dim)
+            lo = min(lo, p)
+            hi = max(hi, p)
+        }
+        let mid = (lo + hi) / 2
+        var below = 0
+        for i in 0..<n where project(ring, offset: i * dim) < mid { below += 1 }
+        let restLow = below * 2 >= n
+        let newDirection: Double = restLow ? 1 : -1
+        let changed = !previous0 || oldDot < 0.7 || (newDirection != direction && abs(Double(below) / Double(n) - 0.5) > 0.15)
+        hasComponent = true
+        guard changed else { return }
+        direction = newDirection
+        // Replay the window (oldest first) so that the first repetitions of the movement count.
+        counter = RepCounter(configuration: Self.counterConfiguration(configuration, direction: direction))
+        let start = (ringNext - n + capacity) % capacity
+        for k in 0..<n {
+            let i = (start + k) % capacity
+            if case .completed(let rep) = counter.ingest(project(ring, offset: i * dim), at: ringTimes[i]) { accept(rep) }
+        }
+    }
+
+}

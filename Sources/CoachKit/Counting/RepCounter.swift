@@ -1,0 +1,288 @@
+/// Counts repetitions of a scalar signal (an exercise's primary angle) with hysteresis whose thresholds
+/// adapt to the person's own range.
+///
+/// The signal is median-filtered (5 samples), then a repetition is an excursion from the rest side past
+/// the upper threshold and back below the lower one. The thresholds sit at `lowerFraction` and
+/// `upperFraction` of the range observed over the recent window (at least `windowSeconds`, and two
+/// median repetitions long once there are some), so a patient who reaches only 60° of a 90° target is
+/// still counted. An excursion smaller than `minimumRange`, shorter than `minimumSeconds` or longer
+/// than `maximumSeconds` is not a repetition. After an invalid stretch (person walking, out of frame),
+/// the counter waits for the rest position before it counts again. See `Guides.md`.
+///
+/// ```swift
+/// var counter = RepCounter(configuration: .init(direction: 1, minimumRange: 25))
+/// for (t, angle) in samples {
+///     if case .completed(let rep) = counter.ingest(angle, at: t) { print(rep.startSeconds, rep.endSeconds) }
+/// }
+/// ```
+public struct RepCounter: Sendable {
+    /// The counter's tuning.
+    public struct Configuration: Sendable, Hashable {
+        /// +1 when the signal grows from rest to peak, −1 when it shrinks.
+        public var direction: Double
+        /// The smallest excursion counted, in the signal's units.
+        public var minimumRange: Double
+        public var minimumSeconds: Double
+        public var maximumSeconds: Double
+        public var lowerFraction: Double
+        public var upperFraction: Double
+        /// The shortest window the observed range is taken over.
+        public var windowSeconds: Double
+        /// Consecutive samples beyond the upper threshold needed to start a repetition.
+        public var debounceSamples: Int
+
+        public init(
+            direction: Double, minimumRange: Double, minimumSeconds: Double = 0.5, maximumSeconds: Double = 20,
+            lowerFraction: Double = 0.35, upperFraction: Double = 0.65, windowSeconds: Double = 8, debounceSamples: Int = 2
+        ) {
+            precondition(direction == 1 || direction == -1, "direction (\(direction)) must be +1 or -1")
+            precondition(minimumRange > 0, "minimumRange (\(minimumRange)) must be positive")
+            precondition(
+                0 < lowerFraction && lowerFraction < upperFraction && upperFraction < 1,
+                "lowerFraction (\(lowerFraction)) must be below upperFraction (\(upperFraction)), both in (0, 1)"
+            )
+            self.direction = direction
+            self.minimumRange = minimumRange
+            self.minimumSeconds = minimumSeconds
+            self.maximumSeconds = maximumSeconds
+            self.lowerFraction = lowerFraction
+            self.upperFraction = upperFraction
+            self.windowSeconds = windowSeconds
+            self.debounceSamples = debounceSamples
+        }
+
+        /// The configuration a repetition definition implies.
+        public init(_ spec: ExerciseDefinition.RepetitionSpec) {
+            self.init(
+                direction: spec.direction, minimumRange: spec.minimumRange, minimumSeconds: spec.minimumSeconds,
+                maximumSeconds: spec.maximumSeconds
+            )
+        }
+    }
+
+    /// A completed repetition, in the signal's own units.
+    public struct Completed: Sendable, Hashable {
+        public var startSeconds: Double
+        public var peakSeconds: Double
+        public var endSeconds: Double
+        /// The signal at the peak.
+        public var peakValue: Double
+        /// The signal at rest before the repetition.
+        public var restValue: Double
+    }
+
+    public enum Event: Sendable, Hashable {
+        case none
+        /// The signal left the rest position far enough: a repetition is under way.
+        case started
+        case completed(Completed)
+    }
+
+    /// Where the counter is in a repetition.
+    public enum Phase: Sendable, Hashable {
+        /// Waiting for the rest position (at the start, after an invalid stretch).
+        case unknown
+        case rest
+        case active
+    }
+
+    public let configuration: Configuration
+    public private(set) var phase: Phase = .unknown
+    public private(set) var count = 0
+
+    private var median = MedianFilter()
+    // Ring of 0.1-s buckets: the min and max of the (direction-normalised) signal in each.
+    private static let bucketSeconds = 0.1
+    private var bucketMin: [Double]
+    private var bucketMax: [Double]
+    private var bucketCount = 0
+    private var bucketNext = 0
+    private var bucketStart = -Double.infinity
+    private var currentMin = Double.infinity
+    private var currentMax = -Double.infinity
+    private var windowMin = Double.infinity
+    private var windowMax = -Double.infinity
+    private var windowBuckets = 80
+
+    private var restMin = Double.infinity
+    private var lastRestSeconds = 0.0
+    private var peak = -Double.infinity
+    private var peakSeconds = 0.0
+    private var above = 0
+    private var startSeconds = 0.0
+    private var durations: (Double, Double, Double) = (0, 0, 0)
+
+    /// The last filtered value, in the signal's units.
+    public private(set) var lastValue: Double?
+
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+        let capacity = 200  // 20 s of buckets
+        bucketMin = Array(repeating: 0, count: capacity)
+        bucketMax = Array(repeating: 0, count: capacity)
+        windowBuckets = min(capacity, Int((configuration.windowSeconds / Self.bucketSeconds).rounded()))
+    }
+
+    /// The observed range of the recent window, in the signal's units (`nil` before any sample).
+    public var observedRange: (low: Double, high: Double)? {
+        let lo = min(windowMin, currentMin)
+        let hi = max(windowMax, currentMax)
+        guard lo.isFinite, hi.isFinite else { return nil }
+        let d = configuration.direction
+        return d > 0 ? (lo, hi) : (-hi, -lo)
+    }
+
+    /// The current progress of the excursion from rest toward the observed peak, 0…1.
+    public var progress: Double {
+        guard let value = lastValue else { return 0 }
+        let s = value * configuration.direction
+        let lo = min(windowMin, currentMin)
+        let hi = max(windowMax, currentMax)
+        guard hi - lo >= configuration.minimumRange else { return 0 }
+        return max(0, min(1, (s - lo) / (hi - lo)))
+    }
+
+    /// Feeds one sample. `nil` or `valid == false` marks an invalid stretch: a repetition under way is
+    /// dropped and the counter waits for the rest position again.
+    public mutating func ingest(_ value: Double?, at seconds: Double, valid: Bool = true) -> Event {
+        guard valid, let value, value.isFinite else {
+            if phase != .unknown {
+                phase = .unknown
+                median.reset()
+            }
+            above = 0
+            return .none
+        }
+        let filtered = median.ingest(value)
+        lastValue = filtered
+        let s = filtered * configuration.direction
+        record(s, at: seconds)
+        let lo = min(windowMin, currentMin)
+        let hi = max(windowMax, currentMax)
+        let range = hi - lo
+        let enough = range >= configuration.minimumRange
+        let lower = lo + configuration.lowerFraction * range
+        let upper = lo + configuration.upperFraction * range
+
+        switch phase {
+        case .unknown:
+            if !enough || s <= lower {
+                phase = .rest
+                restMin = s
+                lastRestSeconds = seconds
+                above = 0
+            }
+            return .none
+        case .rest:
+            if !enough || s <= lower {
+                restMin = min(restMin, s)
+                lastRestSeconds = seconds
+                above = 0
+                return .none
+            }
+            if s >= upper {
+                above += 1
+                if above >= configuration.debounceSamples {
+                    phase = .active
+                    startSeconds = lastRestSeconds
+                    peak = s
+                    peakSeconds = seconds
+                    return .started
+                }
+            } else {
+                above = 0
+            }
+            return .none
+        case .active:
+            if s > peak {
+                peak = s
+                peakSeconds = seconds
+            }
+            if seconds - startSeconds > configuration.maximumSeconds {
+                phase = .unknown
+                return .none
+            }
+            guard s <= lower else { return .none }
+            phase = .rest
+            let rest = restMin
+            restMin = s
+            lastRestSeconds = seconds
+            above = 0
+            let duration = seconds - startSeconds
+            guard duration >= configuration.minimumSeconds, peak - rest >= configuration.minimumRange else {
+                return .none
+            }
+            count += 1
+            durations = (durations.1, durations.2, duration)
+            adaptWindow()
+            let d = configuration.direction
+            return .completed(
+                Completed(startSeconds: startSeconds, peakSeconds: peakSeconds, endSeconds: seconds, peakValue: peak * d, restValue: rest * d)
+            )
+        }
+    }
+
+    /// Whether the last completed sample is in the rest zone (used to reset per-repetition statistics).
+    public var isAtRest: Bool { phase != .active && lastRestSeconds >= 0 }
+
+    /// The time the signal was last in the rest zone.
+    public var restSeconds: Double { lastRestSeconds }
+
+    /// Forgets everything except the count.
+    public mutating func reset() {
+        phase = .unknown
+        median.reset()
+        bucketCount = 0
+        bucketNext = 0
+        bucketStart = -Double.infinity
+        currentMin = .infinity
+        currentMax = -.infinity
+        windowMin = .infinity
+        windowMax = -.infinity
+        above = 0
+    }
+
+    // MARK: - Window
+
+    private mutating func record(_ s: Double, at seconds: Double) {
+        if seconds - bucketStart >= Self.bucketSeconds || seconds < bucketStart {
+            if currentMin.isFinite {
+                bucketMin[bucketNext] = currentMin
+                bucketMax[bucketNext] = currentMax
+                bucketNext = (bucketNext + 1) % bucketMin.count
+                bucketCount = min(bucketCount + 1, bucketMin.count)
+                recomputeWindow()
+            }
+            bucketStart = seconds
+            currentMin = s
+            currentMax = s
+        } else {
+            currentMin = min(currentMin, s)
+            currentMax = max(currentMax, s)
+        }
+    }
+
+    private mutating func recomputeWindow() {
+        let n = min(bucketCount, windowBuckets)
+        var lo = Double.infinity
+        var hi = -Double.infinity
+        let capacity = bucketMin.count
+        var index = bucketNext
+        for _ in 0..<n {
+            index = index == 0 ? capacity - 1 : index - 1
+            lo = min(lo, bucketMin[index])
+            hi = max(hi, bucketMax[index])
+        }
+        windowMin = lo
+        windowMax = hi
+    }
+
+    /// Widens the window to two median repetitions when repetitions are slow.
+    private mutating func adaptWindow() {
+        let (a, b, c) = durations
+        // Median of the last three durations (zeros before three repetitions are ignored by max()).
+        let medianDuration = a > 0 ? max(min(a, b), min(max(a, b), c)) : max(b, c)
+        let seconds = max(configuration.windowSeconds, 2 * medianDuration)
+        windowBuckets = min(bucketMin.count, Int((seconds / Self.bucketSeconds).rounded()))
+    }
+}

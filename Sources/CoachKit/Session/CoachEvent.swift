@@ -1,0 +1,44 @@
+public import PoseKit
+
+/// What the coach recognises as being done.
+public enum RecognitionState: Sendable, Hashable, Codable {
+    /// Nobody in view.
+    case noPerson
+    /// Someone is there but no exercise fits well enough (standing still, setting up, something else).
+    case lowConfidence
+    /// This exercise, with this confidence (0…1).
+    case exercise(id: String, confidence: Double)
+}
+
+/// A safety limit crossed.
+public struct SafetyWarning: Sendable, Hashable, Codable {
+    public var angle: AngleKind
+    public var side: BodySide?
+    public var value: Double
+    public var limit: Double
+    public var text: String
+    public var seconds: Double
+}
+
+/// Progress of a hold.
+public struct HoldProgress: Sendable, Hashable, Codable {
+    /// Seconds held so far in this hold.
+    public var heldSeconds: Double
+    public var targetSeconds: Double
+    /// Whether the position is held right now.
+    public var holding: Bool
+}
+
+/// What a ``CoachingSession`` reports for a frame.
+public enum CoachEvent: Sendable, Hashable {
+    /// The selected, smoothed pose of the person coached.
+    case pose(Pose)
+    case repCompleted(Repetition)
+    case cue(Cue)
+    case warning(SafetyWarning)
+    case holdProgress(HoldProgress)
+    /// The recognised exercise changed (or the state: no person, low confidence).
+    case recognized(RecognitionState)
+    /// What the person should do so the coach can see them (also given as a ``Cue`` of kind `.setup`).
+    case setupGuidance(String)
+}

@@ -1,0 +1,901 @@
+public import PoseKit
+
+/// The coach for one person in one session: from pose frames to repetitions, angles, form verdicts and
+/// cues.
+///
+/// A synchronous state machine. Each frame goes through ``PoseSelector`` (the patient, not the
+/// bystander) → ``PoseSmoother`` → the set-up check (in frame? walking? the right camera view?) →
+/// recognition (when no exercise is given) → repetition counting (definition-driven ``RepCounter`` on
+/// the primary angle, or the exercise-agnostic ``PeriodicMotionCounter``) → angles and range of motion
+/// → form rules and safety limits → ``CueScheduler``. In the steady state a frame allocates nothing:
+/// the event buffer is reused (do not keep the returned array across calls if you care about that).
+///
+/// ```swift
+/// var session = CoachingSession(configuration: .init(exercise: try library.exercise(id: "squat")))
+/// for frame in frames {
+///     for event in session.ingest(frame) {
+///         if case .repCompleted(let rep) = event { print("rep \(rep.index): \(rep.verdict)") }
+///     }
+/// }
+/// let summary = session.summary()
+/// ```
+public struct CoachingSession: Sendable {
+    public struct Configuration: Sendable {
+        /// The exercise prescribed; `nil` to recognise it from `library` and count any periodic movement.
+        public var exercise: ExerciseDefinition?
+        /// The exercises recognition chooses from (when `exercise` is `nil`).
+        public var library: [ExerciseDefinition]
+        /// The image size, to tell when the person is at the edge of the frame.
+        public var frameWidth: Double?
+        public var frameHeight: Double?
+        public var selector: PoseSelector.Configuration
+        public var smoother: PoseSmoother.Configuration
+        public var cues: CueScheduler.Configuration
+        public var recognition: ExerciseRecognizer.Configuration
+        /// Measure angles in 3-D when keypoints have depth.
+        public var useDepth: Bool
+        /// How long the person must be in frame and not walking before repetitions count.
+        public var settleSeconds: Double
+        /// Joints below this confidence are not seen.
+        public var minimumJointConfidence: Double
+        /// Joints closer than this fraction of the frame size to its edge are out of frame.
+        public var edgeMarginFraction: Double
+        /// Horizontal root movement (torso lengths in one second) above which the person is walking.
+        public var walkingTorsoLengths: Double
+        /// Whether to report the pose as an event every frame.
+        public var emitsPoseEvents: Bool
+
+        public init(
+            exercise: ExerciseDefinition? = nil,
+            library: [ExerciseDefinition] = [],
+            frameWidth: Double? = nil,
+            frameHeight: Double? = nil,
+            selector: PoseSelector.Configuration = .init(),
+            smoother: PoseSmoother.Configuration = .init(),
+            cues: CueScheduler.Configuration = .init(),
+            recognition: ExerciseRecognizer.Configuration = .init(),
+            useDepth: Bool = true,
+            settleSeconds: Double = 0.5,
+            minimumJointConfidence: Double = 0.2,
+            edgeMarginFraction: Double = 0.005,
+            walkingTorsoLengths: Double = 0.8,
+            emitsPoseEvents: Bool = true
+        ) {
+            self.exercise = exercise
+            self.library = library
+            self.frameWidth = frameWidth
+            self.frameHeight = frameHeight
+            self.selector = selector
+            self.smoother = smoother
+            self.cues = cues
+            self.recognition = recognition
+            self.useDepth = useDepth
+            self.settleSeconds = settleSeconds
+            self.minimumJointConfidence = minimumJointConfidence
+            self.edgeMarginFraction = edgeMarginFraction
+            self.walkingTorsoLengths = walkingTorsoLengths
+            self.emitsPoseEvents = emitsPoseEvents
+        }
+    }
+
+    /// The view the camera has of the person, from shoulder width relative to torso length.
+    public enum View: String, Sendable, Hashable, Codable {
+        case front, side, oblique, unknown
+    }
+
+    public let configuration: Configuration
+    /// The state for the overlay after the latest frame.
+    public private(set) var snapshot = CoachSnapshot()
+    /// The view estimated at the latest frame.
+    public private(set) var view: View = .unknown
+    /// Repetitions so far.
+    public private(set) var repetitions: [Repetition] = []
+
+    private var selector: PoseSelector
+    private var smoother: PoseSmoother
+    private var cues: CueScheduler
+    private var events: [CoachEvent] = []
+
+    // Set-up and gating.
+    private let requiredJoints: [Joint]
+    private var requiredSeenFrames: [Int]
+    private var framesWithPerson = 0
+    private var secondsWithPerson = 0.0
+    private var previousFrameHadPerson = false
+    private var lastSeconds = -Double.infinity
+    private var firstSeconds = Double.nan
+    private var lastPersonSeconds = -Double.infinity
+    private var validSince = Double.infinity
+    private var rootTrail: [Double]
+    private var rootTrailTimes: [Double]
+    private var rootTrailNext = 0
+    private var torso = 0.0
+    private var guidance: String?
+    private var hasDepth = false
+
+    // Definition-driven counting.
+    private var counters: [RepCounter] = []
+    private var counterSides: [BodySide?] = []
+    private var peakS: [Double] = []
+    private var values: [Double] = []  // angle index × 2 + side, this frame
+    private var statMin: [Double] = []
+    private var statMax: [Double] = []
+    private var statPeak: [Double] = []
+    private var breachActive: [Bool] = []
+    private var pendingBreaches: [Repetition.SafetyBreach] = []
+    private var lastRepEnd = -Double.infinity
+    private var workingSide: BodySide?
+
+    // Holds.
+    private var holdHeld = 0.0
+    private var holdStart = Double.nan
+    private var holdLastGood = -Double.infinity
+    private var holdCompleted = false
+    private var holds: [SessionSummary.Hold] = []
+    private var lastWholeSecond = -1
+
+    // Recognition and agnostic counting.
+    private var recognizer: ExerciseRecognizer?
+    private var agnostic: PeriodicMotionCounter?
+    private var candidate: Int?
+    private var candidateVotes = 0
+    private var recognizedIndex: Int?
+    private var recognizedConfidence = 0.0
+    private var autoRing: [Double] = []
+    private var autoTimes: [Double] = []
+    private var autoNext = 0
+    private var autoCount = 0
+    private var lastAutoSampleSeconds = -Double.infinity
+    private var segments: [SessionSummary.Segment] = []
+    private var segmentStart = 0.0
+
+    // Log.
+    private var formIssues: [SessionSummary.FormIssueEvent] = []
+    private var warnings: [SafetyWarning] = []
+    private var cueLog: [Cue] = []
+
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+        selector = PoseSelector(configuration: configuration.selector)
+        smoother = PoseSmoother(configuration: configuration.smoother)
+        cues = CueScheduler(configuration: configuration.cues)
+        rootTrail = Array(repeating: .nan, count: 11)
+        rootTrailTimes = Array(repeating: -.infinity, count: 11)
+        events.reserveCapacity(16)
+        if let exercise = configuration.exercise {
+            requiredJoints = exercise.requiredJoints
+            let n = exercise.angles.count * 2
+            values = Array(repeating: .nan, count: n)
+            statMin = Array(repeating: .infinity, count: n)
+            statMax = Array(repeating: -.infinity, count: n)
+            statPeak = Array(repeating: .nan, count: n)
+            breachActive = Array(repeating: false, count: exercise.safetyLimits.count * 2)
+            pendingBreaches.reserveCapacity(8)
+            if let spec = exercise.repetition {
+                let sides: [BodySide?] =
+                    switch exercise.side {
+                    case .left: [.left]
+                    case .right: [.right]
+                    case .both: [nil]
+                    case .either: exercise.primaryAngle.isSided ? [.left, .right] : [nil]
+                    }
+                counterSides = sides
+                counters = sides.map { _ in RepCounter(configuration: RepCounter.Configuration(spec)) }
+                peakS = Array(repeating: -.infinity, count: sides.count)
+            }
+            snapshot.exerciseID = exercise.id
+            snapshot.exerciseName = exercise.name
+            snapshot.confidence = 1
+            snapshot.primaryAngleKind = exercise.primaryAngle
+            snapshot.targetRange = exercise.target.map { $0.min...$0.max }
+            snapshot.recognition = .exercise(id: exercise.id, confidence: 1)
+        } else {
+            requiredJoints = [.neck, .root, .leftShoulder, .rightShoulder, .leftHip, .rightHip]
+            recognizer = ExerciseRecognizer(exercises: configuration.library, configuration: configuration.recognition)
+            agnostic = PeriodicMotionCounter()
+            let capacity = 300
+            autoRing = Array(repeating: .nan, count: capacity * ExerciseRecognizer.featureCount)
+            autoTimes = Array(repeating: -.infinity, count: capacity)
+            snapshot.recognition = .noPerson
+        }
+        requiredSeenFrames = Array(repeating: 0, count: requiredJoints.count)
+    }
+
+    // MARK: - Ingest
+
+    /// Processes one frame and returns what happened in it.
+    public mutating func ingest(_ frame: PoseFrame) -> [CoachEvent] {
+        if !events.isEmpty { events.removeAll(keepingCapacity: true) }
+        let t = frame.seconds
+        if firstSeconds.isNaN { firstSeconds = t }
+        let dt = lastSeconds.isFinite ? min(max(t - lastSeconds, 0), 0.5) : 0
+        lastSeconds = t
+        snapshot.seconds = t
+        let selected = selector.ingest(frame)
+        let smoothed = smoother.ingest(selected, at: t)
+        snapshot.pose = smoothed
+        guard let pose = smoothed else {
+            noPerson(at: t)
+            finishFrame(at: t)
+            return events
+        }
+        if configuration.emitsPoseEvents { events.append(.pose(pose)) }
+        framesWithPerson += 1
+        if previousFrameHadPerson { secondsWithPerson += dt }
+        previousFrameHadPerson = true
+        lastPersonSeconds = t
+
+        // Set-up check.
+        let inFrame = checkFrame(pose)
+        let walking = updateWalking(pose, at: t)
+        updateView(pose)
+        var advice: String?
+        if !inFrame {
+            advice = "Step back so that your whole body is in the picture"
+        } else if walking {
+            advice = "Stand still in your start position"
+        } else if let exercise = configuration.exercise, !hasDepth {
+            if exercise.view == .side, view == .front {
+                advice = "Turn sideways to the camera so I can measure the movement"
+            } else if exercise.view == .front, view == .side {
+                advice = "Face the camera so I can measure the movement"
+            }
+        }
+        setGuidance(advice, at: t)
+        let valid = inFrame && !walking
+        if !valid {
+            validSince = .infinity
+        } else if validSince == .infinity {
+            validSince = t
+        }
+        let settled = valid && t - validSince >= configuration.settleSeconds
+
+        if let exercise = configuration.exercise {
+            measure(pose, exercise)
+            checkSafety(exercise, at: t)
+            if exercise.isHold {
+                updateHold(exercise, valid: settled, dt: dt, at: t)
+            } else {
+                count(exercise, valid: settled, at: t)
+            }
+        } else {
+            recognize(pose, at: t)
+            countAgnostic(pose, valid: settled, at: t)
+        }
+        finishFrame(at: t)
+        return events
+    }
+
+    private mutating func finishFrame(at t: Double) {
+        if let cue = cues.ingest(at: t) { give(cue) }
+        if let current = cues.current, t - current.seconds <= 3 {
+            snapshot.cueText = current.text
+            snapshot.cueKind = current.kind
+        } else if snapshot.cueText != nil {
+            snapshot.cueText = nil
+            snapshot.cueKind = nil
+        }
+    }
+
+    private mutating func give(_ cue: Cue) {
+        events.append(.cue(cue))
+        cueLog.append(cue)
+    }
+
+    private mutating func noPerson(at t: Double) {
+        previousFrameHadPerson = false
+        validSince = .infinity
+        for i in counters.indices { _ = counters[i].ingest(nil, at: t, valid: false) }
+        if configuration.exercise == nil {
+            recognize(nil, at: t)
+            _ = agnostic?.ingest(nil, at: t, valid: false)
+        }
+        if configuration.exercise?.isHold == true { updateHold(configuration.exercise!, valid: false, dt: 0, at: t) }
+        if t - lastPersonSeconds >= 1 {
+            setGuidance("Step into the camera view", at: t)
+        }
+    }
+
+    private mutating func setGuidance(_ text: String?, at t: Double) {
+        guard text != guidance else { return }
+        guidance = text
+        snapshot.setupGuidance = text
+        if let text {
+            events.append(.setupGuidance(text))
+            _ = cues.offer(Cue(kind: .setup, text: text, priority: 1, seconds: t))
+        }
+    }
+
+    // MARK: - Set-up
+
+    private mutating func checkFrame(_ pose: Pose) -> Bool {
+        var ok = true
+        let margin = configuration.edgeMarginFraction
+        for (index, joint) in requiredJoints.enumerated() {
+            let k = pose[joint]
+            guard k.confidence >= configuration.minimumJointConfidence else {
+                ok = false
+                continue
+            }
+            if let w = configuration.frameWidth, let h = configuration.frameHeight {
+                if k.x < w * margin || k.x > w * (1 - margin) || k.y < h * margin || k.y > h * (1 - margin) {
+                    ok = false
+                    continue
+                }
+            }
+            requiredSeenFrames[index] += 1
+        }
+        return ok
+    }
+
+    private mutating func updateWalking(_ pose: Pose, at t: Double) -> Bool {
+        let root = pose[.root]
+        let neck = pose[.neck]
+        guard root.confidence > 0, neck.confidence > 0 else { return false }
+        let length = ((neck.x - root.x) * (neck.x - root.x) + (neck.y - root.y) * (neck.y - root.y)).squareRoot()
+        if length > 1e-6 { torso = torso == 0 ? length : torso + 0.05 * (length - torso) }
+        let previousIndex = (rootTrailNext + rootTrail.count - 1) % rootTrail.count
+        if t - rootTrailTimes[previousIndex] >= 0.095 || t < rootTrailTimes[previousIndex] {
+            rootTrail[rootTrailNext] = root.x
+            rootTrailTimes[rootTrailNext] = t
+            rootTrailNext = (rootTrailNext + 1) % rootTrail.count
+        }
+        // The oldest sample is about one second ago.
+        let oldest = rootTrail[rootTrailNext]
+        guard oldest.isFinite, torso > 0, t - rootTrailTimes[rootTrailNext] <= 1.5 else { return false }
+        return abs(root.x - oldest) / torso > configuration.walkingTorsoLengths
+    }
+
+    private mutating func updateView(_ pose: Pose) {
+        let ls = pose[.leftShoulder]
+        let rs = pose[.rightShoulder]
+        hasDepth = configuration.useDepth && ls.z != nil && rs.z != nil && pose[.leftHip].z != nil
+        guard ls.confidence > 0, rs.confidence > 0, torso > 0 else {
+            view = .unknown
+            return
+        }
+        let width = ((ls.x - rs.x) * (ls.x - rs.x) + (ls.y - rs.y) * (ls.y - rs.y)).squareRoot()
+        let ratio = width / torso
+        view = ratio >= 0.45 ? .front : ratio <= 0.25 ? .side : .oblique
+    }
+
+    private var measurementReliable: Bool {
+        guard let exercise = configuration.exercise else { return hasDepth }
+        if hasDepth || exercise.view == .any { return true }
+        return (exercise.view == .front && view == .front) || (exercise.view == .side && view == .side)
+    }
+
+    // MARK: - Measuring
+
+    private mutating func measure(_ pose: Pose, _ exercise: ExerciseDefinition) {
+        for (a, angle) in exercise.angles.enumerated() {
+            values[a * 2] = angle.measure(pose, side: .left, useDepth: configuration.useDepth) ?? .nan
+            values[a * 2 + 1] = angle.isSided ? (angle.measure(pose, side: .right, useDepth: configuration.useDepth) ?? .nan) : .nan
+        }
+    }
+
+    /// The primary value for a counter: one side, or the mean of both.
+    private func primaryValue(side: BodySide?) -> Double? {
+        let l = values[0]
+        let r = values[1]
+        switch side {
+        case .left?: return l.isNaN ? nil : l
+        case .right?: return r.isNaN ? nil : r
+        case nil:
+            if l.isNaN { return r.isNaN ? nil : r }
+            if r.isNaN { return l }
+            return (l + r) / 2
+        }
+    }
+
+    private mutating func resetStats(side: BodySide?) {
+        for i in 0..<statMin.count {
+            if let side, isSidedSlot(i), (i % 2 == 0) != (side == .left) { continue }
+            statMin[i] = .infinity
+            statMax[i] = -.infinity
+            statPeak[i] = .nan
+        }
+    }
+
+    private func isSidedSlot(_ i: Int) -> Bool {
+        configuration.exercise!.angles[i / 2].isSided
+    }
+
+    private mutating func updateStats(side: BodySide?, peak: Bool) {
+        for i in 0..<values.count {
+            let v = values[i]
+            guard !v.isNaN else { continue }
+            if let side, isSidedSlot(i), (i % 2 == 0) != (side == .left) { continue }
+            if v < statMin[i] { statMin[i] = v }
+            if v > statMax[i] { statMax[i] = v }
+            if peak { statPeak[i] = v }
+        }
+    }
+
+    // MARK: - Counting
+
+    private mutating func count(_ exercise: ExerciseDefinition, valid: Bool, at t: Double) {
+        guard let spec = exercise.repetition else { return }
+        for c in counters.indices {
+            let side = counterSides[c]
+            let value = primaryValue(side: side)
+            let event = counters[c].ingest(value, at: t, valid: valid)
+            if counters[c].phase != .active {
+                if counters[c].restSeconds == t {
+                    resetStats(side: side)
+                    peakS[c] = -.infinity
+                }
+                updateStats(side: side, peak: false)
+            } else if let value {
+                let s = value * spec.direction
+                let isPeak = s >= peakS[c]
+                if isPeak { peakS[c] = s }
+                updateStats(side: side, peak: isPeak)
+            }
+            if case .completed(let completed) = event { complete(completed, counter: c, exercise) }
+        }
+        // The working side and the overlay's numbers.
+        var best = 0
+        if counters.count == 2, let r0 = counters[0].observedRange, let r1 = counters[1].observedRange,
+            r1.high - r1.low > r0.high - r0.low
+        {
+            best = 1
+        }
+        if !counters.isEmpty {
+            workingSide = counterSides[best]
+            snapshot.side = workingSide
+            snapshot.primaryAngle = primaryValue(side: workingSide)
+            snapshot.rangeOfMotionProgress = counters[best].progress
+            snapshot.primaryJoint = exercise.primaryAngle.joints(side: workingSide ?? .left).dropFirst().first
+        }
+    }
+
+    private mutating func complete(_ completed: RepCounter.Completed, counter c: Int, _ exercise: ExerciseDefinition) {
+        // With one counter per side, only the side that moves more counts, and never the same movement twice.
+        if counters.count == 2 {
+            let other = 1 - c
+            if let mine = counters[c].observedRange, let theirs = counters[other].observedRange,
+                theirs.high - theirs.low > 1.25 * (mine.high - mine.low)
+            {
+                return
+            }
+            if completed.startSeconds < lastRepEnd - 0.1 { return }
+        }
+        lastRepEnd = completed.endSeconds
+        let side = counterSides[c]
+        var angles: [Repetition.AngleRange] = []
+        for (a, angle) in exercise.angles.enumerated() {
+            for s in 0..<(angle.isSided ? 2 : 1) {
+                let bodySide: BodySide? = angle.isSided ? (s == 0 ? .left : .right) : nil
+                if let side, angle.isSided, bodySide != side { continue }
+                let i = a * 2 + s
+                guard statMin[i].isFinite else { continue }
+                angles.append(
+                    Repetition.AngleRange(
+                        angle: angle, side: bodySide, min: statMin[i], max: statMax[i],
+                        atPeak: statPeak[i].isNaN ? (exercise.repetition!.direction > 0 ? statMax[i] : statMin[i]) : statPeak[i]
+                    )
+                )
+            }
+        }
+        let spec = exercise.repetition!
+        let toPeak = completed.peakSeconds - completed.startSeconds
+        let fromPeak = completed.endSeconds - completed.peakSeconds
+        let concentric = spec.towardPeak == .concentric
+        var symmetry: Repetition.Symmetry?
+        if exercise.side == .both, exercise.primaryAngle.isSided, statPeak[0].isFinite, statPeak[1].isFinite {
+            symmetry = Repetition.Symmetry(left: statPeak[0], right: statPeak[1], difference: abs(statPeak[0] - statPeak[1]))
+        }
+        let index = repetitions.count + 1
+        let reliable = measurementReliable
+        var issues: [Repetition.FormIssue] = []
+        for rule in exercise.formRules {
+            if rule.view != .any, !hasDepth, !(rule.view == .front && view == .front) && !(rule.view == .side && view == .side) {
+                continue
+            }
+            for range in angles where range.angle == rule.angle {
+                if let max = rule.max {
+                    let value = rule.at == .peak ? range.atPeak : range.max
+                    if value > max {
+                        issues.append(.init(rule: rule.id, cue: rule.cue, angle: rule.angle, value: value, limit: max, priority: rule.priority))
+                        break
+                    }
+                }
+                if let min = rule.min {
+                    let value = rule.at == .peak ? range.atPeak : range.min
+                    if value < min {
+                        issues.append(.init(rule: rule.id, cue: rule.cue, angle: rule.angle, value: value, limit: min, priority: rule.priority))
+                        break
+                    }
+                }
+            }
+        }
+        if let limit = exercise.maximumAsymmetry, let symmetry, symmetry.difference > limit {
+            issues.append(
+                .init(
+                    rule: "symmetry", cue: "Move both sides evenly", angle: exercise.primaryAngle,
+                    value: symmetry.difference, limit: limit, priority: 2
+                )
+            )
+        }
+        issues.sort { $0.priority < $1.priority }
+        let repetition = Repetition(
+            index: index, exercise: exercise.id, startSeconds: completed.startSeconds, endSeconds: completed.endSeconds,
+            side: exercise.side == .both ? nil : side, angles: angles, peakAngle: completed.peakValue,
+            rangeOfMotion: exercise.rangeOfMotionFraction(peakValue: completed.peakValue),
+            tempo: .init(
+                toPeakSeconds: toPeak, fromPeakSeconds: fromPeak,
+                concentricSeconds: concentric ? toPeak : fromPeak, eccentricSeconds: concentric ? fromPeak : toPeak
+            ),
+            symmetry: symmetry, verdict: issues.isEmpty && pendingBreaches.isEmpty ? .good : .needsWork,
+            issues: issues, safetyBreaches: pendingBreaches, measurementReliable: reliable
+        )
+        pendingBreaches.removeAll(keepingCapacity: true)
+        recordRepetition(repetition, at: completed.endSeconds)
+    }
+
+    private mutating func recordRepetition(_ repetition: Repetition, at t: Double) {
+        repetitions.append(repetition)
+        snapshot.repCount = repetitions.count
+        events.append(.repCompleted(repetition))
+        for issue in repetition.issues {
+            formIssues.append(.init(seconds: t, repetition: repetition.index, rule: issue.rule, cue: issue.cue))
+        }
+        if let issue = repetition.issues.first {
+            _ = cues.offer(Cue(kind: .form, text: issue.cue, priority: issue.priority, seconds: t))
+        } else if repetition.safetyBreaches.isEmpty {
+            let praise = configuration.exercise?.praise ?? "Good rep!"
+            _ = cues.offer(Cue(kind: .encouragement, text: praise, priority: 1, seconds: t))
+        }
+    }
+
+    // MARK: - Safety
+
+    private mutating func checkSafety(_ exercise: ExerciseDefinition, at t: Double) {
+        guard !exercise.safetyLimits.isEmpty else { return }
+        var anyActive = false
+        for (l, limit) in exercise.safetyLimits.enumerated() {
+            guard let a = exercise.angles.firstIndex(of: limit.angle) else { continue }
+            for s in 0..<(limit.angle.isSided ? 2 : 1) {
+                let v = values[a * 2 + s]
+                let slot = l * 2 + s
+                var crossed: Double?
+                if !v.isNaN {
+                    if let max = limit.max, v > max { crossed = max }
+                    if let min = limit.min, v < min { crossed = min }
+                }
+                if let crossed {
+                    anyActive = true
+                    if !breachActive[slot] {
+                        breachActive[slot] = true
+                        let side: BodySide? = limit.angle.isSided ? (s == 0 ? .left : .right) : nil
+                        let warning = SafetyWarning(angle: limit.angle, side: side, value: v, limit: crossed, text: limit.warning, seconds: t)
+                        warnings.append(warning)
+                        events.append(.warning(warning))
+                        pendingBreaches.append(.init(angle: limit.angle, value: v, limit: crossed, warning: limit.warning, seconds: t))
+                        if let cue = cues.offer(Cue(kind: .safety, text: limit.warning, priority: 1, seconds: t)) { give(cue) }
+                        snapshot.safetyWarning = limit.warning
+                    }
+                } else if breachActive[slot] {
+                    breachActive[slot] = false
+                }
+            }
+        }
+        if !anyActive, snapshot.safetyWarning != nil { snapshot.safetyWarning = nil }
+    }
+
+    // MARK: - Holds
+
+    private mutating func updateHold(_ exercise: ExerciseDefinition, valid: Bool, dt: Double, at t: Double) {
+        guard let hold = exercise.hold else { return }
+        var failing: String?
+        if valid {
+            for condition in hold.conditions {
+                guard let a = exercise.angles.firstIndex(of: condition.angle) else { continue }
+                let l = values[a * 2]
+                let r = values[a * 2 + 1]
+                let inL = !l.isNaN && l >= condition.min && l <= condition.max
+                let inR = !r.isNaN && r >= condition.min && r <= condition.max
+                let ok: Bool
+                if !condition.angle.isSided {
+                    ok = inL
+                } else {
+                    switch exercise.side {
+                    case .left: ok = inL
+                    case .right: ok = inR
+                    case .either: ok = inL || inR
+                    case .both: ok = (inL || l.isNaN) && (inR || r.isNaN) && !(l.isNaN && r.isNaN)
+                    }
+                }
+                if !ok {
+                    failing = condition.cue
+                    break
+                }
+            }
+        }
+        let holding = valid && failing == nil
+        let primary = exercise.angles.firstIndex(of: hold.conditions[0].angle) ?? 0
+        snapshot.primaryAngle = values.isEmpty ? nil : (values[primary * 2].isNaN ? values[primary * 2 + 1] : values[primary * 2])
+        if holding {
+            if holdStart.isNaN {
+                holdStart = t
+                holdHeld = 0
+                holdCompleted = false
+                lastWholeSecond = -1
+            }
+            holdHeld += dt
+            holdLastGood = t
+            let whole = Int(holdHeld)
+            if whole != lastWholeSecond {
+                lastWholeSecond = whole
+                events.append(.holdProgress(HoldProgress(heldSeconds: holdHeld, targetSeconds: hold.seconds, holding: true)))
+            }
+            if !holdCompleted, holdHeld >= hold.seconds {
+                holdCompleted = true
+                _ = cues.offer(Cue(kind: .encouragement, text: exercise.praise, priority: 1, seconds: t))
+            }
+        } else {
+            if !holdStart.isNaN, t - holdLastGood > 0.5 {
+                endHold(target: hold.seconds)
+                events.append(.holdProgress(HoldProgress(heldSeconds: 0, targetSeconds: hold.seconds, holding: false)))
+            }
+            if let failing, valid { _ = cues.offer(Cue(kind: .setup, text: failing, priority: 2, seconds: t)) }
+        }
+        snapshot.hold = HoldProgress(heldSeconds: holdStart.isNaN ? 0 : holdHeld, targetSeconds: hold.seconds, holding: holding)
+        snapshot.rangeOfMotionProgress = min(1, (holdStart.isNaN ? 0 : holdHeld) / hold.seconds)
+    }
+
+    private mutating func endHold(target: Double) {
+        if holdHeld >= 1 {
+            holds.append(.init(startSeconds: holdStart, endSeconds: holdLastGood, heldSeconds: holdHeld, targetSeconds: target, completed: holdHeld >= target))
+        }
+        holdStart = .nan
+        holdHeld = 0
+    }
+
+    // MARK: - Recognition
+
+    private mutating func recognize(_ pose: Pose?, at t: Double) {
+        guard var recognizer else { return }
+        let decision = recognizer.ingest(pose, at: t)
+        let sampled = recognizer.sample
+        self.recognizer = recognizer
+        if pose != nil, t - lastAutoSampleSeconds >= 0.095 {
+            lastAutoSampleSeconds = t
+            let base = autoNext * ExerciseRecognizer.featureCount
+            for f in 0..<ExerciseRecognizer.featureCount { autoRing[base + f] = sampled[f] }
+            autoTimes[autoNext] = t
+            autoNext = (autoNext + 1) % autoTimes.count
+            autoCount = min(autoCount + 1, autoTimes.count)
+        }
+        guard let decision else { return }
+        // A new exercise takes over after winning two decisions in a row.
+        let index = recognizer.bestIndex
+        switch decision {
+        case .exercise(_, let confidence):
+            if index == recognizedIndex {
+                candidateVotes = 0
+                recognizedConfidence = confidence
+                snapshot.confidence = confidence
+            } else if index == candidate {
+                candidateVotes += 1
+                if candidateVotes >= 2 { switchExercise(to: index, confidence: confidence, state: decision, at: t) }
+            } else {
+                candidate = index
+                candidateVotes = 1
+            }
+        case .noPerson, .lowConfidence:
+            if recognizedIndex != nil {
+                if candidate == nil {
+                    candidateVotes += 1
+                    if candidateVotes >= 4 { switchExercise(to: nil, confidence: 0, state: decision, at: t) }
+                } else {
+                    candidate = nil
+                    candidateVotes = 1
+                }
+            } else if snapshot.recognition != decision {
+                snapshot.recognition = decision
+                events.append(.recognized(decision))
+            }
+        }
+    }
+
+    private mutating func switchExercise(to index: Int?, confidence: Double, state: RecognitionState, at t: Double) {
+        closeSegment(at: t)
+        recognizedIndex = index
+        recognizedConfidence = confidence
+        candidateVotes = 0
+        segmentStart = t
+        snapshot.recognition = state
+        snapshot.confidence = confidence
+        if let index {
+            let exercise = configuration.library[index]
+            snapshot.exerciseID = exercise.id
+            snapshot.exerciseName = exercise.name
+            snapshot.primaryAngleKind = exercise.primaryAngle
+            snapshot.targetRange = exercise.target.map { $0.min...$0.max }
+        } else {
+            snapshot.exerciseID = nil
+            snapshot.exerciseName = nil
+            snapshot.primaryAngleKind = nil
+            snapshot.targetRange = nil
+        }
+        events.append(.recognized(state))
+    }
+
+    private mutating func closeSegment(at t: Double) {
+        let start = segments.last?.endSeconds ?? (firstSeconds.isNaN ? 0 : firstSeconds)
+        let id = recognizedIndex.map { configuration.library[$0].id }
+        guard t > start else { return }
+        let reps = repetitions.filter { $0.endSeconds > start && $0.endSeconds <= t }.count
+        if reps == 0, id == nil, t - start < 0.01 { return }
+        segments.append(.init(exercise: id, startSeconds: start, endSeconds: t, reps: reps, confidence: recognizedConfidence))
+    }
+
+    private mutating func countAgnostic(_ pose: Pose, valid: Bool, at t: Double) {
+        guard var agnostic else { return }
+        let completed = agnostic.ingest(pose, at: t, valid: valid)
+        snapshot.rangeOfMotionProgress = agnostic.progress
+        if completed > 0 {
+            for rep in agnostic.completed { completeAgnostic(rep) }
+        }
+        self.agnostic = agnostic
+        if let index = recognizedIndex {
+            let exercise = configuration.library[index]
+            let k = ExerciseRecognizer.index(exercise.primaryAngle) * 2
+            let l = recognizer?.sample[k] ?? .nan
+            let r = recognizer?.sample[k + 1] ?? .nan
+            snapshot.primaryAngle = l.isNaN ? (r.isNaN ? nil : r) : (r.isNaN ? l : (exercise.side == .both ? (l + r) / 2 : Swift.max(l, r)))
+        }
+    }
+
+    /// A repetition counted with no exercise given: measured with the recognised exercise's angles, if any.
+    private mutating func completeAgnostic(_ completed: RepCounter.Completed) {
+        let exercise = recognizedIndex.map { configuration.library[$0] }
+        var angles: [Repetition.AngleRange] = []
+        var peakAngle: Double?
+        var rom: Double?
+        var issues: [Repetition.FormIssue] = []
+        var side: BodySide?
+        if let exercise {
+            for angle in exercise.angles {
+                let k = ExerciseRecognizer.index(angle) * 2
+                for s in 0..<(angle.isSided ? 2 : 1) {
+                    var lo = Double.infinity
+                    var hi = -Double.infinity
+                    var atPeak = Double.nan
+                    var bestDistance = Double.infinity
+                    for i in 0..<autoCount {
+                        let time = autoTimes[i]
+                        guard time >= completed.startSeconds - 0.05, time <= completed.endSeconds + 0.05 else { continue }
+                        let v = autoRing[i * ExerciseRecognizer.featureCount + k + s]
+                        guard !v.isNaN else { continue }
+                        lo = Swift.min(lo, v)
+                        hi = Swift.max(hi, v)
+                        let distance = abs(time - completed.peakSeconds)
+                        if distance < bestDistance {
+                            bestDistance = distance
+                            atPeak = v
+                        }
+                    }
+                    guard lo.isFinite else { continue }
+                    angles.append(.init(angle: angle, side: angle.isSided ? (s == 0 ? .left : .right) : nil, min: lo, max: hi, atPeak: atPeak))
+                }
+            }
+            // The working side: the one whose primary angle moved most.
+            let primary = angles.filter { $0.angle == exercise.primaryAngle }.max { ($0.max - $0.min) < ($1.max - $1.min) }
+            if let primary, let spec = exercise.repetition {
+                side = exercise.side == .both ? nil : primary.side
+                peakAngle = spec.direction > 0 ? primary.max : primary.min
+                rom = exercise.rangeOfMotionFraction(peakValue: peakAngle!)
+                if exercise.side != .both, let side {
+                    angles.removeAll { $0.side != nil && $0.side != side }
+                }
+            }
+            for rule in exercise.formRules where rule.view == .any || hasDepth {
+                for range in angles where range.angle == rule.angle {
+                    let value: Double
+                    if let max = rule.max {
+                        value = rule.at == .peak ? range.atPeak : range.max
+                        if value > max {
+                            issues.append(.init(rule: rule.id, cue: rule.cue, angle: rule.angle, value: value, limit: max, priority: rule.priority))
+                            break
+                        }
+                    }
+                    if let min = rule.min {
+                        let low = rule.at == .peak ? range.atPeak : range.min
+                        if low < min {
+                            issues.append(.init(rule: rule.id, cue: rule.cue, angle: rule.angle, value: low, limit: min, priority: rule.priority))
+                            break
+                        }
+                    }
+                }
+            }
+            issues.sort { $0.priority < $1.priority }
+        }
+        let toPeak = completed.peakSeconds - completed.startSeconds
+        let fromPeak = completed.endSeconds - completed.peakSeconds
+        let concentric = exercise?.repetition?.towardPeak
+        let repetition = Repetition(
+            index: repetitions.count + 1, exercise: exercise?.id, startSeconds: completed.startSeconds,
+            endSeconds: completed.endSeconds, side: side, angles: angles, peakAngle: peakAngle, rangeOfMotion: rom,
+            tempo: .init(
+                toPeakSeconds: toPeak, fromPeakSeconds: fromPeak,
+                concentricSeconds: concentric.map { $0 == .concentric ? toPeak : fromPeak },
+                eccentricSeconds: concentric.map { $0 == .concentric ? fromPeak : toPeak }
+            ),
+            symmetry: nil, verdict: issues.isEmpty ? .good : .needsWork, issues: issues, safetyBreaches: [],
+            measurementReliable: hasDepth
+        )
+        recordRepetition(repetition, at: completed.endSeconds)
+    }
+
+    // MARK: - Summary
+
+    /// The joints the exercise needs that were never seen in frame while a person was there.
+    public var jointsNeverSeen: [Joint] {
+        guard framesWithPerson > 0 else { return [] }
+        return zip(requiredJoints, requiredSeenFrames).compactMap { $1 == 0 ? $0 : nil }
+    }
+
+    /// The number of frames in which a person was selected.
+    public var personFrames: Int { framesWithPerson }
+
+    /// What happened in the session so far.
+    public func summary() -> SessionSummary {
+        var segments = self.segments
+        let end = lastSeconds.isFinite ? lastSeconds : 0
+        let start = firstSeconds.isNaN ? 0 : firstSeconds
+        if let exercise = configuration.exercise {
+            segments = [.init(exercise: exercise.id, startSeconds: start, endSeconds: end, reps: repetitions.count, confidence: 1)]
+        } else {
+            let segmentStart = segments.last?.endSeconds ?? start
+            if end > segmentStart {
+                let id = recognizedIndex.map { configuration.library[$0].id }
+                let reps = repetitions.filter { $0.endSeconds > segmentStart }.count
+                segments.append(.init(exercise: id, startSeconds: segmentStart, endSeconds: end, reps: reps, confidence: recognizedConfidence))
+            }
+        }
+        var holds = self.holds
+        if let hold = configuration.exercise?.hold, !holdStart.isNaN, holdHeld >= 1 {
+            holds.append(.init(startSeconds: holdStart, endSeconds: holdLastGood, heldSeconds: holdHeld, targetSeconds: hold.seconds, completed: holdHeld >= hold.seconds))
+        }
+        let exerciseID: String?
+        let source: String
+        if let exercise = configuration.exercise {
+            exerciseID = exercise.id
+            source = "given"
+        } else {
+            // The exercise recognised for the most repetitions (or the longest time).
+            var best: (id: String, reps: Int, seconds: Double)?
+            var totals: [String: (Int, Double)] = [:]
+            for segment in segments {
+                guard let id = segment.exercise else { continue }
+                let total = totals[id, default: (0, 0)]
+                totals[id] = (total.0 + segment.reps, total.1 + segment.endSeconds - segment.startSeconds)
+            }
+            for (id, total) in totals.sorted(by: { $0.key < $1.key }) {
+                if best == nil || total.0 > best!.reps || (total.0 == best!.reps && total.1 > best!.seconds) {
+                    best = (id, total.0, total.1)
+                }
+            }
+            exerciseID = best?.id
+            source = best == nil ? "none" : "recognized"
+        }
+        let name = exerciseID.flatMap { id in
+            configuration.exercise?.id == id ? configuration.exercise?.name : configuration.library.first { $0.id == id }?.name
+        }
+        func mean(_ values: [Double]) -> Double? { values.isEmpty ? nil : values.reduce(0, +) / Double(values.count) }
+        let averages = SessionSummary.Averages(
+            peakAngle: mean(repetitions.compactMap(\.peakAngle)),
+            rangeOfMotion: mean(repetitions.compactMap(\.rangeOfMotion)),
+            repetitionSeconds: mean(repetitions.map(\.durationSeconds)),
+            goodFraction: repetitions.isEmpty ? nil : Double(repetitions.filter { $0.verdict == .good }.count) / Double(repetitions.count)
+        )
+        return SessionSummary(
+            exercise: exerciseID, exerciseName: name, exerciseSource: source, reps: repetitions.count,
+            repetitions: repetitions, holds: holds, segments: segments, formIssues: formIssues, safetyWarnings: warnings,
+            cues: cueLog, averages: averages, durationSeconds: Swift.max(0, end - start), secondsWithPerson: secondsWithPerson
+        )
+    }
+}

@@ -1,0 +1,38 @@
+/// One thing the coach says.
+public struct Cue: Sendable, Hashable, Codable {
+    /// What kind of cue, in order of importance.
+    public enum Kind: String, Sendable, Hashable, Codable, Comparable {
+        case safety, setup, form, encouragement
+
+        /// 0 is the most important.
+        public var rank: Int {
+            switch self {
+            case .safety: 0
+            case .setup: 1
+            case .form: 2
+            case .encouragement: 3
+            }
+        }
+
+        public static func < (a: Kind, b: Kind) -> Bool { a.rank < b.rank }
+    }
+
+    public var kind: Kind
+    public var text: String
+    /// Within a kind, 1 is the most important.
+    public var priority: Int
+    /// When the cue was given.
+    public var seconds: Double
+
+    public init(kind: Kind, text: String, priority: Int = 1, seconds: Double) {
+        self.kind = kind
+        self.text = text
+        self.priority = priority
+        self.seconds = seconds
+    }
+
+    /// Whether this cue is more important than `other` (kind first, then priority).
+    public func outranks(_ other: Cue) -> Bool {
+        kind.rank != other.kind.rank ? kind.rank < other.kind.rank : priority < other.priority
+    }
+}

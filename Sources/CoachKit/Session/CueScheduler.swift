@@ -1,0 +1,84 @@
+/// Gives one cue at a time, the most important first, with a pause between cues; safety warnings go
+/// out at once.
+///
+/// Cues offered while the cooldown runs wait in a single slot that keeps the most important one; a
+/// waiting cue older than `maximumWaitSeconds` is dropped (it no longer describes what the person does).
+/// The same text is not repeated within `repeatSeconds`, so a person who keeps making the same
+/// mistake hears it every so often, not every repetition.
+///
+/// ```swift
+/// var cues = CueScheduler()
+/// cues.offer(Cue(kind: .form, text: "Keep your chest up", priority: 2, seconds: t))
+/// if let cue = cues.ingest(at: t) { speak(cue.text) }
+/// ```
+public struct CueScheduler: Sendable {
+    public struct Configuration: Sendable, Hashable {
+        public var cooldownSeconds: Double
+        public var maximumWaitSeconds: Double
+        public var repeatSeconds: Double
+
+        public init(cooldownSeconds: Double = 4, maximumWaitSeconds: Double = 3, repeatSeconds: Double = 10) {
+            precondition(cooldownSeconds >= 0, "cooldownSeconds (\(cooldownSeconds)) must not be negative")
+            self.cooldownSeconds = cooldownSeconds
+            self.maximumWaitSeconds = maximumWaitSeconds
+            self.repeatSeconds = repeatSeconds
+        }
+    }
+
+    public let configuration: Configuration
+    private var pending: Cue?
+    private var lastSpokenSeconds = -Double.infinity
+    private var lastText = ""
+    private var lastTextSeconds = -Double.infinity
+    /// The cue given most recently.
+    public private(set) var current: Cue?
+
+    public init(configuration: Configuration = .init()) {
+        self.configuration = configuration
+    }
+
+    /// Offers a cue. A safety cue is returned at once (no cooldown); others wait for ``ingest(at:)``.
+    public mutating func offer(_ cue: Cue) -> Cue? {
+        if cue.kind == .safety {
+            speak(cue)
+            return cue
+        }
+        if cue.text == lastText, cue.seconds - lastTextSeconds < configuration.repeatSeconds { return nil }
+        if let pending, pending.outranks(cue), cue.seconds - pending.seconds <= configuration.maximumWaitSeconds {
+            return nil
+        }
+        pending = cue
+        return nil
+    }
+
+    /// The cue to give now, if the cooldown is over and one is waiting.
+    public mutating func ingest(at seconds: Double) -> Cue? {
+        guard let cue = pending else { return nil }
+        if seconds - cue.seconds > configuration.maximumWaitSeconds {
+            pending = nil
+            return nil
+        }
+        guard seconds - lastSpokenSeconds >= configuration.cooldownSeconds else { return nil }
+        pending = nil
+        var given = cue
+        given.seconds = seconds
+        speak(given)
+        return given
+    }
+
+    private mutating func speak(_ cue: Cue) {
+        current = cue
+        lastSpokenSeconds = cue.seconds
+        lastText = cue.text
+        lastTextSeconds = cue.seconds
+    }
+
+    /// Forgets waiting cues and the cooldown.
+    public mutating func reset() {
+        pending = nil
+        lastSpokenSeconds = -.infinity
+        lastText = ""
+        lastTextSeconds = -.infinity
+        current = nil
+    }
+}

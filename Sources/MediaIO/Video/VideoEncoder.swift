@@ -85,26 +85,8 @@ public final class VideoEncoder {
         self.configuration = configuration
         format = configuration.format ?? Format(path: path)
 
-        let folder = Self.folder(of: path)
-        var status = stat()
-        guard stat(folder, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else {
-            throw MediaIOError(
-                .fileNotFound, "the output folder \(folder) does not exist; create it or choose another path",
-                file: path)
-        }
-        guard access(folder, W_OK) == 0 else {
-            throw MediaIOError(.io, "the output folder \(folder) is not writable; choose another path", file: path)
-        }
-        if stat(path, &status) == 0 {
-            if (status.st_mode & S_IFMT) == S_IFDIR {
-                throw MediaIOError(.notAFile, "the output is a folder; give a file name ending in .mp4 or .webm", file: path)
-            }
-            if !configuration.overwrite {
-                throw MediaIOError(.io, "the output already exists; remove it or pass --overwrite", file: path)
-            }
-        }
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        temporaryPath = "\(folder)/.\(name).\(getpid())-\(UInt32.random(in: 0...UInt32.max)).partial"
+        try OutputFile.check(path, overwrite: configuration.overwrite)
+        temporaryPath = OutputFile.temporaryPath(for: path)
 
         let evenWidth = configuration.width + configuration.width % 2
         let evenHeight = configuration.height + configuration.height % 2
@@ -191,10 +173,11 @@ public final class VideoEncoder {
             cancel()
             throw MediaIOError(.encodeFailed, "ffmpeg failed (\(termination)): \(message)", file: path)
         }
-        guard rename(temporaryPath, path) == 0 else {
-            let reason = String(cString: strerror(errno))
+        do {
+            try OutputFile.commit(temporaryPath, to: path)
+        } catch {
             cancel()
-            throw MediaIOError(.io, "cannot move the finished video into place (\(reason))", file: path)
+            throw error
         }
         finished = true
         self.process = nil
@@ -209,12 +192,6 @@ public final class VideoEncoder {
     }
 
     // MARK: - Helpers
-
-    private static func folder(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        let folder = String(path[..<slash])
-        return folder.isEmpty ? "/" : folder
-    }
 
     /// `framesPerSecond` as ffmpeg's rational: NTSC rates exact (`30000/1001`), others to 1/1000.
     static func rational(_ framesPerSecond: Double) -> String {

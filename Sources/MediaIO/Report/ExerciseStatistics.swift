@@ -1,0 +1,85 @@
+/// The summary numbers of one exercise, computed once for the HTML and PDF reports.
+struct ExerciseStatistics {
+    let exercise: ReportInput.Exercise
+    let repsDone: Int
+    let repsInTarget: Int
+    let meanRangeOfMotion: Double?
+    let meanTempoUp: Double?
+    let meanTempoDown: Double?
+    let formIssueCount: Int
+    let safetyCount: Int
+    let durationSeconds: Double
+
+    init(_ exercise: ReportInput.Exercise) {
+        self.exercise = exercise
+        repsDone = exercise.repetitions.count
+        repsInTarget = exercise.repetitions.filter { Self.status(of: $0, in: exercise) == .within }.count
+        meanRangeOfMotion = Self.mean(exercise.repetitions.compactMap(\.rangeOfMotion))
+        meanTempoUp = Self.mean(exercise.repetitions.compactMap(\.tempoUpSeconds))
+        meanTempoDown = Self.mean(exercise.repetitions.compactMap(\.tempoDownSeconds))
+        formIssueCount = exercise.events.filter { !$0.isSafety }.count
+        safetyCount = exercise.events.filter(\.isSafety).count
+        durationSeconds = max(
+            exercise.angleSeries.last?.seconds ?? 0, exercise.repetitions.map(\.endSeconds).max() ?? 0,
+            exercise.events.map(\.seconds).max() ?? 0)
+    }
+
+    static func mean(_ values: [Double]) -> Double? {
+        values.isEmpty ? nil : values.reduce(0, +) / Double(values.count)
+    }
+
+    /// Green within the target range, amber short of or beyond it (or judged as needing work), red
+    /// when a safety limit was crossed.
+    static func status(of rep: ReportInput.Repetition, in exercise: ReportInput.Exercise) -> ReportStatus {
+        if rep.verdict == .unsafe { return .unsafe }
+        if let rom = rep.rangeOfMotion, let target = exercise.targetRange {
+            if rom < target.lowerBound { return .short }
+            if rom > target.upperBound { return .beyond }
+            return rep.verdict == .good ? .within : .short
+        }
+        return rep.verdict == .good ? .within : .short
+    }
+
+    /// The status of the whole set's rep count.
+    var repCountStatus: ReportStatus {
+        guard let prescribed = exercise.prescribedReps else { return .unknown }
+        return repsDone >= prescribed ? .within : .short
+    }
+
+    /// A range-of-motion value with its unit ("97°", "85 %").
+    func formatRangeOfMotion(_ value: Double) -> String {
+        switch exercise.rangeOfMotionUnit {
+        case .degrees: HTMLText.number(value) + "°"
+        case .fraction: HTMLText.number(value * 100) + " %"
+        }
+    }
+
+    /// The target range with its unit ("90–120°").
+    var targetText: String? {
+        guard let target = exercise.targetRange else { return nil }
+        switch exercise.rangeOfMotionUnit {
+        case .degrees: return "\(HTMLText.number(target.lowerBound))–\(HTMLText.number(target.upperBound))°"
+        case .fraction:
+            return "\(HTMLText.number(target.lowerBound * 100))–\(HTMLText.number(target.upperBound * 100)) %"
+        }
+    }
+
+    /// One plain sentence a patient reads first.
+    var headline: String {
+        var parts: [String] = []
+        if let prescribed = exercise.prescribedReps {
+            parts.append("\(repsDone) of \(prescribed) repetitions done")
+        } else {
+            parts.append("\(repsDone) repetition\(repsDone == 1 ? "" : "s") done")
+        }
+        if exercise.targetRange != nil, repsDone > 0 {
+            parts.append("\(repsInTarget) reached the target range")
+        }
+        if safetyCount > 0 {
+            parts.append("\(safetyCount) safety warning\(safetyCount == 1 ? "" : "s")")
+        } else if formIssueCount == 0 {
+            parts.append("no form issues")
+        }
+        return parts.joined(separator: "; ") + "."
+    }
+}

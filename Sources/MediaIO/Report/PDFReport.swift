@@ -1,0 +1,285 @@
+import CCairo
+import PoseKit
+
+/// Draws a ``ReportInput`` on A4 pages through Cairo's PDF surface: the same numbers, charts, table
+/// and stills as the HTML report, laid out for printing.
+struct PDFReport {
+    let input: ReportInput
+
+    static let pageWidth = 595.28
+    static let pageHeight = 841.89
+    static let margin = 42.0
+
+    private final class Page {
+        let cr: OpaquePointer
+        let canvas: CairoCanvas
+        var y = PDFReport.margin
+        var number = 1
+        let title: String
+
+        init(cr: OpaquePointer, title: String) {
+            self.cr = cr
+            canvas = CairoCanvas(cr)
+            self.title = title
+        }
+
+        var contentWidth: Double { PDFReport.pageWidth - 2 * PDFReport.margin }
+
+        /// Starts a new page unless `height` more points fit on this one.
+        func ensure(_ height: Double) {
+            if y + height > PDFReport.pageHeight - PDFReport.margin - 14 { newPage() }
+        }
+
+        func newPage() {
+            finishPage()
+            cairo_show_page(cr)
+            number += 1
+            y = PDFReport.margin
+        }
+
+        /// The footer: report title and page number.
+        func finishPage() {
+            canvas.setFont(size: 7.5)
+            canvas.setColor(ReportStyle.muted)
+            let footerY = PDFReport.pageHeight - PDFReport.margin / 2
+            canvas.drawText(title, x: PDFReport.margin, y: footerY)
+            canvas.drawText("Page \(number)", x: PDFReport.pageWidth - PDFReport.margin, y: footerY, alignment: .trailing)
+        }
+    }
+
+    /// Writes the PDF to `path` (which must be writable); returns the number of pages.
+    func write(to path: String) throws(MediaIOError) -> Int {
+        let surface = cairo_pdf_surface_create(path, Self.pageWidth, Self.pageHeight)
+        guard let surface, cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
+            if let surface { cairo_surface_destroy(surface) }
+            throw MediaIOError(.io, "Cairo cannot create the PDF file", file: path)
+        }
+        let cr = cairo_create(surface)!
+        let page = Page(cr: cr, title: input.title)
+        draw(on: page)
+        page.finishPage()
+        cairo_show_page(cr)
+        cairo_destroy(cr)
+        cairo_surface_finish(surface)
+        let status = cairo_surface_status(surface)
+        cairo_surface_destroy(surface)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            throw MediaIOError(.io, "Cairo failed writing the PDF (\(String(cString: cairo_status_to_string(status))))", file: path)
+        }
+        return page.number
+    }
+
+    private func draw(on page: Page) {
+        let canvas = page.canvas
+        let left = Self.margin
+        canvas.setFont(size: 20, bold: true)
+        canvas.setColor(ReportStyle.ink)
+        page.y += 20
+        canvas.drawText(input.title, x: left, y: page.y)
+        if let subtitle = input.subtitle {
+            canvas.setFont(size: 10)
+            canvas.setColor(ReportStyle.muted)
+            page.y += 16
+            canvas.drawText(subtitle, x: left, y: page.y)
+        }
+        page.y += 18
+        if input.exercises.isEmpty {
+            canvas.setFont(size: 12)
+            canvas.setColor(ReportStyle.ink)
+            canvas.drawText("No exercise was recognised in this session.", x: left, y: page.y + 14)
+        }
+        for (index, exercise) in input.exercises.enumerated() {
+            if index > 0 { page.newPage() }
+            drawExercise(ExerciseStatistics(exercise), on: page)
+        }
+    }
+
+    private func drawExercise(_ stats: ExerciseStatistics, on page: Page) {
+        let canvas = page.canvas
+        let exercise = stats.exercise
+        let left = Self.margin
+        let width = page.contentWidth
+        page.ensure(120)
+        canvas.setFont(size: 16, bold: true)
+        canvas.setColor(ReportStyle.ink)
+        page.y += 18
+        canvas.drawText(exercise.name, x: left, y: page.y)
+        canvas.setFont(size: 11)
+        for line in canvas.wrap(stats.headline, width: width) {
+            page.y += 15
+            canvas.drawText(line, x: left, y: page.y)
+        }
+        page.y += 10
+
+        // Summary cards, three to a row.
+        var cards: [(String, String, String, ReportStatus)] = []
+        let reps = exercise.prescribedReps.map { "\(stats.repsDone) / \($0)" } ?? "\(stats.repsDone)"
+        cards.append(("REPETITIONS", reps, exercise.prescribedReps == nil ? "done" : "done / prescribed", stats.repCountStatus))
+        if let target = stats.targetText, stats.repsDone > 0 {
+            cards.append((
+                "IN TARGET RANGE", "\(stats.repsInTarget) / \(stats.repsDone)", "target \(target)",
+                stats.repsInTarget == stats.repsDone ? .within : .short
+            ))
+        }
+        if let mean = stats.meanRangeOfMotion {
+            let status: ReportStatus =
+                exercise.targetRange.map { mean < $0.lowerBound ? .short : mean > $0.upperBound ? .beyond : .within }
+                ?? .unknown
+            cards.append(("AVERAGE RANGE OF MOTION", stats.formatRangeOfMotion(mean), exercise.angleName.lowercased(), status))
+        }
+        if stats.meanTempoDown != nil || stats.meanTempoUp != nil {
+            let down = stats.meanTempoDown.map { HTMLText.number($0, decimals: 1) } ?? "–"
+            let up = stats.meanTempoUp.map { HTMLText.number($0, decimals: 1) } ?? "–"
+            cards.append(("AVERAGE TEMPO", "\(down) s · \(up) s", "lowering · lifting", .unknown))
+        }
+        cards.append(("FORM ISSUES", "\(stats.formIssueCount)", "moments flagged", stats.formIssueCount == 0 ? .within : .short))
+        cards.append((
+            "SAFETY WARNINGS", "\(stats.safetyCount)", stats.safetyCount == 0 ? "none" : "see timeline",
+            stats.safetyCount == 0 ? .within : .unsafe
+        ))
+        if !exercise.holdSeconds.isEmpty {
+            let longest = exercise.holdSeconds.max() ?? 0
+            let status: ReportStatus = exercise.holdTargetSeconds.map { longest >= $0 ? .within : .short } ?? .unknown
+            cards.append((
+                "LONGEST HOLD", "\(HTMLText.number(longest, decimals: 1)) s",
+                exercise.holdTargetSeconds.map { "target \(HTMLText.number($0)) s" } ?? "longest hold", status
+            ))
+        }
+        let gap = 8.0
+        let cardWidth = (width - 2 * gap) / 3
+        let cardHeight = 50.0
+        for (index, card) in cards.enumerated() {
+            if index % 3 == 0 {
+                if index > 0 { page.y += cardHeight + gap }
+                page.ensure(cardHeight)
+            }
+            let x = left + Double(index % 3) * (cardWidth + gap)
+            canvas.fillRoundedRectangle(x: x, y: page.y, width: cardWidth, height: cardHeight, radius: 5, color: ReportStyle.panel)
+            canvas.fillRoundedRectangle(x: x, y: page.y, width: 4, height: cardHeight, radius: 2, color: card.3.color)
+            canvas.setFont(size: 6.5, bold: true)
+            canvas.setColor(ReportStyle.muted)
+            canvas.drawText(card.0, x: x + 12, y: page.y + 12)
+            canvas.setFont(size: 16, bold: true)
+            canvas.setColor(ReportStyle.ink)
+            canvas.drawText(card.1, x: x + 12, y: page.y + 31)
+            canvas.setFont(size: 7)
+            canvas.setColor(ReportStyle.muted)
+            canvas.drawText(card.2, x: x + 12, y: page.y + 43)
+        }
+        page.y += cardHeight + 14
+
+        func chart(_ title: String, width: Double, height: Double, x: Double? = nil, advance: Bool = true,
+            draw: (ReportCharts, inout CairoChartCanvas) -> Void
+        ) {
+            if advance { page.ensure(height + 22) }
+            let originX = x ?? left
+            canvas.setFont(size: 10.5, bold: true)
+            canvas.setColor(ReportStyle.ink)
+            canvas.drawText(title, x: originX, y: page.y + 12)
+            cairo_save(page.cr)
+            cairo_translate(page.cr, originX, page.y + 18)
+            var chartCanvas = CairoChartCanvas(canvas)
+            draw(ReportCharts(statistics: stats, width: width, height: height, font: 7.5), &chartCanvas)
+            cairo_restore(page.cr)
+            if advance { page.y += height + 28 }
+        }
+        chart("Range of motion per repetition", width: width, height: 170) { $0.rangeOfMotion(&$1) }
+        chart("\(exercise.angleName) over time", width: width, height: 170) { $0.angleOverTime(&$1) }
+        let half = (width - 16) / 2
+        page.ensure(170 + 22)
+        chart("Tempo per repetition", width: half, height: 160, x: left, advance: false) { $0.tempo(&$1) }
+        chart("Form issues", width: half, height: 160, x: left + half + 16, advance: false) { $0.issueTimeline(&$1) }
+        page.y += 160 + 28
+
+        drawTable(stats, on: page)
+        drawStills(exercise.stills, on: page)
+    }
+
+    private func drawTable(_ stats: ExerciseStatistics, on page: Page) {
+        let exercise = stats.exercise
+        guard !exercise.repetitions.isEmpty else { return }
+        let canvas = page.canvas
+        let left = Self.margin
+        let columns: [(String, Double)] = [
+            ("#", 0), ("Time", 22), ("Peak", 92), ("ROM", 140), ("Lower", 188), ("Lift", 232), ("Result", 276),
+            ("Notes", 346),
+        ]
+        let rowHeight = 15.0
+        func header() {
+            canvas.setFont(size: 10.5, bold: true)
+            canvas.setColor(ReportStyle.ink)
+            canvas.drawText("Repetitions", x: left, y: page.y + 12)
+            page.y += 20
+            canvas.setFont(size: 7.5, bold: true)
+            canvas.setColor(ReportStyle.muted)
+            for (name, x) in columns { canvas.drawText(name, x: left + x, y: page.y + 10) }
+            page.y += 14
+            canvas.strokeLine(x1: left, y1: page.y, x2: left + page.contentWidth, y2: page.y, width: 1, color: ReportStyle.grid)
+        }
+        page.ensure(34 + rowHeight * 2)
+        header()
+        for rep in exercise.repetitions {
+            if page.y + rowHeight > Self.pageHeight - Self.margin - 14 {
+                page.newPage()
+                header()
+            }
+            let status = ExerciseStatistics.status(of: rep, in: exercise)
+            let cells = [
+                "\(rep.index)",
+                "\(HTMLText.clock(rep.startSeconds))–\(HTMLText.clock(rep.endSeconds))",
+                rep.peakDegrees.map { HTMLText.number($0) + "°" } ?? "–",
+                rep.rangeOfMotion.map(stats.formatRangeOfMotion) ?? "–",
+                rep.tempoDownSeconds.map { HTMLText.number($0, decimals: 1) + " s" } ?? "–",
+                rep.tempoUpSeconds.map { HTMLText.number($0, decimals: 1) + " s" } ?? "–",
+            ]
+            canvas.setFont(size: 8)
+            canvas.setColor(ReportStyle.ink)
+            for (cell, column) in zip(cells, columns) { canvas.drawText(cell, x: left + column.1, y: page.y + 10.5) }
+            canvas.fillRoundedRectangle(x: left + 276, y: page.y + 2.5, width: 58, height: 10.5, radius: 5, color: status.color)
+            canvas.setFont(size: 7, bold: true)
+            canvas.setColor(.text)
+            canvas.drawText(status.label, x: left + 305, y: page.y + 10.3, alignment: .center)
+            canvas.setFont(size: 7.5)
+            canvas.setColor(ReportStyle.ink)
+            var notes = rep.issues.joined(separator: "; ")
+            let notesWidth = page.contentWidth - 346
+            while !notes.isEmpty && canvas.textWidth(notes) > notesWidth { notes = String(notes.dropLast(2)) + "…" }
+            canvas.drawText(notes, x: left + 346, y: page.y + 10.5)
+            page.y += rowHeight
+            canvas.strokeLine(x1: left, y1: page.y, x2: left + page.contentWidth, y2: page.y, width: 0.5, color: ReportStyle.grid)
+        }
+        page.y += 16
+    }
+
+    private func drawStills(_ stills: [ReportInput.Still], on page: Page) {
+        guard !stills.isEmpty else { return }
+        let canvas = page.canvas
+        let gap = 16.0
+        let width = (page.contentWidth - gap) / 2
+        for pairStart in stride(from: 0, to: stills.count, by: 2) {
+            let pair = stills[pairStart..<min(stills.count, pairStart + 2)]
+            let height = pair.map { width * Double($0.image.height) / Double($0.image.width) }.max() ?? 0
+            page.ensure(height + 24)
+            for (offset, still) in pair.enumerated() {
+                let x = Self.margin + Double(offset) * (width + gap)
+                let source = CairoImageSurface(width: still.image.width, height: still.image.height)
+                source.load(from: still.image)
+                let scale = width / Double(still.image.width)
+                cairo_save(page.cr)
+                canvas.roundedRectangle(x: x, y: page.y, width: width, height: Double(still.image.height) * scale, radius: 6)
+                cairo_clip(page.cr)
+                cairo_translate(page.cr, x, page.y)
+                cairo_scale(page.cr, scale, scale)
+                cairo_set_source_surface(page.cr, source.surface, 0, 0)
+                cairo_pattern_set_filter(cairo_get_source(page.cr), CAIRO_FILTER_GOOD)
+                cairo_paint(page.cr)
+                cairo_restore(page.cr)
+                canvas.setFont(size: 8.5)
+                canvas.setColor(ReportStyle.muted)
+                let rep = still.repetition.map { " (repetition \($0))" } ?? ""
+                canvas.drawText(still.caption + rep, x: x, y: page.y + height + 12)
+            }
+            page.y += height + 24
+        }
+    }
+}

@@ -1,0 +1,162 @@
+public import PoseKit
+
+/// Everything a session report shows, independent of the coaching engine's types.
+///
+/// The CLI maps the coach's session summary onto it; ``ReportWriter`` turns it into HTML, PDF or
+/// JSON. Ranges of motion and their target are in one unit per exercise (``Exercise/rangeOfMotionUnit``).
+///
+/// ```swift
+/// var squat = ReportInput.Exercise(name: "Squat", targetRange: 90...120, prescribedReps: 10)
+/// squat.repetitions = [.init(index: 1, startSeconds: 0.4, endSeconds: 2.9, peakDegrees: 97, rangeOfMotion: 97)]
+/// try ReportWriter.write(ReportInput(title: "Knee rehab, week 3", exercises: [squat]), to: "report.html")
+/// ```
+public struct ReportInput: Sendable {
+    /// How a repetition was judged.
+    public enum Verdict: String, Sendable, Hashable, Codable, CaseIterable {
+        /// Full range, good form.
+        case good
+        /// Short of the target range or with a form fault.
+        case needsWork
+        /// A safety limit was crossed.
+        case unsafe
+    }
+
+    /// The unit of the range-of-motion values.
+    public enum RangeOfMotionUnit: String, Sendable, Hashable, Codable {
+        /// Degrees of joint angle.
+        case degrees
+        /// A fraction of the target range of motion (1 = 100 %).
+        case fraction
+    }
+
+    /// One repetition.
+    public struct Repetition: Sendable, Hashable {
+        /// 1-based number of the repetition.
+        public var index: Int
+        public var startSeconds: Double
+        public var endSeconds: Double
+        /// The extreme angle reached, in degrees.
+        public var peakDegrees: Double?
+        /// The range of motion reached, in the exercise's unit.
+        public var rangeOfMotion: Double?
+        /// Seconds of the lifting (concentric) phase.
+        public var tempoUpSeconds: Double?
+        /// Seconds of the lowering (eccentric) phase.
+        public var tempoDownSeconds: Double?
+        public var verdict: Verdict
+        /// Form issues seen during the repetition ("Knees caving in").
+        public var issues: [String]
+
+        public init(
+            index: Int, startSeconds: Double, endSeconds: Double, peakDegrees: Double? = nil,
+            rangeOfMotion: Double? = nil, tempoUpSeconds: Double? = nil, tempoDownSeconds: Double? = nil,
+            verdict: Verdict = .good, issues: [String] = []
+        ) {
+            self.index = index
+            self.startSeconds = startSeconds
+            self.endSeconds = endSeconds
+            self.peakDegrees = peakDegrees
+            self.rangeOfMotion = rangeOfMotion
+            self.tempoUpSeconds = tempoUpSeconds
+            self.tempoDownSeconds = tempoDownSeconds
+            self.verdict = verdict
+            self.issues = issues
+        }
+    }
+
+    /// A form issue or safety event at one moment.
+    public struct Event: Sendable, Hashable {
+        public var seconds: Double
+        public var text: String
+        /// A safety limit (drawn red) rather than a form issue (amber).
+        public var isSafety: Bool
+
+        public init(seconds: Double, text: String, isSafety: Bool = false) {
+            self.seconds = seconds
+            self.text = text
+            self.isSafety = isSafety
+        }
+    }
+
+    /// One sample of the measured angle.
+    public struct AngleSample: Sendable, Hashable {
+        public var seconds: Double
+        public var degrees: Double
+
+        public init(seconds: Double, degrees: Double) {
+            self.seconds = seconds
+            self.degrees = degrees
+        }
+    }
+
+    /// A still frame (with the overlay drawn on it) of one repetition.
+    public struct Still: Sendable {
+        /// "Best repetition", "Repetition needing most work".
+        public var caption: String
+        /// The repetition shown, 1-based.
+        public var repetition: Int?
+        public var image: RGBImage
+
+        public init(caption: String, repetition: Int? = nil, image: RGBImage) {
+            self.caption = caption
+            self.repetition = repetition
+            self.image = image
+        }
+    }
+
+    /// One exercise of the session.
+    public struct Exercise: Sendable {
+        public var name: String
+        /// What the angle chart measures ("Knee flexion").
+        public var angleName: String
+        /// The target range of motion, in ``rangeOfMotionUnit``.
+        public var targetRange: ClosedRange<Double>?
+        public var rangeOfMotionUnit: RangeOfMotionUnit
+        /// The target band of the measured angle, in degrees, shaded on the angle chart.
+        public var targetDegrees: ClosedRange<Double>?
+        public var prescribedReps: Int?
+        public var repetitions: [Repetition]
+        public var angleSeries: [AngleSample]
+        public var events: [Event]
+        public var stills: [Still]
+        /// Seconds each hold lasted (isometric exercises).
+        public var holdSeconds: [Double]
+        public var holdTargetSeconds: Double?
+
+        public init(
+            name: String, angleName: String = "Angle", targetRange: ClosedRange<Double>? = nil,
+            rangeOfMotionUnit: RangeOfMotionUnit = .degrees, targetDegrees: ClosedRange<Double>? = nil,
+            prescribedReps: Int? = nil, repetitions: [Repetition] = [], angleSeries: [AngleSample] = [],
+            events: [Event] = [], stills: [Still] = [], holdSeconds: [Double] = [], holdTargetSeconds: Double? = nil
+        ) {
+            self.name = name
+            self.angleName = angleName
+            self.targetRange = targetRange
+            self.rangeOfMotionUnit = rangeOfMotionUnit
+            self.targetDegrees = targetDegrees
+            self.prescribedReps = prescribedReps
+            self.repetitions = repetitions
+            self.angleSeries = angleSeries
+            self.events = events
+            self.stills = stills
+            self.holdSeconds = holdSeconds
+            self.holdTargetSeconds = holdTargetSeconds
+        }
+    }
+
+    /// The report's heading ("Session report").
+    public var title: String
+    /// A line under the heading (patient, date, source video).
+    public var subtitle: String?
+    public var exercises: [Exercise]
+    /// The machine-readable summary written verbatim for `.json` (the CLI's `--json`); when `nil`, the
+    /// JSON is made from this input.
+    public var summaryJSON: String?
+
+    public init(title: String, subtitle: String? = nil, exercises: [Exercise], summaryJSON: String? = nil) {
+        self.title = title
+        self.subtitle = subtitle
+        self.exercises = exercises
+        self.summaryJSON = summaryJSON
+    }
+}

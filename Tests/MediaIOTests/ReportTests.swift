@@ -1,0 +1,170 @@
+import Foundation
+@testable import MediaIO
+import PoseKit
+import Testing
+
+struct ReportTests {
+    static let romValues: [Double] = [97, 104, 88, 112, 95, 81, 101, 99]
+
+    /// A squat set: 8 reps of 10 prescribed, target 90–120°, two short reps, one unsafe rep.
+    static func input(reps: Int = 8, stills: Bool = true) -> ReportInput {
+        var exercise = ReportInput.Exercise(
+            name: "Squat", angleName: "Knee flexion", targetRange: 90...120, targetDegrees: 90...120, prescribedReps: 10)
+        var seconds = 0.5
+        for index in 1...reps {
+            let rom = romValues[(index - 1) % romValues.count]
+            let verdict: ReportInput.Verdict = index == 4 ? .unsafe : rom < 90 ? .needsWork : .good
+            let issues = index == 4 ? ["Knees caving in"] : rom < 90 ? ["Not deep enough"] : []
+            exercise.repetitions.append(
+                .init(
+                    index: index, startSeconds: seconds, endSeconds: seconds + 2.4, peakDegrees: rom, rangeOfMotion: rom,
+                    tempoUpSeconds: 1.0 + Double(index % 3) * 0.2, tempoDownSeconds: 1.3, verdict: verdict, issues: issues))
+            for step in 0..<24 {
+                let t = seconds + Double(step) * 0.1
+                exercise.angleSeries.append(.init(seconds: t, degrees: 5 + (rom - 5) * sin(Double(step) / 24 * .pi)))
+            }
+            if index == 4 { exercise.events.append(.init(seconds: seconds + 1.2, text: "Knees caving in", isSafety: true)) }
+            if rom < 90 { exercise.events.append(.init(seconds: seconds + 1.2, text: "Not deep enough")) }
+            seconds += 2.6
+        }
+        if stills {
+            let renderer = OverlayRenderer()
+            var pose = Pose()
+            pose[.leftHip] = Keypoint(x: 150, y: 100, confidence: 1)
+            pose[.leftKnee] = Keypoint(x: 200, y: 140, confidence: 1)
+            pose[.leftAnkle] = Keypoint(x: 160, y: 190, confidence: 1)
+            let state = OverlayState(
+                people: [pose], coachedIndex: 0,
+                angle: .init(joint: .leftKnee, from: .leftHip, to: .leftAnkle, degrees: 104, isInTarget: true), reps: 2)
+            let background = OverlayColor(red: 70, green: 80, blue: 90)
+            exercise.stills = [
+                .init(caption: "Best repetition", repetition: 2, image: renderer.render(state, width: 320, height: 200, background: background)),
+                .init(caption: "Repetition needing most work", repetition: 6, image: renderer.render(state, width: 320, height: 200, background: background)),
+            ]
+        }
+        return ReportInput(title: "Knee rehab — week 3", subtitle: "Session of 22 November", exercises: [exercise])
+    }
+
+    static func temporaryFolder() throws -> String {
+        let path = NSTemporaryDirectory() + "overlay-report-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    static func count(_ needle: String, in text: String) -> Int {
+        text.components(separatedBy: needle).count - 1
+    }
+
+    @Test func htmlShowsTheNumbersOfTheSession() {
+        let html = ReportWriter.html(Self.input())
+        #expect(html.contains("8<small> / 10</small>"), "reps done / prescribed")
+        #expect(html.contains("8 of 10 repetitions done; 5 reached the target range; 1 safety warning."))
+        for rom in Self.romValues {
+            #expect(html.contains("<td class=\"rom\">\(Int(rom))°</td>"), "rep ROM \(rom)")
+        }
+        #expect(html.contains("Knee rehab — week 3"))
+        // Rows are coloured by meaning: rep 3 (88°) is short, rep 4 is a safety breach, rep 1 is within.
+        #expect(html.contains("<tr class=\"within\"><td>1</td>"))
+        #expect(html.contains("<tr class=\"short\"><td>3</td>"))
+        #expect(html.contains("<tr class=\"unsafe\"><td>4</td>"))
+    }
+
+    @Test func htmlIsSelfContainedAndWellFormed() {
+        let html = ReportWriter.html(Self.input())
+        #expect(!html.lowercased().contains("http"), "an external URL")
+        #expect(!html.lowercased().contains("<script"))
+        #expect(!html.contains("<link"))
+        #expect(html.hasPrefix("<!DOCTYPE html>"))
+        #expect(html.hasSuffix("</html>\n"))
+        for tag in ["html", "head", "body", "section", "svg", "table", "tr", "figure", "div", "text", "style"] {
+            #expect(Self.count("<\(tag)>", in: html) + Self.count("<\(tag) ", in: html) == Self.count("</\(tag)>", in: html), "<\(tag)> unbalanced")
+        }
+        #expect(Self.count("<svg ", in: html) == 4, "four charts")
+        // Two stills, as PNG (base64 of the PNG signature is "iVBORw0KGgo").
+        #expect(Self.count("src=\"data:image/png;base64,iVBORw0KGgo", in: html) == 2)
+    }
+
+    @Test func anEmptySessionStillRenders() {
+        let html = ReportWriter.html(ReportInput(title: "Empty", exercises: [ReportInput.Exercise(name: "Plank")]))
+        #expect(html.contains("0 repetitions done"))
+        #expect(html.contains("No range-of-motion measurements"))
+        #expect(ReportWriter.html(ReportInput(title: "Nothing", exercises: [])).contains("No exercise was recognised"))
+    }
+
+    static func pdfPageCount(_ path: String) throws -> Int {
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/pdfinfo") {
+            let pdfinfo = try PipeProcess("pdfinfo", [path])
+            let text = String(decoding: try pdfinfo.readAll(), as: UTF8.self)
+            pdfinfo.waitForExit()
+            let line = text.split(separator: "\n").first { $0.hasPrefix("Pages:") } ?? ""
+            return Int(line.dropFirst(6).trimmingCharacters(in: .whitespaces)) ?? -1
+        }
+        let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
+        return count("/Type /Page\n", in: text) + count("/Type /Page ", in: text) + count("/Type /Page>", in: text)
+    }
+
+    @Test(arguments: [(8, 2), (60, 3)])
+    func pdfIsA4WithTheExpectedPages(reps: Int, pages: Int) throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/report.pdf"
+        try ReportWriter.write(Self.input(reps: reps), to: path)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(bytes.starts(with: Array("%PDF-".utf8)))
+        #expect(try Self.pdfPageCount(path) == pages)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["report.pdf"])
+    }
+
+    @Test func jsonCarriesTheNumbers() throws {
+        let json = try JSONValue.parse(ReportWriter.json(Self.input()))
+        let exercise = try #require(json["exercises"]?.arrayValue?.first)
+        #expect(exercise["reps"]?.intValue == 8)
+        #expect(exercise["prescribedReps"]?.intValue == 10)
+        #expect(exercise["repsInTarget"]?.intValue == 5)
+        let roms = exercise["repetitions"]?.arrayValue?.compactMap { $0["rangeOfMotion"]?.doubleValue }
+        #expect(roms == Self.romValues)
+        var input = Self.input(stills: false)
+        input.summaryJSON = "{\"reps\":8}"
+        #expect(ReportWriter.json(input) == "{\"reps\":8}\n")
+    }
+
+    @Test(arguments: ["report.html", "report.pdf", "report.json"])
+    func writesEachFormatOnlyUnderItsName(name: String) throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try ReportWriter.write(Self.input(stills: false), to: folder + "/" + name)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == [name])
+        let error = #expect(throws: MediaIOError.self) {
+            try ReportWriter.write(Self.input(stills: false), to: folder + "/" + name)
+        }
+        #expect(error?.message.contains("--overwrite") == true)
+        try ReportWriter.write(Self.input(stills: false), to: folder + "/" + name, overwrite: true)
+    }
+
+    @Test func badOutputsAreRefusedAndLeaveNothing() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let unknown = #expect(throws: MediaIOError.self) { try ReportWriter.write(Self.input(), to: folder + "/r.docx") }
+        #expect(unknown?.message.contains(".html, .pdf or .json") == true)
+        let missing = #expect(throws: MediaIOError.self) {
+            try ReportWriter.write(Self.input(), to: folder + "/missing/r.pdf")
+        }
+        #expect(missing?.code == .fileNotFound)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+    }
+
+    @Test(arguments: [("", ""), ("M", "TQ=="), ("Ma", "TWE="), ("Man", "TWFu"), ("hello world", "aGVsbG8gd29ybGQ=")])
+    func base64MatchesRFC4648(plain: String, encoded: String) {
+        #expect(Base64.encode(Array(plain.utf8)) == encoded)
+    }
+
+    @Test func snapshotsForReview() throws {
+        // Writes the reports where a person can look at them (OVERLAY_SNAPSHOT_DIR), and checks sizes.
+        let folder = try ProcessInfo.processInfo.environment["OVERLAY_SNAPSHOT_DIR"] ?? Self.temporaryFolder()
+        for name in ["report.html", "report.pdf"] {
+            try ReportWriter.write(Self.input(), to: folder + "/" + name, overwrite: true)
+            let size = try FileManager.default.attributesOfItem(atPath: folder + "/" + name)[.size] as? Int ?? 0
+            #expect(size > 10_000 && size < 2_000_000, "\(name) is \(size) bytes")
+        }
+    }
+}

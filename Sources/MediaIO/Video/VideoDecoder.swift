@@ -47,7 +47,7 @@ public final class VideoDecoder {
     ///   - threads: ffmpeg decoding threads; 0 lets ffmpeg choose.
     /// - Throws: ``MediaIOError``: those of ``VideoInfo/init(probing:)``, and `.stillImage` for an
     ///   image when `allowsStillImage` is false.
-    public init(
+    public convenience init(
         path: String,
         start: Double = 0,
         duration: Double? = nil,
@@ -55,8 +55,27 @@ public final class VideoDecoder {
         allowsStillImage: Bool = false,
         threads: Int = 0
     ) throws(MediaIOError) {
-        precondition(start >= 0 && start.isFinite, "start (\(start)) must be a finite number of seconds >= 0")
         precondition(duration.map { $0 > 0 } ?? true, "duration (\(duration ?? 0)) must be positive")
+        try self.init(
+            path: path, start: start, end: duration.map { start + $0 }, info: info,
+            allowsStillImage: allowsStillImage, threads: threads
+        )
+    }
+
+    /// Starts decoding the frames of `path` from `start` up to (not including) `end`.
+    ///
+    /// Give adjacent segments the same boundary value (`end` of one = `start` of the next) and they
+    /// split the video exactly.
+    public init(
+        path: String,
+        start: Double,
+        end: Double?,
+        info: VideoInfo? = nil,
+        allowsStillImage: Bool = false,
+        threads: Int = 0
+    ) throws(MediaIOError) {
+        precondition(start >= 0 && start.isFinite, "start (\(start)) must be a finite number of seconds >= 0")
+        precondition(end.map { $0 > start } ?? true, "end (\(end ?? 0)) must be after start (\(start))")
         let info = if let info { info } else { try VideoInfo(probing: path) }
         if info.isStillImage, !allowsStillImage {
             throw MediaIOError(
@@ -67,7 +86,7 @@ public final class VideoDecoder {
         }
         self.info = info
         self.start = start
-        end = duration.map { start + $0 }
+        self.end = end
         frameBytes = info.width * info.height * 3
 
         var arguments = ["-hide_banner", "-nostdin", "-nostats", "-loglevel", "info", "-threads", String(threads)]
@@ -183,7 +202,7 @@ public final class VideoDecoder {
                 file: path
             )
         }
-        let delivered = "the \(framesDelivered) frame\(framesDelivered == 1 ? "" : "s") before it were delivered"
+        let delivered = "the frames before it were delivered"
         if !termination.succeeded || partialFrame {
             throw MediaIOError(
                 .decodeFailed,

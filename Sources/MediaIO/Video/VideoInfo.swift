@@ -182,7 +182,12 @@ public struct VideoInfo: Sendable, Hashable {
     /// ffmpeg's message without the `path: ` prefix it often adds.
     static func reason(_ line: String, path: String) -> String {
         var text = Substring(line)
+        // "[mov,mp4,m4a,3gp,3g2,mj2 @ 0x55…] Packet corrupt (…)." → "Packet corrupt (…)"
+        if text.hasPrefix("["), let close = text.firstRange(of: "] "), text[..<close.lowerBound].contains(" @ 0x") {
+            text = text[close.upperBound...]
+        }
         if text.hasPrefix(path + ": ") { text = text.dropFirst(path.count + 2) }
+        while text.last == "." || text.last == " " { text = text.dropLast() }
         return String(text)
     }
 

@@ -1,0 +1,333 @@
+import Foundation
+import MediaIO
+import PoseEstimation
+import PoseKit
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// MARK: - Segments
+
+/// Where a video is cut into parts processed at the same time.
+struct SegmentPlan: Sendable, Hashable {
+    /// Segment `k` holds the frames with `boundaries[k] <= t < boundaries[k + 1]` (`nil` = to the end).
+    var boundaries: [Double?]
+
+    var count: Int { boundaries.count - 1 }
+
+    /// At most `requested` parts, each at least `minimumSeconds` long; one part for images and
+    /// videos of unknown length.
+    init(info: VideoInfo, requested: Int, minimumSeconds: Double = 1) {
+        guard !info.isStillImage, let duration = info.duration, duration > 0 else {
+            boundaries = [0, nil]
+            return
+        }
+        let count = max(1, min(requested, Int(duration / minimumSeconds)))
+        boundaries = (0..<count).map { Double($0) * duration / Double(count) } + [nil]
+    }
+}
+
+/// What one segment (or the whole run) produced.
+struct PosesOutcome: Sendable {
+    var frames = 0
+    var framesWithPerson = 0
+    /// Time spent inside the estimator, summed over streams.
+    var inferenceSeconds = 0.0
+    /// The first error, as one line; frames before it were written.
+    var failure: String?
+
+    func summary(elapsed: Duration, segments: Int, output: String) -> String {
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        let percent = frames > 0 ? Double(framesWithPerson) / Double(frames) * 100 : 0
+        let perFrame = frames > 0 ? seconds * 1000 / Double(frames) : 0
+        let inference = frames > 0 ? inferenceSeconds * 1000 / Double(frames) : 0
+        let destination = output == "-" ? "standard output" : output
+        return "poses: \(frames) frames, \(framesWithPerson) with a person (\(Self.format(percent, 1))%), "
+            + "\(Self.format(perFrame, 1)) ms/frame (\(segments) segment\(segments == 1 ? "" : "s"), "
+            + "inference \(Self.format(inference, 1)) ms/frame per stream), wrote \(destination)"
+    }
+
+    static func format(_ value: Double, _ decimals: Int) -> String {
+        String(format: "%.\(decimals)f", value)
+    }
+}
+
+extension PosesCommand {
+    /// Runs every segment and writes their frames in order to `sink`.
+    static func process(
+        path: String,
+        info: VideoInfo,
+        plan: SegmentPlan,
+        configuration: MediaPipePoseEstimator.Configuration,
+        header: PoseTrackHeader,
+        sink: OutputSink,
+        progress: ProgressBar
+    ) throws -> PosesOutcome {
+        let joints = header.joints
+        // Segment 0 sends its lines here (written as they come); later segments write to temporary
+        // files appended in order at the end, so memory does not grow with the video.
+        let firstLines = BlockingQueue<String>(capacity: 64)
+        var tasks: [SegmentTask] = []
+        let threads = plan.count >= ProcessInfo.processInfo.activeProcessorCount ? 1 : 0
+        for k in 0..<plan.count {
+            let temporary = k == 0 ? nil : NSTemporaryDirectory() + "ptcoach-poses-\(getpid())-\(k).jsonl"
+            let task = SegmentTask(temporaryPath: temporary)
+            tasks.append(task)
+            let start = plan.boundaries[k] ?? 0
+            let end = plan.boundaries[k + 1]
+            let thread = Thread {
+                var outcome = PosesOutcome()
+                let file = temporary.flatMap { fopen($0, "w") }
+                defer {
+                    if let file { fclose(file) }
+                    if temporary == nil { firstLines.close() }
+                    task.finish(outcome)
+                }
+                let emit: (String) -> Void = { line in
+                    if let file {
+                        fputs(line, file)
+                        fputc(10, file)
+                    } else {
+                        firstLines.push(line)
+                    }
+                }
+                if temporary != nil, file == nil {
+                    outcome.failure = "cannot create a temporary file in \(NSTemporaryDirectory())"
+                    return
+                }
+                runSegment(
+                    path: path, info: info, start: start, end: end, threads: threads,
+                    configuration: configuration, joints: joints, dimensions: header.dimensions,
+                    progress: progress, outcome: &outcome, emit: emit
+                )
+            }
+            thread.name = "poses-segment-\(k)"
+            thread.start()
+        }
+
+        var total = PosesOutcome()
+        while let line = firstLines.pop() {
+            sink.write(line)
+            progress.draw()
+        }
+        for (k, task) in tasks.enumerated() {
+            while !task.wait(timeout: 0.2) { progress.draw() }
+            let outcome = task.outcome
+            if k > 0, total.failure == nil, let temporary = task.temporaryPath {
+                sink.append(contentsOf: temporary)
+            }
+            if let temporary = task.temporaryPath { unlink(temporary) }
+            guard total.failure == nil else { continue }
+            total.frames += outcome.frames
+            total.framesWithPerson += outcome.framesWithPerson
+            total.inferenceSeconds += outcome.inferenceSeconds
+            total.failure = outcome.failure
+        }
+        return total
+    }
+
+    /// Decodes one segment and finds the poses in each of its frames.
+    private static func runSegment(
+        path: String,
+        info: VideoInfo,
+        start: Double,
+        end: Double?,
+        threads: Int,
+        configuration: MediaPipePoseEstimator.Configuration,
+        joints: [Joint?],
+        dimensions: Int,
+        progress: ProgressBar,
+        outcome: inout PosesOutcome,
+        emit: (String) -> Void
+    ) {
+        do {
+            var estimator = try MediaPipePoseEstimator(configuration: configuration)
+            let frames = try PrefetchingVideoDecoder(
+                path: path, start: start, end: end, info: info, allowsStillImage: true, threads: threads
+            )
+            let clock = ContinuousClock()
+            while let frame = try frames.next() {
+                let before = clock.now
+                let poses = try estimator.poses(in: frame.image, at: frame.seconds)
+                let spent = before.duration(to: clock.now)
+                outcome.inferenceSeconds +=
+                    Double(spent.components.seconds) + Double(spent.components.attoseconds) * 1e-18
+                frames.recycle(frame.image)
+                outcome.frames += 1
+                if !poses.poses.isEmpty { outcome.framesWithPerson += 1 }
+                emit(PoseTrackWriter.line(for: poses, joints: joints, dimensions: dimensions))
+                progress.advance()
+            }
+        } catch {
+            outcome.failure = "\(error)"
+        }
+    }
+}
+
+/// One segment's thread: its result once it has finished.
+final class SegmentTask: Sendable {
+    let temporaryPath: String?
+    private let result = Mutex(PosesOutcome())
+    private let done = DispatchSemaphore(value: 0)
+
+    init(temporaryPath: String?) { self.temporaryPath = temporaryPath }
+
+    func finish(_ outcome: PosesOutcome) {
+        result.withLock { $0 = outcome }
+        done.signal()
+    }
+
+    /// Waits up to `timeout` seconds for the segment to finish; `true` once it has (and stays so).
+    func wait(timeout: Double) -> Bool {
+        guard done.wait(timeout: .now() + timeout) == .success else { return false }
+        done.signal()
+        return true
+    }
+
+    var outcome: PosesOutcome { result.withLock { $0 } }
+}
+
+// MARK: - Output
+
+/// The pose-track output: a file, or standard output for `"-"`. Used from one thread.
+final class OutputSink {
+    private let file: UnsafeMutablePointer<FILE>
+    private let path: String
+    private var failed = false
+
+    init(path: String) throws(MediaIOError) {
+        self.path = path
+        if path == "-" {
+            guard let file = fdopen(dup(1), "w") else { throw MediaIOError(.io, "cannot write to standard output") }
+            self.file = file
+        } else {
+            guard let file = fopen(path, "w") else {
+                throw MediaIOError(
+                    .io, "cannot create the output file (\(String(cString: strerror(errno)))); check the folder",
+                    file: path
+                )
+            }
+            self.file = file
+        }
+    }
+
+    deinit { fclose(file) }
+
+    func write(_ line: String) {
+        if fputs(line, file) < 0 || fputc(10, file) < 0 { failed = true }
+    }
+
+    /// Copies the whole file at `source` to the output.
+    func append(contentsOf source: String) {
+        guard let input = fopen(source, "r") else {
+            failed = true
+            return
+        }
+        defer { fclose(input) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = fread(&buffer, 1, buffer.count, input)
+            if count == 0 { break }
+            if fwrite(buffer, 1, count, file) != count { failed = true }
+        }
+    }
+
+    func close() throws(MediaIOError) {
+        if fflush(file) != 0 || failed {
+            throw MediaIOError(.io, "writing the pose-track failed (disk full?)", file: path == "-" ? nil : path)
+        }
+    }
+}
+
+/// A one-line progress bar on standard error (only when it is a terminal).
+final class ProgressBar: Sendable {
+    private let total: Int?
+    private let descriptor: Int32
+    private let enabled: Bool
+    private let done = Atomic<Int>(0)
+    private let lastDraw = Mutex(ContinuousClock.Instant.now)
+    private let started = ContinuousClock.Instant.now
+
+    init(total: Int?, descriptor: Int32, enabled: Bool) {
+        self.total = total
+        self.descriptor = descriptor
+        self.enabled = enabled
+    }
+
+    /// Counts one more frame (from any thread).
+    func advance() { done.add(1, ordering: .relaxed) }
+
+    /// Redraws, at most ten times a second; call from one thread.
+    func draw() {
+        guard enabled else { return }
+        let now = ContinuousClock.Instant.now
+        let due = lastDraw.withLock { last in
+            guard last.duration(to: now) > .milliseconds(100) else { return false }
+            last = now
+            return true
+        }
+        guard due else { return }
+        let count = done.load(ordering: .relaxed)
+        let elapsed = started.duration(to: now)
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        let rate = seconds > 0 ? Double(count) / seconds : 0
+        var line = "\r"
+        if let total, total > 0 {
+            let fraction = min(1, Double(count) / Double(total))
+            let filled = Int(fraction * 30)
+            line += "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: 30 - filled) + "] "
+            line += "\(Int(fraction * 100))% \(count)/\(total) frames"
+        } else {
+            line += "\(count) frames"
+        }
+        line += ", \(PosesOutcome.format(rate, 1)) frames/s   "
+        write(line)
+    }
+
+    private func write(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes in _ = Glibc.write(descriptor, bytes.baseAddress, bytes.count) }
+    }
+
+    /// Removes the bar.
+    func clear() {
+        guard enabled else { return }
+        write("\r" + String(repeating: " ", count: 79) + "\r")
+    }
+}
+
+/// Sends the process's standard error to /dev/null for a while, keeping a descriptor of the real one.
+struct StandardErrorRedirect {
+    /// The real standard error.
+    let descriptor: Int32
+    private let silenced: Bool
+
+    init(silenced: Bool) {
+        self.silenced = silenced
+        guard silenced else {
+            descriptor = 2
+            return
+        }
+        descriptor = dup(2)
+        let null = open("/dev/null", O_WRONLY)
+        if null >= 0 {
+            dup2(null, 2)
+            close(null)
+        }
+    }
+
+    /// Writes `text` to the real standard error.
+    func write(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes in _ = Glibc.write(descriptor, bytes.baseAddress, bytes.count) }
+    }
+
+    /// Puts the real standard error back.
+    func restore() {
+        guard silenced, descriptor >= 0 else { return }
+        dup2(descriptor, 2)
+        close(descriptor)
+    }
+}

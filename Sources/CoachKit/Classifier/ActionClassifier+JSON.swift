@@ -49,7 +49,9 @@ extension ActionClassifier {
             throw fail("not a classifier model (not JSON: \(error)); give a file written by `ptcoach train --out`")
         }
         guard let object = json.objectValue, object["format"]?.stringValue == Self.modelFormat else {
-            throw fail("not a classifier model (no \"format\": \"\(Self.modelFormat)\"); give a file written by `ptcoach train --out`")
+            throw fail(
+                "not a classifier model (no \"format\": \"\(Self.modelFormat)\"); give a file written by `ptcoach train --out`"
+            )
         }
         guard let version = object["version"]?.intValue, version == Self.modelVersion else {
             throw fail(
@@ -90,7 +92,8 @@ extension ActionClassifier {
         guard let originName = features["origin"]?.stringValue, let origin = Joint(name: originName),
             PoseSequence.trackedIndex(of: origin) != nil
         else { throw fail("\"features.origin\" must be a joint name such as \"root\"") }
-        guard let scaleName = features["scale"]?.stringValue, let scale = SequenceFeatureSpec.ScaleReference(rawValue: scaleName)
+        guard let scaleName = features["scale"]?.stringValue,
+            let scale = SequenceFeatureSpec.ScaleReference(rawValue: scaleName)
         else { throw fail("\"features.scale\" must be \"torso\" or \"shoulders\"") }
         guard let timeBins = features["timeBins"]?.intValue, (1...1000).contains(timeBins) else {
             throw fail("\"features.timeBins\" must be an integer from 1 to 1000")

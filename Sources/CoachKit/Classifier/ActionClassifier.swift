@@ -22,7 +22,7 @@ public struct ActionClassifier: Sendable, Hashable {
         /// The number of time bins of each feature's temporal profile.
         public var timeBins: Int
 
-        public init(regularization: Double = 0.03, maximumIterations: Int = 300, timeBins: Int = 16) {
+        public init(regularization: Double = 0.03, maximumIterations: Int = 150, timeBins: Int = 16) {
             precondition(regularization > 0, "regularization (\(regularization)) must be positive")
             precondition(maximumIterations > 0, "maximumIterations (\(maximumIterations)) must be positive")
             self.regularization = regularization

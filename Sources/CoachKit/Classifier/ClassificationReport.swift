@@ -72,7 +72,9 @@ public struct ClassificationReport: Sendable, Hashable {
             return "\(scaled / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
         }
         var lines: [String] = []
-        lines.append(pad("class", width) + lpad("precision", 10) + lpad("recall", 8) + lpad("f1", 8) + lpad("support", 9))
+        lines.append(
+            pad("class", width) + lpad("precision", 10) + lpad("recall", 8) + lpad("f1", 8) + lpad("support", 9)
+        )
         for k in labels.indices {
             lines.append(
                 pad(labels[k], width) + lpad(f(precision(k)), 10) + lpad(f(recall(k)), 8) + lpad(f(f1(k)), 8)
@@ -80,7 +82,9 @@ public struct ClassificationReport: Sendable, Hashable {
             )
         }
         lines.append("")
-        lines.append("accuracy \(f(accuracy)) (\(correct)/\(total))   weighted F1 \(f(weightedF1))   macro F1 \(f(macroF1))")
+        lines.append(
+            "accuracy \(f(accuracy)) (\(correct)/\(total))   weighted F1 \(f(weightedF1))   macro F1 \(f(macroF1))"
+        )
         lines.append("")
         lines.append("confusion matrix (rows: true label, columns: predicted):")
         let cell = min(12, max(6, (labels.map(\.count).max() ?? 0) + 1))

@@ -57,7 +57,8 @@ public struct ClassifierManifest: Sendable, Hashable {
             if !sawHeader {
                 guard trimmed.count >= 2, trimmed[0].lowercased() == "path", trimmed[1].lowercased() == "label" else {
                     throw Self.fail(
-                        path, lineNumber,
+                        path,
+                        lineNumber,
                         "the header must be `path,label`, found `\(line)`; write that header line first"
                     )
                 }
@@ -75,10 +76,16 @@ public struct ClassifierManifest: Sendable, Hashable {
             entries.append(Entry(relativePath: trimmed[0], path: resolved, label: trimmed[1], line: lineNumber))
         }
         guard sawHeader else {
-            throw ClassifierError(.malformedManifest, "\(path): the manifest is empty; expected a header `path,label` and rows")
+            throw ClassifierError(
+                .malformedManifest,
+                "\(path): the manifest is empty; expected a header `path,label` and rows"
+            )
         }
         guard !entries.isEmpty else {
-            throw ClassifierError(.malformedManifest, "\(path): the manifest has a header but no rows; add `path,label` rows")
+            throw ClassifierError(
+                .malformedManifest,
+                "\(path): the manifest has a header but no rows; add `path,label` rows"
+            )
         }
         self.entries = entries
     }

@@ -168,7 +168,7 @@ public struct LogisticRegression: Sendable, Hashable {
 struct LBFGS {
     var parameterCount: Int
     var memory = 10
-    var gradientTolerance = 1e-6
+    var gradientTolerance = 1e-5
 
     init(parameterCount: Int) { self.parameterCount = parameterCount }
 

@@ -100,7 +100,8 @@ public struct PoseSequence: Sendable, Hashable {
     /// - Parameters:
     ///   - swapSides: exchange left and right joints (what a pose estimator reports on a mirrored video).
     ///   - transform: applied to every visible point.
-    public func transformed(swapSides: Bool = false, _ transform: (Double, Double) -> (Double, Double)) -> PoseSequence {
+    public func transformed(swapSides: Bool = false, _ transform: (Double, Double) -> (Double, Double)) -> PoseSequence
+    {
         var copy = self
         let stride = Self.trackedJoints.count
         let source = swapSides ? Self.trackedJoints.map { Self.trackedIndex(of: $0.mirrored)! } : Array(0..<stride)

@@ -1,9 +1,10 @@
+import PoseKit
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import PoseKit
 
 // MARK: - Layout
 
@@ -178,7 +179,11 @@ extension SequenceFeatureSpec {
 
         // The side that moves more becomes slot a.
         func spread(_ j: Int) -> Double {
-            var sx = 0.0, sxx = 0.0, sy = 0.0, syy = 0.0, count = 0.0
+            var sx = 0.0
+            var sxx = 0.0
+            var sy = 0.0
+            var syy = 0.0
+            var count = 0.0
             for f in 0..<n where sequence.visible[f * stride + j] {
                 let x = nx[f * stride + j]
                 let y = ny[f * stride + j]
@@ -256,15 +261,19 @@ extension SequenceFeatureSpec {
                         sequence.visible[base + feature.c]
                     {
                         value = Self.angle(
-                            nx[base + feature.b] - nx[base + feature.a], ny[base + feature.b] - ny[base + feature.a],
-                            nx[base + feature.c] - nx[base + feature.a], ny[base + feature.c] - ny[base + feature.a]
+                            nx[base + feature.b] - nx[base + feature.a],
+                            ny[base + feature.b] - ny[base + feature.a],
+                            nx[base + feature.c] - nx[base + feature.a],
+                            ny[base + feature.c] - ny[base + feature.a]
                         )
                     }
                 case 1:
                     if sequence.visible[base + feature.a], sequence.visible[base + feature.b] {
                         value = Self.angle(
-                            nx[base + feature.b] - nx[base + feature.a], ny[base + feature.b] - ny[base + feature.a],
-                            0, 1
+                            nx[base + feature.b] - nx[base + feature.a],
+                            ny[base + feature.b] - ny[base + feature.a],
+                            0,
+                            1
                         )
                     }
                 case 2:

@@ -41,7 +41,8 @@ enum ClassifierInput {
         guard FileManager.default.fileExists(atPath: path) else {
             throw CLIError("manifest \(path) not found; give a CSV file with a `path,label` header")
         }
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8)
+        else {
             throw CLIError("manifest \(path) cannot be read as UTF-8 text")
         }
         return try ClassifierManifest(text: text, path: path)

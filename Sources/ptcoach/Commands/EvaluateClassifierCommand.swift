@@ -58,7 +58,9 @@ struct EvaluateClassifierCommand: AsyncParsableCommand {
             var groups: [String] = []
             for (entry, sequence) in zip(manifest.entries, sequences) {
                 guard let group = sequence.metadata[groupBy] else {
-                    throw CLIError("\(manifest.path):\(entry.line): \(entry.relativePath) has no header label `\(groupBy)`")
+                    throw CLIError(
+                        "\(manifest.path):\(entry.line): \(entry.relativePath) has no header label `\(groupBy)`"
+                    )
                 }
                 groups.append(group)
             }
@@ -71,7 +73,8 @@ struct EvaluateClassifierCommand: AsyncParsableCommand {
             truth = labels
             predicted = result.predictions.map(\.label)
             if !quiet {
-                for (entry, prediction) in zip(manifest.entries, result.predictions) where prediction.label != entry.label {
+                for (entry, prediction) in zip(manifest.entries, result.predictions)
+                where prediction.label != entry.label {
                     print(
                         "misclassified \(entry.relativePath) (\(entry.label)) as \(prediction.label), "
                             + "confidence \(ClassifierInput.format(prediction.confidence))"
@@ -90,7 +93,9 @@ struct EvaluateClassifierCommand: AsyncParsableCommand {
             let smallest = Set(labels).map { label in labels.count(where: { $0 == label }) }.min() ?? 0
             let k = min(folds, smallest)
             guard k >= 2 else {
-                throw CLIError("\(manifest.path): the smallest class has \(smallest) recording(s); k-fold needs at least 2")
+                throw CLIError(
+                    "\(manifest.path): the smallest class has \(smallest) recording(s); k-fold needs at least 2"
+                )
             }
             for seed in 1...repeats {
                 let result = try CrossValidation.run(

@@ -70,12 +70,12 @@ struct PredictCommand: AsyncParsableCommand {
         let elapsed = ClassifierInput.seconds(since: start)
         for (name, prediction) in zip(names, predictions) {
             if json {
-                let line: JSONValue = .object([
-                    "file": .string(name),
-                    "label": .string(prediction.label),
-                    "confidence": .number((prediction.confidence * 10000).rounded() / 10000),
-                ])
-                print(line.jsonText)
+                // Keys in the documented order (file, label, confidence); JSONValue would sort them.
+                let confidence = JSONValue.number((prediction.confidence * 10000).rounded() / 10000)
+                print(
+                    "{\"file\":\(JSONValue.string(name).jsonText),\"label\":\(JSONValue.string(prediction.label).jsonText),"
+                        + "\"confidence\":\(confidence.jsonText)}"
+                )
             } else {
                 print("\(name): \(prediction.label) (confidence \(ClassifierInput.format(prediction.confidence)))")
             }

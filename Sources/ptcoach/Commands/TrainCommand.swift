@@ -35,12 +35,20 @@ struct TrainCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Seed of the cross-validation split.")
     var seed: UInt64 = 1
 
+    @Option(
+        name: .long,
+        help: "Cross-validate leaving one group out, grouping by this header label (e.g. subject), instead of k-fold."
+    )
+    var groupBy: String?
+
     func validate() throws {
         guard regularization > 0, regularization.isFinite else {
             throw ValidationError("--regularization must be a positive number, got \(regularization)")
         }
         guard (1...64).contains(timeBins) else { throw ValidationError("--time-bins must be 1…64, got \(timeBins)") }
-        guard folds == 0 || folds >= 2 else { throw ValidationError("--folds must be 0 (skip) or at least 2, got \(folds)") }
+        guard folds == 0 || folds >= 2 else {
+            throw ValidationError("--folds must be 0 (skip) or at least 2, got \(folds)")
+        }
     }
 
     func run() async throws {
@@ -85,9 +93,28 @@ struct TrainCommand: AsyncParsableCommand {
         var crossValidated = 0.0
         let smallest = classes.map { label in labels.count(where: { $0 == label }) }.min() ?? 0
         let k = min(folds, smallest)
-        if folds >= 2, k >= 2 {
-            let cvStart = ContinuousClock.now
-            let split = CrossValidation.stratifiedFolds(labels: labels, count: k, seed: seed)
+        let cvStart = ContinuousClock.now
+        var split: [Int]? = nil
+        var protocolName = ""
+        if let groupBy {
+            var groups: [String] = []
+            for (entry, sequence) in zip(manifest.entries, sequences) {
+                guard let group = sequence.metadata[groupBy] else {
+                    throw CLIError(
+                        "\(manifest.path):\(entry.line): \(entry.relativePath) has no header label `\(groupBy)`"
+                    )
+                }
+                groups.append(group)
+            }
+            split = CrossValidation.groupFolds(groups: groups)
+            protocolName = "leave-one-\(groupBy)-out, \(Set(groups).count) groups"
+        } else if folds >= 2, k >= 2 {
+            split = CrossValidation.stratifiedFolds(labels: labels, count: k, seed: seed)
+            protocolName = "stratified \(k)-fold, seed \(seed)"
+        } else if folds >= 2 {
+            print("Cross-validation skipped: the smallest class has \(smallest) recording(s); it needs at least 2")
+        }
+        if let split {
             let result = try CrossValidation.run(
                 sequences: sequences,
                 labels: labels,
@@ -96,14 +123,17 @@ struct TrainCommand: AsyncParsableCommand {
             )
             crossValidated = ClassifierInput.seconds(since: cvStart)
             print(
-                "Cross-validated accuracy (stratified \(k)-fold, seed \(seed)): "
-                    + "\(ClassifierInput.format(result.report.accuracy)) "
+                "Cross-validated accuracy (\(protocolName)): \(ClassifierInput.format(result.report.accuracy)) "
                     + "(\(result.report.correct)/\(result.report.total)), weighted F1 "
                     + "\(ClassifierInput.format(result.report.weightedF1)): expect about this on new recordings "
                     + "like these"
             )
-        } else if folds >= 2 {
-            print("Cross-validation skipped: the smallest class has \(smallest) recording(s); it needs at least 2")
+            if groupBy == nil {
+                print(
+                    "  (k-fold mixes recordings of the same person or session across folds; if the manifest has "
+                        + "several per person, --group-by subject gives a more honest figure)"
+                )
+            }
         }
         print(
             "Time: loading \(ClassifierInput.format(loaded, decimals: 2)) s, training "

@@ -35,7 +35,11 @@ struct ActionClassifierTests {
         ("mirrored, scaled and moved", true, 1.7, -200.0, 10.0),
     ])
     func predictionIgnoresPositionScaleAndMirroring(
-        name: String, mirror: Bool, scale: Double, dx: Double, dy: Double
+        name: String,
+        mirror: Bool,
+        scale: Double,
+        dx: Double,
+        dy: Double
     ) throws {
         let (sequences, labels) = Self.trainingSet()
         let classifier = try ActionClassifier.train(sequences: sequences, labels: labels)

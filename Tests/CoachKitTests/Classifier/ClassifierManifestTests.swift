@@ -3,11 +3,14 @@ import Testing
 
 struct ClassifierManifestTests {
     @Test func parsesRowsAndResolvesPathsAgainstTheManifestFolder() throws {
-        let text = "path,label\n../tracks/a.jsonl,good\r\n\n\"../tracks/b, c.jsonl\",\"bad \"\"form\"\"\"\n/abs/d.jsonl, good \n"
+        let text =
+            "path,label\n../tracks/a.jsonl,good\r\n\n\"../tracks/b, c.jsonl\",\"bad \"\"form\"\"\"\n/abs/d.jsonl, good \n"
         let manifest = try ClassifierManifest(text: text, path: "data/manifests/m.csv")
-        #expect(manifest.entries.map(\.path) == [
-            "data/manifests/../tracks/a.jsonl", "data/manifests/../tracks/b, c.jsonl", "/abs/d.jsonl",
-        ])
+        #expect(
+            manifest.entries.map(\.path) == [
+                "data/manifests/../tracks/a.jsonl", "data/manifests/../tracks/b, c.jsonl", "/abs/d.jsonl",
+            ]
+        )
         #expect(manifest.entries.map(\.label) == ["good", "bad \"form\"", "good"])
         #expect(manifest.entries.map(\.line) == [2, 4, 5])
         #expect(manifest.labels == ["bad \"form\"", "good"])

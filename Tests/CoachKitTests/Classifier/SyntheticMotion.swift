@@ -41,7 +41,9 @@ enum SyntheticMotion: String, CaseIterable {
                 let direction = dx > 0 ? 1.0 : -1.0
                 let elbow = (dx * 1.4 + hipX + direction * 0.8 * sin(raise), shoulderY + 0.8 * cos(raise))
                 points[Joint(name: side + "Elbow")!] = elbow
-                points[Joint(name: side + "Wrist")!] = (elbow.0 + direction * 0.7 * sin(raise), elbow.1 + 0.7 * cos(raise))
+                points[Joint(name: side + "Wrist")!] = (
+                    elbow.0 + direction * 0.7 * sin(raise), elbow.1 + 0.7 * cos(raise)
+                )
             }
             points[.nose] = (hipX, hipY - 2.1)
             var pose = Pose()
@@ -79,6 +81,8 @@ enum SharedData {
 
     struct SharedDataMissing: Error, CustomStringConvertible {
         var path: String
-        var description: String { "shared test data not found at \(path); these tests need ../shared/data next to the repository" }
+        var description: String {
+            "shared test data not found at \(path); these tests need ../shared/data next to the repository"
+        }
     }
 }

@@ -123,12 +123,20 @@ struct OverlayRendererTests {
     @Test func counterTitleCueAndWarningDrawText() {
         var image = Self.backgroundImage(width: 640, height: 360)
         let state = OverlayState(
-            reps: 7, prescribedReps: 10, exerciseName: "Squat", confidence: 0.92, cue: "Keep your chest up",
-            cueKind: .correction, warning: "Knee caving in")
+            reps: 7,
+            prescribedReps: 10,
+            exerciseName: "Squat",
+            confidence: 0.92,
+            cue: "Keep your chest up",
+            cueKind: .correction,
+            warning: "Knee caving in"
+        )
         OverlayRenderer().render(state, onto: &image)
         func whitePixels(x: Range<Int>, y: Range<Int>) -> Int {
             var count = 0
-            for row in y { for column in x where image[column, row].r > 200 && image[column, row].g > 200 { count += 1 } }
+            for row in y {
+                for column in x where image[column, row].r > 200 && image[column, row].g > 200 { count += 1 }
+            }
             return count
         }
         #expect(whitePixels(x: 520..<640, y: 0..<80) > 100, "no digits in the counter box")
@@ -206,7 +214,11 @@ struct OverlayRendererTests {
     static func decodeFrame(_ path: String, at seconds: Double, width: Int, height: Int) throws -> RGBImage {
         let ffmpeg = try PipeProcess(
             "ffmpeg",
-            ["-v", "error", "-i", path, "-ss", String(seconds), "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
+            [
+                "-v", "error", "-i", path, "-ss", String(seconds), "-frames:v", "1", "-vf", "scale=\(width):\(height)",
+                "-f", "rawvideo", "-pix_fmt", "rgb24", "-",
+            ]
+        )
         let bytes = try ffmpeg.readAll()
         #expect(ffmpeg.waitForExit().succeeded, "ffmpeg: \(ffmpeg.lastErrorLine)")
         return RGBImage(width: width, height: height, bytes: bytes)
@@ -217,31 +229,86 @@ struct OverlayRendererTests {
         let track = Self.sharedData.appendingPathComponent("pose-tracks/kaiakol/squat_correct_003.jsonl").path
         try #require(
             FileManager.default.fileExists(atPath: video) && FileManager.default.fileExists(atPath: track),
-            "missing \(video) or \(track): the shared data folder must sit beside the repository")
+            "missing \(video) or \(track): the shared data folder must sit beside the repository"
+        )
         let (header, frames) = try PoseTrackReader.readAll(path: track)
         let frame = try #require(frames.isEmpty ? nil : frames[frames.count / 2])
         var image = try Self.decodeFrame(video, at: frame.seconds, width: header.width, height: header.height)
         let pose = try #require(frame.poses.first)
         let degrees = try #require(pose.angle(at: .leftKnee, from: .leftHip, to: .leftAnkle))
         let state = OverlayState(
-            people: frame.poses, coachedIndex: 0,
+            people: frame.poses,
+            coachedIndex: 0,
             angle: .init(joint: .leftKnee, from: .leftHip, to: .leftAnkle, degrees: 180 - degrees, isInTarget: true),
-            reps: 3, prescribedReps: 10, exerciseName: "Squat", confidence: 0.94,
-            cue: "Good depth — drive up through your heels", cueKind: .encouragement,
-            warning: nil, rangeOfMotion: .init(progress: 0.86, target: 0.8...1.0, label: "Depth"))
+            reps: 3,
+            prescribedReps: 10,
+            exerciseName: "Squat",
+            confidence: 0.94,
+            cue: "Good depth — drive up through your heels",
+            cueKind: .encouragement,
+            warning: nil,
+            rangeOfMotion: .init(progress: 0.86, target: 0.8...1.0, label: "Depth")
+        )
         OverlayRenderer().render(state, onto: &image)
         let knee = pose[.leftKnee]
-        #expect(Self.close(image[Int(knee.x), Int(knee.y)], .left), "left knee pixel is \(image[Int(knee.x), Int(knee.y)])")
+        #expect(
+            Self.close(image[Int(knee.x), Int(knee.y)], .left),
+            "left knee pixel is \(image[Int(knee.x), Int(knee.y)])"
+        )
         if let folder = ProcessInfo.processInfo.environment["OVERLAY_SNAPSHOT_DIR"] {
-            try Data(image.pngBytes()).write(to: URL(fileURLWithPath: folder).appendingPathComponent("overlay-squat.png"))
+            try Data(image.pngBytes()).write(
+                to: URL(fileURLWithPath: folder).appendingPathComponent("overlay-squat.png")
+            )
             var warned = image
             let warning = OverlayState(
-                people: frame.poses, coachedIndex: 0, reps: 3, exerciseName: "Squat", confidence: 0.41,
-                cue: "Push your knees out over your toes", cueKind: .correction, warning: "Knees caving in",
-                setupGuidance: nil, rangeOfMotion: .init(progress: 0.45, target: 0.8...1.0, label: "Depth"))
+                people: frame.poses,
+                coachedIndex: 0,
+                reps: 3,
+                exerciseName: "Squat",
+                confidence: 0.41,
+                cue: "Push your knees out over your toes",
+                cueKind: .correction,
+                warning: "Knees caving in",
+                setupGuidance: nil,
+                rangeOfMotion: .init(progress: 0.45, target: 0.8...1.0, label: "Depth")
+            )
             warned = try Self.decodeFrame(video, at: frame.seconds, width: header.width, height: header.height)
             OverlayRenderer().render(warning, onto: &warned)
-            try Data(warned.pngBytes()).write(to: URL(fileURLWithPath: folder).appendingPathComponent("overlay-warning.png"))
+            try Data(warned.pngBytes()).write(
+                to: URL(fileURLWithPath: folder).appendingPathComponent("overlay-warning.png")
+            )
+
+            // The same at phone-clip size (522x294), keypoints scaled with the frame.
+            let scale = 522.0 / Double(header.width)
+            var phone = try Self.decodeFrame(video, at: frame.seconds, width: 522, height: 294)
+            var small = state
+            small.people = frame.poses.map { pose in
+                var scaled = pose
+                for index in scaled.keypoints.indices {
+                    scaled.keypoints[index].x *= scale
+                    scaled.keypoints[index].y *= scale
+                }
+                return scaled
+            }
+            small.warning = "Knees caving in"
+            OverlayRenderer().render(small, onto: &phone)
+            try Data(phone.pngBytes()).write(
+                to: URL(fileURLWithPath: folder).appendingPathComponent("overlay-phone.png")
+            )
+
+            let curl = Self.sharedData.appendingPathComponent("videos/pose-trainer/sample_bicep_curl.mp4").path
+            var guidance = try Self.decodeFrame(curl, at: 0.5, width: 522, height: 294)
+            OverlayRenderer().render(
+                OverlayState(
+                    exerciseName: "Bicep curl",
+                    confidence: 0.55,
+                    setupGuidance: "Step back so your whole body is in the frame"
+                ),
+                onto: &guidance
+            )
+            try Data(guidance.pngBytes()).write(
+                to: URL(fileURLWithPath: folder).appendingPathComponent("overlay-guidance.png")
+            )
         }
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
-@testable import MediaIO
 import PoseKit
 import Testing
+
+@testable import MediaIO
 
 struct ReportTests {
     static let romValues: [Double] = [97, 104, 88, 112, 95, 81, 101, 99]
@@ -9,7 +10,12 @@ struct ReportTests {
     /// A squat set: 8 reps of 10 prescribed, target 90–120°, two short reps, one unsafe rep.
     static func input(reps: Int = 8, stills: Bool = true) -> ReportInput {
         var exercise = ReportInput.Exercise(
-            name: "Squat", angleName: "Knee flexion", targetRange: 90...120, targetDegrees: 90...120, prescribedReps: 10)
+            name: "Squat",
+            angleName: "Knee flexion",
+            targetRange: 90...120,
+            targetDegrees: 90...120,
+            prescribedReps: 10
+        )
         var seconds = 0.5
         for index in 1...reps {
             let rom = romValues[(index - 1) % romValues.count]
@@ -17,13 +23,24 @@ struct ReportTests {
             let issues = index == 4 ? ["Knees caving in"] : rom < 90 ? ["Not deep enough"] : []
             exercise.repetitions.append(
                 .init(
-                    index: index, startSeconds: seconds, endSeconds: seconds + 2.4, peakDegrees: rom, rangeOfMotion: rom,
-                    tempoUpSeconds: 1.0 + Double(index % 3) * 0.2, tempoDownSeconds: 1.3, verdict: verdict, issues: issues))
+                    index: index,
+                    startSeconds: seconds,
+                    endSeconds: seconds + 2.4,
+                    peakDegrees: rom,
+                    rangeOfMotion: rom,
+                    tempoUpSeconds: 1.0 + Double(index % 3) * 0.2,
+                    tempoDownSeconds: 1.3,
+                    verdict: verdict,
+                    issues: issues
+                )
+            )
             for step in 0..<24 {
                 let t = seconds + Double(step) * 0.1
                 exercise.angleSeries.append(.init(seconds: t, degrees: 5 + (rom - 5) * sin(Double(step) / 24 * .pi)))
             }
-            if index == 4 { exercise.events.append(.init(seconds: seconds + 1.2, text: "Knees caving in", isSafety: true)) }
+            if index == 4 {
+                exercise.events.append(.init(seconds: seconds + 1.2, text: "Knees caving in", isSafety: true))
+            }
             if rom < 90 { exercise.events.append(.init(seconds: seconds + 1.2, text: "Not deep enough")) }
             seconds += 2.6
         }
@@ -34,12 +51,23 @@ struct ReportTests {
             pose[.leftKnee] = Keypoint(x: 200, y: 140, confidence: 1)
             pose[.leftAnkle] = Keypoint(x: 160, y: 190, confidence: 1)
             let state = OverlayState(
-                people: [pose], coachedIndex: 0,
-                angle: .init(joint: .leftKnee, from: .leftHip, to: .leftAnkle, degrees: 104, isInTarget: true), reps: 2)
+                people: [pose],
+                coachedIndex: 0,
+                angle: .init(joint: .leftKnee, from: .leftHip, to: .leftAnkle, degrees: 104, isInTarget: true),
+                reps: 2
+            )
             let background = OverlayColor(red: 70, green: 80, blue: 90)
             exercise.stills = [
-                .init(caption: "Best repetition", repetition: 2, image: renderer.render(state, width: 320, height: 200, background: background)),
-                .init(caption: "Repetition needing most work", repetition: 6, image: renderer.render(state, width: 320, height: 200, background: background)),
+                .init(
+                    caption: "Best repetition",
+                    repetition: 2,
+                    image: renderer.render(state, width: 320, height: 200, background: background)
+                ),
+                .init(
+                    caption: "Repetition needing most work",
+                    repetition: 6,
+                    image: renderer.render(state, width: 320, height: 200, background: background)
+                ),
             ]
         }
         return ReportInput(title: "Knee rehab — week 3", subtitle: "Session of 22 November", exercises: [exercise])
@@ -77,7 +105,11 @@ struct ReportTests {
         #expect(html.hasPrefix("<!DOCTYPE html>"))
         #expect(html.hasSuffix("</html>\n"))
         for tag in ["html", "head", "body", "section", "svg", "table", "tr", "figure", "div", "text", "style"] {
-            #expect(Self.count("<\(tag)>", in: html) + Self.count("<\(tag) ", in: html) == Self.count("</\(tag)>", in: html), "<\(tag)> unbalanced")
+            #expect(
+                Self.count("<\(tag)>", in: html) + Self.count("<\(tag) ", in: html)
+                    == Self.count("</\(tag)>", in: html),
+                "<\(tag)> unbalanced"
+            )
         }
         #expect(Self.count("<svg ", in: html) == 4, "four charts")
         // Two stills, as PNG (base64 of the PNG signature is "iVBORw0KGgo").
@@ -144,7 +176,9 @@ struct ReportTests {
     @Test func badOutputsAreRefusedAndLeaveNothing() throws {
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let unknown = #expect(throws: MediaIOError.self) { try ReportWriter.write(Self.input(), to: folder + "/r.docx") }
+        let unknown = #expect(throws: MediaIOError.self) {
+            try ReportWriter.write(Self.input(), to: folder + "/r.docx")
+        }
         #expect(unknown?.message.contains(".html, .pdf or .json") == true)
         let missing = #expect(throws: MediaIOError.self) {
             try ReportWriter.write(Self.input(), to: folder + "/missing/r.pdf")

@@ -1,7 +1,8 @@
 import Foundation
-@testable import MediaIO
 import PoseKit
 import Testing
+
+@testable import MediaIO
 
 struct VideoEncoderTests {
     /// A fresh empty folder under the system temporary folder.
@@ -33,7 +34,8 @@ struct VideoEncoderTests {
             [
                 "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
                 "stream=codec_name,width,height,r_frame_rate,nb_read_frames", "-of", "default=noprint_wrappers=1", path,
-            ])
+            ]
+        )
         let text = String(decoding: try ffprobe.readAll(), as: UTF8.self)
         #expect(ffprobe.waitForExit().succeeded, "ffprobe: \(ffprobe.lastErrorLine)")
         var fields: [String: String] = [:]
@@ -103,7 +105,9 @@ struct VideoEncoderTests {
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "keep me")
 
         let encoder = try VideoEncoder(
-            path: path, configuration: .init(width: 64, height: 48, framesPerSecond: 30, overwrite: true))
+            path: path,
+            configuration: .init(width: 64, height: 48, framesPerSecond: 30, overwrite: true)
+        )
         for index in 0..<3 { try encoder.append(Self.frame(index, width: 64, height: 48)) }
         // Until finish, the old file is untouched.
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "keep me")
@@ -139,7 +143,9 @@ struct VideoEncoderTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
     }
 
-    @Test(arguments: [(30.0, "30"), (29.97, "30000/1001"), (59.94, "60000/1001"), (23.976, "24000/1001"), (12.5, "25/2")])
+    @Test(arguments: [
+        (30.0, "30"), (29.97, "30000/1001"), (59.94, "60000/1001"), (23.976, "24000/1001"), (12.5, "25/2"),
+    ])
     func frameRatesBecomeRationals(fps: Double, rational: String) {
         #expect(VideoEncoder.rational(fps) == rational)
     }

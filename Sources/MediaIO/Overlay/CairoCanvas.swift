@@ -16,12 +16,21 @@ struct CairoCanvas {
 
     func setColor(_ color: OverlayColor) {
         cairo_set_source_rgba(
-            cr, Double(color.red) / 255, Double(color.green) / 255, Double(color.blue) / 255, color.alpha)
+            cr,
+            Double(color.red) / 255,
+            Double(color.green) / 255,
+            Double(color.blue) / 255,
+            color.alpha
+        )
     }
 
     func setFont(size: Double, bold: Bool = false) {
         cairo_select_font_face(
-            cr, fontFamily, CAIRO_FONT_SLANT_NORMAL, bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL)
+            cr,
+            fontFamily,
+            CAIRO_FONT_SLANT_NORMAL,
+            bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL
+        )
         cairo_set_font_size(cr, size)
     }
 
@@ -71,6 +80,20 @@ struct CairoCanvas {
         return lines
     }
 
+    /// Like ``wrap(_:width:)`` but with lines of similar length: the narrowest width that needs no more
+    /// lines than `width` does.
+    func wrapBalanced(_ text: String, width: Double) -> [String] {
+        let lines = wrap(text, width: width)
+        guard lines.count > 1 else { return lines }
+        var low = width / Double(lines.count)
+        var high = width
+        for _ in 0..<10 {
+            let middle = (low + high) / 2
+            if wrap(text, width: middle).count <= lines.count { high = middle } else { low = middle }
+        }
+        return wrap(text, width: high)
+    }
+
     func roundedRectangle(x: Double, y: Double, width: Double, height: Double, radius: Double) {
         let r = max(0, min(radius, width / 2, height / 2))
         cairo_new_sub_path(cr)
@@ -81,7 +104,8 @@ struct CairoCanvas {
         cairo_close_path(cr)
     }
 
-    func fillRoundedRectangle(x: Double, y: Double, width: Double, height: Double, radius: Double, color: OverlayColor) {
+    func fillRoundedRectangle(x: Double, y: Double, width: Double, height: Double, radius: Double, color: OverlayColor)
+    {
         roundedRectangle(x: x, y: y, width: width, height: height, radius: radius)
         setColor(color)
         cairo_fill(cr)

@@ -19,7 +19,8 @@ final class CairoImageSurface {
         context = cairo_create(surface)
         precondition(
             cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS,
-            "Cairo could not create a \(width)x\(height) surface (out of memory?)")
+            "Cairo could not create a \(width)x\(height) surface (out of memory?)"
+        )
     }
 
     deinit {
@@ -29,7 +30,10 @@ final class CairoImageSurface {
 
     /// Copies `image` (which must have this surface's size) onto the surface.
     func load(from image: RGBImage) {
-        precondition(image.width == width && image.height == height, "image \(image.width)x\(image.height) ≠ surface \(width)x\(height)")
+        precondition(
+            image.width == width && image.height == height,
+            "image \(image.width)x\(image.height) ≠ surface \(width)x\(height)"
+        )
         cairo_surface_flush(surface)
         guard let data = cairo_image_surface_get_data(surface) else { return }
         let stride = Int(cairo_image_surface_get_stride(surface))
@@ -50,7 +54,10 @@ final class CairoImageSurface {
 
     /// Copies the surface into `image` (which must have this surface's size), keeping its row stride.
     func store(into image: inout RGBImage) {
-        precondition(image.width == width && image.height == height, "image \(image.width)x\(image.height) ≠ surface \(width)x\(height)")
+        precondition(
+            image.width == width && image.height == height,
+            "image \(image.width)x\(image.height) ≠ surface \(width)x\(height)"
+        )
         cairo_surface_flush(surface)
         guard let data = cairo_image_surface_get_data(surface) else { return }
         let stride = Int(cairo_image_surface_get_stride(surface))
@@ -86,7 +93,8 @@ final class CairoImageSurface {
                 sink.bytes.append(contentsOf: UnsafeBufferPointer(start: data, count: Int(length)))
                 return CAIRO_STATUS_SUCCESS
             },
-            Unmanaged.passUnretained(sink).toOpaque())
+            Unmanaged.passUnretained(sink).toOpaque()
+        )
         withExtendedLifetime(sink) {}
         return status == CAIRO_STATUS_SUCCESS ? sink.bytes : []
     }

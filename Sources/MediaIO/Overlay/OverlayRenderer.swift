@@ -30,7 +30,8 @@ public final class OverlayRenderer {
         /// The font family (fontconfig name).
         public var fontFamily: String
 
-        public init(bones: [Bone] = Bone.standard, minimumConfidence: Double = 0.3, fontFamily: String = "DejaVu Sans") {
+        public init(bones: [Bone] = Bone.standard, minimumConfidence: Double = 0.3, fontFamily: String = "DejaVu Sans")
+        {
             self.bones = bones
             self.minimumConfidence = minimumConfidence
             self.fontFamily = fontFamily
@@ -48,7 +49,7 @@ public final class OverlayRenderer {
         /// Body text (cue, title).
         public var fontSize: Double { unit * 3.8 }
         /// Small captions.
-        public var captionSize: Double { unit * 2.5 }
+        public var captionSize: Double { unit * 2.8 }
         /// The rep count's digits.
         public var counterSize: Double { unit * 9 }
 
@@ -89,7 +90,12 @@ public final class OverlayRenderer {
         let surface = surface(width: width, height: height)
         let canvas = CairoCanvas(surface.context, fontFamily: configuration.fontFamily)
         canvas.fillRectangle(
-            x: 0, y: 0, width: Double(width), height: Double(height), color: background.withAlpha(1))
+            x: 0,
+            y: 0,
+            width: Double(width),
+            height: Double(height),
+            color: background.withAlpha(1)
+        )
         draw(state, on: surface)
         var image = RGBImage(width: width, height: height)
         surface.store(into: &image)
@@ -138,13 +144,25 @@ public final class OverlayRenderer {
         var bottom = size.height - metrics.margin
         if let cue = state.cue, !cue.isEmpty {
             bottom = drawBanner(
-                cue, color: color(for: state.cueKind), filled: false, bottom: bottom,
-                canvas: canvas, metrics: metrics, size: size)
+                cue,
+                color: color(for: state.cueKind),
+                filled: false,
+                bottom: bottom,
+                canvas: canvas,
+                metrics: metrics,
+                size: size
+            )
         }
         if let warning = state.warning, !warning.isEmpty {
             _ = drawBanner(
-                "⚠ " + warning, color: .danger, filled: true, bottom: bottom,
-                canvas: canvas, metrics: metrics, size: size)
+                "⚠ " + warning,
+                color: .danger,
+                filled: true,
+                bottom: bottom,
+                canvas: canvas,
+                metrics: metrics,
+                size: size
+            )
         }
     }
 
@@ -184,7 +202,9 @@ public final class OverlayRenderer {
             let jointA = Joint(rawValue: a)!
             let jointB = Joint(rawValue: b)!
             let color: OverlayColor =
-                if !clear { faint } else if jointA.isLeft && jointB.isLeft { .left } else if jointA.isRight
+                if !clear { faint } else if jointA.isLeft && jointB.isLeft {
+                    .left
+                } else if jointA.isRight
                     && jointB.isRight
                 { .right } else { .center }
             canvas.setColor(color)
@@ -197,9 +217,17 @@ public final class OverlayRenderer {
             let keypoint = keypoints[index]
             if clear {
                 canvas.fillCircle(
-                    x: keypoint.x, y: keypoint.y, radius: radius + metrics.unit * 0.3,
-                    color: OverlayColor(red: 0, green: 0, blue: 0, alpha: 0.6))
-                canvas.fillCircle(x: keypoint.x, y: keypoint.y, radius: radius, color: sideColor(Joint(rawValue: index)!))
+                    x: keypoint.x,
+                    y: keypoint.y,
+                    radius: radius + metrics.unit * 0.3,
+                    color: OverlayColor(red: 0, green: 0, blue: 0, alpha: 0.6)
+                )
+                canvas.fillCircle(
+                    x: keypoint.x,
+                    y: keypoint.y,
+                    radius: radius,
+                    color: sideColor(Joint(rawValue: index)!)
+                )
             } else {
                 canvas.fillCircle(x: keypoint.x, y: keypoint.y, radius: radius, color: faint)
             }
@@ -265,7 +293,10 @@ public final class OverlayRenderer {
 
     /// The value, on the outer side of the angle where the bones are not.
     private func drawAngleLabel(
-        _ geometry: AngleGeometry, canvas: CairoCanvas, metrics: Metrics, size: (width: Double, height: Double)
+        _ geometry: AngleGeometry,
+        canvas: CairoCanvas,
+        metrics: Metrics,
+        size: (width: Double, height: Double)
     ) {
         let text = "\(Int(geometry.angle.degrees.rounded()))°"
         canvas.setFont(size: metrics.fontSize, bold: true)
@@ -280,8 +311,13 @@ public final class OverlayRenderer {
         centerX = min(max(centerX, boxWidth / 2 + 2), size.width - boxWidth / 2 - 2)
         centerY = min(max(centerY, boxHeight / 2 + 2), size.height - boxHeight / 2 - 2)
         canvas.fillRoundedRectangle(
-            x: centerX - boxWidth / 2, y: centerY - boxHeight / 2, width: boxWidth, height: boxHeight,
-            radius: boxHeight * 0.3, color: .panel)
+            x: centerX - boxWidth / 2,
+            y: centerY - boxHeight / 2,
+            width: boxWidth,
+            height: boxHeight,
+            radius: boxHeight * 0.3,
+            color: .panel
+        )
         canvas.setColor(geometry.color)
         canvas.drawText(text, x: centerX, y: centerY + ascent * 0.42, alignment: .center)
     }
@@ -321,14 +357,22 @@ public final class OverlayRenderer {
             canvas.fillRectangle(x: x + pad, y: barY, width: barWidth, height: barHeight, color: .text.withAlpha(0.2))
             let fill: OverlayColor = confidence >= 0.7 ? .good : confidence >= 0.4 ? .caution : .danger
             canvas.fillRectangle(
-                x: x + pad, y: barY, width: barWidth * min(1, max(0, confidence)), height: barHeight, color: fill)
+                x: x + pad,
+                y: barY,
+                width: barWidth * min(1, max(0, confidence)),
+                height: barHeight,
+                color: fill
+            )
         }
         return y + height
     }
 
     /// The rep counter and hold timer, top right.
     private func drawCounter(
-        _ state: OverlayState, canvas: CairoCanvas, metrics: Metrics, size: (width: Double, height: Double)
+        _ state: OverlayState,
+        canvas: CairoCanvas,
+        metrics: Metrics,
+        size: (width: Double, height: Double)
     ) {
         guard state.reps != nil || state.holdSeconds != nil else { return }
         let pad = metrics.padding
@@ -357,7 +401,13 @@ public final class OverlayRenderer {
         let x = size.width - metrics.margin - boxWidth
         let y = metrics.margin
         canvas.fillRoundedRectangle(
-            x: x, y: y, width: boxWidth, height: boxHeight, radius: metrics.unit * 1.2, color: .panel)
+            x: x,
+            y: y,
+            width: boxWidth,
+            height: boxHeight,
+            radius: metrics.unit * 1.2,
+            color: .panel
+        )
         var top = y + pad
         for line in lines {
             canvas.setFont(size: metrics.captionSize, bold: true)
@@ -377,7 +427,10 @@ public final class OverlayRenderer {
 
     /// The range-of-motion gauge: a vertical bar on the left with the target band.
     private func drawGauge(
-        _ rom: OverlayState.RangeOfMotion, top: Double, canvas: CairoCanvas, metrics: Metrics,
+        _ rom: OverlayState.RangeOfMotion,
+        top: Double,
+        canvas: CairoCanvas,
+        metrics: Metrics,
         size: (width: Double, height: Double)
     ) {
         let pad = metrics.padding
@@ -390,44 +443,72 @@ public final class OverlayRenderer {
         let boxWidth = max(barWidth, captionWidth) + 2 * pad
         let boxHeight = barHeight + 2 * pad + 2 * (metrics.captionSize + metrics.unit * 0.6)
         canvas.fillRoundedRectangle(
-            x: metrics.margin, y: y - pad, width: boxWidth, height: boxHeight, radius: metrics.unit * 1.2,
-            color: .panel)
+            x: metrics.margin,
+            y: y - pad,
+            width: boxWidth,
+            height: boxHeight,
+            radius: metrics.unit * 1.2,
+            color: .panel
+        )
         let barX = metrics.margin + (boxWidth - barWidth) / 2
         func yFor(_ value: Double) -> Double { y + barHeight * (1 - min(1, max(0, value))) }
         canvas.fillRectangle(x: barX, y: y, width: barWidth, height: barHeight, color: .text.withAlpha(0.15))
         let bandTop = yFor(rom.target.upperBound)
         let bandBottom = yFor(rom.target.lowerBound)
         canvas.fillRectangle(
-            x: barX - metrics.unit * 0.5, y: bandTop, width: barWidth + metrics.unit, height: bandBottom - bandTop,
-            color: OverlayColor.good.withAlpha(0.35))
+            x: barX - metrics.unit * 0.5,
+            y: bandTop,
+            width: barWidth + metrics.unit,
+            height: bandBottom - bandTop,
+            color: OverlayColor.good.withAlpha(0.35)
+        )
         let fill: OverlayColor =
             rom.target.contains(rom.progress) ? .good : rom.progress < rom.target.lowerBound ? .caution : .danger
         let level = yFor(rom.progress)
         canvas.fillRectangle(x: barX, y: level, width: barWidth, height: y + barHeight - level, color: fill)
         for edge in [bandTop, bandBottom] {
             canvas.strokeLine(
-                x1: barX - metrics.unit * 0.6, y1: edge, x2: barX + barWidth + metrics.unit * 0.6, y2: edge,
-                width: metrics.unit * 0.3, color: .good)
+                x1: barX - metrics.unit * 0.6,
+                y1: edge,
+                x2: barX + barWidth + metrics.unit * 0.6,
+                y2: edge,
+                width: metrics.unit * 0.3,
+                color: .good
+            )
         }
         let captionX = metrics.margin + boxWidth / 2
         canvas.setColor(fill)
-        canvas.drawText(percent, x: captionX, y: y + barHeight + metrics.unit * 0.8 + metrics.captionSize, alignment: .center)
+        canvas.drawText(
+            percent,
+            x: captionX,
+            y: y + barHeight + metrics.unit * 0.8 + metrics.captionSize,
+            alignment: .center
+        )
         canvas.setFont(size: metrics.captionSize)
         canvas.setColor(.mutedText)
         canvas.drawText(
-            rom.label, x: captionX, y: y + barHeight + metrics.unit * 1.4 + 2 * metrics.captionSize, alignment: .center)
+            rom.label,
+            x: captionX,
+            y: y + barHeight + metrics.unit * 1.4 + 2 * metrics.captionSize,
+            alignment: .center
+        )
     }
 
     /// A cue or warning banner centred at the bottom; returns its top edge.
     private func drawBanner(
-        _ text: String, color: OverlayColor, filled: Bool, bottom: Double, canvas: CairoCanvas, metrics: Metrics,
+        _ text: String,
+        color: OverlayColor,
+        filled: Bool,
+        bottom: Double,
+        canvas: CairoCanvas,
+        metrics: Metrics,
         size: (width: Double, height: Double)
     ) -> Double {
         let pad = metrics.padding
         let stripe = filled ? 0 : metrics.unit * 1.0
         let maxTextWidth = size.width - 2 * metrics.margin - 2 * pad - stripe
         canvas.setFont(size: metrics.fontSize, bold: true)
-        var lines = canvas.wrap(text, width: maxTextWidth)
+        var lines = canvas.wrapBalanced(text, width: maxTextWidth)
         if lines.count > 2 {
             lines = Array(lines.prefix(2))
             lines[1] += "…"
@@ -442,7 +523,13 @@ public final class OverlayRenderer {
         let radius = metrics.unit * 1.2
         if filled {
             canvas.fillRoundedRectangle(
-                x: x, y: y, width: boxWidth, height: boxHeight, radius: radius, color: color.withAlpha(0.92))
+                x: x,
+                y: y,
+                width: boxWidth,
+                height: boxHeight,
+                radius: radius,
+                color: color.withAlpha(0.92)
+            )
         } else {
             canvas.fillRoundedRectangle(x: x, y: y, width: boxWidth, height: boxHeight, radius: radius, color: .panel)
             cairo_save(canvas.cr)
@@ -455,22 +542,33 @@ public final class OverlayRenderer {
         canvas.setColor(.text)
         for (index, line) in lines.enumerated() {
             canvas.drawText(
-                line, x: x + stripe + (boxWidth - stripe) / 2,
-                y: y + pad * 0.8 + ascent + Double(index) * lineHeight, alignment: .center)
+                line,
+                x: x + stripe + (boxWidth - stripe) / 2,
+                y: y + pad * 0.8 + ascent + Double(index) * lineHeight,
+                alignment: .center
+            )
         }
         return y - metrics.unit
     }
 
     /// Set-up guidance in the middle of a dimmed frame.
     private func drawGuidance(
-        _ text: String, canvas: CairoCanvas, metrics: Metrics, size: (width: Double, height: Double)
+        _ text: String,
+        canvas: CairoCanvas,
+        metrics: Metrics,
+        size: (width: Double, height: Double)
     ) {
         canvas.fillRectangle(
-            x: 0, y: 0, width: size.width, height: size.height, color: OverlayColor(red: 0, green: 0, blue: 0, alpha: 0.3))
+            x: 0,
+            y: 0,
+            width: size.width,
+            height: size.height,
+            color: OverlayColor(red: 0, green: 0, blue: 0, alpha: 0.3)
+        )
         let pad = metrics.padding * 1.5
         let fontSize = metrics.fontSize * 1.3
         canvas.setFont(size: fontSize, bold: true)
-        let lines = canvas.wrap(text, width: size.width * 0.7)
+        let lines = canvas.wrapBalanced(text, width: size.width * 0.7)
         let (ascent, descent) = canvas.fontMetrics()
         let lineHeight = ascent + descent
         let textWidth = lines.map(canvas.textWidth).max() ?? 0
@@ -479,15 +577,25 @@ public final class OverlayRenderer {
         let x = (size.width - boxWidth) / 2
         let y = (size.height - boxHeight) / 2
         canvas.fillRoundedRectangle(
-            x: x, y: y, width: boxWidth, height: boxHeight, radius: metrics.unit * 1.5,
-            color: OverlayColor.panel.withAlpha(0.8))
+            x: x,
+            y: y,
+            width: boxWidth,
+            height: boxHeight,
+            radius: metrics.unit * 1.5,
+            color: OverlayColor.panel.withAlpha(0.8)
+        )
         cairo_set_line_width(canvas.cr, metrics.unit * 0.4)
         canvas.roundedRectangle(x: x, y: y, width: boxWidth, height: boxHeight, radius: metrics.unit * 1.5)
         canvas.setColor(.accent)
         cairo_stroke(canvas.cr)
         canvas.setColor(.text)
         for (index, line) in lines.enumerated() {
-            canvas.drawText(line, x: size.width / 2, y: y + pad + ascent + Double(index) * lineHeight, alignment: .center)
+            canvas.drawText(
+                line,
+                x: size.width / 2,
+                y: y + pad + ascent + Double(index) * lineHeight,
+                alignment: .center
+            )
         }
     }
 }

@@ -18,7 +18,9 @@ enum Base64 {
         if rest > 0 {
             let value = UInt32(bytes[index]) << 16 | (rest == 2 ? UInt32(bytes[index + 1]) << 8 : 0)
             out += [alphabet[Int(value >> 18 & 63)], alphabet[Int(value >> 12 & 63)]]
-            out += rest == 2 ? [alphabet[Int(value >> 6 & 63)], UInt8(ascii: "=")] : [UInt8(ascii: "="), UInt8(ascii: "=")]
+            out +=
+                rest == 2
+                ? [alphabet[Int(value >> 6 & 63)], UInt8(ascii: "=")] : [UInt8(ascii: "="), UInt8(ascii: "=")]
         }
         return String(decoding: out, as: UTF8.self)
     }

@@ -9,11 +9,26 @@ enum TextAnchor: String {
 /// HTML report's inline SVG and the PDF report's Cairo pages.
 protocol ChartCanvas {
     mutating func rect(x: Double, y: Double, width: Double, height: Double, fill: OverlayColor, radius: Double)
-    mutating func line(x1: Double, y1: Double, x2: Double, y2: Double, stroke: OverlayColor, width: Double, dashed: Bool)
+    mutating func line(
+        x1: Double,
+        y1: Double,
+        x2: Double,
+        y2: Double,
+        stroke: OverlayColor,
+        width: Double,
+        dashed: Bool
+    )
     mutating func polyline(_ points: [(x: Double, y: Double)], stroke: OverlayColor, width: Double)
     mutating func circle(x: Double, y: Double, radius: Double, fill: OverlayColor)
     mutating func text(
-        _ string: String, x: Double, y: Double, size: Double, color: OverlayColor, anchor: TextAnchor, bold: Bool)
+        _ string: String,
+        x: Double,
+        y: Double,
+        size: Double,
+        color: OverlayColor,
+        anchor: TextAnchor,
+        bold: Bool
+    )
 }
 
 extension ChartCanvas {
@@ -66,7 +81,15 @@ struct SVGCanvas: ChartCanvas {
             "<rect x=\"\(n(x))\" y=\"\(n(y))\" width=\"\(n(max(0, width)))\" height=\"\(n(max(0, height)))\"\(corner)\(self.fill(fill))/>"
     }
 
-    mutating func line(x1: Double, y1: Double, x2: Double, y2: Double, stroke: OverlayColor, width: Double, dashed: Bool) {
+    mutating func line(
+        x1: Double,
+        y1: Double,
+        x2: Double,
+        y2: Double,
+        stroke: OverlayColor,
+        width: Double,
+        dashed: Bool
+    ) {
         let dash = dashed ? " stroke-dasharray=\"4 3\"" : ""
         let opacity = stroke.alpha < 1 ? " stroke-opacity=\"\(stroke.alpha)\"" : ""
         body +=
@@ -85,7 +108,13 @@ struct SVGCanvas: ChartCanvas {
     }
 
     mutating func text(
-        _ string: String, x: Double, y: Double, size: Double, color: OverlayColor, anchor: TextAnchor, bold: Bool
+        _ string: String,
+        x: Double,
+        y: Double,
+        size: Double,
+        color: OverlayColor,
+        anchor: TextAnchor,
+        bold: Bool
     ) {
         let weight = bold ? " font-weight=\"700\"" : ""
         let align = anchor == .start ? "" : " text-anchor=\"\(anchor.rawValue)\""
@@ -134,7 +163,13 @@ struct CairoChartCanvas: ChartCanvas {
     }
 
     func text(
-        _ string: String, x: Double, y: Double, size: Double, color: OverlayColor, anchor: TextAnchor, bold: Bool
+        _ string: String,
+        x: Double,
+        y: Double,
+        size: Double,
+        color: OverlayColor,
+        anchor: TextAnchor,
+        bold: Bool
     ) {
         canvas.setFont(size: size, bold: bold)
         canvas.setColor(color)

@@ -20,8 +20,10 @@ struct ExerciseStatistics {
         formIssueCount = exercise.events.filter { !$0.isSafety }.count
         safetyCount = exercise.events.filter(\.isSafety).count
         durationSeconds = max(
-            exercise.angleSeries.last?.seconds ?? 0, exercise.repetitions.map(\.endSeconds).max() ?? 0,
-            exercise.events.map(\.seconds).max() ?? 0)
+            exercise.angleSeries.last?.seconds ?? 0,
+            exercise.repetitions.map(\.endSeconds).max() ?? 0,
+            exercise.events.map(\.seconds).max() ?? 0
+        )
     }
 
     static func mean(_ values: [Double]) -> Double? {

@@ -43,48 +43,98 @@ struct HTMLReport {
         let exercise = stats.exercise
         var html = "<section class=\"exercise\">\n<h2>\(HTMLText.escape(exercise.name))</h2>\n"
         html += "<p class=\"headline\">\(HTMLText.escape(stats.headline))</p>\n<div class=\"cards\">\n"
-        let repsValue = exercise.prescribedReps.map { "\(stats.repsDone)<small> / \($0)</small>" } ?? "\(stats.repsDone)"
-        html += card("Repetitions", repsValue, note: exercise.prescribedReps == nil ? "done" : "done / prescribed",
-            status: stats.repCountStatus, id: "reps")
+        let repsValue =
+            exercise.prescribedReps.map { "\(stats.repsDone)<small> / \($0)</small>" } ?? "\(stats.repsDone)"
+        html += card(
+            "Repetitions",
+            repsValue,
+            note: exercise.prescribedReps == nil ? "done" : "done / prescribed",
+            status: stats.repCountStatus,
+            id: "reps"
+        )
         if let target = stats.targetText, stats.repsDone > 0 {
             let status: ReportStatus = stats.repsInTarget == stats.repsDone ? .within : .short
-            html += card("In target range", "\(stats.repsInTarget)<small> / \(stats.repsDone)</small>",
-                note: "target \(HTMLText.escape(target))", status: status, id: "in-target")
+            html += card(
+                "In target range",
+                "\(stats.repsInTarget)<small> / \(stats.repsDone)</small>",
+                note: "target \(HTMLText.escape(target))",
+                status: status,
+                id: "in-target"
+            )
         }
         if let mean = stats.meanRangeOfMotion {
             let status: ReportStatus =
                 exercise.targetRange.map { mean < $0.lowerBound ? .short : mean > $0.upperBound ? .beyond : .within }
                 ?? .unknown
-            html += card("Average range of motion", HTMLText.escape(stats.formatRangeOfMotion(mean)),
-                note: HTMLText.escape(exercise.angleName.lowercased()), status: status, id: "mean-rom")
+            html += card(
+                "Average range of motion",
+                HTMLText.escape(stats.formatRangeOfMotion(mean)),
+                note: HTMLText.escape(exercise.angleName.lowercased()),
+                status: status,
+                id: "mean-rom"
+            )
         }
         if stats.meanTempoDown != nil || stats.meanTempoUp != nil {
             let down = stats.meanTempoDown.map { HTMLText.number($0, decimals: 1) } ?? "–"
             let up = stats.meanTempoUp.map { HTMLText.number($0, decimals: 1) } ?? "–"
-            html += card("Average tempo", "\(down)<small> s down</small> · \(up)<small> s up</small>",
-                note: "lowering · lifting", status: .unknown, id: "tempo")
+            html += card(
+                "Average tempo",
+                "\(down)<small> / </small>\(up)<small> s</small>",
+                note: "lowering / lifting",
+                status: .unknown,
+                id: "tempo"
+            )
         }
-        html += card("Form issues", "\(stats.formIssueCount)", note: "moments flagged",
-            status: stats.formIssueCount == 0 ? .within : .short, id: "issues")
-        html += card("Safety warnings", "\(stats.safetyCount)", note: stats.safetyCount == 0 ? "none" : "see timeline",
-            status: stats.safetyCount == 0 ? .within : .unsafe, id: "safety")
+        html += card(
+            "Form issues",
+            "\(stats.formIssueCount)",
+            note: "moments flagged",
+            status: stats.formIssueCount == 0 ? .within : .short,
+            id: "issues"
+        )
+        html += card(
+            "Safety warnings",
+            "\(stats.safetyCount)",
+            note: stats.safetyCount == 0 ? "none" : "see timeline",
+            status: stats.safetyCount == 0 ? .within : .unsafe,
+            id: "safety"
+        )
         if !exercise.holdSeconds.isEmpty {
             let longest = exercise.holdSeconds.max() ?? 0
             let note = exercise.holdTargetSeconds.map { "target \(HTMLText.number($0)) s" } ?? "longest hold"
             let status: ReportStatus = exercise.holdTargetSeconds.map { longest >= $0 ? .within : .short } ?? .unknown
-            html += card("Longest hold", "\(HTMLText.number(longest, decimals: 1))<small> s</small>", note: note,
-                status: status, id: "hold")
+            html += card(
+                "Longest hold",
+                "\(HTMLText.number(longest, decimals: 1))<small> s</small>",
+                note: note,
+                status: status,
+                id: "hold"
+            )
         }
         html += "</div>\n"
 
-        html += figure("Range of motion per repetition", chart(stats, width: 720, height: 260) { $0.rangeOfMotion(&$1) },
-            caption: legend())
         html += figure(
-            "\(exercise.angleName) over time", chart(stats, width: 720, height: 260) { $0.angleOverTime(&$1) },
-            caption: "Shaded bands are repetitions (green in target, amber short, red safety); dots on the time axis are form issues.")
+            "Range of motion per repetition",
+            chart(stats, width: 720, height: 260) { $0.rangeOfMotion(&$1) },
+            caption: legend()
+        )
+        html += figure(
+            "\(exercise.angleName) over time",
+            chart(stats, width: 720, height: 260) { $0.angleOverTime(&$1) },
+            caption:
+                "Shaded bands are repetitions (green in target, amber short, red safety); dots on the time axis are form issues."
+        )
         html += "<div class=\"pair\">\n"
-        html += figure("Tempo per repetition", chart(stats, width: 360, height: 220, font: 11) { $0.tempo(&$1) }, caption: nil)
-        html += figure("Form issues", chart(stats, width: 360, height: 220, font: 11) { $0.issueTimeline(&$1) }, caption: nil)
+        html += figure(
+            "Tempo per repetition",
+            chart(stats, width: 360, height: 220, font: 11) { $0.tempo(&$1) },
+            caption: nil
+        )
+        html += figure(
+            "Form issues",
+            chart(stats, width: 360, height: 220, font: 11) { $0.issueTimeline(&$1) },
+            caption: nil
+        )
         html += "</div>\n"
         html += table(stats)
         if !exercise.stills.isEmpty {
@@ -126,7 +176,10 @@ struct HTMLReport {
     }
 
     private func chart(
-        _ stats: ExerciseStatistics, width: Double, height: Double, font: Double = 12,
+        _ stats: ExerciseStatistics,
+        width: Double,
+        height: Double,
+        font: Double = 12,
         draw: (ReportCharts, inout SVGCanvas) -> Void
     ) -> String {
         var canvas = SVGCanvas(width: width, height: height)

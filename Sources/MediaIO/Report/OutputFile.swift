@@ -20,8 +20,10 @@ enum OutputFile {
         var status = stat()
         guard stat(folder, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else {
             throw MediaIOError(
-                .fileNotFound, "the output folder \(folder) does not exist; create it or choose another path",
-                file: path)
+                .fileNotFound,
+                "the output folder \(folder) does not exist; create it or choose another path",
+                file: path
+            )
         }
         guard access(folder, W_OK) == 0 else {
             throw MediaIOError(.io, "the output folder \(folder) is not writable; choose another path", file: path)
@@ -56,7 +58,11 @@ enum OutputFile {
         try check(path, overwrite: overwrite)
         let temporary = temporaryPath(for: path)
         guard let file = fopen(temporary, "wb") else {
-            throw MediaIOError(.io, "cannot create a file in the output folder (\(String(cString: strerror(errno))))", file: path)
+            throw MediaIOError(
+                .io,
+                "cannot create a file in the output folder (\(String(cString: strerror(errno))))",
+                file: path
+            )
         }
         let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
         let closed = fclose(file)

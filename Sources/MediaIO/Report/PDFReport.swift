@@ -43,7 +43,12 @@ struct PDFReport {
             canvas.setColor(ReportStyle.muted)
             let footerY = PDFReport.pageHeight - PDFReport.margin / 2
             canvas.drawText(title, x: PDFReport.margin, y: footerY)
-            canvas.drawText("Page \(number)", x: PDFReport.pageWidth - PDFReport.margin, y: footerY, alignment: .trailing)
+            canvas.drawText(
+                "Page \(number)",
+                x: PDFReport.pageWidth - PDFReport.margin,
+                y: footerY,
+                alignment: .trailing
+            )
         }
     }
 
@@ -64,7 +69,11 @@ struct PDFReport {
         let status = cairo_surface_status(surface)
         cairo_surface_destroy(surface)
         guard status == CAIRO_STATUS_SUCCESS else {
-            throw MediaIOError(.io, "Cairo failed writing the PDF (\(String(cString: cairo_status_to_string(status))))", file: path)
+            throw MediaIOError(
+                .io,
+                "Cairo failed writing the PDF (\(String(cString: cairo_status_to_string(status))))",
+                file: path
+            )
         }
         return page.number
     }
@@ -114,36 +123,48 @@ struct PDFReport {
         // Summary cards, three to a row.
         var cards: [(String, String, String, ReportStatus)] = []
         let reps = exercise.prescribedReps.map { "\(stats.repsDone) / \($0)" } ?? "\(stats.repsDone)"
-        cards.append(("REPETITIONS", reps, exercise.prescribedReps == nil ? "done" : "done / prescribed", stats.repCountStatus))
+        cards.append(
+            ("REPETITIONS", reps, exercise.prescribedReps == nil ? "done" : "done / prescribed", stats.repCountStatus)
+        )
         if let target = stats.targetText, stats.repsDone > 0 {
-            cards.append((
-                "IN TARGET RANGE", "\(stats.repsInTarget) / \(stats.repsDone)", "target \(target)",
-                stats.repsInTarget == stats.repsDone ? .within : .short
-            ))
+            cards.append(
+                (
+                    "IN TARGET RANGE", "\(stats.repsInTarget) / \(stats.repsDone)", "target \(target)",
+                    stats.repsInTarget == stats.repsDone ? .within : .short
+                )
+            )
         }
         if let mean = stats.meanRangeOfMotion {
             let status: ReportStatus =
                 exercise.targetRange.map { mean < $0.lowerBound ? .short : mean > $0.upperBound ? .beyond : .within }
                 ?? .unknown
-            cards.append(("AVERAGE RANGE OF MOTION", stats.formatRangeOfMotion(mean), exercise.angleName.lowercased(), status))
+            cards.append(
+                ("AVERAGE RANGE OF MOTION", stats.formatRangeOfMotion(mean), exercise.angleName.lowercased(), status)
+            )
         }
         if stats.meanTempoDown != nil || stats.meanTempoUp != nil {
             let down = stats.meanTempoDown.map { HTMLText.number($0, decimals: 1) } ?? "–"
             let up = stats.meanTempoUp.map { HTMLText.number($0, decimals: 1) } ?? "–"
-            cards.append(("AVERAGE TEMPO", "\(down) s · \(up) s", "lowering · lifting", .unknown))
+            cards.append(("AVERAGE TEMPO", "\(down) / \(up) s", "lowering / lifting", .unknown))
         }
-        cards.append(("FORM ISSUES", "\(stats.formIssueCount)", "moments flagged", stats.formIssueCount == 0 ? .within : .short))
-        cards.append((
-            "SAFETY WARNINGS", "\(stats.safetyCount)", stats.safetyCount == 0 ? "none" : "see timeline",
-            stats.safetyCount == 0 ? .within : .unsafe
-        ))
+        cards.append(
+            ("FORM ISSUES", "\(stats.formIssueCount)", "moments flagged", stats.formIssueCount == 0 ? .within : .short)
+        )
+        cards.append(
+            (
+                "SAFETY WARNINGS", "\(stats.safetyCount)", stats.safetyCount == 0 ? "none" : "see timeline",
+                stats.safetyCount == 0 ? .within : .unsafe
+            )
+        )
         if !exercise.holdSeconds.isEmpty {
             let longest = exercise.holdSeconds.max() ?? 0
             let status: ReportStatus = exercise.holdTargetSeconds.map { longest >= $0 ? .within : .short } ?? .unknown
-            cards.append((
-                "LONGEST HOLD", "\(HTMLText.number(longest, decimals: 1)) s",
-                exercise.holdTargetSeconds.map { "target \(HTMLText.number($0)) s" } ?? "longest hold", status
-            ))
+            cards.append(
+                (
+                    "LONGEST HOLD", "\(HTMLText.number(longest, decimals: 1)) s",
+                    exercise.holdTargetSeconds.map { "target \(HTMLText.number($0)) s" } ?? "longest hold", status
+                )
+            )
         }
         let gap = 8.0
         let cardWidth = (width - 2 * gap) / 3
@@ -154,7 +175,14 @@ struct PDFReport {
                 page.ensure(cardHeight)
             }
             let x = left + Double(index % 3) * (cardWidth + gap)
-            canvas.fillRoundedRectangle(x: x, y: page.y, width: cardWidth, height: cardHeight, radius: 5, color: ReportStyle.panel)
+            canvas.fillRoundedRectangle(
+                x: x,
+                y: page.y,
+                width: cardWidth,
+                height: cardHeight,
+                radius: 5,
+                color: ReportStyle.panel
+            )
             canvas.fillRoundedRectangle(x: x, y: page.y, width: 4, height: cardHeight, radius: 2, color: card.3.color)
             canvas.setFont(size: 6.5, bold: true)
             canvas.setColor(ReportStyle.muted)
@@ -168,7 +196,12 @@ struct PDFReport {
         }
         page.y += cardHeight + 14
 
-        func chart(_ title: String, width: Double, height: Double, x: Double? = nil, advance: Bool = true,
+        func chart(
+            _ title: String,
+            width: Double,
+            height: Double,
+            x: Double? = nil,
+            advance: Bool = true,
             draw: (ReportCharts, inout CairoChartCanvas) -> Void
         ) {
             if advance { page.ensure(height + 22) }
@@ -214,7 +247,14 @@ struct PDFReport {
             canvas.setColor(ReportStyle.muted)
             for (name, x) in columns { canvas.drawText(name, x: left + x, y: page.y + 10) }
             page.y += 14
-            canvas.strokeLine(x1: left, y1: page.y, x2: left + page.contentWidth, y2: page.y, width: 1, color: ReportStyle.grid)
+            canvas.strokeLine(
+                x1: left,
+                y1: page.y,
+                x2: left + page.contentWidth,
+                y2: page.y,
+                width: 1,
+                color: ReportStyle.grid
+            )
         }
         page.ensure(34 + rowHeight * 2)
         header()
@@ -235,7 +275,14 @@ struct PDFReport {
             canvas.setFont(size: 8)
             canvas.setColor(ReportStyle.ink)
             for (cell, column) in zip(cells, columns) { canvas.drawText(cell, x: left + column.1, y: page.y + 10.5) }
-            canvas.fillRoundedRectangle(x: left + 276, y: page.y + 2.5, width: 58, height: 10.5, radius: 5, color: status.color)
+            canvas.fillRoundedRectangle(
+                x: left + 276,
+                y: page.y + 2.5,
+                width: 58,
+                height: 10.5,
+                radius: 5,
+                color: status.color
+            )
             canvas.setFont(size: 7, bold: true)
             canvas.setColor(.text)
             canvas.drawText(status.label, x: left + 305, y: page.y + 10.3, alignment: .center)
@@ -246,7 +293,14 @@ struct PDFReport {
             while !notes.isEmpty && canvas.textWidth(notes) > notesWidth { notes = String(notes.dropLast(2)) + "…" }
             canvas.drawText(notes, x: left + 346, y: page.y + 10.5)
             page.y += rowHeight
-            canvas.strokeLine(x1: left, y1: page.y, x2: left + page.contentWidth, y2: page.y, width: 0.5, color: ReportStyle.grid)
+            canvas.strokeLine(
+                x1: left,
+                y1: page.y,
+                x2: left + page.contentWidth,
+                y2: page.y,
+                width: 0.5,
+                color: ReportStyle.grid
+            )
         }
         page.y += 16
     }
@@ -266,7 +320,13 @@ struct PDFReport {
                 source.load(from: still.image)
                 let scale = width / Double(still.image.width)
                 cairo_save(page.cr)
-                canvas.roundedRectangle(x: x, y: page.y, width: width, height: Double(still.image.height) * scale, radius: 6)
+                canvas.roundedRectangle(
+                    x: x,
+                    y: page.y,
+                    width: width,
+                    height: Double(still.image.height) * scale,
+                    radius: 6
+                )
                 cairo_clip(page.cr)
                 cairo_translate(page.cr, x, page.y)
                 cairo_scale(page.cr, scale, scale)

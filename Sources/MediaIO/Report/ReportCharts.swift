@@ -44,16 +44,35 @@ struct ReportCharts {
             let y = p.y + p.height * (1 - (tick - low) / (high - low))
             canvas.line(x1: p.x, y1: y, x2: p.x + p.width, y2: y, stroke: ReportStyle.grid, width: 1)
             canvas.text(
-                format(tick), x: p.x - font * 0.5, y: y + font * 0.35, size: font, color: ReportStyle.muted,
-                anchor: .end, bold: false)
+                format(tick),
+                x: p.x - font * 0.5,
+                y: y + font * 0.35,
+                size: font,
+                color: ReportStyle.muted,
+                anchor: .end,
+                bold: false
+            )
         }
         canvas.line(
-            x1: p.x, y1: p.y + p.height, x2: p.x + p.width, y2: p.y + p.height, stroke: ReportStyle.muted, width: 1)
+            x1: p.x,
+            y1: p.y + p.height,
+            x2: p.x + p.width,
+            y2: p.y + p.height,
+            stroke: ReportStyle.muted,
+            width: 1
+        )
     }
 
     private func empty(_ canvas: inout some ChartCanvas, _ message: String) {
         canvas.text(
-            message, x: width / 2, y: height / 2, size: font * 1.1, color: ReportStyle.muted, anchor: .middle, bold: false)
+            message,
+            x: width / 2,
+            y: height / 2,
+            size: font * 1.1,
+            color: ReportStyle.muted,
+            anchor: .middle,
+            bold: false
+        )
     }
 
     // MARK: - Range of motion per repetition
@@ -70,14 +89,30 @@ struct ReportCharts {
         yAxis(&canvas, low: low, high: high, format: statistics.formatRangeOfMotion)
         if let target = exercise.targetRange {
             canvas.rect(
-                x: p.x, y: y(target.upperBound), width: p.width, height: y(target.lowerBound) - y(target.upperBound),
-                fill: ReportStyle.good.withAlpha(0.14))
+                x: p.x,
+                y: y(target.upperBound),
+                width: p.width,
+                height: y(target.lowerBound) - y(target.upperBound),
+                fill: ReportStyle.good.withAlpha(0.14)
+            )
             canvas.line(
-                x1: p.x, y1: y(target.lowerBound), x2: p.x + p.width, y2: y(target.lowerBound),
-                stroke: ReportStyle.good, width: 1, dashed: true)
+                x1: p.x,
+                y1: y(target.lowerBound),
+                x2: p.x + p.width,
+                y2: y(target.lowerBound),
+                stroke: ReportStyle.good,
+                width: 1,
+                dashed: true
+            )
             canvas.text(
-                "target \(statistics.targetText ?? "")", x: p.x + p.width, y: y(target.upperBound) - font * 0.4,
-                size: font, color: ReportStyle.good, anchor: .end, bold: true)
+                "target \(statistics.targetText ?? "")",
+                x: p.x + p.width,
+                y: y(target.upperBound) - font * 0.4,
+                size: font,
+                color: ReportStyle.good,
+                anchor: .end,
+                bold: true
+            )
         }
         let slot = p.width / Double(reps.count)
         let barWidth = min(slot * 0.64, font * 4)
@@ -86,22 +121,45 @@ struct ReportCharts {
             let centre = p.x + slot * (Double(i) + 0.5)
             let status = ExerciseStatistics.status(of: rep, in: exercise)
             canvas.rect(
-                x: centre - barWidth / 2, y: y(value), width: barWidth, height: y(0) - y(value), fill: status.color,
-                radius: min(3, barWidth / 4))
+                x: centre - barWidth / 2,
+                y: y(value),
+                width: barWidth,
+                height: y(0) - y(value),
+                fill: status.color,
+                radius: min(3, barWidth / 4)
+            )
             if reps.count <= 24 {
                 canvas.text(
-                    statistics.formatRangeOfMotion(value), x: centre, y: y(value) - font * 0.4, size: font * 0.9,
-                    color: ReportStyle.ink, anchor: .middle, bold: false)
+                    statistics.formatRangeOfMotion(value),
+                    x: centre,
+                    y: y(value) - font * 0.4,
+                    size: font * 0.9,
+                    color: ReportStyle.ink,
+                    anchor: .middle,
+                    bold: false
+                )
             }
             if reps.count <= 40 || rep.index % 5 == 0 {
                 canvas.text(
-                    "\(rep.index)", x: centre, y: p.y + p.height + font * 1.3, size: font, color: ReportStyle.muted,
-                    anchor: .middle, bold: false)
+                    "\(rep.index)",
+                    x: centre,
+                    y: p.y + p.height + font * 1.3,
+                    size: font,
+                    color: ReportStyle.muted,
+                    anchor: .middle,
+                    bold: false
+                )
             }
         }
         canvas.text(
-            "repetition", x: p.x + p.width / 2, y: height - font * 0.2, size: font, color: ReportStyle.muted,
-            anchor: .middle, bold: false)
+            "repetition",
+            x: p.x + p.width / 2,
+            y: height - font * 0.2,
+            size: font,
+            color: ReportStyle.muted,
+            anchor: .middle,
+            bold: false
+        )
     }
 
     // MARK: - Angle over time
@@ -127,21 +185,41 @@ struct ReportCharts {
         yAxis(&canvas, low: low, high: high) { HTMLText.number($0) + "°" }
         if let target = exercise.targetDegrees {
             canvas.rect(
-                x: p.x, y: y(target.upperBound), width: p.width, height: y(target.lowerBound) - y(target.upperBound),
-                fill: ReportStyle.good.withAlpha(0.12))
+                x: p.x,
+                y: y(target.upperBound),
+                width: p.width,
+                height: y(target.lowerBound) - y(target.upperBound),
+                fill: ReportStyle.good.withAlpha(0.12)
+            )
         }
         for (i, rep) in exercise.repetitions.enumerated() {
             let status = ExerciseStatistics.status(of: rep, in: exercise)
             canvas.rect(
-                x: x(rep.startSeconds), y: p.y, width: x(rep.endSeconds) - x(rep.startSeconds), height: p.height,
-                fill: status.color.withAlpha(i % 2 == 0 ? 0.07 : 0.11))
+                x: x(rep.startSeconds),
+                y: p.y,
+                width: x(rep.endSeconds) - x(rep.startSeconds),
+                height: p.height,
+                fill: status.color.withAlpha(i % 2 == 0 ? 0.07 : 0.11)
+            )
             canvas.line(
-                x1: x(rep.startSeconds), y1: p.y, x2: x(rep.startSeconds), y2: p.y + p.height,
-                stroke: ReportStyle.muted.withAlpha(0.6), width: 0.8, dashed: true)
+                x1: x(rep.startSeconds),
+                y1: p.y,
+                x2: x(rep.startSeconds),
+                y2: p.y + p.height,
+                stroke: ReportStyle.muted.withAlpha(0.6),
+                width: 0.8,
+                dashed: true
+            )
             if exercise.repetitions.count <= 30 || rep.index % 5 == 0 {
                 canvas.text(
-                    "\(rep.index)", x: (x(rep.startSeconds) + x(rep.endSeconds)) / 2, y: p.y - font * 0.4,
-                    size: font * 0.9, color: status.color, anchor: .middle, bold: true)
+                    "\(rep.index)",
+                    x: (x(rep.startSeconds) + x(rep.endSeconds)) / 2,
+                    y: p.y - font * 0.4,
+                    size: font * 0.9,
+                    color: status.color,
+                    anchor: .middle,
+                    bold: true
+                )
             }
         }
         // Thin the line to about two points per unit of width.
@@ -154,17 +232,32 @@ struct ReportCharts {
         canvas.polyline(points, stroke: ReportStyle.series, width: 1.6)
         for event in exercise.events {
             canvas.circle(
-                x: x(event.seconds), y: p.y + p.height, radius: font * 0.35,
-                fill: event.isSafety ? ReportStyle.danger : ReportStyle.caution)
+                x: x(event.seconds),
+                y: p.y + p.height,
+                radius: font * 0.35,
+                fill: event.isSafety ? ReportStyle.danger : ReportStyle.caution
+            )
         }
         for tick in Self.ticks(start, end, count: 8) {
             canvas.text(
-                HTMLText.clock(tick), x: x(tick), y: p.y + p.height + font * 1.3, size: font, color: ReportStyle.muted,
-                anchor: .middle, bold: false)
+                HTMLText.clock(tick),
+                x: x(tick),
+                y: p.y + p.height + font * 1.3,
+                size: font,
+                color: ReportStyle.muted,
+                anchor: .middle,
+                bold: false
+            )
         }
         canvas.text(
-            "time (min:s) — \(exercise.angleName.lowercased()), repetitions numbered", x: p.x + p.width / 2,
-            y: height - font * 0.2, size: font, color: ReportStyle.muted, anchor: .middle, bold: false)
+            "time (min:s) — \(exercise.angleName.lowercased()), repetitions numbered",
+            x: p.x + p.width / 2,
+            y: height - font * 0.2,
+            size: font,
+            color: ReportStyle.muted,
+            anchor: .middle,
+            bold: false
+        )
     }
 
     // MARK: - Tempo
@@ -176,22 +269,35 @@ struct ReportCharts {
         let p = plot
         let high = max(1, reps.map { max($0.tempoUpSeconds ?? 0, $0.tempoDownSeconds ?? 0) }.max()! * 1.15)
         func y(_ value: Double) -> Double { p.y + p.height * (1 - value / high) }
-        yAxis(&canvas, low: 0, high: high) { HTMLText.number($0, decimals: $0 < 10 && $0 != $0.rounded() ? 1 : 0) + " s" }
+        yAxis(&canvas, low: 0, high: high) {
+            HTMLText.number($0, decimals: $0 < 10 && $0 != $0.rounded() ? 1 : 0) + " s"
+        }
         let slot = p.width / Double(reps.count)
         let barWidth = min(slot * 0.36, font * 2.2)
         for (i, rep) in reps.enumerated() {
             let centre = p.x + slot * (Double(i) + 0.5)
             if let down = rep.tempoDownSeconds {
                 canvas.rect(
-                    x: centre - barWidth, y: y(down), width: barWidth, height: y(0) - y(down), fill: ReportStyle.lowering)
+                    x: centre - barWidth,
+                    y: y(down),
+                    width: barWidth,
+                    height: y(0) - y(down),
+                    fill: ReportStyle.lowering
+                )
             }
             if let up = rep.tempoUpSeconds {
                 canvas.rect(x: centre, y: y(up), width: barWidth, height: y(0) - y(up), fill: ReportStyle.lifting)
             }
             if reps.count <= 40 || rep.index % 5 == 0 {
                 canvas.text(
-                    "\(rep.index)", x: centre, y: p.y + p.height + font * 1.3, size: font, color: ReportStyle.muted,
-                    anchor: .middle, bold: false)
+                    "\(rep.index)",
+                    x: centre,
+                    y: p.y + p.height + font * 1.3,
+                    size: font,
+                    color: ReportStyle.muted,
+                    anchor: .middle,
+                    bold: false
+                )
             }
         }
         // Legend.
@@ -199,11 +305,22 @@ struct ReportCharts {
         canvas.rect(x: p.x, y: legendY - font * 0.8, width: font * 0.9, height: font * 0.9, fill: ReportStyle.lowering)
         canvas.text("lowering", x: p.x + font * 1.2, y: legendY, size: font, color: ReportStyle.ink)
         canvas.rect(
-            x: p.x + font * 7, y: legendY - font * 0.8, width: font * 0.9, height: font * 0.9, fill: ReportStyle.lifting)
+            x: p.x + font * 7,
+            y: legendY - font * 0.8,
+            width: font * 0.9,
+            height: font * 0.9,
+            fill: ReportStyle.lifting
+        )
         canvas.text("lifting", x: p.x + font * 8.2, y: legendY, size: font, color: ReportStyle.ink)
         canvas.text(
-            "repetition", x: p.x + p.width / 2, y: height - font * 0.2, size: font, color: ReportStyle.muted,
-            anchor: .middle, bold: false)
+            "repetition",
+            x: p.x + p.width / 2,
+            y: height - font * 0.2,
+            size: font,
+            color: ReportStyle.muted,
+            anchor: .middle,
+            bold: false
+        )
     }
 
     // MARK: - Form issues
@@ -219,19 +336,43 @@ struct ReportCharts {
         for rep in exercise.repetitions {
             let status = ExerciseStatistics.status(of: rep, in: exercise)
             canvas.rect(
-                x: x(rep.startSeconds), y: axisY - font * 1.6, width: max(1, x(rep.endSeconds) - x(rep.startSeconds) - 1),
-                height: font * 1.2, fill: status.color.withAlpha(0.35), radius: 2)
+                x: x(rep.startSeconds),
+                y: axisY - font * 1.6,
+                width: max(1, x(rep.endSeconds) - x(rep.startSeconds) - 1),
+                height: font * 1.2,
+                fill: status.color.withAlpha(0.35),
+                radius: 2
+            )
         }
         for tick in Self.ticks(0, end, count: 8) {
-            canvas.line(x1: x(tick), y1: axisY, x2: x(tick), y2: axisY + font * 0.4, stroke: ReportStyle.muted, width: 1)
+            canvas.line(
+                x1: x(tick),
+                y1: axisY,
+                x2: x(tick),
+                y2: axisY + font * 0.4,
+                stroke: ReportStyle.muted,
+                width: 1
+            )
             canvas.text(
-                HTMLText.clock(tick), x: x(tick), y: axisY + font * 1.4, size: font * 0.9, color: ReportStyle.muted,
-                anchor: .middle, bold: false)
+                HTMLText.clock(tick),
+                x: x(tick),
+                y: axisY + font * 1.4,
+                size: font * 0.9,
+                color: ReportStyle.muted,
+                anchor: .middle,
+                bold: false
+            )
         }
         guard !exercise.events.isEmpty else {
             canvas.text(
-                "No form issues recorded", x: width / 2, y: axisY + font * 4, size: font * 1.1, color: ReportStyle.good,
-                anchor: .middle, bold: true)
+                "No form issues recorded",
+                x: width / 2,
+                y: axisY + font * 4,
+                size: font * 1.1,
+                color: ReportStyle.good,
+                anchor: .middle,
+                bold: true
+            )
             return
         }
         // Labels in rows under the axis; a label goes to the first row where it does not overlap.
@@ -253,12 +394,26 @@ struct ReportCharts {
             rowEnds[row] = startX + labelWidth + font
             let labelY = axisY + font * 2.4 + Double(row) * rowHeight + font
             canvas.line(x1: px, y1: axisY, x2: px, y2: labelY - font * 0.9, stroke: color.withAlpha(0.5), width: 0.8)
-            canvas.text(label, x: startX, y: labelY, size: font * 0.9, color: color, anchor: .start, bold: event.isSafety)
+            canvas.text(
+                label,
+                x: startX,
+                y: labelY,
+                size: font * 0.9,
+                color: color,
+                anchor: .start,
+                bold: event.isSafety
+            )
         }
         if hidden > 0 {
             canvas.text(
-                "+\(hidden) more (see the table)", x: right, y: height - font * 0.2, size: font * 0.9,
-                color: ReportStyle.muted, anchor: .end, bold: false)
+                "+\(hidden) more (see the table)",
+                x: right,
+                y: height - font * 0.2,
+                size: font * 0.9,
+                color: ReportStyle.muted,
+                anchor: .end,
+                bold: false
+            )
         }
     }
 }

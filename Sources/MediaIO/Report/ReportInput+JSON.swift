@@ -34,11 +34,15 @@ extension ReportInput {
                             "verdict": .string(rep.verdict.rawValue),
                             "issues": .array(rep.issues.map { .string($0) }),
                         ])
-                    }),
+                    }
+                ),
                 "events": .array(
                     exercise.events.map {
-                        .object(["seconds": .number($0.seconds), "text": .string($0.text), "safety": .bool($0.isSafety)])
-                    }),
+                        .object([
+                            "seconds": .number($0.seconds), "text": .string($0.text), "safety": .bool($0.isSafety),
+                        ])
+                    }
+                ),
                 "holdSeconds": .array(exercise.holdSeconds.map { .number($0) }),
             ])
         }

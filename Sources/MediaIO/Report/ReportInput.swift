@@ -48,9 +48,15 @@ public struct ReportInput: Sendable {
         public var issues: [String]
 
         public init(
-            index: Int, startSeconds: Double, endSeconds: Double, peakDegrees: Double? = nil,
-            rangeOfMotion: Double? = nil, tempoUpSeconds: Double? = nil, tempoDownSeconds: Double? = nil,
-            verdict: Verdict = .good, issues: [String] = []
+            index: Int,
+            startSeconds: Double,
+            endSeconds: Double,
+            peakDegrees: Double? = nil,
+            rangeOfMotion: Double? = nil,
+            tempoUpSeconds: Double? = nil,
+            tempoDownSeconds: Double? = nil,
+            verdict: Verdict = .good,
+            issues: [String] = []
         ) {
             self.index = index
             self.startSeconds = startSeconds
@@ -124,10 +130,18 @@ public struct ReportInput: Sendable {
         public var holdTargetSeconds: Double?
 
         public init(
-            name: String, angleName: String = "Angle", targetRange: ClosedRange<Double>? = nil,
-            rangeOfMotionUnit: RangeOfMotionUnit = .degrees, targetDegrees: ClosedRange<Double>? = nil,
-            prescribedReps: Int? = nil, repetitions: [Repetition] = [], angleSeries: [AngleSample] = [],
-            events: [Event] = [], stills: [Still] = [], holdSeconds: [Double] = [], holdTargetSeconds: Double? = nil
+            name: String,
+            angleName: String = "Angle",
+            targetRange: ClosedRange<Double>? = nil,
+            rangeOfMotionUnit: RangeOfMotionUnit = .degrees,
+            targetDegrees: ClosedRange<Double>? = nil,
+            prescribedReps: Int? = nil,
+            repetitions: [Repetition] = [],
+            angleSeries: [AngleSample] = [],
+            events: [Event] = [],
+            stills: [Still] = [],
+            holdSeconds: [Double] = [],
+            holdTargetSeconds: Double? = nil
         ) {
             self.name = name
             self.angleName = angleName

@@ -35,7 +35,10 @@ public enum ReportWriter {
     public static func write(_ input: ReportInput, to path: String, overwrite: Bool = false) throws(MediaIOError) {
         guard let format = Format(path: path) else {
             throw MediaIOError(
-                .encodeFailed, "unknown report format; name the report .html, .pdf or .json", file: path)
+                .encodeFailed,
+                "unknown report format; name the report .html, .pdf or .json",
+                file: path
+            )
         }
         switch format {
         case .html:

@@ -1,9 +1,10 @@
+public import PoseKit
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-public import PoseKit
 
 /// Encodes `rgb24` frames into a video file through ffmpeg: H.264 in MP4 by default, VP9 in WebM when
 /// the file name ends in `.webm`.
@@ -46,7 +47,11 @@ public final class VideoEncoder {
         public var ffmpegPath: String
 
         public init(
-            width: Int, height: Int, framesPerSecond: Double, format: Format? = nil, overwrite: Bool = false,
+            width: Int,
+            height: Int,
+            framesPerSecond: Double,
+            format: Format? = nil,
+            overwrite: Bool = false,
             ffmpegPath: String = "ffmpeg"
         ) {
             self.width = width
@@ -77,10 +82,12 @@ public final class VideoEncoder {
     public init(path: String, configuration: Configuration) throws(MediaIOError) {
         precondition(
             configuration.width > 0 && configuration.height > 0,
-            "frame size \(configuration.width)x\(configuration.height) must be positive")
+            "frame size \(configuration.width)x\(configuration.height) must be positive"
+        )
         precondition(
             configuration.framesPerSecond > 0 && configuration.framesPerSecond.isFinite,
-            "framesPerSecond (\(configuration.framesPerSecond)) must be positive")
+            "framesPerSecond (\(configuration.framesPerSecond)) must be positive"
+        )
         self.path = path
         self.configuration = configuration
         format = configuration.format ?? Format(path: path)
@@ -126,7 +133,8 @@ public final class VideoEncoder {
     public func append(_ image: RGBImage) throws(MediaIOError) {
         precondition(
             image.width == configuration.width && image.height == configuration.height,
-            "frame \(framesWritten) is \(image.width)x\(image.height), the encoder writes \(configuration.width)x\(configuration.height)")
+            "frame \(framesWritten) is \(image.width)x\(image.height), the encoder writes \(configuration.width)x\(configuration.height)"
+        )
         guard let process, !finished else {
             throw MediaIOError(.encodeFailed, "the encoder was already finished or cancelled", file: path)
         }

@@ -25,8 +25,15 @@ public struct PeriodicMotionCounter: Sendable {
         public var maximumSeconds: Double
         /// The window the principal component is taken over.
         public var windowSeconds: Double
+        /// The joints whose movement is counted (root-relative); the default is the whole body.
+        public var joints: [Joint]
 
-        public init(minimumRange: Double = 0.25, minimumSeconds: Double = 0.5, maximumSeconds: Double = 15, windowSeconds: Double = 8) {
+        public init(
+            minimumRange: Double = 0.25, minimumSeconds: Double = 0.5, maximumSeconds: Double = 15, windowSeconds: Double = 8,
+            joints: [Joint] = PeriodicMotionCounter.bodyJoints
+        ) {
+            precondition(!joints.isEmpty, "joints must not be empty")
+            self.joints = joints
             self.minimumRange = minimumRange
             self.minimumSeconds = minimumSeconds
             self.maximumSeconds = maximumSeconds
@@ -34,11 +41,13 @@ public struct PeriodicMotionCounter: Sendable {
         }
     }
 
-    static let joints: [Joint] = [
+    /// The whole-body joint set.
+    public static let bodyJoints: [Joint] = [
         .leftWrist, .rightWrist, .leftElbow, .rightElbow, .leftShoulder, .rightShoulder, .neck,
         .leftHip, .rightHip, .leftKnee, .rightKnee, .leftAnkle, .rightAnkle,
     ]
-    static let dimension = joints.count * 3
+    private let joints: [Joint]
+    private let dimension: Int
     private static let sampleSeconds = 0.1
 
     public let configuration: Configuration
@@ -60,6 +69,11 @@ public struct PeriodicMotionCounter: Sendable {
     private var component: [Double]
     private var scratch: [Double]
     private var product: [Double]
+    // Robust clipping: each dimension is limited to median ± 3 robust deviations over the window, so
+    // tracking glitches (a joint jumping for a few frames) cannot become the dominant "movement".
+    private var center: [Double]
+    private var spread: [Double]
+    private var sortScratch: [Double]
     private var covariance: [Double]
     private var hasComponent = false
     private var torso = 0.0
@@ -67,16 +81,21 @@ public struct PeriodicMotionCounter: Sendable {
 
     public init(configuration: Configuration = .init()) {
         self.configuration = configuration
+        joints = configuration.joints.filter { $0 != .root }
+        dimension = joints.count * 3
         capacity = max(20, Int((configuration.windowSeconds / Self.sampleSeconds).rounded()))
-        ring = Array(repeating: 0, count: capacity * Self.dimension)
+        ring = Array(repeating: 0, count: capacity * dimension)
         ringTimes = Array(repeating: 0, count: capacity)
-        feature = Array(repeating: 0, count: Self.dimension)
-        mean = Array(repeating: 0, count: Self.dimension)
-        component = Array(repeating: 0, count: Self.dimension)
-        scratch = Array(repeating: 0, count: Self.dimension)
-        product = Array(repeating: 0, count: Self.dimension)
+        feature = Array(repeating: 0, count: dimension)
+        mean = Array(repeating: 0, count: dimension)
+        component = Array(repeating: 0, count: dimension)
+        scratch = Array(repeating: 0, count: dimension)
+        product = Array(repeating: 0, count: dimension)
+        center = Array(repeating: 0, count: dimension)
+        spread = Array(repeating: .infinity, count: dimension)
+        sortScratch = Array(repeating: 0, count: capacity)
         completed.reserveCapacity(32)
-        covariance = Array(repeating: 0, count: Self.dimension * Self.dimension)
+        covariance = Array(repeating: 0, count: dimension * dimension)
         counter = RepCounter(configuration: Self.counterConfiguration(configuration))
     }
 
@@ -143,7 +162,7 @@ public struct PeriodicMotionCounter: Sendable {
         guard length > 1e-6 else { return false }
         torso = torso == 0 ? length : torso + 0.05 * (length - torso)
         let scale = 1 / torso
-        for (index, joint) in Self.joints.enumerated() {
+        for (index, joint) in joints.enumerated() {
             let k = pose[joint]
             guard k.confidence > 0 else { continue }  // hold the last value
             feature[index * 3] = (k.x - root.x) * scale
@@ -154,8 +173,8 @@ public struct PeriodicMotionCounter: Sendable {
     }
 
     private mutating func store(at seconds: Double) {
-        let base = ringNext * Self.dimension
-        for d in 0..<Self.dimension { ring[base + d] = feature[d] }
+        let base = ringNext * dimension
+        for d in 0..<dimension { ring[base + d] = feature[d] }
         ringTimes[ringNext] = seconds
         ringNext = (ringNext + 1) % capacity
         ringCount = min(ringCount + 1, capacity)
@@ -163,28 +182,53 @@ public struct PeriodicMotionCounter: Sendable {
 
     private func project(_ values: [Double], offset: Int = 0) -> Double {
         var sum = 0.0
-        for d in 0..<Self.dimension { sum += (values[offset + d] - mean[d]) * component[d] }
+        for d in 0..<dimension { sum += (clip(values[offset + d], d) - mean[d]) * component[d] }
         return sum
+    }
+
+    @inline(__always)
+    private func clip(_ v: Double, _ d: Int) -> Double {
+        let c = center[d]
+        let r = spread[d]
+        return v > c + r ? c + r : (v < c - r ? c - r : v)
+    }
+
+    private mutating func updateClipping(_ n: Int) {
+        for d in 0..<dimension {
+            for i in 0..<n { sortScratch[i] = ring[i * dimension + d] }
+            var median = 0.0
+            sortScratch.withUnsafeMutableBufferPointer { buffer in
+                var part = UnsafeMutableBufferPointer(rebasing: buffer[0..<n])
+                part.sort()
+                median = part[n / 2]
+                for i in 0..<n { part[i] = abs(part[i] - median) }
+                part.sort()
+                let mad = part[n / 2]
+                spread[d] = 3 * 1.4826 * mad + 0.05
+            }
+            center[d] = median
+        }
     }
 
     /// Recomputes the principal component; replays the window when the movement changed.
     private mutating func updateComponent() {
         let n = ringCount
-        let dim = Self.dimension
+        let dim = dimension
+        updateClipping(n)
         for d in 0..<dim { mean[d] = 0 }
         for i in 0..<n {
             let base = i * dim
-            for d in 0..<dim { mean[d] += ring[base + d] }
+            for d in 0..<dim { mean[d] += clip(ring[base + d], d) }
         }
         for d in 0..<dim { mean[d] /= Double(n) }
         for i in 0..<(dim * dim) { covariance[i] = 0 }
         for i in 0..<n {
             let base = i * dim
             for a in 0..<dim {
-                let va = ring[base + a] - mean[a]
+                let va = clip(ring[base + a], a) - mean[a]
                 if va == 0 { continue }
                 let row = a * dim
-                for b in a..<dim { covariance[row + b] += va * (ring[base + b] - mean[b]) }
+                for b in a..<dim { covariance[row + b] += va * (clip(ring[base + b], b) - mean[b]) }
             }
         }
         for a in 0..<dim { for b in 0..<a { covariance[a * dim + b] = covariance[b * dim + a] } }
@@ -224,9 +268,20 @@ public struct PeriodicMotionCounter: Sendable {
         let mid = (lo + hi) / 2
         var below = 0
         for i in 0..<n where project(ring, offset: i * dim) < mid { below += 1 }
-        let restLow = below * 2 >= n
-        let newDirection: Double = restLow ? 1 : -1
-        let changed = !previous0 || oldDot < 0.7 || (newDirection != direction && abs(Double(below) / Double(n) - 0.5) > 0.15)
+        // Rest side: people start an exercise from its start position, so the oldest sample of the
+        // window tells it when it is clearly on one side; otherwise the side the signal spends most time on.
+        let oldest = project(ring, offset: ((ringNext - n + capacity) % capacity) * dim)
+        let newDirection: Double
+        if abs(oldest - mid) > 0.2 * (hi - lo) {
+            newDirection = oldest < mid ? 1 : -1
+        } else {
+            newDirection = below * 2 >= n ? 1 : -1
+        }
+        let changed = !previous0 || oldDot < 0.7
+        if previous0, !changed {
+            hasComponent = true
+            return
+        }
         hasComponent = true
         guard changed else { return }
         direction = newDirection

@@ -420,6 +420,7 @@ public struct CoachingSession: Sendable {
             let side = counterSides[c]
             let value = primaryValue(side: side)
             let event = counters[c].ingest(value, at: t, valid: valid)
+            if case .completed(let completed) = event { complete(completed, counter: c, exercise) }
             if counters[c].phase != .active {
                 if counters[c].restSeconds == t {
                     resetStats(side: side)
@@ -432,7 +433,6 @@ public struct CoachingSession: Sendable {
                 if isPeak { peakS[c] = s }
                 updateStats(side: side, peak: isPeak)
             }
-            if case .completed(let completed) = event { complete(completed, counter: c, exercise) }
         }
         // The working side and the overlay's numbers.
         var best = 0

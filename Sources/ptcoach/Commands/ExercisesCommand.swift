@@ -1,9 +1,54 @@
 import ArgumentParser
+import CoachKit
+import Foundation
 
 struct ExercisesCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "exercises", abstract: "(being built)")
+    static let configuration = CommandConfiguration(
+        commandName: "exercises",
+        abstract: "List the exercise library (id, name, camera view, joints measured)."
+    )
+
+    @Option(name: .long, help: "A directory of exercise definition JSON files to list instead of the bundled library.")
+    var exercisesDirectory: String?
+
+    @Flag(name: .long, help: "Print a JSON array.")
+    var json = false
 
     func run() async throws {
-        throw CLIError("ptcoach exercises is not built yet")
+        let library = try AnalyzeCommand.loadLibrary(directory: exercisesDirectory)
+        if json {
+            let rows: [[String: JSONField]] = library.exercises.map { e in
+                [
+                    "id": .string(e.id), "name": .string(e.name), "view": .string(e.view.rawValue),
+                    "side": .string(e.side.rawValue), "kind": .string(e.isHold ? "hold" : "reps"),
+                    "primary": .string(e.primaryAngle.rawValue), "angles": .strings(e.angles.map(\.rawValue)),
+                    "joints": .strings(e.requiredJoints.map(\.name)),
+                ]
+            }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            print(String(decoding: try encoder.encode(rows), as: UTF8.self))
+            return
+        }
+        let width = library.exercises.map(\.id.count).max() ?? 10
+        for e in library.exercises {
+            let id = e.id.padding(toLength: width, withPad: " ", startingAt: 0)
+            let kind = e.isHold ? "hold" : "reps"
+            print("\(id)  \(e.view.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0))  \(kind)  \(e.name): \(e.angles.map(\.displayName).joined(separator: ", "))")
+        }
+    }
+}
+
+/// A string or a list of strings, for the JSON listing.
+enum JSONField: Encodable {
+    case string(String)
+    case strings([String])
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .string(let s): try container.encode(s)
+        case .strings(let a): try container.encode(a)
+        }
     }
 }

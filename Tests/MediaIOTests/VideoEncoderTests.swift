@@ -69,6 +69,18 @@ struct VideoEncoderTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == [name])
     }
 
+    @Test func aConfigurationMatchesAProbedVideo() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let first = folder + "/first.mp4"
+        let encoder = try VideoEncoder(path: first, configuration: .init(width: 96, height: 64, framesPerSecond: 29.97))
+        for index in 0..<10 { try encoder.append(Self.frame(index, width: 96, height: 64)) }
+        try encoder.finish()
+        let configuration = VideoEncoder.Configuration(matching: try VideoInfo(probing: first))
+        #expect(configuration.width == 96 && configuration.height == 64)
+        #expect(VideoEncoder.rational(configuration.framesPerSecond) == "30000/1001")
+    }
+
     @Test func oddSizesArePaddedToEven() throws {
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

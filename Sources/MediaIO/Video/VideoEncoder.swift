@@ -216,3 +216,22 @@ public final class VideoEncoder {
         return denominator == 1 ? "\(numerator)" : "\(numerator)/\(denominator)"
     }
 }
+
+extension VideoEncoder.Configuration {
+    /// Writes frames of the same size and rate as `info` describes (decoded frames are already
+    /// upright, so no rotation is stored).
+    ///
+    /// ```swift
+    /// let info = try VideoInfo(probing: "in.mp4")
+    /// let encoder = try VideoEncoder(path: "out.mp4", configuration: .init(matching: info))
+    /// ```
+    public init(matching info: VideoInfo, format: VideoEncoder.Format? = nil, overwrite: Bool = false) {
+        self.init(
+            width: info.width,
+            height: info.height,
+            framesPerSecond: info.fps > 0 ? info.fps : 30,
+            format: format,
+            overwrite: overwrite
+        )
+    }
+}

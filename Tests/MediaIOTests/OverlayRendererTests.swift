@@ -1,3 +1,4 @@
+import CoachKit
 import Foundation
 import MediaIO
 import PoseKit
@@ -310,5 +311,36 @@ struct OverlayRendererTests {
                 to: URL(fileURLWithPath: folder).appendingPathComponent("overlay-guidance.png")
             )
         }
+    }
+}
+
+struct OverlayStateCoachSnapshotTests {
+    @Test func aSnapshotMapsOntoTheOverlay() {
+        var coached = OverlayRendererTests.knownPose()
+        coached[.leftKnee] = Keypoint(x: 360, y: 320, confidence: 0.9)
+        coached[.leftAnkle] = Keypoint(x: 360, y: 400, confidence: 0.9)
+        var bystander = Pose()
+        bystander[.leftShoulder] = Keypoint(x: 40, y: 40, confidence: 0.9)
+        bystander[.leftHip] = Keypoint(x: 40, y: 140, confidence: 0.9)
+        var snapshot = CoachSnapshot()
+        snapshot.exerciseName = "Squat"
+        snapshot.confidence = 0.8
+        snapshot.repCount = 4
+        snapshot.primaryAngle = 95
+        snapshot.primaryAngleKind = .kneeFlexion
+        snapshot.primaryJoint = .leftKnee
+        snapshot.side = .left
+        snapshot.targetRange = 90...120
+        snapshot.rangeOfMotionProgress = 0.95
+        snapshot.cueText = "Good depth"
+        snapshot.cueKind = .encouragement
+        snapshot.pose = coached
+        let state = OverlayState(snapshot: snapshot, people: [bystander, coached], prescribedReps: 10)
+        #expect(state.people.count == 2)
+        #expect(state.coachedIndex == 1 && state.people[1] == coached)
+        #expect(state.angle == .init(joint: .leftKnee, from: .leftHip, to: .leftAnkle, degrees: 95, isInTarget: true))
+        #expect(state.reps == 4 && state.prescribedReps == 10)
+        #expect(state.cueKind == .encouragement)
+        #expect(state.rangeOfMotion?.progress == 0.95)
     }
 }

@@ -1,3 +1,4 @@
+import CoachKit
 import Foundation
 import PoseKit
 import Testing
@@ -200,5 +201,40 @@ struct ReportTests {
             let size = try FileManager.default.attributesOfItem(atPath: folder + "/" + name)[.size] as? Int ?? 0
             #expect(size > 10_000 && size < 2_000_000, "\(name) is \(size) bytes")
         }
+    }
+}
+
+struct ReportInputSessionSummaryTests {
+    static let summaryJSON = """
+        {"exercise":"squat","exerciseName":"Squat","exerciseSource":"given","reps":2,
+         "repetitions":[
+          {"index":1,"startSeconds":0.5,"endSeconds":2.5,"angles":[{"angle":"kneeFlexion","side":"left","min":5,"max":95,"atPeak":95}],
+           "peakAngle":95,"rangeOfMotion":1.05,"tempo":{"toPeakSeconds":1.2,"fromPeakSeconds":0.8},
+           "verdict":"good","issues":[],"safetyBreaches":[],"measurementReliable":true},
+          {"index":2,"startSeconds":3,"endSeconds":5,"angles":[],"peakAngle":70,"rangeOfMotion":0.74,
+           "tempo":{"toPeakSeconds":1.0,"fromPeakSeconds":1.0,"concentricSeconds":0.9,"eccentricSeconds":1.1},
+           "verdict":"needs-work","issues":[{"rule":"depth","cue":"Go a little deeper","angle":"kneeFlexion","value":70,"limit":80,"priority":1}],
+           "safetyBreaches":[],"measurementReliable":true}],
+         "holds":[],"segments":[],
+         "formIssues":[{"seconds":4,"repetition":2,"rule":"depth","cue":"Go a little deeper"}],
+         "safetyWarnings":[{"angle":"kneeFlexion","side":"left","value":150,"limit":140,"text":"Knee bent too far","seconds":4.5}],
+         "cues":[],"averages":{},"durationSeconds":5.5,"secondsWithPerson":5.5}
+        """
+
+    @Test func aSessionSummaryBecomesAReportSection() throws {
+        let summary = try JSONDecoder().decode(SessionSummary.self, from: Data(Self.summaryJSON.utf8))
+        let exercise = ReportInput.Exercise(summary: summary, prescribedReps: 10)
+        #expect(exercise.name == "Squat")
+        #expect(exercise.angleName == "Knee flexion")
+        #expect(exercise.rangeOfMotionUnit == .fraction)
+        #expect(exercise.repetitions.map(\.rangeOfMotion) == [1.05, 0.74])
+        #expect(exercise.repetitions.map(\.verdict) == [.good, .needsWork])
+        // Concentric/eccentric when known, else the halves from/to the peak.
+        #expect(exercise.repetitions[0].tempoUpSeconds == 0.8 && exercise.repetitions[0].tempoDownSeconds == 1.2)
+        #expect(exercise.repetitions[1].tempoUpSeconds == 0.9 && exercise.repetitions[1].tempoDownSeconds == 1.1)
+        #expect(exercise.events.map(\.isSafety) == [false, true])
+        let html = ReportWriter.html(ReportInput(title: "t", exercises: [exercise]))
+        #expect(html.contains("2 of 10 repetitions done; 1 reached the target range; 1 safety warning."))
+        #expect(html.contains("<td class=\"rom\">105 %</td>") && html.contains("<td class=\"rom\">74 %</td>"))
     }
 }

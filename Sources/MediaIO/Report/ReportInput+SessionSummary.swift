@@ -1,0 +1,60 @@
+public import CoachKit
+
+extension ReportInput.Exercise {
+    /// The report section for a coaching session's summary.
+    ///
+    /// Range of motion is the coach's fraction of the target excursion (1 = target reached), so the
+    /// target band starts at 100 %. Tempo uses the concentric/eccentric halves when the exercise names
+    /// them, else the halves to and from the peak.
+    ///
+    /// ```swift
+    /// let exercise = ReportInput.Exercise(summary: session.summary, angleSeries: samples, stills: stills)
+    /// try ReportWriter.write(ReportInput(title: "Session report", exercises: [exercise]), to: "report.html")
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - angleSeries: the primary angle per frame (from the snapshots), for the angle chart.
+    ///   - targetDegrees: the primary angle's target band at the peak, shaded on the angle chart.
+    public init(
+        summary: SessionSummary,
+        prescribedReps: Int? = nil,
+        angleSeries: [ReportInput.AngleSample] = [],
+        targetDegrees: ClosedRange<Double>? = nil,
+        stills: [ReportInput.Still] = []
+    ) {
+        let repetitions = summary.repetitions.map { rep in
+            let verdict: ReportInput.Verdict =
+                !rep.safetyBreaches.isEmpty ? .unsafe : rep.verdict == .good ? .good : .needsWork
+            return ReportInput.Repetition(
+                index: rep.index,
+                startSeconds: rep.startSeconds,
+                endSeconds: rep.endSeconds,
+                peakDegrees: rep.peakAngle,
+                rangeOfMotion: rep.rangeOfMotion,
+                tempoUpSeconds: rep.tempo.concentricSeconds ?? rep.tempo.fromPeakSeconds,
+                tempoDownSeconds: rep.tempo.eccentricSeconds ?? rep.tempo.toPeakSeconds,
+                verdict: verdict,
+                issues: rep.issues.map(\.cue) + rep.safetyBreaches.map(\.warning)
+            )
+        }
+        let highest = max(1.2, repetitions.compactMap(\.rangeOfMotion).max() ?? 0)
+        let events =
+            summary.formIssues.map { ReportInput.Event(seconds: $0.seconds, text: $0.cue) }
+            + summary.safetyWarnings.map { ReportInput.Event(seconds: $0.seconds, text: $0.text, isSafety: true) }
+        let angleName = summary.repetitions.first?.angles.first?.angle.displayName ?? "angle"
+        self.init(
+            name: summary.exerciseName ?? summary.exercise ?? "Unrecognised exercise",
+            angleName: angleName.prefix(1).uppercased() + angleName.dropFirst(),
+            targetRange: 1.0...highest,
+            rangeOfMotionUnit: .fraction,
+            targetDegrees: targetDegrees,
+            prescribedReps: prescribedReps,
+            repetitions: repetitions,
+            angleSeries: angleSeries,
+            events: events.sorted { $0.seconds < $1.seconds },
+            stills: stills,
+            holdSeconds: summary.holds.map(\.heldSeconds),
+            holdTargetSeconds: summary.holds.first?.targetSeconds
+        )
+    }
+}

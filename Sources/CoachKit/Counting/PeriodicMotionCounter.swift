@@ -288,8 +288,12 @@ public struct PeriodicMotionCounter: Sendable {
         // Replay the window (oldest first) so that the first repetitions of the movement count.
         counter = RepCounter(configuration: Self.counterConfiguration(configuration, direction: direction))
         let start = (ringNext - n + capacity) % capacity
+        var previousTime = -Double.infinity
         for k in 0..<n {
             let i = (start + k) % capacity
+            // A gap in the samples is an invalid stretch (walking, out of frame): do not bridge it.
+            if ringTimes[i] - previousTime > 0.35 { _ = counter.ingest(nil, at: ringTimes[i], valid: false) }
+            previousTime = ringTimes[i]
             if case .completed(let rep) = counter.ingest(project(ring, offset: i * dim), at: ringTimes[i]) { accept(rep) }
         }
     }

@@ -110,6 +110,7 @@ public struct CoachingSession: Sendable {
     private var rootTrailTimes: [Double]
     private var rootTrailNext = 0
     private var torso = 0.0
+    private var walkingUntil = -Double.infinity
     private var guidance: String?
     private var hasDepth = false
 
@@ -342,8 +343,10 @@ public struct CoachingSession: Sendable {
         }
         // The oldest sample is about one second ago.
         let oldest = rootTrail[rootTrailNext]
-        guard oldest.isFinite, torso > 0, t - rootTrailTimes[rootTrailNext] <= 1.5 else { return false }
-        return abs(root.x - oldest) / torso > configuration.walkingTorsoLengths
+        guard oldest.isFinite, torso > 0, t - rootTrailTimes[rootTrailNext] <= 1.5 else { return t < walkingUntil }
+        // Once walking, the person counts as walking until a second after the movement stopped.
+        if abs(root.x - oldest) / torso > configuration.walkingTorsoLengths { walkingUntil = t + 1 }
+        return t < walkingUntil
     }
 
     private mutating func updateView(_ pose: Pose) {

@@ -75,7 +75,7 @@ enum AnnotationPass {
                 image = RGBImage(width: width, height: height)
             }
             _ = session.ingest(frame)
-            let state = OverlayState(frame: frame, snapshot: session.snapshot)
+            let state = OverlayState(snapshot: session.snapshot, people: frame.poses)
             if decoder == nil {
                 image = renderer.render(state, width: width, height: height, background: background)
             } else {

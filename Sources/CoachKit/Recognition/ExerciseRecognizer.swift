@@ -90,9 +90,15 @@ public struct ExerciseRecognizer: Sendable {
     /// Feeds the selected, smoothed pose (or `nil` when nobody is seen).
     ///
     /// - Returns: The state at each decision (every `strideSeconds`), `nil` in between.
-    public mutating func ingest(_ pose: Pose?, at seconds: Double) -> RecognitionState? {
+    /// - Parameter steady: `false` while the person walks or is partly out of frame: the window restarts,
+    ///   so that walking in is not taken for an exercise.
+    public mutating func ingest(_ pose: Pose?, at seconds: Double, steady: Bool = true) -> RecognitionState? {
         if seconds < lastSampleSeconds { reset() }
-        if let pose {
+        if pose != nil, !steady {
+            ringCount = 0
+            ringNext = 0
+        }
+        if let pose, steady {
             lastPoseSeconds = seconds
             if seconds - lastSampleSeconds >= Self.sampleSeconds * 0.95 {
                 lastSampleSeconds = seconds

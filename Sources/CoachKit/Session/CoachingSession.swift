@@ -260,7 +260,7 @@ public struct CoachingSession: Sendable {
                 count(exercise, valid: settled, at: t)
             }
         } else {
-            recognize(pose, at: t)
+            recognize(pose, steady: valid, at: t)
             countAgnostic(pose, valid: settled, at: t)
         }
         finishFrame(at: t)
@@ -288,7 +288,7 @@ public struct CoachingSession: Sendable {
         validSince = .infinity
         for i in counters.indices { _ = counters[i].ingest(nil, at: t, valid: false) }
         if configuration.exercise == nil {
-            recognize(nil, at: t)
+            recognize(nil, steady: false, at: t)
             _ = agnostic?.ingest(nil, at: t, valid: false)
         }
         if configuration.exercise?.isHold == true { updateHold(configuration.exercise!, valid: false, dt: 0, at: t) }
@@ -658,9 +658,9 @@ public struct CoachingSession: Sendable {
 
     // MARK: - Recognition
 
-    private mutating func recognize(_ pose: Pose?, at t: Double) {
+    private mutating func recognize(_ pose: Pose?, steady: Bool, at t: Double) {
         guard var recognizer else { return }
-        let decision = recognizer.ingest(pose, at: t)
+        let decision = recognizer.ingest(pose, at: t, steady: steady)
         let sampled = recognizer.sample
         self.recognizer = recognizer
         if pose != nil, t - lastAutoSampleSeconds >= 0.095 {

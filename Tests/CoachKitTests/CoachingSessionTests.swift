@@ -1,0 +1,140 @@
+import CoachKit
+import PoseKit
+import Testing
+
+struct CoachingSessionTests {
+    static let library = try! ExerciseLibrary.bundled()
+
+    static func run(
+        _ frames: [PoseFrame], exercise: String?, cooldown: Double = 4
+    ) -> (session: CoachingSession, events: [CoachEvent]) {
+        var session = CoachingSession(
+            configuration: .init(
+                exercise: exercise.map { library[$0]! }, library: library.exercises,
+                frameWidth: SyntheticExercise.width, frameHeight: SyntheticExercise.height,
+                cues: .init(cooldownSeconds: cooldown), emitsPoseEvents: false
+            )
+        )
+        var events: [CoachEvent] = []
+        for frame in frames { events += session.ingest(frame) }
+        return (session, events)
+    }
+
+    @Test(arguments: [
+        (SyntheticExercise.Kind.squat, "squat", 8),
+        (.shoulderAbduction, "shoulder-abduction", 10),
+        (.bicepCurl, "bicep-curl", 6),
+    ])
+    func countsExactRepetitionsWithTheExerciseGiven(kind: SyntheticExercise.Kind, id: String, reps: Int) {
+        let frames = SyntheticExercise(kind: kind).frames(reps: reps)
+        let (session, events) = Self.run(frames, exercise: id)
+        #expect(session.repetitions.count == reps)
+        #expect(session.snapshot.repCount == reps)
+        #expect(events.filter { if case .repCompleted = $0 { true } else { false } }.count == reps)
+        let summary = session.summary()
+        #expect(summary.reps == reps)
+        #expect(summary.exercise == id)
+        for rep in summary.repetitions {
+            #expect(rep.endSeconds > rep.startSeconds)
+            #expect(rep.tempo.toPeakSeconds > 0 && rep.tempo.fromPeakSeconds > 0)
+            #expect(rep.angles.first?.angle == Self.library[id]!.primaryAngle)
+            #expect((rep.rangeOfMotion ?? 0) > 0.8)
+        }
+    }
+
+    @Test func squatAnglesAreClinical() throws {
+        let frames = SyntheticExercise(kind: .squat, noisePixels: 0, peakDegrees: 95).frames(reps: 3)
+        let (session, _) = Self.run(frames, exercise: "squat")
+        let rep = try #require(session.repetitions.first)
+        let knee = try #require(rep.angles.first { $0.angle == .kneeFlexion })
+        #expect(abs(knee.max - 95) < 6)  // smoothing and the median filter round the peak a little
+        #expect(knee.min < 40)
+        #expect(rep.symmetry != nil)
+    }
+
+    @Test func noRepetitionsDuringWalkInIdleOrWithABystander() {
+        let frames = SyntheticExercise(kind: .squat, walkInSeconds: 4, idleBeforeSeconds: 3, bystander: true).frames(reps: 5)
+        let (session, events) = Self.run(frames, exercise: "squat")
+        #expect(session.repetitions.count == 5)
+        // Nothing counted before the person stood still in frame.
+        #expect(session.repetitions.allSatisfy { $0.startSeconds > 4 })
+        #expect(events.contains { if case .setupGuidance = $0 { true } else { false } })
+    }
+
+    @Test(arguments: [SyntheticExercise.Kind.walkOnly, .standStill])
+    func noRepetitionsWhenWalkingOrStandingStill(kind: SyntheticExercise.Kind) {
+        let frames = SyntheticExercise(kind: kind).frames(reps: 6)
+        #expect(Self.run(frames, exercise: "squat").session.repetitions.isEmpty)
+        #expect(Self.run(frames, exercise: nil).session.repetitions.isEmpty)
+    }
+
+    @Test func partlyOutOfFrameCountsNothingAndSaysWhichJoints() {
+        let frames = SyntheticExercise(kind: .squat, legsCutOff: true).frames(reps: 5)
+        let (session, _) = Self.run(frames, exercise: "squat")
+        #expect(session.repetitions.isEmpty)
+        #expect(session.jointsNeverSeen.contains(.leftKnee))
+        #expect(session.snapshot.setupGuidance != nil)
+    }
+
+    @Test func countsWithoutAnExerciseAndRecognisesIt() {
+        let frames = SyntheticExercise(kind: .shoulderAbduction, walkInSeconds: 3, idleBeforeSeconds: 2, bystander: true).frames(reps: 10)
+        let (session, events) = Self.run(frames, exercise: nil)
+        let summary = session.summary()
+        #expect(summary.reps == 10)
+        #expect(summary.exercise == "shoulder-abduction")
+        #expect(events.contains { if case .recognized(.exercise(id: "shoulder-abduction", _)) = $0 { true } else { false } })
+    }
+
+    @Test func holdTimeIsMeasured() throws {
+        let frames = SyntheticExercise(kind: .wallSit).frames(reps: 12)
+        let (session, events) = Self.run(frames, exercise: "wall-sit")
+        let summary = session.summary()
+        let hold = try #require(summary.holds.first)
+        #expect(abs(hold.heldSeconds - 12) < 1.0)
+        #expect(summary.reps == 0)
+        #expect(events.contains { if case .holdProgress = $0 { true } else { false } })
+    }
+
+    @Test func safetyWarningIsImmediate() throws {
+        // Squats to 150° knee flexion; the squat definition warns above 140°.
+        let frames = SyntheticExercise(kind: .squat, noisePixels: 0, peakDegrees: 150).frames(reps: 2)
+        let (session, events) = Self.run(frames, exercise: "squat")
+        let warnings = events.compactMap { if case .warning(let w) = $0 { w } else { nil } }
+        let first = try #require(warnings.first)
+        // When did the knee first pass 140° in the input?
+        let crossing = try #require(
+            frames.first { ($0.poses[0].clinicalFlexion(at: .leftKnee, from: .leftHip, to: .leftAnkle) ?? 0) > 140 }
+        )
+        #expect(first.seconds - crossing.seconds < 0.25)  // only the smoothing lag
+        #expect(events.contains { if case .cue(let cue) = $0 { cue.kind == .safety } else { false } })
+        #expect(session.repetitions.first?.safetyBreaches.isEmpty == false)
+        #expect(session.repetitions.first?.verdict == .needsWork)
+    }
+
+    @Test func cuesComeOneAtATimeWithACooldown() {
+        let frames = SyntheticExercise(kind: .squat, repSeconds: 1.5).frames(reps: 10)
+        let (_, events) = Self.run(frames, exercise: "squat", cooldown: 4)
+        let cues: [Cue] = events.compactMap { (event: CoachEvent) -> Cue? in if case .cue(let cue) = event { cue } else { nil } }
+            .filter { $0.kind != .safety }
+        #expect(!cues.isEmpty)
+        for (a, b) in zip(cues, cues.dropFirst()) { #expect(b.seconds - a.seconds >= 4 - 1e-9) }
+        #expect(cues.contains { $0.kind == .encouragement })
+    }
+
+    @Test func snapshotDescribesTheCurrentState() throws {
+        let frames = SyntheticExercise(kind: .squat).frames(reps: 2)
+        var session = CoachingSession(configuration: .init(exercise: Self.library["squat"]!))
+        var maxProgress = 0.0
+        for frame in frames {
+            _ = session.ingest(frame)
+            maxProgress = max(maxProgress, session.snapshot.rangeOfMotionProgress)
+        }
+        let snapshot = session.snapshot
+        #expect(snapshot.exerciseID == "squat")
+        #expect(snapshot.repCount == 2)
+        #expect(snapshot.primaryAngleKind == .kneeFlexion)
+        #expect(snapshot.targetRange == 80...120)
+        #expect(snapshot.pose != nil)
+        #expect(maxProgress > 0.9)
+    }
+}

@@ -1,0 +1,74 @@
+import CoachKit
+import Foundation
+import Testing
+
+struct ExerciseLibraryTests {
+    static let requiredIDs = [
+        "squat", "deep-squat", "sit-to-stand", "lunge", "inline-lunge", "side-lunge", "hurdle-step",
+        "standing-straight-leg-raise", "standing-hip-abduction", "heel-raise", "bridge", "seated-knee-extension",
+        "shoulder-flexion", "shoulder-abduction", "shoulder-scaption", "shoulder-extension", "shoulder-rotation",
+        "front-raise", "lateral-raise", "bicep-curl", "shoulder-press", "shoulder-shrug", "push-up", "pull-up", "dip",
+        "jumping-jack", "burpee", "wall-sit", "plank", "single-leg-stance",
+    ]
+
+    @Test func bundledLibraryLoadsAllRequiredExercises() throws {
+        let library = try ExerciseLibrary.bundled()
+        #expect(library.exercises.count >= 25)
+        for id in Self.requiredIDs { #expect(library[id] != nil, "missing \(id)") }
+        for id in ["wall-sit", "plank", "single-leg-stance"] { #expect(library[id]?.isHold == true) }
+        for exercise in library.exercises {
+            #expect(exercise.angles.first == exercise.primaryAngle)
+            #expect(exercise.isHold == (exercise.repetition == nil))
+            #expect(!exercise.requiredJoints.isEmpty)
+        }
+    }
+
+    @Test func unknownIDListsValidOnes() throws {
+        let library = try ExerciseLibrary.bundled()
+        let error = #expect(throws: CoachKitError.self) { try library.exercise(id: "sqaut") }
+        #expect(error?.code == .unknownExercise)
+        #expect(error?.message.contains("squat") == true)
+    }
+
+    static let valid = """
+        {"id": "mini-squat", "name": "Mini squat", "view": "side", "side": "both", "kind": "reps",
+         "angles": ["kneeFlexion", "trunkLean"], "primary": "kneeFlexion",
+         "repetition": {"start": 5, "peak": 45, "towardPeak": "eccentric"}, "target": {"min": 40, "max": 60}}
+        """
+
+    @Test func userDirectoryLoadsWithTheSameValidation() throws {
+        let directory = try Self.directory(["mini-squat.json": Self.valid])
+        let library = try ExerciseLibrary(directory: directory)
+        #expect(library.ids == ["mini-squat"])
+        #expect(library["mini-squat"]?.repetition?.minimumRange == 12)  // default 0.3 × 40
+    }
+
+    @Test(arguments: [
+        ("{not json", "not valid JSON"),
+        (valid.replacingOccurrences(of: "\"kneeFlexion\", \"trunkLean\"", with: "\"kneeBend\""), "angles[0]"),
+        (valid.replacingOccurrences(of: "\"peak\": 45", with: "\"peak\": \"deep\""), "repetition.peak"),
+        (valid.replacingOccurrences(of: "\"view\": \"side\"", with: "\"view\": \"top\""), "\"view\""),
+        (valid.replacingOccurrences(of: "\"kind\": \"reps\"", with: "\"kind\": \"reps\", \"colour\": 1"), "\"colour\""),
+        (valid.replacingOccurrences(of: ", \"target\": {\"min\": 40, \"max\": 60}", with: ""), "\"target\""),
+        (valid.replacingOccurrences(of: "\"primary\": \"kneeFlexion\"", with: "\"primary\": \"trunkLean\""), "\"primary\""),
+    ])
+    func invalidDefinitionNamesFileAndField(text: String, field: String) throws {
+        let directory = try Self.directory(["broken.json": text])
+        let error = #expect(throws: CoachKitError.self) { try ExerciseLibrary(directory: directory) }
+        #expect(error?.code == .invalidDefinition)
+        #expect(error?.description.contains("broken.json") == true)
+        #expect(error?.description.contains(field) == true, "\(error?.description ?? "")")
+    }
+
+    @Test func missingDirectoryIsAClearError() {
+        let error = #expect(throws: CoachKitError.self) { try ExerciseLibrary(directory: "/nonexistent/exercises") }
+        #expect(error?.message.contains("/nonexistent/exercises") == true)
+    }
+
+    static func directory(_ files: [String: String]) throws -> String {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("coachkit-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        for (name, text) in files { try text.write(to: url.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+        return url.path
+    }
+}

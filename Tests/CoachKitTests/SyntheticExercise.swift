@@ -1,0 +1,198 @@
+import Foundation
+import PoseKit
+
+/// Generates pose frames of a person doing an exercise, for tests: N repetitions, noise, a walk-in,
+/// idle periods, a bystander, stretches out of frame.
+///
+/// ```swift
+/// let frames = SyntheticExercise(kind: .squat).frames(reps: 8)
+/// ```
+struct SyntheticExercise {
+    enum Kind { case squat, shoulderAbduction, bicepCurl, wallSit, walkOnly, standStill }
+
+    var kind: Kind
+    var fps = 30.0
+    var repSeconds = 2.4
+    var noisePixels = 1.5
+    var walkInSeconds = 0.0
+    var idleBeforeSeconds = 1.0
+    var idleAfterSeconds = 1.0
+    var bystander = false
+    /// Peak of the moving angle (degrees); default per kind.
+    var peakDegrees: Double?
+    var legsCutOff = false
+    var seed: UInt64 = 42
+
+    static let width = 640.0
+    static let height = 480.0
+
+    /// The frames of a session with `reps` repetitions (or a hold of `reps` seconds for `.wallSit`).
+    func frames(reps: Int) -> [PoseFrame] {
+        var rng = SplitMix64(seed: seed)
+        var frames: [PoseFrame] = []
+        var t = 0.0
+        let dt = 1 / fps
+        let cx = 320.0
+        func add(_ pose: Pose) {
+            var poses = [jitter(pose, &rng)]
+            if bystander {
+                // A smaller person further back, waving an arm: never the coached one.
+                let wave = 60 + 50 * sin(2 * .pi * t * 1.3)
+                poses.append(jitter(Self.body(cx: 590, scale: 0.35, view: .front, abduction: (wave, 20)), &rng))
+                poses.swapAt(0, 1)  // the bystander is listed first
+            }
+            frames.append(PoseFrame(seconds: t, poses: poses))
+            t += dt
+        }
+        // Walk in from the left edge with swinging legs.
+        if walkInSeconds > 0 {
+            let n = Int(walkInSeconds * fps)
+            for i in 0..<n {
+                let x = -80 + (cx + 80) * Double(i) / Double(n)
+                let swing = 25 + 20 * sin(2 * .pi * Double(i) * dt * 1.6)
+                add(Self.body(cx: x, view: .side, knee: swing, elbow: 20 + swing / 2))
+            }
+        }
+        let idle = restPose(cx)
+        for _ in 0..<Int(idleBeforeSeconds * fps) { add(idle) }
+        switch kind {
+        case .walkOnly:
+            for i in 0..<Int(Double(reps) * repSeconds * fps) {
+                let x = 100 + 440 * (0.5 + 0.5 * sin(2 * .pi * Double(i) * dt / 8))
+                let swing = 25 + 20 * sin(2 * .pi * Double(i) * dt * 1.6)
+                add(Self.body(cx: x, view: .side, knee: swing, elbow: 20 + swing / 2))
+            }
+        case .standStill:
+            for _ in 0..<Int(Double(reps) * repSeconds * fps) { add(idle) }
+        case .wallSit:
+            let down = Int(1.5 * fps)
+            for i in 0..<down { add(Self.body(cx: cx, view: .side, knee: 90 * Double(i) / Double(down), lean: 10)) }
+            for _ in 0..<Int(Double(reps) * fps) { add(Self.body(cx: cx, view: .side, knee: 90, lean: 10)) }
+            for i in 0..<down { add(Self.body(cx: cx, view: .side, knee: 90 * (1 - Double(i) / Double(down)), lean: 10)) }
+        default:
+            let n = Int(repSeconds * fps)
+            for _ in 0..<reps {
+                for i in 0..<n {
+                    let phase = 0.5 - 0.5 * cos(2 * .pi * Double(i) / Double(n))  // 0 → 1 → 0
+                    add(pose(phase, cx))
+                }
+                for _ in 0..<Int(0.3 * fps) { add(idle) }
+            }
+        }
+        for _ in 0..<Int(idleAfterSeconds * fps) { add(idle) }
+        return frames
+    }
+
+    private func restPose(_ cx: Double) -> Pose { pose(0, cx) }
+
+    private func pose(_ phase: Double, _ cx: Double) -> Pose {
+        switch kind {
+        case .squat, .wallSit, .walkOnly, .standStill:
+            let knee = 5 + phase * ((peakDegrees ?? 95) - 5)
+            var pose = Self.body(cx: cx, view: .side, knee: knee, lean: knee * 0.3)
+            if legsCutOff {
+                for joint in [Joint.leftKnee, .rightKnee, .leftAnkle, .rightAnkle] { pose[joint] = .missing }
+            }
+            return pose
+        case .shoulderAbduction:
+            return Self.body(cx: cx, view: .front, abduction: (15 + phase * ((peakDegrees ?? 100) - 15), 12))
+        case .bicepCurl:
+            return Self.body(cx: cx, view: .side, elbow: 10 + phase * ((peakDegrees ?? 135) - 10))
+        }
+    }
+
+    enum View { case front, side }
+
+    /// A person standing on the floor: knee flexion and trunk lean (side view), shoulder abduction of
+    /// the left and right arm (front view), elbow flexion.
+    static func body(
+        cx: Double, scale: Double = 1, view: View, knee: Double = 5, lean: Double = 0,
+        abduction: (left: Double, right: Double) = (12, 12), elbow: Double = 10
+    ) -> Pose {
+        let r = Double.pi / 180
+        let floor = 445.0
+        let shank = 80 * scale
+        let thigh = 85 * scale
+        let trunk = 115 * scale
+        let upperArm = 60 * scale
+        let forearm = 55 * scale
+        var p: [Joint: Keypoint] = [:]
+        func set(_ joint: Joint, _ x: Double, _ y: Double) { p[joint] = Keypoint(x: x, y: y, confidence: 0.9) }
+        switch view {
+        case .side:
+            // Facing image right. Knee flexion splits between shank (forward) and thigh (backward).
+            let alpha = knee / 2 * r
+            let beta = knee / 2 * r
+            let ankle = (x: cx, y: floor)
+            let kneeP = (x: ankle.x + shank * sin(alpha), y: ankle.y - shank * cos(alpha))
+            let hip = (x: kneeP.x - thigh * sin(beta), y: kneeP.y - thigh * cos(beta))
+            let neck = (x: hip.x + trunk * sin(lean * r), y: hip.y - trunk * cos(lean * r))
+            for side in [BodySide.left, .right] {
+                let d = side == .left ? -1.5 : 1.5  // a little apart, as a real side view
+                set(side == .left ? .leftAnkle : .rightAnkle, ankle.x + d, ankle.y)
+                set(side == .left ? .leftFootIndex : .rightFootIndex, ankle.x + 22 * scale + d, ankle.y + 4)
+                set(side == .left ? .leftKnee : .rightKnee, kneeP.x + d, kneeP.y)
+                set(side == .left ? .leftHip : .rightHip, hip.x + d, hip.y)
+                set(side == .left ? .leftShoulder : .rightShoulder, neck.x + d, neck.y + 4)
+                // Upper arm hangs along the trunk; forearm bends forward by `elbow`.
+                let ex = neck.x + d + upperArm * sin(lean * r * 0.3)
+                let ey = neck.y + 4 + upperArm * cos(lean * r * 0.3)
+                set(side == .left ? .leftElbow : .rightElbow, ex, ey)
+                set(side == .left ? .leftWrist : .rightWrist, ex + forearm * sin(elbow * r), ey + forearm * cos(elbow * r))
+            }
+            set(.neck, neck.x, neck.y)
+            set(.root, hip.x, hip.y)
+            set(.nose, neck.x + 12 * scale, neck.y - 25 * scale)
+        case .front:
+            // Facing the camera: the person's left is on the image right.
+            let hipY = floor - (shank + thigh) * cos(knee / 2 * r)
+            let neckY = hipY - trunk
+            for side in [BodySide.left, .right] {
+                let s = side == .left ? 1.0 : -1.0
+                set(side == .left ? .leftAnkle : .rightAnkle, cx + s * 20 * scale, floor)
+                set(side == .left ? .leftKnee : .rightKnee, cx + s * 20 * scale, floor - shank)
+                set(side == .left ? .leftHip : .rightHip, cx + s * 18 * scale, hipY)
+                let sx = cx + s * 38 * scale
+                let sy = neckY + 5
+                set(side == .left ? .leftShoulder : .rightShoulder, sx, sy)
+                let a = (side == .left ? abduction.left : abduction.right) * r
+                let ex = sx + s * upperArm * sin(a)
+                let ey = sy + upperArm * cos(a)
+                set(side == .left ? .leftElbow : .rightElbow, ex, ey)
+                set(side == .left ? .leftWrist : .rightWrist, ex + s * forearm * sin(a), ey + forearm * cos(a))
+            }
+            set(.neck, cx, neckY)
+            set(.root, cx, hipY)
+            set(.nose, cx, neckY - 28 * scale)
+        }
+        return Pose(p)
+    }
+
+    private func jitter(_ pose: Pose, _ rng: inout SplitMix64) -> Pose {
+        guard noisePixels > 0 else { return pose }
+        var pose = pose
+        for joint in Joint.allCases where pose[joint].confidence > 0 {
+            pose[joint].x += rng.gaussian() * noisePixels
+            pose[joint].y += rng.gaussian() * noisePixels
+        }
+        return pose
+    }
+}
+
+/// A small deterministic random number generator.
+struct SplitMix64 {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func uniform() -> Double { Double(next() >> 11) / Double(1 << 53) }
+    mutating func gaussian() -> Double {
+        let u = max(uniform(), 1e-12)
+        return (-2 * log(u)).squareRoot() * cos(2 * .pi * uniform())
+    }
+}

@@ -14,7 +14,6 @@ import Foundation
 public final class BlockingQueue<Element: Sendable>: @unchecked Sendable {
     private let condition = NSCondition()
     private var elements: [Element] = []
-    private var head = 0
     private var closed = false
     /// The most elements held at once.
     public let capacity: Int
@@ -31,7 +30,7 @@ public final class BlockingQueue<Element: Sendable>: @unchecked Sendable {
     public func push(_ element: Element) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        while elements.count - head >= capacity, !closed { condition.wait() }
+        while elements.count >= capacity, !closed { condition.wait() }
         guard !closed else { return false }
         elements.append(element)
         condition.broadcast()
@@ -45,7 +44,7 @@ public final class BlockingQueue<Element: Sendable>: @unchecked Sendable {
     public func tryPush(_ element: Element) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        guard !closed, elements.count - head < capacity else { return false }
+        guard !closed, elements.count < capacity else { return false }
         elements.append(element)
         condition.broadcast()
         return true
@@ -55,7 +54,7 @@ public final class BlockingQueue<Element: Sendable>: @unchecked Sendable {
     public func pop() -> Element? {
         condition.lock()
         defer { condition.unlock() }
-        while elements.count == head, !closed { condition.wait() }
+        while elements.isEmpty, !closed { condition.wait() }
         return take()
     }
 
@@ -75,13 +74,10 @@ public final class BlockingQueue<Element: Sendable>: @unchecked Sendable {
     }
 
     private func take() -> Element? {
-        guard elements.count > head else { return nil }
-        let element = elements[head]
-        head += 1
-        if head == elements.count {
-            elements.removeAll(keepingCapacity: true)
-            head = 0
-        }
+        guard !elements.isEmpty else { return nil }
+        // removeFirst is O(capacity), and the queue is small; it also drops the array's reference
+        // to the element (a frame buffer), which an index-based ring kept alive.
+        let element = elements.removeFirst()
         condition.broadcast()
         return element
     }

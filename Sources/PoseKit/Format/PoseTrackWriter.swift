@@ -104,6 +104,9 @@ public struct PoseTrackWriter {
         for _ in 0..<decimals { scale *= 10 }
         let scaled = (value * scale).rounded()
         if scaled == 0 { return "0" }
+        // Beyond 1e15 the fixed-point path below would trap converting to Int64 (a finite but absurd value
+        // read from a corrupt file); such a number has no decimals worth keeping.
+        guard abs(scaled) < 1e15 else { return JSONValue.format(value.rounded()) }
         let negative = scaled < 0
         var digits = String(Int64(abs(scaled)))
         if digits.count <= decimals { digits = String(repeating: "0", count: decimals - digits.count + 1) + digits }

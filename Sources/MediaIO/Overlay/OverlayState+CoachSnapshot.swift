@@ -59,7 +59,8 @@ extension OverlayState {
             reps = snapshot.repCount
             self.prescribedReps = prescribedReps
         }
-        cue = snapshot.cueText
+        // The warning banner already says it; the cue line would repeat it.
+        cue = snapshot.cueText == snapshot.safetyWarning ? nil : snapshot.cueText
         cueKind =
             switch snapshot.cueKind {
             case .safety?: .safety

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CoachKit
 import Foundation
+import MediaIO
 import PoseKit
 
 /// A source of pose frames for analysis: a pose-track file today, a video through the pose estimator later.
@@ -42,13 +43,16 @@ struct AnalyzeCommand: AsyncParsableCommand {
         commandName: "analyze",
         abstract: "Count repetitions, measure angles and check form in a recording.",
         discussion: """
-            INPUT is a pose-track file (.jsonl). With --exercise the exercise's definition drives the counting, \
-            the angles and the form rules; without it the exercise is recognised from the library and any \
-            periodic movement is counted. --json prints one JSON object (exercise, reps, repetitions, …).
+            INPUT is a video (mp4, mov, webm, avi, …: its poses are found first, as `ptcoach poses` does) or a \
+            pose-track file (.jsonl). With --exercise the exercise's definition drives the counting, the angles \
+            and the form rules; without it the exercise is recognised from the library and any periodic \
+            movement is counted. --json prints one JSON object (exercise, reps, repetitions, …). \
+            --annotate writes the video with the AR overlay (H.264 MP4, or WebM for a .webm name; a pose-track \
+            is drawn on a plain background); --report writes a report (.html, .pdf or .json).
             """
     )
 
-    @Argument(help: "A pose-track file (.jsonl).")
+    @Argument(help: "A video, or a pose-track file (.jsonl).")
     var input: String
 
     @Option(name: .long, help: "The exercise id (see `ptcoach exercises`); recognised when left out.")
@@ -60,7 +64,20 @@ struct AnalyzeCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Print one JSON object instead of a report.")
     var json = false
 
+    @Option(name: .long, help: "Write the video with the AR overlay here (.mp4, or .webm).")
+    var annotate: String?
+
+    @Option(name: .long, help: "Write a report here: .html (self-contained), .pdf or .json.")
+    var report: String?
+
+    @Flag(name: .long, help: "Replace existing --annotate / --report files.")
+    var overwrite = false
+
+    @Flag(name: .long, help: "Show the pose runtime's own log lines (video input).")
+    var verbose = false
+
     func run() async throws {
+        try AnalysisOutputs.validate(annotate: annotate, report: report, input: input, overwrite: overwrite)
         let library = try Self.loadLibrary(directory: exercisesDirectory)
         var definition: ExerciseDefinition?
         if let exercise {
@@ -70,10 +87,39 @@ struct AnalyzeCommand: AsyncParsableCommand {
                 throw CLIError(error.description)
             }
         }
-        var source = try PoseTrackFrameSource(path: input)
-        let summary = try Self.analyze(source: &source, exercise: definition, library: library, name: input)
+        // A video's poses are found first, into a temporary pose-track; then both kinds go the same way.
+        let video = try AnalysisOutputs.videoInfo(input)
+        var track = input
+        var temporary: String?
+        defer { if let temporary { unlink(temporary) } }
+        if video != nil {
+            let path = NSTemporaryDirectory() + "ptcoach-analyze-\(getpid()).jsonl"
+            temporary = path
+            try PosesCommand.writePoseTrack(
+                of: input, to: path, segments: nil, numPoses: 1, mode: .video, quiet: false, verbose: verbose
+            )
+            track = path
+        }
+        var source = try PoseTrackFrameSource(path: track)
+        let configuration = Self.sessionConfiguration(
+            exercise: definition, library: library, width: source.width, height: source.height
+        )
+        var series: [ReportInput.AngleSample] = []
+        let summary = try Self.analyze(source: &source, configuration: configuration, name: input) { snapshot in
+            if let degrees = snapshot.primaryAngle, snapshot.primaryAngleKind?.isDegrees == true {
+                series.append(ReportInput.AngleSample(seconds: snapshot.seconds, degrees: degrees))
+            }
+        }
+        let summaryJSON = try Self.jsonText(summary, file: input)
+        if annotate != nil || report != nil {
+            try AnalysisOutputs.write(
+                summary: summary, summaryJSON: summaryJSON, series: series, exercise: definition, track: track,
+                video: video, configuration: configuration, annotate: annotate, report: report, overwrite: overwrite,
+                input: input
+            )
+        }
         if json {
-            print(try Self.jsonText(summary, file: input))
+            print(summaryJSON)
         } else {
             print(Self.report(summary, file: input))
         }
@@ -94,16 +140,36 @@ struct AnalyzeCommand: AsyncParsableCommand {
     static func analyze(
         source: inout some PoseFrameSource, exercise: ExerciseDefinition?, library: ExerciseLibrary, name: String
     ) throws -> SessionSummary {
-        var session = CoachingSession(
-            configuration: .init(
-                exercise: exercise, library: library.exercises, frameWidth: source.width, frameHeight: source.height,
-                emitsPoseEvents: false
-            )
+        let configuration = sessionConfiguration(
+            exercise: exercise, library: library, width: source.width, height: source.height
         )
+        return try analyze(source: &source, configuration: configuration, name: name)
+    }
+
+    /// The session settings of an analysis (the same for the counting pass and the drawing pass).
+    static func sessionConfiguration(
+        exercise: ExerciseDefinition?, library: ExerciseLibrary, width: Double, height: Double
+    ) -> CoachingSession.Configuration {
+        .init(
+            exercise: exercise, library: library.exercises, frameWidth: width, frameHeight: height,
+            emitsPoseEvents: false
+        )
+    }
+
+    /// Runs a coaching session over every frame of `source`, showing `observe` the state after each frame.
+    static func analyze(
+        source: inout some PoseFrameSource,
+        configuration: CoachingSession.Configuration,
+        name: String,
+        observe: (CoachSnapshot) -> Void = { _ in }
+    ) throws -> SessionSummary {
+        let exercise = configuration.exercise
+        var session = CoachingSession(configuration: configuration)
         var frames = 0
         while let frame = try source.next() {
             frames += 1
             _ = session.ingest(frame)
+            observe(session.snapshot)
         }
         guard frames > 0 else { throw CLIError("\(name): the file has no frames after its header; nothing to analyse") }
         guard session.personFrames > 0 else {

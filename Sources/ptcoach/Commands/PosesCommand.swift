@@ -63,6 +63,16 @@ struct PosesCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        try Self.writePoseTrack(
+            of: input, to: output, segments: segments, numPoses: numPoses, mode: mode, quiet: quiet, verbose: verbose
+        )
+    }
+
+    /// Writes the pose-track of the video or image `input` to `output` (`-` = standard output); what `poses`
+    /// does, and the first step of `analyze` for a video.
+    static func writePoseTrack(
+        of input: String, to output: String, segments: Int?, numPoses: Int, mode: Mode, quiet: Bool, verbose: Bool
+    ) throws {
         let started = ContinuousClock.now
         let info: VideoInfo
         do {
@@ -102,7 +112,7 @@ struct PosesCommand: AsyncParsableCommand {
             total: info.estimatedFrameCount, descriptor: console.descriptor,
             enabled: !quiet && isatty(console.descriptor) == 1
         )
-        let outcome = try Self.process(
+        let outcome = try process(
             path: input, info: info, plan: plan, configuration: configuration, header: header, sink: sink,
             progress: progress
         )

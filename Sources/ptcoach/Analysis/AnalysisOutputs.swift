@@ -1,0 +1,146 @@
+import CoachKit
+import Foundation
+import MediaIO
+import PoseKit
+
+/// The files `ptcoach analyze` writes besides its standard output: the annotated video and the report.
+enum AnalysisOutputs {
+    /// Checks the output paths before any work starts, so a bad name costs nothing and the input is never touched.
+    ///
+    /// - Throws: ``CLIError`` for an unknown extension, an output equal to the input, a missing folder, or an
+    ///   existing file without `--overwrite`.
+    static func validate(annotate: String?, report: String?, input: String, overwrite: Bool) throws {
+        if let annotate {
+            let ext = (annotate as NSString).pathExtension.lowercased()
+            guard ["mp4", "m4v", "mov", "webm"].contains(ext) else {
+                throw CLIError("--annotate \(annotate): name the video .mp4 (H.264) or .webm (VP9)")
+            }
+            try check(annotate, option: "--annotate", input: input, overwrite: overwrite)
+        }
+        if let report {
+            guard ReportWriter.Format(path: report) != nil else {
+                throw CLIError("--report \(report): unknown report type; name it .html, .pdf or .json")
+            }
+            try check(report, option: "--report", input: input, overwrite: overwrite)
+        }
+        if let annotate, let report, same(annotate, report) {
+            throw CLIError("--annotate and --report name the same file \(report); give them different names")
+        }
+    }
+
+    private static func check(_ path: String, option: String, input: String, overwrite: Bool) throws {
+        if same(path, input) {
+            throw CLIError("\(option) \(path) is the input file; choose another name so the input is kept")
+        }
+        let folder = (path as NSString).deletingLastPathComponent
+        var isDirectory: ObjCBool = false
+        let directory = folder.isEmpty ? "." : folder
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw CLIError("\(option) \(path): the folder \(directory) does not exist; create it first")
+        }
+        guard FileManager.default.isWritableFile(atPath: directory) else {
+            throw CLIError("\(option) \(path): the folder \(directory) is not writable")
+        }
+        if FileManager.default.fileExists(atPath: path), !overwrite {
+            throw CLIError("\(option) \(path) already exists; pass --overwrite to replace it")
+        }
+    }
+
+    private static func same(_ a: String, _ b: String) -> Bool {
+        URL(fileURLWithPath: a).standardizedFileURL.resolvingSymlinksInPath().path
+            == URL(fileURLWithPath: b).standardizedFileURL.resolvingSymlinksInPath().path
+    }
+
+    /// The video behind `input`, or `nil` for a pose-track file (recognised by its first bytes, not its name).
+    static func videoInfo(_ input: String) throws -> VideoInfo? {
+        if let handle = FileHandle(forReadingAtPath: input) {
+            let head = (try? handle.read(upToCount: 64)) ?? Data()
+            try? handle.close()
+            let text = String(decoding: head, as: UTF8.self).drop { $0 == " " || $0 == "\u{FEFF}" }
+            if text.hasPrefix("{") { return nil }
+        }
+        do {
+            let info = try VideoInfo(probing: input)
+            if info.isStillImage {
+                throw CLIError("\(input) is a still image; analyze needs a video or a pose-track (try `ptcoach poses`)")
+            }
+            return info
+        } catch let error as CLIError {
+            throw error
+        } catch {
+            throw CLIError("\(error)")
+        }
+    }
+
+    /// Draws the annotated video and the report stills in one pass, then writes the report.
+    static func write(
+        summary: SessionSummary,
+        summaryJSON: String,
+        series: [ReportInput.AngleSample],
+        exercise: ExerciseDefinition?,
+        track: String,
+        video: VideoInfo?,
+        configuration: CoachingSession.Configuration,
+        annotate: String?,
+        report: String?,
+        overwrite: Bool,
+        input: String
+    ) throws {
+        let wantsStills = report.map { ReportWriter.Format(path: $0) != .json } ?? false
+        let picks = wantsStills ? stillRepetitions(summary) : []
+        let times = picks.map { peakSeconds(of: $0.rep, in: series) }
+        var images: [RGBImage?] = []
+        if annotate != nil || !picks.isEmpty {
+            images = try AnnotationPass.run(
+                track: track, video: video, session: configuration, annotate: annotate, overwrite: overwrite,
+                stillTimes: times
+            )
+        }
+        guard let report else { return }
+        var stills: [ReportInput.Still] = []
+        for (k, pick) in picks.enumerated() {
+            if let image = images[k] {
+                stills.append(ReportInput.Still(caption: pick.caption, repetition: pick.rep.index, image: image))
+            }
+        }
+        let section = ReportInput.Exercise(
+            summary: summary,
+            angleSeries: series,
+            targetDegrees: exercise?.target.map { $0.min...$0.max },
+            stills: stills
+        )
+        let name = summary.exerciseName ?? "Movement"
+        let input = ReportInput(
+            title: "\(name): \(summary.reps) repetition\(summary.reps == 1 ? "" : "s")",
+            subtitle: "\((input as NSString).lastPathComponent) · \(String(format: "%.1f", summary.durationSeconds)) s",
+            exercises: [section],
+            summaryJSON: summaryJSON
+        )
+        do {
+            try ReportWriter.write(input, to: report, overwrite: overwrite)
+        } catch {
+            throw CLIError("\(error)")
+        }
+    }
+
+    /// The best and the worst repetition (one still when there is one repetition, none without).
+    static func stillRepetitions(_ summary: SessionSummary) -> [(rep: Repetition, caption: String)] {
+        let reps = summary.repetitions
+        guard !reps.isEmpty else { return [] }
+        func score(_ rep: Repetition) -> Double {
+            (rep.verdict == .good ? 10 : 0) - Double(rep.issues.count + 5 * rep.safetyBreaches.count)
+                + min(rep.rangeOfMotion ?? 0, 1.5)
+        }
+        let best = reps.max { score($0) < score($1) }!
+        let worst = reps.min { score($0) < score($1) }!
+        if reps.count == 1 || best.index == worst.index { return [(best, "Repetition \(best.index)")] }
+        return [(best, "Best: repetition \(best.index)"), (worst, "Needs most work: repetition \(worst.index)")]
+    }
+
+    /// The time within the repetition where the primary angle is farthest from its value at the start.
+    static func peakSeconds(of rep: Repetition, in series: [ReportInput.AngleSample]) -> Double {
+        let window = series.filter { $0.seconds >= rep.startSeconds && $0.seconds <= rep.endSeconds }
+        guard let first = window.first else { return (rep.startSeconds + rep.endSeconds) / 2 }
+        return window.max { abs($0.degrees - first.degrees) < abs($1.degrees - first.degrees) }!.seconds
+    }
+}

@@ -41,22 +41,18 @@ public struct OneEuroFilter: Sendable {
 
     public var configuration: Configuration
 
-    private enum State: Sendable {
-        case empty
-        case running(value: Double, derivative: Double, seconds: Double)
-    }
-
-    private var state: State = .empty
+    // Plain stored state rather than an enum with payloads: this runs ~100 times per frame in PoseSmoother.
+    private var hasValue = false
+    private var previousValue = 0.0
+    private var previousDerivative = 0.0
+    private var previousSeconds = 0.0
 
     public init(configuration: Configuration = .init()) {
         self.configuration = configuration
     }
 
     /// The last filtered value, or `nil` before the first sample.
-    public var value: Double? {
-        if case .running(let value, _, _) = state { return value }
-        return nil
-    }
+    public var value: Double? { hasValue ? previousValue : nil }
 
     /// Filters `value` observed at `seconds` and returns the smoothed value.
     ///
@@ -64,35 +60,35 @@ public struct OneEuroFilter: Sendable {
     /// returns the previous output and changes nothing (duplicate timestamps); a non-finite value does
     /// the same.
     public mutating func ingest(_ value: Double, at seconds: Double) -> Double {
-        switch state {
-        case .empty:
+        guard hasValue else {
             guard value.isFinite, seconds.isFinite else { return value }
-            state = .running(value: value, derivative: 0, seconds: seconds)
+            hasValue = true
+            previousValue = value
+            previousDerivative = 0
+            previousSeconds = seconds
             return value
-        case .running(let previous, let previousDerivative, let previousSeconds):
-            let dt = seconds - previousSeconds
-            guard dt > 0, value.isFinite else { return previous }
-            let rawDerivative = (value - previous) / dt
-            let derivative = Self.lowPass(
-                rawDerivative, previous: previousDerivative, cutoff: configuration.derivativeCutoff, dt: dt
-            )
-            let cutoff = configuration.minCutoff + configuration.beta * abs(derivative)
-            let filtered = Self.lowPass(value, previous: previous, cutoff: cutoff, dt: dt)
-            state = .running(value: filtered, derivative: derivative, seconds: seconds)
-            return filtered
         }
+        let dt = seconds - previousSeconds
+        guard dt > 0, value.isFinite else { return previousValue }
+        let rawDerivative = (value - previousValue) / dt
+        let derivative = previousDerivative + Self.alpha(cutoff: configuration.derivativeCutoff, dt: dt) * (rawDerivative - previousDerivative)
+        let cutoff = configuration.minCutoff + configuration.beta * abs(derivative)
+        let filtered = previousValue + Self.alpha(cutoff: cutoff, dt: dt) * (value - previousValue)
+        previousValue = filtered
+        previousDerivative = derivative
+        previousSeconds = seconds
+        return filtered
     }
 
     /// Forgets the history: the next sample is returned unchanged.
     public mutating func reset() {
-        state = .empty
+        hasValue = false
     }
 
-    /// Exponential smoothing with the factor of a first-order low-pass filter at `cutoff` hertz.
-    private static func lowPass(_ value: Double, previous: Double, cutoff: Double, dt: Double) -> Double {
-        // alpha = 1 / (1 + tau / dt) with tau = 1 / (2π fc).
-        let tau = 1 / (2 * Double.pi * cutoff)
-        let alpha = 1 / (1 + tau / dt)
-        return previous + alpha * (value - previous)
+    /// The smoothing factor of a first-order low-pass filter at `cutoff` hertz over `dt` seconds:
+    /// `1 / (1 + tau / dt)` with `tau = 1 / (2π cutoff)`, written with one division.
+    private static func alpha(cutoff: Double, dt: Double) -> Double {
+        let r = 2 * Double.pi * cutoff * dt
+        return r / (r + 1)
     }
 }

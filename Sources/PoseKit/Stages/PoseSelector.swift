@@ -186,11 +186,12 @@ public struct PoseSelector: Sendable {
         let threshold = configuration.minimumConfidence
         var best: (index: Int, swapped: Bool)?
         var bestCost = Double.infinity
-        for (index, pose) in poses.enumerated() {
-            guard let box = candidateBox(pose) else { continue }
+        for index in poses.indices {
+            // One pass over the joints gives the candidate test, the match cost and the swap test.
+            let distances = Self.jointDistances(poses[index], reference, threshold: threshold)
+            guard distances.seen >= configuration.minimumJoints else { continue }
             let cost: Double
             var swapped = false
-            let distances = Self.jointDistances(pose, reference, threshold: threshold)
             if distances.common >= 3 {
                 cost = min(distances.direct, distances.mirrored) / Double(distances.common)
                 let lateral = Double(distances.lateral)
@@ -200,7 +201,8 @@ public struct PoseSelector: Sendable {
                 {
                     swapped = true
                 }
-            } else if let referenceBox = Box(reference, threshold: threshold) {
+            } else if let box = Box(poses[index], threshold: threshold), let referenceBox = Box(reference, threshold: threshold) {
+                // Too few joints in common to compare joint by joint (e.g. upper body then lower body): use the boxes.
                 cost = (box.centre - referenceBox.centre).length
             } else {
                 continue
@@ -220,8 +222,10 @@ public struct PoseSelector: Sendable {
     /// `direct` and `mirrored` cover every joint seen in both (midline joints count the same in both);
     /// the `lateral` sums cover the left/right joints whose mirror is seen too, for the swap test.
     private static func jointDistances(_ pose: Pose, _ reference: Pose, threshold: Double) -> (
-        common: Int, direct: Double, mirrored: Double, lateral: Int, lateralDirect: Double, lateralMirrored: Double
+        seen: Int, common: Int, direct: Double, mirrored: Double, lateral: Int, lateralDirect: Double,
+        lateralMirrored: Double
     ) {
+        var seen = 0
         var common = 0
         var direct = 0.0
         var mirrored = 0.0
@@ -230,19 +234,23 @@ public struct PoseSelector: Sendable {
         var lateralMirrored = 0.0
         pose.keypoints.withUnsafeBufferPointer { current in
             reference.keypoints.withUnsafeBufferPointer { previous in
-                for index in 0..<Joint.count {
+                mirrorIndices.withUnsafeBufferPointer { mirrors in
+                // A Pose always holds Joint.count keypoints, but `keypoints` is public: stay in bounds.
+                let count = min(current.count, previous.count, mirrors.count)
+                for index in 0..<count {
                     let p = current[index]
+                    guard p.confidence >= threshold else { continue }
+                    seen += 1
                     let r = previous[index]
-                    guard p.confidence >= threshold, r.confidence >= threshold else { continue }
-                    let mirrorIndex = mirrorIndices[index]
-                    let m = current[mirrorIndex]
+                    guard r.confidence >= threshold else { continue }
+                    let mirrorIndex = mirrors[index]
                     let d = distance(p, r)
                     common += 1
                     direct += d
                     if mirrorIndex == index {
                         mirrored += d
-                    } else if m.confidence >= threshold {
-                        let dm = distance(m, r)
+                    } else if mirrorIndex < count, current[mirrorIndex].confidence >= threshold {
+                        let dm = distance(current[mirrorIndex], r)
                         mirrored += dm
                         lateral += 1
                         lateralDirect += d
@@ -252,9 +260,10 @@ public struct PoseSelector: Sendable {
                         mirrored += d
                     }
                 }
+                }
             }
         }
-        return (common, direct, mirrored, lateral, lateralDirect, lateralMirrored)
+        return (seen, common, direct, mirrored, lateral, lateralDirect, lateralMirrored)
     }
 
     private static func distance(_ a: Keypoint, _ b: Keypoint) -> Double {

@@ -71,6 +71,14 @@ public struct PoseSmoother: Sendable {
         var lastSeen = -Double.infinity
         /// Confidence when last seen.
         var lastConfidence = 0.0
+
+        mutating func drop() {
+            x.reset()
+            y.reset()
+            z.reset()
+            lastSeen = -Double.infinity
+            lastConfidence = 0
+        }
     }
 
     private var joints: [JointState]
@@ -95,32 +103,38 @@ public struct PoseSmoother: Sendable {
         let maximumGap = configuration.maximumGapSeconds
         var anyJoint = false
         output.worldKeypoints = pose?.worldKeypoints
-        for index in 0..<Joint.count {
-            let input = pose?.keypoints[index] ?? .missing
-            if input.confidence >= minimumConfidence, input.x.isFinite, input.y.isFinite {
-                let x = joints[index].x.ingest(input.x, at: seconds)
-                let y = joints[index].y.ingest(input.y, at: seconds)
-                var z: Double? = nil
-                if let inputZ = input.z, inputZ.isFinite {
-                    z = joints[index].z.ingest(inputZ, at: seconds)
-                } else {
-                    joints[index].z.reset()
+        // One uniqueness check per buffer and frame instead of one per field access.
+        joints.withUnsafeMutableBufferPointer { joints in
+            output.keypoints.withUnsafeMutableBufferPointer { output in
+                for index in 0..<Joint.count {
+                    let input = pose?.keypoints[index] ?? .missing
+                    if input.confidence >= minimumConfidence, input.x.isFinite, input.y.isFinite {
+                        let x = joints[index].x.ingest(input.x, at: seconds)
+                        let y = joints[index].y.ingest(input.y, at: seconds)
+                        var z: Double? = nil
+                        if let inputZ = input.z, inputZ.isFinite {
+                            z = joints[index].z.ingest(inputZ, at: seconds)
+                        } else {
+                            joints[index].z.reset()
+                        }
+                        joints[index].lastSeen = seconds
+                        joints[index].lastConfidence = input.confidence
+                        output[index] = Keypoint(x: x, y: y, z: z, confidence: input.confidence)
+                        anyJoint = true
+                        continue
+                    }
+                    let lastSeen = joints[index].lastSeen
+                    guard lastSeen > -Double.infinity else { continue }  // not held: output is already missing
+                    let gap = seconds - lastSeen
+                    if gap <= maximumGap {
+                        let fraction = maximumGap > 0 ? gap / maximumGap : 0
+                        output[index].confidence = joints[index].lastConfidence * (1 - 0.5 * fraction)
+                        anyJoint = true
+                    } else {
+                        joints[index].drop()
+                        output[index] = .missing
+                    }
                 }
-                joints[index].lastSeen = seconds
-                joints[index].lastConfidence = input.confidence
-                output.keypoints[index] = Keypoint(x: x, y: y, z: z, confidence: input.confidence)
-                anyJoint = true
-                continue
-            }
-            let lastSeen = joints[index].lastSeen
-            guard lastSeen > -Double.infinity else { continue }  // not held: output is already missing
-            let gap = seconds - lastSeen
-            if gap <= maximumGap {
-                let fraction = maximumGap > 0 ? gap / maximumGap : 0
-                output.keypoints[index].confidence = joints[index].lastConfidence * (1 - 0.5 * fraction)
-                anyJoint = true
-            } else {
-                dropJoint(index)
             }
         }
         return anyJoint ? output : nil
@@ -128,17 +142,11 @@ public struct PoseSmoother: Sendable {
 
     /// Forgets all history.
     public mutating func reset() {
-        for index in 0..<Joint.count { dropJoint(index) }
+        for index in 0..<Joint.count {
+            joints[index].drop()
+            output.keypoints[index] = .missing
+        }
         output.worldKeypoints = nil
         lastSeconds = -Double.infinity
-    }
-
-    private mutating func dropJoint(_ index: Int) {
-        joints[index].x.reset()
-        joints[index].y.reset()
-        joints[index].z.reset()
-        joints[index].lastSeen = -Double.infinity
-        joints[index].lastConfidence = 0
-        output.keypoints[index] = .missing
     }
 }

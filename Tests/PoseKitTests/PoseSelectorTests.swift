@@ -165,3 +165,27 @@ struct PoseSelectorTests {
         #expect(selected == b)
     }
 }
+
+extension PoseSelectorTests {
+    @Test func keepsTrackingThroughAPartlyHiddenFrame() throws {
+        // Given a tracked person, when a frame shows only their legs (4 joints), it is still selected,
+        // and the next full frame matches as usual.
+        var generator = SeededGenerator(seed: 8)
+        var selector = PoseSelector()
+        for i in 0..<10 { _ = selector.ingest(PoseFrame(seconds: Double(i) / 30, poses: [Self.patient(at: 0).pose(noise: 1, using: &generator)])) }
+        var legs = Self.patient(at: 0).pose(noise: 1, using: &generator)
+        for joint in Joint.allCases where ![.leftKnee, .rightKnee, .leftAnkle, .rightAnkle].contains(joint) { legs[joint] = .missing }
+        let partial = selector.ingest(PoseFrame(seconds: 10.0 / 30, poses: [legs]))
+        #expect(partial == legs)
+        let full = selector.ingest(PoseFrame(seconds: 11.0 / 30, poses: [Self.patient(at: 0).pose(noise: 1, using: &generator)]))
+        #expect(full != nil)
+    }
+
+    @Test func aFewJointsAreNotEnoughToAcquireSomeone() {
+        var legs = SyntheticPerson().pose()
+        for joint in Joint.allCases where ![.leftKnee, .rightKnee, .leftAnkle, .rightAnkle].contains(joint) { legs[joint] = .missing }
+        var selector = PoseSelector()
+        let result = selector.ingest(PoseFrame(seconds: 0, poses: [legs]))
+        #expect(result == nil)
+    }
+}

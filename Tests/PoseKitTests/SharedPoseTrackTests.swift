@@ -38,6 +38,20 @@ struct SharedPoseTrackTests {
             }
         }
         #expect(seen > 0)
+        // The pose stages follow the one person of these recordings through (almost) every frame.
+        var selector = PoseSelector()
+        var smoother = PoseSmoother()
+        var selected = 0
+        var smoothed = 0
+        for frame in frames {
+            let pose = selector.ingest(frame)
+            if pose != nil { selected += 1 }
+            if smoother.ingest(pose, at: frame.seconds) != nil { smoothed += 1 }
+        }
+        let withPoses = frames.filter { !$0.poses.isEmpty }.count
+        #expect(Double(selected) >= 0.9 * Double(withPoses), "selected \(selected) of \(withPoses) frames with a pose")
+        #expect(smoothed >= selected)
+        #expect(selector.swapCount <= frames.count / 20, "\(selector.swapCount) side swaps in \(frames.count) frames")
         #expect(Double(inside) >= 0.95 * Double(seen), "\(seen - inside) of \(seen) points far outside the image")
     }
 }

@@ -12,6 +12,8 @@
 ///    person was last seen, up to double at `lostAfterSeconds`). The closest match wins; size and
 ///    position in the list of poses do not matter, so a bigger bystander cannot take over while the
 ///    tracked person is visible.
+///    A pose with fewer than `minimumJoints` seen joints (the person partly hidden) is still accepted
+///    when at least three of its joints match, but does not become the pose later frames are matched to.
 /// 3. **Lose.** When no pose matches, the result is `nil`. After `lostAfterSeconds` without a match,
 ///    the tracked person is forgotten and rule 1 applies again.
 /// 4. **Sides.** Pose estimators sometimes exchange left and right for a frame, especially in side
@@ -138,8 +140,12 @@ public struct PoseSelector: Sendable {
         lastFrameSwappedSides = swapped
         trackedIndex = index
         lastSeenSeconds = seconds
-        if let box = Box(selected, threshold: configuration.minimumConfidence) { referenceSize = box.size }
-        reference = selected
+        // A pose with only a few joints (partly hidden) is returned but does not replace the reference,
+        // so that the body size and the joints to match against stay those of the whole person.
+        if let box = Box(selected, threshold: configuration.minimumConfidence), box.joints >= configuration.minimumJoints {
+            referenceSize = box.size
+            reference = selected
+        }
         return selected
     }
 
@@ -189,7 +195,8 @@ public struct PoseSelector: Sendable {
         for index in poses.indices {
             // One pass over the joints gives the candidate test, the match cost and the swap test.
             let distances = Self.jointDistances(poses[index], reference, threshold: threshold)
-            guard distances.seen >= configuration.minimumJoints else { continue }
+            // A tracked person partly hidden for a moment still counts when three or more joints match.
+            guard distances.seen >= min(configuration.minimumJoints, 3) else { continue }
             let cost: Double
             var swapped = false
             if distances.common >= 3 {
@@ -201,7 +208,9 @@ public struct PoseSelector: Sendable {
                 {
                     swapped = true
                 }
-            } else if let box = Box(poses[index], threshold: threshold), let referenceBox = Box(reference, threshold: threshold) {
+            } else if distances.seen >= configuration.minimumJoints, let box = Box(poses[index], threshold: threshold),
+                let referenceBox = Box(reference, threshold: threshold)
+            {
                 // Too few joints in common to compare joint by joint (e.g. upper body then lower body): use the boxes.
                 cost = (box.centre - referenceBox.centre).length
             } else {

@@ -9,7 +9,10 @@ import Darwin
 
 struct OneEuroFilterTests {
     /// A 0.5 Hz sine of 100 px amplitude (an arm raise every 2 s) with 3 px Gaussian noise, 30 fps, 20 s.
-    private static func noisySine(amplitude: Double = 100, seed: UInt64) -> (t: [Double], truth: [Double], noisy: [Double]) {
+    private static func noisySine(
+        amplitude: Double = 100,
+        seed: UInt64
+    ) -> (t: [Double], truth: [Double], noisy: [Double]) {
         var generator = SeededGenerator(seed: seed)
         var t: [Double] = []
         var truth: [Double] = []
@@ -24,7 +27,11 @@ struct OneEuroFilterTests {
         return (t, truth, noisy)
     }
 
-    private static func filtered(_ values: [Double], at t: [Double], _ configuration: OneEuroFilter.Configuration = .init()) -> [Double] {
+    private static func filtered(
+        _ values: [Double],
+        at t: [Double],
+        _ configuration: OneEuroFilter.Configuration = .init()
+    ) -> [Double] {
         var filter = OneEuroFilter(configuration: configuration)
         return zip(values, t).map { filter.ingest($0, at: $1) }
     }

@@ -104,7 +104,10 @@ struct PoseSelectorTests {
         }
         // The patient is equally large and nearer the centre at the start, so the other person is only
         // chosen once the patient has been gone for more than lostAfterSeconds.
-        #expect(firstOtherSelection.map { $0 > 1.9 && $0 < 2.1 } == true, "re-acquired at \(String(describing: firstOtherSelection))")
+        #expect(
+            firstOtherSelection.map { $0 > 1.9 && $0 < 2.1 } == true,
+            "re-acquired at \(String(describing: firstOtherSelection))"
+        )
     }
 
     @Test(arguments: [1.0, 0.15])
@@ -172,18 +175,28 @@ extension PoseSelectorTests {
         // and the next full frame matches as usual.
         var generator = SeededGenerator(seed: 8)
         var selector = PoseSelector()
-        for i in 0..<10 { _ = selector.ingest(PoseFrame(seconds: Double(i) / 30, poses: [Self.patient(at: 0).pose(noise: 1, using: &generator)])) }
+        for i in 0..<10 {
+            _ = selector.ingest(
+                PoseFrame(seconds: Double(i) / 30, poses: [Self.patient(at: 0).pose(noise: 1, using: &generator)])
+            )
+        }
         var legs = Self.patient(at: 0).pose(noise: 1, using: &generator)
-        for joint in Joint.allCases where ![.leftKnee, .rightKnee, .leftAnkle, .rightAnkle].contains(joint) { legs[joint] = .missing }
+        for joint in Joint.allCases where ![.leftKnee, .rightKnee, .leftAnkle, .rightAnkle].contains(joint) {
+            legs[joint] = .missing
+        }
         let partial = selector.ingest(PoseFrame(seconds: 10.0 / 30, poses: [legs]))
         #expect(partial == legs)
-        let full = selector.ingest(PoseFrame(seconds: 11.0 / 30, poses: [Self.patient(at: 0).pose(noise: 1, using: &generator)]))
+        let full = selector.ingest(
+            PoseFrame(seconds: 11.0 / 30, poses: [Self.patient(at: 0).pose(noise: 1, using: &generator)])
+        )
         #expect(full != nil)
     }
 
     @Test func aFewJointsAreNotEnoughToAcquireSomeone() {
         var legs = SyntheticPerson().pose()
-        for joint in Joint.allCases where ![.leftKnee, .rightKnee, .leftAnkle, .rightAnkle].contains(joint) { legs[joint] = .missing }
+        for joint in Joint.allCases where ![.leftKnee, .rightKnee, .leftAnkle, .rightAnkle].contains(joint) {
+            legs[joint] = .missing
+        }
         var selector = PoseSelector()
         let result = selector.ingest(PoseFrame(seconds: 0, poses: [legs]))
         #expect(result == nil)

@@ -43,7 +43,10 @@ struct PoseTrackReaderTests {
         ),
         ("NaN time", header + "\n" + #"{"t":NaN,"poses":[]}"# + "\n", .malformedFrame, 2),
         ("confidence above one", header + "\n" + #"{"t":0,"poses":[[1,1,1.5,1,1,1,1,1,1]]}"#, .malformedFrame, 2),
-        ("truncated JSON line", header + "\n" + goodFrame + "\n" + #"{"t":0.1,"poses":[[320,100,0.9,29"#, .malformedFrame, 3),
+        (
+            "truncated JSON line", header + "\n" + goodFrame + "\n" + #"{"t":0.1,"poses":[[320,100,0.9,29"#,
+            .malformedFrame, 3
+        ),
         ("truncated header", #"{"format":"pose-track","version":1,"keyp"#, .malformedHeader, 1),
         ("not a pose-track header", #"{"format":"csv"}"# + "\n", .malformedHeader, 1),
         ("unsupported version", header.replacingOccurrences("\"version\":1", "\"version\":2"), .malformedHeader, 1),
@@ -137,5 +140,7 @@ extension String {
         return result + rest
     }
 
-    fileprivate func replacingTime(_ seconds: String) -> String { replacingOccurrences("\"t\":0.0", "\"t\":" + seconds) }
+    fileprivate func replacingTime(_ seconds: String) -> String {
+        replacingOccurrences("\"t\":0.0", "\"t\":" + seconds)
+    }
 }

@@ -12,7 +12,9 @@ struct PoseTrackWriterTests {
                 pose[.leftWrist] = .missing
                 pose[.rightEar].confidence = 0.123
                 if dimensions == 3 {
-                    for joint in Joint.vision where pose[joint].confidence > 0 { pose[joint].z = Double(joint.rawValue) - 7.5 }
+                    for joint in Joint.vision where pose[joint].confidence > 0 {
+                        pose[joint].z = Double(joint.rawValue) - 7.5
+                    }
                 }
                 poses.append(pose)
             }
@@ -25,8 +27,12 @@ struct PoseTrackWriterTests {
         let folder = try TemporaryFolder()
         let path = folder.path + "/round-trip.jsonl"
         var header = PoseTrackHeader(
-            keypoints: Joint.vision.map(\.name) + ["unusedPoint"], fps: 29.97, width: 640, height: 480,
-            source: "synthetic \"test\"", dimensions: dimensions
+            keypoints: Joint.vision.map(\.name) + ["unusedPoint"],
+            fps: 29.97,
+            width: 640,
+            height: 480,
+            source: "synthetic \"test\"",
+            dimensions: dimensions
         )
         header.labels = ["exercise": .string("shoulder-abduction"), "reps": .number(10)]
         let written = Self.frames(count: 30, dimensions: dimensions)
@@ -51,16 +57,23 @@ struct PoseTrackWriterTests {
                     }
                     #expect(abs(x.x - y.x) <= 0.005 && abs(x.y - y.y) <= 0.005, "\(joint): \(x) vs \(y)")
                     #expect(abs(x.confidence - y.confidence) <= 0.0005)
-                    if dimensions == 3 { #expect(abs((x.z ?? 0) - (y.z ?? .nan)) <= 0.005) } else { #expect(y.z == nil) }
+                    if dimensions == 3 {
+                        #expect(abs((x.z ?? 0) - (y.z ?? .nan)) <= 0.005)
+                    } else {
+                        #expect(y.z == nil)
+                    }
                 }
             }
         }
     }
 
-    @Test(arguments: [
-        (0.0, "0"), (1.5, "1.5"), (-0.5, "-0.5"), (0.004, "0"), (-0.004, "0"), (123.456, "123.46"), (-12.3, "-12.3"),
-        (0.01, "0.01"), (-1000.999, "-1001"), (.nan, "0"), (.infinity, "0"),
-    ] as [(Double, String)])
+    @Test(
+        arguments: [
+            (0.0, "0"), (1.5, "1.5"), (-0.5, "-0.5"), (0.004, "0"), (-0.004, "0"), (123.456, "123.46"),
+            (-12.3, "-12.3"),
+            (0.01, "0.01"), (-1000.999, "-1001"), (.nan, "0"), (.infinity, "0"),
+        ] as [(Double, String)]
+    )
     func coordinatesAreWrittenShortWithTwoDecimals(value: Double, text: String) throws {
         let frame = PoseFrame(seconds: 0, poses: [Pose([.nose: Keypoint(x: value, y: 1, confidence: 0.1234)])])
         let line = PoseTrackWriter.line(for: frame, joints: [.nose], dimensions: 2)

@@ -30,7 +30,8 @@ struct SharedPoseTrackTests {
                     seen += 1
                     let margin = 0.25
                     if keypoint.x >= -margin * Double(header.width), keypoint.x <= (1 + margin) * Double(header.width),
-                        keypoint.y >= -margin * Double(header.height), keypoint.y <= (1 + margin) * Double(header.height)
+                        keypoint.y >= -margin * Double(header.height),
+                        keypoint.y <= (1 + margin) * Double(header.height)
                     {
                         inside += 1
                     }

@@ -15,7 +15,9 @@ struct SlidingWindowTests {
         let input = Array(0..<23)
         var windows: [[Int]] = []
         for value in input { if let w = window.append(value) { windows.append(w) } }
-        let expected = Swift.stride(from: length, through: input.count, by: stride).map { Array(input[($0 - length)..<$0]) }
+        let expected = Swift.stride(from: length, through: input.count, by: stride).map {
+            Array(input[($0 - length)..<$0])
+        }
         #expect(windows == expected)
     }
 

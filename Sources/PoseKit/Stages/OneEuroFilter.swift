@@ -27,7 +27,10 @@ public struct OneEuroFilter: Sendable {
         ///   - beta: Speed coefficient (default 0.02, tuned for pixel coordinates of a person a few hundred pixels tall).
         ///   - derivativeCutoff: Cutoff in hertz for the speed estimate (default 1.0 Hz, as in the paper).
         public init(minCutoff: Double = 1.0, beta: Double = 0.02, derivativeCutoff: Double = 1.0) {
-            precondition(minCutoff > 0 && minCutoff.isFinite, "minCutoff (\(minCutoff)) must be a positive number of hertz")
+            precondition(
+                minCutoff > 0 && minCutoff.isFinite,
+                "minCutoff (\(minCutoff)) must be a positive number of hertz"
+            )
             precondition(beta >= 0 && beta.isFinite, "beta (\(beta)) must be zero or positive")
             precondition(
                 derivativeCutoff > 0 && derivativeCutoff.isFinite,
@@ -71,7 +74,9 @@ public struct OneEuroFilter: Sendable {
         let dt = seconds - previousSeconds
         guard dt > 0, value.isFinite else { return previousValue }
         let rawDerivative = (value - previousValue) / dt
-        let derivative = previousDerivative + Self.alpha(cutoff: configuration.derivativeCutoff, dt: dt) * (rawDerivative - previousDerivative)
+        let derivative =
+            previousDerivative + Self.alpha(cutoff: configuration.derivativeCutoff, dt: dt)
+            * (rawDerivative - previousDerivative)
         let cutoff = configuration.minCutoff + configuration.beta * abs(derivative)
         let filtered = previousValue + Self.alpha(cutoff: cutoff, dt: dt) * (value - previousValue)
         previousValue = filtered

@@ -142,7 +142,9 @@ public struct PoseSelector: Sendable {
         lastSeenSeconds = seconds
         // A pose with only a few joints (partly hidden) is returned but does not replace the reference,
         // so that the body size and the joints to match against stay those of the whole person.
-        if let box = Box(selected, threshold: configuration.minimumConfidence), box.joints >= configuration.minimumJoints {
+        if let box = Box(selected, threshold: configuration.minimumConfidence),
+            box.joints >= configuration.minimumJoints
+        {
             referenceSize = box.size
             reference = selected
         }
@@ -202,7 +204,8 @@ public struct PoseSelector: Sendable {
             if distances.common >= 3 {
                 cost = min(distances.direct, distances.mirrored) / Double(distances.common)
                 let lateral = Double(distances.lateral)
-                if distances.lateral >= 2, distances.lateralMirrored < configuration.swapRatio * distances.lateralDirect,
+                if distances.lateral >= 2,
+                    distances.lateralMirrored < configuration.swapRatio * distances.lateralDirect,
                     (distances.lateralDirect - distances.lateralMirrored) / lateral
                         >= configuration.minimumSwapGain * referenceSize
                 {
@@ -230,7 +233,11 @@ public struct PoseSelector: Sendable {
     ///
     /// `direct` and `mirrored` cover every joint seen in both (midline joints count the same in both);
     /// the `lateral` sums cover the left/right joints whose mirror is seen too, for the swap test.
-    private static func jointDistances(_ pose: Pose, _ reference: Pose, threshold: Double) -> (
+    private static func jointDistances(
+        _ pose: Pose,
+        _ reference: Pose,
+        threshold: Double
+    ) -> (
         seen: Int, common: Int, direct: Double, mirrored: Double, lateral: Int, lateralDirect: Double,
         lateralMirrored: Double
     ) {
@@ -244,31 +251,31 @@ public struct PoseSelector: Sendable {
         pose.keypoints.withUnsafeBufferPointer { current in
             reference.keypoints.withUnsafeBufferPointer { previous in
                 mirrorIndices.withUnsafeBufferPointer { mirrors in
-                // A Pose always holds Joint.count keypoints, but `keypoints` is public: stay in bounds.
-                let count = min(current.count, previous.count, mirrors.count)
-                for index in 0..<count {
-                    let p = current[index]
-                    guard p.confidence >= threshold else { continue }
-                    seen += 1
-                    let r = previous[index]
-                    guard r.confidence >= threshold else { continue }
-                    let mirrorIndex = mirrors[index]
-                    let d = distance(p, r)
-                    common += 1
-                    direct += d
-                    if mirrorIndex == index {
-                        mirrored += d
-                    } else if mirrorIndex < count, current[mirrorIndex].confidence >= threshold {
-                        let dm = distance(current[mirrorIndex], r)
-                        mirrored += dm
-                        lateral += 1
-                        lateralDirect += d
-                        lateralMirrored += dm
-                    } else {
-                        // The mirror joint is not seen: count the direct distance for both assignments.
-                        mirrored += d
+                    // A Pose always holds Joint.count keypoints, but `keypoints` is public: stay in bounds.
+                    let count = min(current.count, previous.count, mirrors.count)
+                    for index in 0..<count {
+                        let p = current[index]
+                        guard p.confidence >= threshold else { continue }
+                        seen += 1
+                        let r = previous[index]
+                        guard r.confidence >= threshold else { continue }
+                        let mirrorIndex = mirrors[index]
+                        let d = distance(p, r)
+                        common += 1
+                        direct += d
+                        if mirrorIndex == index {
+                            mirrored += d
+                        } else if mirrorIndex < count, current[mirrorIndex].confidence >= threshold {
+                            let dm = distance(current[mirrorIndex], r)
+                            mirrored += dm
+                            lateral += 1
+                            lateralDirect += d
+                            lateralMirrored += dm
+                        } else {
+                            // The mirror joint is not seen: count the direct distance for both assignments.
+                            mirrored += d
+                        }
                     }
-                }
                 }
             }
         }

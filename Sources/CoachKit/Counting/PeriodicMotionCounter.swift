@@ -4,7 +4,7 @@ public import PoseKit
 /// `HumanBodyActionCounter`).
 ///
 /// Each frame, 13 joints are expressed relative to the root and divided by the torso length (x, y and,
-/// when every frame has it, z). Every second, the principal component of these trajectories over the
+/// when every frame has it, z). Every two seconds (every second until the first one), the principal component of these trajectories over the
 /// last `windowSeconds` is found by power iteration; the pose is projected on it and the projection is
 /// counted by a ``RepCounter`` (median filter + adaptive hysteresis, the rest side being the side the
 /// signal spends most time on). When the principal component first appears or changes to a different
@@ -69,11 +69,13 @@ public struct PeriodicMotionCounter: Sendable {
     private var component: [Double]
     private var scratch: [Double]
     private var product: [Double]
+    private var active: [Int]
     // Robust clipping: each dimension is limited to median ± 3 robust deviations over the window, so
     // tracking glitches (a joint jumping for a few frames) cannot become the dominant "movement".
     private var center: [Double]
     private var spread: [Double]
     private var sortScratch: [Double]
+    private var clipped: [Double]
     private var covariance: [Double]
     private var hasComponent = false
     private var torso = 0.0
@@ -90,10 +92,12 @@ public struct PeriodicMotionCounter: Sendable {
         mean = Array(repeating: 0, count: dimension)
         component = Array(repeating: 0, count: dimension)
         scratch = Array(repeating: 0, count: dimension)
-        product = Array(repeating: 0, count: dimension)
+        product = Array(repeating: 0, count: 2 * dimension)
+        active = Array(repeating: 0, count: dimension)
         center = Array(repeating: 0, count: dimension)
         spread = Array(repeating: .infinity, count: dimension)
         sortScratch = Array(repeating: 0, count: capacity)
+        clipped = Array(repeating: 0, count: capacity * dimension)
         completed.reserveCapacity(32)
         covariance = Array(repeating: 0, count: dimension * dimension)
         counter = RepCounter(configuration: Self.counterConfiguration(configuration))
@@ -130,7 +134,7 @@ public struct PeriodicMotionCounter: Sendable {
             lastSampleSeconds = seconds
             store(at: seconds)
             samplesSinceUpdate += 1
-            if ringCount >= min(capacity, 30), samplesSinceUpdate >= 10 {
+            if ringCount >= min(capacity, 30), samplesSinceUpdate >= (hasComponent ? 20 : 10) {
                 samplesSinceUpdate = 0
                 updateComponent()
             }
@@ -197,15 +201,14 @@ public struct PeriodicMotionCounter: Sendable {
         for d in 0..<dimension {
             for i in 0..<n { sortScratch[i] = ring[i * dimension + d] }
             var median = 0.0
+            var mad = 0.0
             sortScratch.withUnsafeMutableBufferPointer { buffer in
-                var part = UnsafeMutableBufferPointer(rebasing: buffer[0..<n])
-                part.sort()
-                median = part[n / 2]
+                let part = UnsafeMutableBufferPointer(rebasing: buffer[0..<n])
+                median = quickselect(part, n / 2)
                 for i in 0..<n { part[i] = abs(part[i] - median) }
-                part.sort()
-                let mad = part[n / 2]
-                spread[d] = 3 * 1.4826 * mad + 0.05
+                mad = quickselect(part, n / 2)
             }
+            spread[d] = 3 * 1.4826 * mad + 0.05
             center[d] = median
         }
     }
@@ -215,43 +218,85 @@ public struct PeriodicMotionCounter: Sendable {
         let n = ringCount
         let dim = dimension
         updateClipping(n)
+        // Clip the window once into `clipped`, then work on that.
+        for i in 0..<n {
+            let base = i * dim
+            for d in 0..<dim { clipped[base + d] = clip(ring[base + d], d) }
+        }
         for d in 0..<dim { mean[d] = 0 }
         for i in 0..<n {
             let base = i * dim
-            for d in 0..<dim { mean[d] += clip(ring[base + d], d) }
+            for d in 0..<dim { mean[d] += clipped[base + d] }
         }
         for d in 0..<dim { mean[d] /= Double(n) }
-        for i in 0..<(dim * dim) { covariance[i] = 0 }
-        for i in 0..<n {
-            let base = i * dim
-            for a in 0..<dim {
-                let va = clip(ring[base + a], a) - mean[a]
-                if va == 0 { continue }
-                let row = a * dim
-                for b in a..<dim { covariance[row + b] += va * (clip(ring[base + b], b) - mean[b]) }
+        // Only dimensions that move take part (z is all zeros in 2-D recordings): pack them, centred.
+        var m = 0
+        for d in 0..<dim {
+            var moves = false
+            for i in 0..<n where clipped[i * dim + d] != mean[d] {
+                moves = true
+                break
             }
-        }
-        for a in 0..<dim { for b in 0..<a { covariance[a * dim + b] = covariance[b * dim + a] } }
-        // Power iteration, warm-started from the previous component.
-        if !hasComponent {
-            for d in 0..<dim { component[d] = 1 / Double(dim).squareRoot() }
+            if moves {
+                active[m] = d
+                m += 1
+            }
         }
         let previous0 = hasComponent
-        var oldDot = 0.0
         for d in 0..<dim { scratch[d] = component[d] }  // keep the old component for comparison
-        for _ in 0..<(previous0 ? 6 : 20) {
-            var norm = 0.0
-            for a in 0..<dim {
-                var sum = 0.0
-                let row = a * dim
-                for b in 0..<dim { sum += covariance[row + b] * component[b] }
-                norm += sum * sum
-                product[a] = sum
+        guard m > 0 else { return }
+        clipped.withUnsafeMutableBufferPointer { c in
+            for i in 0..<n {
+                let base = i * dim
+                for k in 0..<m { c[i * m + k] = c[base + active[k]] - mean[active[k]] }  // i * m <= base: in place
             }
-            norm = norm.squareRoot()
-            guard norm > 1e-12 else { return }
-            for d in 0..<dim { component[d] = product[d] / norm }
         }
+        covariance.withUnsafeMutableBufferPointer { cov in
+            clipped.withUnsafeBufferPointer { c in
+                for i in 0..<(m * m) { cov[i] = 0 }
+                for i in 0..<n {
+                    let base = i * m
+                    for a in 0..<m {
+                        let va = c[base + a]
+                        if va == 0 { continue }
+                        let row = a * m
+                        for b in a..<m { cov[row + b] += va * c[base + b] }
+                    }
+                }
+                for a in 0..<m { for b in 0..<a { cov[a * m + b] = cov[b * m + a] } }
+            }
+        }
+        // Power iteration in the packed space, warm-started from the previous component.
+        if previous0 {
+            for k in 0..<m { product[k] = component[active[k]] }
+        } else {
+            for k in 0..<m { product[k] = 1 / Double(m).squareRoot() }
+        }
+        var converged = true
+        covariance.withUnsafeBufferPointer { cov in
+            product.withUnsafeMutableBufferPointer { v in
+                for _ in 0..<(previous0 ? 6 : 20) {
+                    var norm = 0.0
+                    for a in 0..<m {
+                        var sum = 0.0
+                        let row = a * m
+                        for b in 0..<m { sum += cov[row + b] * v[b] }
+                        norm += sum * sum
+                        v[m + a] = sum
+                    }
+                    norm = norm.squareRoot()
+                    if norm <= 1e-12 {
+                        converged = false
+                        return
+                    }
+                    for a in 0..<m { v[a] = v[m + a] / norm }
+                }
+            }
+        }
+        guard converged else { return }
+        for d in 0..<dim { component[d] = 0 }
+        for k in 0..<m { component[active[k]] = product[k] }
+        var oldDot = 0.0
         for d in 0..<dim { oldDot += scratch[d] * component[d] }
         if previous0, oldDot < 0 {
             for d in 0..<dim { component[d] = -component[d] }

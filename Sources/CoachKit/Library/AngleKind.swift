@@ -92,6 +92,22 @@ public enum AngleKind: String, Sendable, Hashable, Codable, CaseIterable {
         }
     }
 
+    /// The joint where the angle is drawn (the vertex), on `side` for sided measurements.
+    public func vertexJoint(side: BodySide) -> Joint {
+        let l = side == .left
+        switch self {
+        case .kneeFlexion: return l ? .leftKnee : .rightKnee
+        case .hipFlexion, .hipAbduction, .bodyLine: return l ? .leftHip : .rightHip
+        case .shoulderFlexion, .shoulderAbduction, .shoulderScaption, .shoulderExtension, .shoulderRotation:
+            return l ? .leftShoulder : .rightShoulder
+        case .elbowFlexion: return l ? .leftElbow : .rightElbow
+        case .anklePlantarFlexion: return l ? .leftAnkle : .rightAnkle
+        case .trunkLean: return .root
+        case .kneeWidthRatio: return l ? .leftKnee : .rightKnee
+        case .headShoulderRatio: return .neck
+        }
+    }
+
     /// The measurement on `pose` (clinical degrees or a ratio), or `nil` when a joint it needs is missing.
     ///
     /// - Parameters:

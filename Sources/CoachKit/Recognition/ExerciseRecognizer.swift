@@ -36,7 +36,7 @@ public struct ExerciseRecognizer: Sendable {
         /// Measure in 3-D when keypoints have depth.
         public var useDepth: Bool
 
-        public init(windowSeconds: Double = 6, strideSeconds: Double = 0.5, minimumConfidence: Double = 0.3, useDepth: Bool = true) {
+        public init(windowSeconds: Double = 6, strideSeconds: Double = 1, minimumConfidence: Double = 0.3, useDepth: Bool = true) {
             precondition(windowSeconds > strideSeconds && strideSeconds > 0, "windowSeconds (\(windowSeconds)) must exceed strideSeconds (\(strideSeconds)) > 0")
             self.windowSeconds = windowSeconds
             self.strideSeconds = strideSeconds
@@ -262,12 +262,15 @@ public struct ExerciseRecognizer: Sendable {
                 mean[f] = .nan
                 continue
             }
+            var lo = 0.0
+            var hi = 0.0
             scratch.withUnsafeMutableBufferPointer { buffer in
-                var part = UnsafeMutableBufferPointer(rebasing: buffer[0..<m])
-                part.sort()
-                low[f] = part[m / 10]
-                high[f] = part[m - 1 - m / 10]
+                let part = UnsafeMutableBufferPointer(rebasing: buffer[0..<m])
+                lo = quickselect(part, m / 10)
+                hi = quickselect(part, m - 1 - m / 10)
             }
+            low[f] = lo
+            high[f] = hi
             mean[f] = sum / Double(m)
         }
         var best = -1

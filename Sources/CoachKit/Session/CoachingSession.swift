@@ -135,6 +135,13 @@ public struct CoachingSession: Sendable {
     private var holds: [SessionSummary.Hold] = []
     private var lastWholeSecond = -1
 
+    // The movement of the exercise's joints, counted as a cross-check of the angle counter.
+    private var movement: PeriodicMotionCounter?
+    private var movementReps: [RepCounter.Completed] = []
+    private var angleReps = 0
+    /// Whether repetitions come from the movement counter because the angle proved unreliable.
+    public private(set) var countsMovement = false
+
     // Recognition and agnostic counting.
     private var recognizer: ExerciseRecognizer?
     private var agnostic: PeriodicMotionCounter?
@@ -173,6 +180,20 @@ public struct CoachingSession: Sendable {
             breachActive = Array(repeating: false, count: exercise.safetyLimits.count * 2)
             pendingBreaches.reserveCapacity(8)
             if let spec = exercise.repetition {
+                var joints: [Joint] = []
+                for angle in exercise.angles {
+                    for side in [BodySide.left, .right] {
+                        for joint in angle.joints(side: side) where !joints.contains(joint) { joints.append(joint) }
+                    }
+                }
+                movement = PeriodicMotionCounter(
+                    configuration: .init(
+                        minimumRange: 0.15, minimumSeconds: spec.minimumSeconds, maximumSeconds: spec.maximumSeconds, joints: joints
+                    )
+                )
+                let capacity = 300
+                autoRing = Array(repeating: .nan, count: capacity * ExerciseRecognizer.featureCount)
+                autoTimes = Array(repeating: -.infinity, count: capacity)
                 let sides: [BodySide?] =
                     switch exercise.side {
                     case .left: [.left]
@@ -212,6 +233,8 @@ public struct CoachingSession: Sendable {
         let dt = lastSeconds.isFinite ? min(max(t - lastSeconds, 0), 0.5) : 0
         lastSeconds = t
         snapshot.seconds = t
+        // Let go of last frame's pose first, so that the smoother can reuse its buffer.
+        snapshot.pose = nil
         let selected = selector.ingest(frame)
         let smoothed = smoother.ingest(selected, at: t)
         snapshot.pose = smoothed
@@ -257,7 +280,7 @@ public struct CoachingSession: Sendable {
             if exercise.isHold {
                 updateHold(exercise, valid: settled, dt: dt, at: t)
             } else {
-                count(exercise, valid: settled, at: t)
+                count(exercise, valid: settled, at: t, pose: pose)
             }
         } else {
             recognize(pose, steady: valid, at: t)
@@ -417,13 +440,36 @@ public struct CoachingSession: Sendable {
 
     // MARK: - Counting
 
-    private mutating func count(_ exercise: ExerciseDefinition, valid: Bool, at t: Double) {
+    private mutating func count(_ exercise: ExerciseDefinition, valid: Bool, at t: Double, pose: Pose) {
         guard let spec = exercise.repetition else { return }
+        // 10-Hz ring of this exercise's angles, for repetitions counted from the movement.
+        if valid, t - lastAutoSampleSeconds >= 0.095, !autoTimes.isEmpty {
+            lastAutoSampleSeconds = t
+            let base = autoNext * ExerciseRecognizer.featureCount
+            for (a, angle) in exercise.angles.enumerated() {
+                let k = base + ExerciseRecognizer.index(angle) * 2
+                autoRing[k] = values[a * 2]
+                autoRing[k + 1] = angle.isSided ? values[a * 2 + 1] : values[a * 2]
+            }
+            autoTimes[autoNext] = t
+            autoNext = (autoNext + 1) % autoTimes.count
+            autoCount = min(autoCount + 1, autoTimes.count)
+        }
+        if movement != nil, (movement?.ingest(pose, at: t, valid: valid) ?? 0) > 0, let reps = movement?.completed {
+            for rep in reps {
+                movementReps.append(rep)
+                if countsMovement { completeAgnostic(rep, exercise: exercise) }
+            }
+            switchToMovementIfAngleFails(exercise)
+        }
         for c in counters.indices {
             let side = counterSides[c]
             let value = primaryValue(side: side)
             let event = counters[c].ingest(value, at: t, valid: valid)
-            if case .completed(let completed) = event { complete(completed, counter: c, exercise) }
+            if case .completed(let completed) = event, !countsMovement {
+                complete(completed, counter: c, exercise)
+                switchToMovementIfAngleFails(exercise)
+            }
             if counters[c].phase != .active {
                 if counters[c].restSeconds == t {
                     resetStats(side: side)
@@ -449,19 +495,31 @@ public struct CoachingSession: Sendable {
             snapshot.side = workingSide
             snapshot.primaryAngle = primaryValue(side: workingSide)
             snapshot.rangeOfMotionProgress = counters[best].progress
-            snapshot.primaryJoint = exercise.primaryAngle.joints(side: workingSide ?? .left).dropFirst().first
+            snapshot.primaryJoint = exercise.primaryAngle.vertexJoint(side: workingSide ?? .left)
         }
+    }
+
+    /// The angle counter is trusted until the movement of the exercise's joints has been counted two
+    /// repetitions more: then the angle is not measurable here (wrong view, distorted skeleton), and
+    /// repetitions come from the movement from then on, the ones missed included.
+    private mutating func switchToMovementIfAngleFails(_ exercise: ExerciseDefinition) {
+        guard !countsMovement else { return }
+        let moved = movementReps.count
+        guard moved >= angleReps + 2 else { return }
+        countsMovement = true
+        // Replace the angle counter's repetitions by the movement's.
+        repetitions.removeAll()
+        formIssues.removeAll()
+        for rep in movementReps { completeAgnostic(rep, exercise: exercise) }
     }
 
     private mutating func complete(_ completed: RepCounter.Completed, counter c: Int, _ exercise: ExerciseDefinition) {
         // With one counter per side, only the side that moves more counts, and never the same movement twice.
         if counters.count == 2 {
+            // One side at a time: the side that has counted more repetitions is the working side (a
+            // glitchy resting limb counts few), and the same movement is never counted twice.
             let other = 1 - c
-            if let mine = counters[c].observedRange, let theirs = counters[other].observedRange,
-                theirs.high - theirs.low > 1.25 * (mine.high - mine.low)
-            {
-                return
-            }
+            if counters[other].count > counters[c].count { return }
             if completed.startSeconds < lastRepEnd - 0.1 { return }
         }
         lastRepEnd = completed.endSeconds
@@ -534,6 +592,7 @@ public struct CoachingSession: Sendable {
             issues: issues, safetyBreaches: pendingBreaches, measurementReliable: reliable
         )
         pendingBreaches.removeAll(keepingCapacity: true)
+        angleReps += 1
         recordRepetition(repetition, at: completed.endSeconds)
     }
 
@@ -659,21 +718,20 @@ public struct CoachingSession: Sendable {
     // MARK: - Recognition
 
     private mutating func recognize(_ pose: Pose?, steady: Bool, at t: Double) {
-        guard var recognizer else { return }
-        let decision = recognizer.ingest(pose, at: t, steady: steady)
-        let sampled = recognizer.sample
-        self.recognizer = recognizer
-        if pose != nil, t - lastAutoSampleSeconds >= 0.095 {
+        // Optional chaining mutates in place: copying the recognizer out would copy its buffers.
+        guard recognizer != nil else { return }
+        let decision = recognizer?.ingest(pose, at: t, steady: steady)
+        if pose != nil, steady, t - lastAutoSampleSeconds >= 0.095 {
             lastAutoSampleSeconds = t
             let base = autoNext * ExerciseRecognizer.featureCount
-            for f in 0..<ExerciseRecognizer.featureCount { autoRing[base + f] = sampled[f] }
+            for f in 0..<ExerciseRecognizer.featureCount { autoRing[base + f] = recognizer!.sample[f] }
             autoTimes[autoNext] = t
             autoNext = (autoNext + 1) % autoTimes.count
             autoCount = min(autoCount + 1, autoTimes.count)
         }
         guard let decision else { return }
         // A new exercise takes over after winning two decisions in a row.
-        let index = recognizer.bestIndex
+        let index = recognizer?.bestIndex
         switch decision {
         case .exercise(_, let confidence):
             if index == recognizedIndex {
@@ -736,13 +794,12 @@ public struct CoachingSession: Sendable {
     }
 
     private mutating func countAgnostic(_ pose: Pose, valid: Bool, at t: Double) {
-        guard var agnostic else { return }
-        let completed = agnostic.ingest(pose, at: t, valid: valid)
-        snapshot.rangeOfMotionProgress = agnostic.progress
-        if completed > 0 {
-            for rep in agnostic.completed { completeAgnostic(rep) }
+        guard agnostic != nil else { return }
+        let completed = agnostic?.ingest(pose, at: t, valid: valid) ?? 0
+        snapshot.rangeOfMotionProgress = agnostic?.progress ?? 0
+        if completed > 0, let reps = agnostic?.completed {
+            for rep in reps { completeAgnostic(rep, exercise: recognizedIndex.map { configuration.library[$0] }) }
         }
-        self.agnostic = agnostic
         if let index = recognizedIndex {
             let exercise = configuration.library[index]
             let k = ExerciseRecognizer.index(exercise.primaryAngle) * 2
@@ -753,8 +810,7 @@ public struct CoachingSession: Sendable {
     }
 
     /// A repetition counted with no exercise given: measured with the recognised exercise's angles, if any.
-    private mutating func completeAgnostic(_ completed: RepCounter.Completed) {
-        let exercise = recognizedIndex.map { configuration.library[$0] }
+    private mutating func completeAgnostic(_ completed: RepCounter.Completed, exercise: ExerciseDefinition?) {
         var angles: [Repetition.AngleRange] = []
         var peakAngle: Double?
         var rom: Double?
@@ -828,7 +884,7 @@ public struct CoachingSession: Sendable {
                 eccentricSeconds: concentric.map { $0 == .concentric ? fromPeak : toPeak }
             ),
             symmetry: nil, verdict: issues.isEmpty ? .good : .needsWork, issues: issues, safetyBreaches: [],
-            measurementReliable: hasDepth
+            measurementReliable: measurementReliable
         )
         recordRepetition(repetition, at: completed.endSeconds)
     }
@@ -896,7 +952,9 @@ public struct CoachingSession: Sendable {
             goodFraction: repetitions.isEmpty ? nil : Double(repetitions.filter { $0.verdict == .good }.count) / Double(repetitions.count)
         )
         return SessionSummary(
-            exercise: exerciseID, exerciseName: name, exerciseSource: source, reps: repetitions.count,
+            exercise: exerciseID, exerciseName: name, exerciseSource: source,
+            countedBy: configuration.exercise == nil ? "movement" : (countsMovement ? "movement" : (configuration.exercise!.isHold ? "hold" : "angle")),
+            reps: repetitions.count,
             repetitions: repetitions, holds: holds, segments: segments, formIssues: formIssues, safetyWarnings: warnings,
             cues: cueLog, averages: averages, durationSeconds: Swift.max(0, end - start), secondsWithPerson: secondsWithPerson
         )

@@ -40,6 +40,9 @@ public struct SessionSummary: Sendable, Hashable, Codable {
     public var exerciseName: String?
     /// How the exercise was known: "given", "recognized" or "none".
     public var exerciseSource: String
+    /// What the repetitions were counted from: "angle" (the definition's primary angle), "movement"
+    /// (the dominant movement of the body, or of the exercise's joints when the angle proved unreliable), "hold".
+    public var countedBy: String
     public var reps: Int
     public var repetitions: [Repetition]
     public var holds: [Hold]

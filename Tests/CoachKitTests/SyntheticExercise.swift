@@ -57,8 +57,11 @@ struct SyntheticExercise {
         for _ in 0..<Int(idleBeforeSeconds * fps) { add(idle) }
         switch kind {
         case .walkOnly:
-            for i in 0..<Int(Double(reps) * repSeconds * fps) {
-                let x = 100 + 440 * (0.5 + 0.5 * sin(2 * .pi * Double(i) * dt / 8))
+            // Walks across the room at a steady pace, out of the frame on the right, and back.
+            let n = Int(Double(reps) * repSeconds * fps)
+            for i in 0..<n {
+                let u = Double(i) / Double(n)
+                let x = -80 + 800 * (u < 0.5 ? 2 * u : 2 - 2 * u)
                 let swing = 25 + 20 * sin(2 * .pi * Double(i) * dt * 1.6)
                 add(Self.body(cx: x, view: .side, knee: swing, elbow: 20 + swing / 2))
             }

@@ -40,7 +40,8 @@ public struct CoachingSession: Sendable {
         public var minimumJointConfidence: Double
         /// Joints closer than this fraction of the frame size to its edge are out of frame.
         public var edgeMarginFraction: Double
-        /// Horizontal root movement (torso lengths in one second) above which the person is walking.
+        /// Horizontal movement of the feet (or the root when no foot is seen), in torso lengths in one
+        /// second, above which the person is walking.
         public var walkingTorsoLengths: Double
         /// Whether to report the pose as an event every frame.
         public var emitsPoseEvents: Bool
@@ -99,6 +100,11 @@ public struct CoachingSession: Sendable {
     // Set-up and gating.
     private let requiredJoints: [Joint]
     private var requiredSeenFrames: [Int]
+    /// For each required joint, the alternative it belongs to: 0 = needed always, 1 = left set, 2 = right
+    /// set. A frame is measurable when the always-needed joints and one complete side are in view (a side
+    /// view hides the far limbs).
+    private let requiredSet: [Int]
+    private var completeFrames = 0
     private var framesWithPerson = 0
     private var secondsWithPerson = 0.0
     private var previousFrameHadPerson = false
@@ -107,6 +113,7 @@ public struct CoachingSession: Sendable {
     private var lastPersonSeconds = -Double.infinity
     private var validSince = Double.infinity
     private var rootTrail: [Double]
+    private var rootOnlyTrail: [Double]
     private var rootTrailTimes: [Double]
     private var rootTrailNext = 0
     private var torso = 0.0
@@ -168,6 +175,7 @@ public struct CoachingSession: Sendable {
         smoother = PoseSmoother(configuration: configuration.smoother)
         cues = CueScheduler(configuration: configuration.cues)
         rootTrail = Array(repeating: .nan, count: 11)
+        rootOnlyTrail = Array(repeating: .nan, count: 11)
         rootTrailTimes = Array(repeating: -.infinity, count: 11)
         events.reserveCapacity(16)
         if let exercise = configuration.exercise {
@@ -221,6 +229,11 @@ public struct CoachingSession: Sendable {
             snapshot.recognition = .noPerson
         }
         requiredSeenFrames = Array(repeating: 0, count: requiredJoints.count)
+        let sidedAlternatives = configuration.exercise.map { ($0.side == .both || $0.side == .either) } ?? true
+        requiredSet = requiredJoints.map { joint in
+            guard sidedAlternatives else { return 0 }
+            return joint.isLeft ? 1 : joint.isRight ? 2 : 0
+        }
     }
 
     // MARK: - Ingest
@@ -333,22 +346,35 @@ public struct CoachingSession: Sendable {
     // MARK: - Set-up
 
     private mutating func checkFrame(_ pose: Pose) -> Bool {
-        var ok = true
+        // ok[0]: always-needed joints, ok[1]/ok[2]: the left/right set.
+        var always = true
+        var left = true
+        var right = true
+        var hasLeft = false
+        var hasRight = false
         let margin = configuration.edgeMarginFraction
         for (index, joint) in requiredJoints.enumerated() {
+            let set = requiredSet[index]
+            if set == 1 { hasLeft = true }
+            if set == 2 { hasRight = true }
             let k = pose[joint]
-            guard k.confidence >= configuration.minimumJointConfidence else {
-                ok = false
-                continue
+            var seen = k.confidence >= configuration.minimumJointConfidence
+            if seen, let w = configuration.frameWidth, let h = configuration.frameHeight {
+                if k.x < w * margin || k.x > w * (1 - margin) || k.y < h * margin || k.y > h * (1 - margin) { seen = false }
             }
-            if let w = configuration.frameWidth, let h = configuration.frameHeight {
-                if k.x < w * margin || k.x > w * (1 - margin) || k.y < h * margin || k.y > h * (1 - margin) {
-                    ok = false
-                    continue
+            if seen {
+                requiredSeenFrames[index] += 1
+            } else {
+                switch set {
+                case 1: left = false
+                case 2: right = false
+                default: always = false
                 }
             }
-            requiredSeenFrames[index] += 1
         }
+        let sides = (!hasLeft && !hasRight) || (hasLeft && left) || (hasRight && right)
+        let ok = always && sides
+        if ok { completeFrames += 1 }
         return ok
     }
 
@@ -358,9 +384,18 @@ public struct CoachingSession: Sendable {
         guard root.confidence > 0, neck.confidence > 0 else { return false }
         let length = ((neck.x - root.x) * (neck.x - root.x) + (neck.y - root.y) * (neck.y - root.y)).squareRoot()
         if length > 1e-6 { torso = torso == 0 ? length : torso + 0.05 * (length - torso) }
+        // Walking moves the feet; a squat or a hinge moves the hips but not the feet. So the feet are
+        // followed when they are seen, the root otherwise.
+        let la = pose[.leftAnkle]
+        let ra = pose[.rightAnkle]
+        let c = configuration.minimumJointConfidence
+        let x: Double =
+            la.confidence >= c && ra.confidence >= c ? (la.x + ra.x) / 2
+            : la.confidence >= c ? la.x : ra.confidence >= c ? ra.x : root.x
         let previousIndex = (rootTrailNext + rootTrail.count - 1) % rootTrail.count
         if t - rootTrailTimes[previousIndex] >= 0.095 || t < rootTrailTimes[previousIndex] {
-            rootTrail[rootTrailNext] = root.x
+            rootTrail[rootTrailNext] = x
+            rootOnlyTrail[rootTrailNext] = root.x
             rootTrailTimes[rootTrailNext] = t
             rootTrailNext = (rootTrailNext + 1) % rootTrail.count
         }
@@ -368,7 +403,14 @@ public struct CoachingSession: Sendable {
         let oldest = rootTrail[rootTrailNext]
         guard oldest.isFinite, torso > 0, t - rootTrailTimes[rootTrailNext] <= 1.5 else { return t < walkingUntil }
         // Once walking, the person counts as walking until a second after the movement stopped.
-        if abs(root.x - oldest) / torso > configuration.walkingTorsoLengths { walkingUntil = t + 1 }
+        // Walking moves the root and the feet together; a squat moves only the hips, a tracking
+        // glitch only a foot.
+        let oldestRoot = rootOnlyTrail[rootTrailNext]
+        if abs(x - oldest) / torso > configuration.walkingTorsoLengths,
+            !oldestRoot.isFinite || abs(root.x - oldestRoot) / torso > configuration.walkingTorsoLengths
+        {
+            walkingUntil = t + 1
+        }
         return t < walkingUntil
     }
 
@@ -894,7 +936,15 @@ public struct CoachingSession: Sendable {
     /// The joints the exercise needs that were never seen in frame while a person was there.
     public var jointsNeverSeen: [Joint] {
         guard framesWithPerson > 0 else { return [] }
-        return zip(requiredJoints, requiredSeenFrames).compactMap { $1 == 0 ? $0 : nil }
+        guard completeFrames == 0 else { return [] }
+        let never = zip(requiredJoints, requiredSeenFrames).compactMap { $1 == 0 ? $0 : nil }
+        // With two alternative sides, name the joints of the side that was seen more.
+        let leftMissing = never.filter { $0.isLeft }.count
+        let rightMissing = never.filter { $0.isRight }.count
+        if leftMissing > 0, rightMissing > 0 {
+            return never.filter { leftMissing <= rightMissing ? !$0.isRight : !$0.isLeft }
+        }
+        return never.isEmpty ? requiredJoints.filter { _ in false } : never
     }
 
     /// The number of frames in which a person was selected.

@@ -144,10 +144,15 @@ public struct CoachingSession: Sendable {
 
     // The movement of the exercise's joints, counted as a cross-check of the angle counter.
     private var movement: PeriodicMotionCounter?
-    private var movementReps: [RepCounter.Completed] = []
     private var angleReps = 0
-    /// Whether repetitions come from the movement counter because the angle proved unreliable.
-    public private(set) var countsMovement = false
+    private var secondary: [RepCounter] = []
+    private var secondarySlots: [Int] = []
+    /// Repetitions of each fallback signal: [0] the movement, [k] the k-th other angle.
+    private var fallbackReps: [[RepCounter.Completed]] = [[]]
+    /// -1: the primary angle; 0: the movement; k: the k-th other angle.
+    private var countingSource = -1
+    /// Whether repetitions come from a fallback signal because the primary angle proved unreliable.
+    public var countsMovement: Bool { countingSource >= 0 }
 
     // Recognition and agnostic counting.
     private var recognizer: ExerciseRecognizer?
@@ -199,6 +204,20 @@ public struct CoachingSession: Sendable {
                         minimumRange: 0.15, minimumSeconds: spec.minimumSeconds, maximumSeconds: spec.maximumSeconds, joints: joints
                     )
                 )
+                for (a, angle) in exercise.angles.enumerated() where a > 0 && angle.isDegrees {
+                    for side in 0..<(angle.isSided ? 2 : 1) {
+                        secondary.append(
+                            RepCounter(
+                                configuration: .init(
+                                    direction: 1, minimumRange: 15, minimumSeconds: spec.minimumSeconds,
+                                    maximumSeconds: spec.maximumSeconds
+                                )
+                            )
+                        )
+                        secondarySlots.append(a * 2 + side)
+                        fallbackReps.append([])
+                    }
+                }
                 let capacity = 300
                 autoRing = Array(repeating: .nan, count: capacity * ExerciseRecognizer.featureCount)
                 autoTimes = Array(repeating: -.infinity, count: capacity)
@@ -499,18 +518,28 @@ public struct CoachingSession: Sendable {
         }
         if movement != nil, (movement?.ingest(pose, at: t, valid: valid) ?? 0) > 0, let reps = movement?.completed {
             for rep in reps {
-                movementReps.append(rep)
-                if countsMovement { completeAgnostic(rep, exercise: exercise) }
+                fallbackReps[0].append(rep)
+                if countingSource == 0 { completeAgnostic(rep, exercise: exercise) }
             }
-            switchToMovementIfAngleFails(exercise)
+            switchToFallbackIfAngleFails(exercise)
+        }
+        // The other measured angles, each counted on its own: one of them may move periodically when
+        // the primary angle cannot be measured.
+        for k in secondary.indices {
+            let v = values[secondarySlots[k]]
+            if case .completed(let rep) = secondary[k].ingest(v.isNaN ? nil : v, at: t, valid: valid) {
+                fallbackReps[k + 1].append(rep)
+                if countingSource == k + 1 { completeAgnostic(rep, exercise: exercise) }
+                switchToFallbackIfAngleFails(exercise)
+            }
         }
         for c in counters.indices {
             let side = counterSides[c]
             let value = primaryValue(side: side)
             let event = counters[c].ingest(value, at: t, valid: valid)
-            if case .completed(let completed) = event, !countsMovement {
+            if case .completed(let completed) = event, countingSource < 0 {
                 complete(completed, counter: c, exercise)
-                switchToMovementIfAngleFails(exercise)
+                switchToFallbackIfAngleFails(exercise)
             }
             if counters[c].phase != .active {
                 if counters[c].restSeconds == t {
@@ -541,18 +570,36 @@ public struct CoachingSession: Sendable {
         }
     }
 
-    /// The angle counter is trusted until the movement of the exercise's joints has been counted two
-    /// repetitions more: then the angle is not measurable here (wrong view, distorted skeleton), and
-    /// repetitions come from the movement from then on, the ones missed included.
-    private mutating func switchToMovementIfAngleFails(_ exercise: ExerciseDefinition) {
-        guard !countsMovement else { return }
-        let moved = movementReps.count
-        guard moved >= angleReps + 2 else { return }
-        countsMovement = true
-        // Replace the angle counter's repetitions by the movement's.
+    /// The angle counter is trusted until another signal of the exercise — the movement of its joints,
+    /// or one of its other measured angles — has been counted two repetitions more: then the primary
+    /// angle is not measurable here (wrong camera view, distorted skeleton), and repetitions come from
+    /// that signal from then on, the ones missed included.
+    private mutating func switchToFallbackIfAngleFails(_ exercise: ExerciseDefinition) {
+        guard countingSource < 0 else { return }
+        var best = -1
+        var bestCount = angleReps + 1
+        for (k, reps) in fallbackReps.enumerated() where reps.count > bestCount {
+            // Extra counts inside the angle's repetitions are the fallback's own noise; only
+            // repetitions where the angle saw none show that the angle missed them.
+            var missed = 0
+            for rep in reps
+            where !repetitions.contains(where: {
+                // An angle repetition spans its threshold crossings; the movement around it belongs to it too.
+                let margin = 0.5 * ($0.endSeconds - $0.startSeconds)
+                return $0.startSeconds - margin < rep.endSeconds && rep.startSeconds < $0.endSeconds + margin
+            }) {
+                missed += 1
+            }
+            guard missed >= 2 else { continue }
+            best = k
+            bestCount = reps.count
+        }
+        guard best >= 0 else { return }
+        countingSource = best
+        // Replace the angle counter's repetitions by the fallback's.
         repetitions.removeAll()
         formIssues.removeAll()
-        for rep in movementReps { completeAgnostic(rep, exercise: exercise) }
+        for rep in fallbackReps[best] { completeAgnostic(rep, exercise: exercise) }
     }
 
     private mutating func complete(_ completed: RepCounter.Completed, counter c: Int, _ exercise: ExerciseDefinition) {
@@ -1003,7 +1050,13 @@ public struct CoachingSession: Sendable {
         )
         return SessionSummary(
             exercise: exerciseID, exerciseName: name, exerciseSource: source,
-            countedBy: configuration.exercise == nil ? "movement" : (countsMovement ? "movement" : (configuration.exercise!.isHold ? "hold" : "angle")),
+            countedBy: configuration.exercise == nil
+                ? "movement"
+                : countingSource == 0
+                    ? "movement"
+                    : countingSource > 0
+                        ? "angle:" + configuration.exercise!.angles[secondarySlots[countingSource - 1] / 2].rawValue
+                        : (configuration.exercise!.isHold ? "hold" : "angle"),
             reps: repetitions.count,
             repetitions: repetitions, holds: holds, segments: segments, formIssues: formIssues, safetyWarnings: warnings,
             cues: cueLog, averages: averages, durationSeconds: Swift.max(0, end - start), secondsWithPerson: secondsWithPerson

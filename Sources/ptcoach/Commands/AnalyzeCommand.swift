@@ -188,12 +188,14 @@ struct AnalyzeCommand: AsyncParsableCommand {
 
     static func jsonText(_ summary: SessionSummary, file: String) throws -> String {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
         let data = try encoder.encode(summary)
         var text = String(decoding: data, as: UTF8.self)
         // Put the file name first for readers that scan many outputs.
-        let escaped = String(decoding: try JSONEncoder().encode(file), as: UTF8.self)
+        let fileEncoder = JSONEncoder()
+        fileEncoder.outputFormatting = [.withoutEscapingSlashes]
+        let escaped = String(decoding: try fileEncoder.encode(file), as: UTF8.self)
         text = "{\"file\":\(escaped)," + text.dropFirst()
         return text
     }

@@ -6,13 +6,18 @@ struct CoachingSessionTests {
     static let library = try! ExerciseLibrary.bundled()
 
     static func run(
-        _ frames: [PoseFrame], exercise: String?, cooldown: Double = 4
+        _ frames: [PoseFrame],
+        exercise: String?,
+        cooldown: Double = 4
     ) -> (session: CoachingSession, events: [CoachEvent]) {
         var session = CoachingSession(
             configuration: .init(
-                exercise: exercise.map { library[$0]! }, library: library.exercises,
-                frameWidth: SyntheticExercise.width, frameHeight: SyntheticExercise.height,
-                cues: .init(cooldownSeconds: cooldown), emitsPoseEvents: false
+                exercise: exercise.map { library[$0]! },
+                library: library.exercises,
+                frameWidth: SyntheticExercise.width,
+                frameHeight: SyntheticExercise.height,
+                cues: .init(cooldownSeconds: cooldown),
+                emitsPoseEvents: false
             )
         )
         var events: [CoachEvent] = []
@@ -53,7 +58,9 @@ struct CoachingSessionTests {
     }
 
     @Test func noRepetitionsDuringWalkInIdleOrWithABystander() {
-        let frames = SyntheticExercise(kind: .squat, walkInSeconds: 4, idleBeforeSeconds: 3, bystander: true).frames(reps: 5)
+        let frames = SyntheticExercise(kind: .squat, walkInSeconds: 4, idleBeforeSeconds: 3, bystander: true).frames(
+            reps: 5
+        )
         let (session, events) = Self.run(frames, exercise: "squat")
         #expect(session.repetitions.count == 5)
         // Nothing counted before the person stood still in frame.
@@ -77,12 +84,19 @@ struct CoachingSessionTests {
     }
 
     @Test func countsWithoutAnExerciseAndRecognisesIt() {
-        let frames = SyntheticExercise(kind: .shoulderAbduction, walkInSeconds: 3, idleBeforeSeconds: 2, bystander: true).frames(reps: 10)
+        let frames = SyntheticExercise(
+            kind: .shoulderAbduction,
+            walkInSeconds: 3,
+            idleBeforeSeconds: 2,
+            bystander: true
+        ).frames(reps: 10)
         let (session, events) = Self.run(frames, exercise: nil)
         let summary = session.summary()
         #expect(summary.reps == 10)
         #expect(summary.exercise == "shoulder-abduction")
-        #expect(events.contains { if case .recognized(.exercise(id: "shoulder-abduction", _)) = $0 { true } else { false } })
+        #expect(
+            events.contains { if case .recognized(.exercise(id: "shoulder-abduction", _)) = $0 { true } else { false } }
+        )
     }
 
     @Test func holdTimeIsMeasured() throws {
@@ -114,8 +128,10 @@ struct CoachingSessionTests {
     @Test func cuesComeOneAtATimeWithACooldown() {
         let frames = SyntheticExercise(kind: .squat, repSeconds: 1.5).frames(reps: 10)
         let (_, events) = Self.run(frames, exercise: "squat", cooldown: 4)
-        let cues: [Cue] = events.compactMap { (event: CoachEvent) -> Cue? in if case .cue(let cue) = event { cue } else { nil } }
-            .filter { $0.kind != .safety }
+        let cues: [Cue] = events.compactMap { (event: CoachEvent) -> Cue? in
+            if case .cue(let cue) = event { cue } else { nil }
+        }
+        .filter { $0.kind != .safety }
         #expect(!cues.isEmpty)
         for (a, b) in zip(cues, cues.dropFirst()) { #expect(b.seconds - a.seconds >= 4 - 1e-9) }
         #expect(cues.contains { $0.kind == .encouragement })

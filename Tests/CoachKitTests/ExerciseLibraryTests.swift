@@ -50,7 +50,10 @@ struct ExerciseLibraryTests {
         (valid.replacingOccurrences(of: "\"view\": \"side\"", with: "\"view\": \"top\""), "\"view\""),
         (valid.replacingOccurrences(of: "\"kind\": \"reps\"", with: "\"kind\": \"reps\", \"colour\": 1"), "\"colour\""),
         (valid.replacingOccurrences(of: ", \"target\": {\"min\": 40, \"max\": 60}", with: ""), "\"target\""),
-        (valid.replacingOccurrences(of: "\"primary\": \"kneeFlexion\"", with: "\"primary\": \"trunkLean\""), "\"primary\""),
+        (
+            valid.replacingOccurrences(of: "\"primary\": \"kneeFlexion\"", with: "\"primary\": \"trunkLean\""),
+            "\"primary\""
+        ),
     ])
     func invalidDefinitionNamesFileAndField(text: String, field: String) throws {
         let directory = try Self.directory(["broken.json": text])
@@ -68,7 +71,9 @@ struct ExerciseLibraryTests {
     static func directory(_ files: [String: String]) throws -> String {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("coachkit-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        for (name, text) in files { try text.write(to: url.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+        for (name, text) in files {
+            try text.write(to: url.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
         return url.path
     }
 }

@@ -71,7 +71,9 @@ struct SyntheticExercise {
             let down = Int(1.5 * fps)
             for i in 0..<down { add(Self.body(cx: cx, view: .side, knee: 90 * Double(i) / Double(down), lean: 10)) }
             for _ in 0..<Int(Double(reps) * fps) { add(Self.body(cx: cx, view: .side, knee: 90, lean: 10)) }
-            for i in 0..<down { add(Self.body(cx: cx, view: .side, knee: 90 * (1 - Double(i) / Double(down)), lean: 10)) }
+            for i in 0..<down {
+                add(Self.body(cx: cx, view: .side, knee: 90 * (1 - Double(i) / Double(down)), lean: 10))
+            }
         default:
             let n = Int(repSeconds * fps)
             for _ in 0..<reps {
@@ -109,8 +111,13 @@ struct SyntheticExercise {
     /// A person standing on the floor: knee flexion and trunk lean (side view), shoulder abduction of
     /// the left and right arm (front view), elbow flexion.
     static func body(
-        cx: Double, scale: Double = 1, view: View, knee: Double = 5, lean: Double = 0,
-        abduction: (left: Double, right: Double) = (12, 12), elbow: Double = 10
+        cx: Double,
+        scale: Double = 1,
+        view: View,
+        knee: Double = 5,
+        lean: Double = 0,
+        abduction: (left: Double, right: Double) = (12, 12),
+        elbow: Double = 10
     ) -> Pose {
         let r = Double.pi / 180
         let floor = 445.0
@@ -141,7 +148,11 @@ struct SyntheticExercise {
                 let ex = neck.x + d + upperArm * sin(lean * r * 0.3)
                 let ey = neck.y + 4 + upperArm * cos(lean * r * 0.3)
                 set(side == .left ? .leftElbow : .rightElbow, ex, ey)
-                set(side == .left ? .leftWrist : .rightWrist, ex + forearm * sin(elbow * r), ey + forearm * cos(elbow * r))
+                set(
+                    side == .left ? .leftWrist : .rightWrist,
+                    ex + forearm * sin(elbow * r),
+                    ey + forearm * cos(elbow * r)
+                )
             }
             set(.neck, neck.x, neck.y)
             set(.root, hip.x, hip.y)

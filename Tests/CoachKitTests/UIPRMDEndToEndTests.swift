@@ -6,7 +6,9 @@ import Testing
 /// Real recordings from `../shared/data` (not in the repository).
 struct UIPRMDEndToEndTests {
     static let data = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/data/pose-tracks/ui-prmd")
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+            "shared/data/pose-tracks/ui-prmd"
+        )
 
     @Test(arguments: ["m07_s01_front", "m10_s02_side", "m09_s03_oblique", "m07_s03_side"])
     func countsTenRepetitionsWithinOne(name: String) throws {
@@ -19,7 +21,11 @@ struct UIPRMDEndToEndTests {
         let library = try ExerciseLibrary.bundled()
         let exercise = try library.exercise(id: try #require(header.label("exercise")))
         var session = CoachingSession(
-            configuration: .init(exercise: exercise, frameWidth: Double(header.width), frameHeight: Double(header.height))
+            configuration: .init(
+                exercise: exercise,
+                frameWidth: Double(header.width),
+                frameHeight: Double(header.height)
+            )
         )
         for frame in frames { _ = session.ingest(frame) }
         #expect(abs(session.repetitions.count - 10) <= 1, "\(name): counted \(session.repetitions.count)")

@@ -36,16 +36,16 @@ func squatPose(knee: Double, jitter: Double) -> Pose {
 let fps = 30.0
 let minute = Int(60 * fps)
 func makeFrames() -> [PoseFrame] {
-var frames: [PoseFrame] = []
-frames.reserveCapacity(minute)
-for i in 0..<minute {
-    let t = Double(i) / fps
-    // 2.5-s squats after 2 s of standing.
-    let phase = t < 2 ? 0 : 0.5 - 0.5 * cos(2 * .pi * (t - 2) / 2.5)
-    let jitter = sin(Double(i) * 12.9898) * 1.2
-    frames.append(PoseFrame(seconds: t, poses: [squatPose(knee: 5 + 90 * phase, jitter: jitter)]))
-}
-return frames
+    var frames: [PoseFrame] = []
+    frames.reserveCapacity(minute)
+    for i in 0..<minute {
+        let t = Double(i) / fps
+        // 2.5-s squats after 2 s of standing.
+        let phase = t < 2 ? 0 : 0.5 - 0.5 * cos(2 * .pi * (t - 2) / 2.5)
+        let jitter = sin(Double(i) * 12.9898) * 1.2
+        frames.append(PoseFrame(seconds: t, poses: [squatPose(knee: 5 + 90 * phase, jitter: jitter)]))
+    }
+    return frames
 }
 let frames = makeFrames()
 let repeats = 560  // 1,008,000 frames
@@ -53,7 +53,13 @@ let library = try ExerciseLibrary.bundled()
 
 func run(_ label: String, exercise: ExerciseDefinition?, frames: [PoseFrame], library: ExerciseLibrary) {
     var session = CoachingSession(
-        configuration: .init(exercise: exercise, library: library.exercises, frameWidth: 640, frameHeight: 480, emitsPoseEvents: true)
+        configuration: .init(
+            exercise: exercise,
+            library: library.exercises,
+            frameWidth: 640,
+            frameHeight: 480,
+            emitsPoseEvents: true
+        )
     )
     var events = 0
     var frame = frames[0]

@@ -29,7 +29,10 @@ public struct PeriodicMotionCounter: Sendable {
         public var joints: [Joint]
 
         public init(
-            minimumRange: Double = 0.25, minimumSeconds: Double = 0.5, maximumSeconds: Double = 15, windowSeconds: Double = 8,
+            minimumRange: Double = 0.25,
+            minimumSeconds: Double = 0.5,
+            maximumSeconds: Double = 15,
+            windowSeconds: Double = 8,
             joints: [Joint] = PeriodicMotionCounter.bodyJoints
         ) {
             precondition(!joints.isEmpty, "joints must not be empty")
@@ -105,8 +108,11 @@ public struct PeriodicMotionCounter: Sendable {
 
     private static func counterConfiguration(_ c: Configuration, direction: Double = 1) -> RepCounter.Configuration {
         RepCounter.Configuration(
-            direction: direction, minimumRange: c.minimumRange, minimumSeconds: c.minimumSeconds,
-            maximumSeconds: c.maximumSeconds, windowSeconds: c.windowSeconds
+            direction: direction,
+            minimumRange: c.minimumRange,
+            minimumSeconds: c.minimumSeconds,
+            maximumSeconds: c.maximumSeconds,
+            windowSeconds: c.windowSeconds
         )
     }
 
@@ -162,7 +168,8 @@ public struct PeriodicMotionCounter: Sendable {
         guard root.confidence > 0, neck.confidence > 0 else { return false }
         let depth = root.z != nil && neck.z != nil
         let dz = depth ? (neck.z! - root.z!) : 0
-        let length = ((neck.x - root.x) * (neck.x - root.x) + (neck.y - root.y) * (neck.y - root.y) + dz * dz).squareRoot()
+        let length = ((neck.x - root.x) * (neck.x - root.x) + (neck.y - root.y) * (neck.y - root.y) + dz * dz)
+            .squareRoot()
         guard length > 1e-6 else { return false }
         torso = torso == 0 ? length : torso + 0.05 * (length - torso)
         let scale = 1 / torso
@@ -339,7 +346,9 @@ public struct PeriodicMotionCounter: Sendable {
             // A gap in the samples is an invalid stretch (walking, out of frame): do not bridge it.
             if ringTimes[i] - previousTime > 0.35 { _ = counter.ingest(nil, at: ringTimes[i], valid: false) }
             previousTime = ringTimes[i]
-            if case .completed(let rep) = counter.ingest(project(ring, offset: i * dim), at: ringTimes[i]) { accept(rep) }
+            if case .completed(let rep) = counter.ingest(project(ring, offset: i * dim), at: ringTimes[i]) {
+                accept(rep)
+            }
         }
     }
 

@@ -32,8 +32,14 @@ public struct RepCounter: Sendable {
         public var debounceSamples: Int
 
         public init(
-            direction: Double, minimumRange: Double, minimumSeconds: Double = 0.5, maximumSeconds: Double = 20,
-            lowerFraction: Double = 0.35, upperFraction: Double = 0.65, windowSeconds: Double = 8, debounceSamples: Int = 2
+            direction: Double,
+            minimumRange: Double,
+            minimumSeconds: Double = 0.5,
+            maximumSeconds: Double = 20,
+            lowerFraction: Double = 0.35,
+            upperFraction: Double = 0.65,
+            windowSeconds: Double = 8,
+            debounceSamples: Int = 2
         ) {
             precondition(direction == 1 || direction == -1, "direction (\(direction)) must be +1 or -1")
             precondition(minimumRange > 0, "minimumRange (\(minimumRange)) must be positive")
@@ -54,7 +60,9 @@ public struct RepCounter: Sendable {
         /// The configuration a repetition definition implies.
         public init(_ spec: ExerciseDefinition.RepetitionSpec) {
             self.init(
-                direction: spec.direction, minimumRange: spec.minimumRange, minimumSeconds: spec.minimumSeconds,
+                direction: spec.direction,
+                minimumRange: spec.minimumRange,
+                minimumSeconds: spec.minimumSeconds,
                 maximumSeconds: spec.maximumSeconds
             )
         }
@@ -217,7 +225,13 @@ public struct RepCounter: Sendable {
             adaptWindow()
             let d = configuration.direction
             return .completed(
-                Completed(startSeconds: startSeconds, peakSeconds: peakSeconds, endSeconds: seconds, peakValue: peak * d, restValue: rest * d)
+                Completed(
+                    startSeconds: startSeconds,
+                    peakSeconds: peakSeconds,
+                    endSeconds: seconds,
+                    peakValue: peak * d,
+                    restValue: rest * d
+                )
             )
         }
     }

@@ -1,9 +1,10 @@
+public import PoseKit
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-public import PoseKit
 
 /// A body measurement an exercise definition can name: a joint angle in the clinical neutral-zero
 /// convention (`clinical.md`), or a ratio.
@@ -115,7 +116,8 @@ public enum AngleKind: String, Sendable, Hashable, Codable, CaseIterable {
     ///   - useDepth: Measure in 3-D when every keypoint involved has a `z`.
     ///   - minimumConfidence: Keypoints below this confidence count as missing.
     @inlinable
-    public func measure(_ pose: Pose, side: BodySide, useDepth: Bool = true, minimumConfidence: Double = 0.1) -> Double? {
+    public func measure(_ pose: Pose, side: BodySide, useDepth: Bool = true, minimumConfidence: Double = 0.1) -> Double?
+    {
         var m = Measurer(pose: pose, useDepth: useDepth, minimumConfidence: minimumConfidence)
         return m.measure(self, side: side)
     }
@@ -197,7 +199,9 @@ struct Measurer {
         let l = side == .left
         switch kind {
         case .kneeFlexion:
-            return inside(l ? .leftHip : .rightHip, l ? .leftKnee : .rightKnee, l ? .leftAnkle : .rightAnkle).map { 180 - $0 }
+            return inside(l ? .leftHip : .rightHip, l ? .leftKnee : .rightKnee, l ? .leftAnkle : .rightAnkle).map {
+                180 - $0
+            }
         case .hipFlexion:
             return inside(l ? .leftShoulder : .rightShoulder, l ? .leftHip : .rightHip, l ? .leftKnee : .rightKnee)
                 .map { 180 - $0 }
@@ -206,13 +210,23 @@ struct Measurer {
         case .shoulderFlexion, .shoulderAbduction, .shoulderScaption, .shoulderExtension:
             return inside(l ? .leftElbow : .rightElbow, l ? .leftShoulder : .rightShoulder, l ? .leftHip : .rightHip)
         case .elbowFlexion:
-            return inside(l ? .leftShoulder : .rightShoulder, l ? .leftElbow : .rightElbow, l ? .leftWrist : .rightWrist)
-                .map { 180 - $0 }
+            return inside(
+                l ? .leftShoulder : .rightShoulder,
+                l ? .leftElbow : .rightElbow,
+                l ? .leftWrist : .rightWrist
+            )
+            .map { 180 - $0 }
         case .shoulderRotation:
             // Forearm vs the outward lateral axis (this side's shoulder minus the other's): 90° when the
             // forearm points forward (neutral), 0° when it points straight out (90° external rotation).
             let own: Joint = l ? .leftShoulder : .rightShoulder
-            guard let outward = between(l ? .rightShoulder : .leftShoulder, own, l ? .leftElbow : .rightElbow, l ? .leftWrist : .rightWrist)
+            guard
+                let outward = between(
+                    l ? .rightShoulder : .leftShoulder,
+                    own,
+                    l ? .leftElbow : .rightElbow,
+                    l ? .leftWrist : .rightWrist
+                )
             else { return nil }
             return 90 - outward
         case .anklePlantarFlexion:

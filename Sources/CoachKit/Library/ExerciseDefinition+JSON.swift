@@ -36,7 +36,10 @@ extension ExerciseDefinition {
             throw reader.fail("kind", "must be \"reps\" or \"hold\" (got \"\(kind)\")")
         }
         guard let anglesJSON = object["angles"]?.arrayValue, !anglesJSON.isEmpty else {
-            throw reader.fail("angles", "must be a non-empty array of angle names (\(AngleKind.allCases.map(\.rawValue).prefix(5).joined(separator: ", ")), …)")
+            throw reader.fail(
+                "angles",
+                "must be a non-empty array of angle names (\(AngleKind.allCases.map(\.rawValue).prefix(5).joined(separator: ", ")), …)"
+            )
         }
         var angles: [AngleKind] = []
         for (index, value) in anglesJSON.enumerated() {
@@ -51,7 +54,10 @@ extension ExerciseDefinition {
         var hold: HoldSpec?
         if kind == "reps" {
             guard let rep = object["repetition"]?.objectValue else {
-                throw reader.fail("repetition", "is required for kind \"reps\": {\"start\": …, \"peak\": …, \"towardPeak\": …}")
+                throw reader.fail(
+                    "repetition",
+                    "is required for kind \"reps\": {\"start\": …, \"peak\": …, \"towardPeak\": …}"
+                )
             }
             let start = try reader.number(rep, "repetition.start", key: "start")
             let peak = try reader.number(rep, "repetition.peak", key: "peak")
@@ -59,18 +65,32 @@ extension ExerciseDefinition {
                 throw reader.fail("repetition.peak", "must differ from repetition.start (both \(start))")
             }
             let towardPeak: Contraction = try reader.enumeration(rep, "towardPeak", path: "repetition.towardPeak")
-            let minimumRange = try reader.optionalNumber(rep, "minimumRange", path: "repetition.minimumRange") ?? abs(peak - start) * 0.3
+            let minimumRange =
+                try reader.optionalNumber(rep, "minimumRange", path: "repetition.minimumRange") ?? abs(peak - start)
+                * 0.3
             guard minimumRange > 0, minimumRange <= abs(peak - start) else {
-                throw reader.fail("repetition.minimumRange", "must be above 0 and at most |peak − start| = \(abs(peak - start)) (got \(minimumRange))")
+                throw reader.fail(
+                    "repetition.minimumRange",
+                    "must be above 0 and at most |peak − start| = \(abs(peak - start)) (got \(minimumRange))"
+                )
             }
-            let minimumSeconds = try reader.optionalNumber(rep, "minimumSeconds", path: "repetition.minimumSeconds") ?? 0.5
-            let maximumSeconds = try reader.optionalNumber(rep, "maximumSeconds", path: "repetition.maximumSeconds") ?? 20
+            let minimumSeconds =
+                try reader.optionalNumber(rep, "minimumSeconds", path: "repetition.minimumSeconds") ?? 0.5
+            let maximumSeconds =
+                try reader.optionalNumber(rep, "maximumSeconds", path: "repetition.maximumSeconds") ?? 20
             guard minimumSeconds >= 0, maximumSeconds > minimumSeconds else {
-                throw reader.fail("repetition.maximumSeconds", "must be above minimumSeconds (\(minimumSeconds)) (got \(maximumSeconds))")
+                throw reader.fail(
+                    "repetition.maximumSeconds",
+                    "must be above minimumSeconds (\(minimumSeconds)) (got \(maximumSeconds))"
+                )
             }
             repetition = RepetitionSpec(
-                start: start, peak: peak, towardPeak: towardPeak, minimumRange: minimumRange,
-                minimumSeconds: minimumSeconds, maximumSeconds: maximumSeconds
+                start: start,
+                peak: peak,
+                towardPeak: towardPeak,
+                minimumRange: minimumRange,
+                minimumSeconds: minimumSeconds,
+                maximumSeconds: maximumSeconds
             )
         } else {
             guard let holdObject = object["hold"]?.objectValue else {
@@ -79,7 +99,10 @@ extension ExerciseDefinition {
             let seconds = try reader.number(holdObject, "hold.seconds", key: "seconds")
             guard seconds > 0 else { throw reader.fail("hold.seconds", "must be positive (got \(seconds))") }
             guard let conditionsJSON = holdObject["conditions"]?.arrayValue, !conditionsJSON.isEmpty else {
-                throw reader.fail("hold.conditions", "must be a non-empty array of {\"angle\", \"min\", \"max\", \"cue\"}")
+                throw reader.fail(
+                    "hold.conditions",
+                    "must be a non-empty array of {\"angle\", \"min\", \"max\", \"cue\"}"
+                )
             }
             var conditions: [HoldCondition] = []
             for (index, value) in conditionsJSON.enumerated() {
@@ -100,13 +123,20 @@ extension ExerciseDefinition {
 
         var target: TargetRange?
         if let t = object["target"] {
-            guard let t = t.objectValue else { throw reader.fail("target", "must be an object {\"min\": …, \"max\": …}") }
+            guard let t = t.objectValue else {
+                throw reader.fail("target", "must be an object {\"min\": …, \"max\": …}")
+            }
             let min = try reader.number(t, "target.min", key: "min")
             let max = try reader.number(t, "target.max", key: "max")
-            guard min <= max else { throw reader.fail("target.max", "must be at least target.min (\(min)) (got \(max))") }
+            guard min <= max else {
+                throw reader.fail("target.max", "must be at least target.min (\(min)) (got \(max))")
+            }
             target = TargetRange(min: min, max: max)
         } else if kind == "reps" {
-            throw reader.fail("target", "is required for kind \"reps\": the range the primary angle should reach at the peak")
+            throw reader.fail(
+                "target",
+                "is required for kind \"reps\": the range the primary angle should reach at the peak"
+            )
         }
 
         var rules: [FormRule] = []
@@ -122,12 +152,25 @@ extension ExerciseDefinition {
             let min = try reader.optionalNumber(r, "min", path: path + ".min")
             let max = try reader.optionalNumber(r, "max", path: path + ".max")
             guard min != nil || max != nil else { throw reader.fail(path, "needs \"min\", \"max\" or both") }
-            if let min, let max, min >= max { throw reader.fail(path + ".max", "must be above min (\(min)) (got \(max))") }
+            if let min, let max, min >= max {
+                throw reader.fail(path + ".max", "must be above min (\(min)) (got \(max))")
+            }
             let cue = try reader.string(r, "cue", path: path + ".cue")
             let priority = Int(try reader.optionalNumber(r, "priority", path: path + ".priority") ?? 2)
             guard priority >= 1 else { throw reader.fail(path + ".priority", "must be 1 or more (1 = most important)") }
             let ruleView: CameraView = try reader.enumeration(r, "view", default: .any, path: path + ".view")
-            rules.append(FormRule(id: ruleID, angle: angle, at: at, min: min, max: max, cue: cue, priority: priority, view: ruleView))
+            rules.append(
+                FormRule(
+                    id: ruleID,
+                    angle: angle,
+                    at: at,
+                    min: min,
+                    max: max,
+                    cue: cue,
+                    priority: priority,
+                    view: ruleView
+                )
+            )
         }
 
         var limits: [SafetyLimit] = []
@@ -147,7 +190,10 @@ extension ExerciseDefinition {
 
         let asymmetry = try reader.optionalNumber(object, "maximumAsymmetry", path: "maximumAsymmetry")
         if asymmetry != nil, side != .both {
-            throw reader.fail("maximumAsymmetry", "only applies to exercises with \"side\": \"both\" (this one is \"\(side.rawValue)\")")
+            throw reader.fail(
+                "maximumAsymmetry",
+                "only applies to exercises with \"side\": \"both\" (this one is \"\(side.rawValue)\")"
+            )
         }
         let praise = try reader.optionalString(object, "praise") ?? (kind == "hold" ? "Well held!" : "Good rep!")
 
@@ -156,13 +202,28 @@ extension ExerciseDefinition {
             "target", "formRules", "safety", "maximumAsymmetry", "praise",
         ]
         if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
-            throw reader.fail(unknown, "is not a field of the schema (known: \(known.sorted().joined(separator: ", ")))")
+            throw reader.fail(
+                unknown,
+                "is not a field of the schema (known: \(known.sorted().joined(separator: ", ")))"
+            )
         }
 
         self.init(
-            id: id, name: name, summary: summary, view: view, posture: posture, side: side, angles: angles,
-            primaryAngle: primary, repetition: repetition, hold: hold, target: target, formRules: rules,
-            safetyLimits: limits, maximumAsymmetry: asymmetry, praise: praise
+            id: id,
+            name: name,
+            summary: summary,
+            view: view,
+            posture: posture,
+            side: side,
+            angles: angles,
+            primaryAngle: primary,
+            repetition: repetition,
+            hold: hold,
+            target: target,
+            formRules: rules,
+            safetyLimits: limits,
+            maximumAsymmetry: asymmetry,
+            praise: praise
         )
     }
 }
@@ -179,7 +240,9 @@ private struct FieldReader {
 
     func string(_ object: [String: JSONValue], _ key: String, path: String? = nil) throws(CoachKitError) -> String {
         guard let value = object[key] else { throw fail(path ?? key, "is missing") }
-        guard let s = value.stringValue, !s.isEmpty else { throw fail(path ?? key, "must be a non-empty string (got \(value.jsonText))") }
+        guard let s = value.stringValue, !s.isEmpty else {
+            throw fail(path ?? key, "must be a non-empty string (got \(value.jsonText))")
+        }
         return s
     }
 
@@ -191,13 +254,17 @@ private struct FieldReader {
 
     func number(_ object: [String: JSONValue], _ path: String, key: String) throws(CoachKitError) -> Double {
         guard let value = object[key] else { throw fail(path, "is missing") }
-        guard let n = value.doubleValue, n.isFinite else { throw fail(path, "must be a number (got \(value.jsonText))") }
+        guard let n = value.doubleValue, n.isFinite else {
+            throw fail(path, "must be a number (got \(value.jsonText))")
+        }
         return n
     }
 
     func optionalNumber(_ object: [String: JSONValue], _ key: String, path: String) throws(CoachKitError) -> Double? {
         guard let value = object[key] else { return nil }
-        guard let n = value.doubleValue, n.isFinite else { throw fail(path, "must be a number (got \(value.jsonText))") }
+        guard let n = value.doubleValue, n.isFinite else {
+            throw fail(path, "must be a number (got \(value.jsonText))")
+        }
         return n
     }
 
@@ -210,20 +277,29 @@ private struct FieldReader {
     func angle(_ value: JSONValue?, _ path: String) throws(CoachKitError) -> AngleKind {
         guard let value else { throw fail(path, "is missing") }
         guard let s = value.stringValue, let angle = AngleKind(rawValue: s) else {
-            throw fail(path, "must be one of \(AngleKind.allCases.map(\.rawValue).joined(separator: ", ")) (got \(value.jsonText))")
+            throw fail(
+                path,
+                "must be one of \(AngleKind.allCases.map(\.rawValue).joined(separator: ", ")) (got \(value.jsonText))"
+            )
         }
         return angle
     }
 
     func enumeration<E: RawRepresentable & CaseIterable>(
-        _ object: [String: JSONValue], _ key: String, default defaultValue: E? = nil, path: String? = nil
+        _ object: [String: JSONValue],
+        _ key: String,
+        default defaultValue: E? = nil,
+        path: String? = nil
     ) throws(CoachKitError) -> E where E.RawValue == String {
         guard let value = object[key] else {
             if let defaultValue { return defaultValue }
             throw fail(path ?? key, "is missing (one of \(E.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
         guard let s = value.stringValue, let e = E(rawValue: s) else {
-            throw fail(path ?? key, "must be one of \(E.allCases.map(\.rawValue).joined(separator: ", ")) (got \(value.jsonText))")
+            throw fail(
+                path ?? key,
+                "must be one of \(E.allCases.map(\.rawValue).joined(separator: ", ")) (got \(value.jsonText))"
+            )
         }
         return e
     }

@@ -23,7 +23,10 @@ public struct ExerciseLibrary: Sendable {
         var byID: [String: Int] = [:]
         for (index, exercise) in sorted.enumerated() {
             if byID[exercise.id] != nil {
-                throw CoachKitError(.invalidDefinition, "two definitions have the id '\(exercise.id)'; ids must be unique")
+                throw CoachKitError(
+                    .invalidDefinition,
+                    "two definitions have the id '\(exercise.id)'; ids must be unique"
+                )
             }
             byID[exercise.id] = index
         }
@@ -44,12 +47,16 @@ public struct ExerciseLibrary: Sendable {
         }
         let files = names.filter { $0.hasSuffix(".json") }.sorted()
         guard !files.isEmpty else {
-            throw CoachKitError(.library, "no *.json exercise definition in '\(directory)' (see SCHEMA.md for the format)")
+            throw CoachKitError(
+                .library,
+                "no *.json exercise definition in '\(directory)' (see SCHEMA.md for the format)"
+            )
         }
         var exercises: [ExerciseDefinition] = []
         for name in files {
             let path = (directory as NSString).appendingPathComponent(name)
-            guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8)
+            else {
                 throw CoachKitError(.invalidDefinition, "cannot read the file as UTF-8 text", file: path)
             }
             exercises.append(try ExerciseDefinition(jsonText: text, file: path))
@@ -60,7 +67,10 @@ public struct ExerciseLibrary: Sendable {
     /// The definitions shipped with CoachKit (`Resources/Exercises`).
     public static func bundled() throws(CoachKitError) -> ExerciseLibrary {
         guard let url = Bundle.module.url(forResource: "Exercises", withExtension: nil) else {
-            throw CoachKitError(.library, "the bundled exercise definitions are missing from CoachKit's resources; rebuild the package")
+            throw CoachKitError(
+                .library,
+                "the bundled exercise definitions are missing from CoachKit's resources; rebuild the package"
+            )
         }
         return try ExerciseLibrary(directory: url.path)
     }

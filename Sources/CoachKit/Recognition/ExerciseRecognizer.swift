@@ -1,9 +1,10 @@
+public import PoseKit
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-public import PoseKit
 
 /// Recognises which library exercise is being done over a sliding window, with no training data: the
 /// scores come from the definitions themselves.
@@ -36,8 +37,16 @@ public struct ExerciseRecognizer: Sendable {
         /// Measure in 3-D when keypoints have depth.
         public var useDepth: Bool
 
-        public init(windowSeconds: Double = 6, strideSeconds: Double = 1, minimumConfidence: Double = 0.3, useDepth: Bool = true) {
-            precondition(windowSeconds > strideSeconds && strideSeconds > 0, "windowSeconds (\(windowSeconds)) must exceed strideSeconds (\(strideSeconds)) > 0")
+        public init(
+            windowSeconds: Double = 6,
+            strideSeconds: Double = 1,
+            minimumConfidence: Double = 0.3,
+            useDepth: Bool = true
+        ) {
+            precondition(
+                windowSeconds > strideSeconds && strideSeconds > 0,
+                "windowSeconds (\(windowSeconds)) must exceed strideSeconds (\(strideSeconds)) > 0"
+            )
             self.windowSeconds = windowSeconds
             self.strideSeconds = strideSeconds
             self.minimumConfidence = minimumConfidence
@@ -142,7 +151,9 @@ public struct ExerciseRecognizer: Sendable {
     private mutating func measure(_ pose: Pose) {
         for (k, kind) in Self.kinds.enumerated() {
             sample[k * 2] = kind.measure(pose, side: .left, useDepth: configuration.useDepth) ?? .nan
-            sample[k * 2 + 1] = kind.isSided ? (kind.measure(pose, side: .right, useDepth: configuration.useDepth) ?? .nan) : sample[k * 2]
+            sample[k * 2 + 1] =
+                kind.isSided
+                ? (kind.measure(pose, side: .right, useDepth: configuration.useDepth) ?? .nan) : sample[k * 2]
         }
         sample[Self.armPlane] = plane(pose, from: .leftShoulder, to: .leftElbow, slot: 0)
         sample[Self.armPlane + 1] = plane(pose, from: .rightShoulder, to: .rightElbow, slot: 1)
@@ -160,9 +171,12 @@ public struct ExerciseRecognizer: Sendable {
         let root = pose[.root]
         let pa = pose[a]
         let pb = pose[b]
-        guard ls.confidence > 0, rs.confidence > 0, neck.confidence > 0, root.confidence > 0, pa.confidence > 0, pb.confidence > 0
+        guard ls.confidence > 0, rs.confidence > 0, neck.confidence > 0, root.confidence > 0, pa.confidence > 0,
+            pb.confidence > 0
         else { return .nan }
-        let depth = configuration.useDepth && ls.z != nil && rs.z != nil && neck.z != nil && root.z != nil && pa.z != nil && pb.z != nil
+        let depth =
+            configuration.useDepth && ls.z != nil && rs.z != nil && neck.z != nil && root.z != nil && pa.z != nil
+            && pb.z != nil
         var ux = neck.x - root.x
         var uy = neck.y - root.y
         var uz = depth ? neck.z! - root.z! : 0
@@ -333,7 +347,9 @@ public struct ExerciseRecognizer: Sendable {
         }
     }
 
-    private static let groupRepresentative: [AngleKind] = [.kneeFlexion, .hipFlexion, .shoulderFlexion, .elbowFlexion, .trunkLean]
+    private static let groupRepresentative: [AngleKind] = [
+        .kneeFlexion, .hipFlexion, .shoulderFlexion, .elbowFlexion, .trunkLean,
+    ]
 
     private static func expectedPlane(_ kind: AngleKind) -> Double? {
         switch kind {

@@ -201,7 +201,10 @@ public struct CoachingSession: Sendable {
                 }
                 movement = PeriodicMotionCounter(
                     configuration: .init(
-                        minimumRange: 0.15, minimumSeconds: spec.minimumSeconds, maximumSeconds: spec.maximumSeconds, joints: joints
+                        minimumRange: 0.15,
+                        minimumSeconds: spec.minimumSeconds,
+                        maximumSeconds: spec.maximumSeconds,
+                        joints: joints
                     )
                 )
                 for (a, angle) in exercise.angles.enumerated() where a > 0 && angle.isDegrees {
@@ -209,7 +212,9 @@ public struct CoachingSession: Sendable {
                         secondary.append(
                             RepCounter(
                                 configuration: .init(
-                                    direction: 1, minimumRange: 15, minimumSeconds: spec.minimumSeconds,
+                                    direction: 1,
+                                    minimumRange: 15,
+                                    minimumSeconds: spec.minimumSeconds,
                                     maximumSeconds: spec.maximumSeconds
                                 )
                             )
@@ -379,7 +384,9 @@ public struct CoachingSession: Sendable {
             let k = pose[joint]
             var seen = k.confidence >= configuration.minimumJointConfidence
             if seen, let w = configuration.frameWidth, let h = configuration.frameHeight {
-                if k.x < w * margin || k.x > w * (1 - margin) || k.y < h * margin || k.y > h * (1 - margin) { seen = false }
+                if k.x < w * margin || k.x > w * (1 - margin) || k.y < h * margin || k.y > h * (1 - margin) {
+                    seen = false
+                }
             }
             if seen {
                 requiredSeenFrames[index] += 1
@@ -409,7 +416,8 @@ public struct CoachingSession: Sendable {
         let ra = pose[.rightAnkle]
         let c = configuration.minimumJointConfidence
         let x: Double =
-            la.confidence >= c && ra.confidence >= c ? (la.x + ra.x) / 2
+            la.confidence >= c && ra.confidence >= c
+            ? (la.x + ra.x) / 2
             : la.confidence >= c ? la.x : ra.confidence >= c ? ra.x : root.x
         let previousIndex = (rootTrailNext + rootTrail.count - 1) % rootTrail.count
         if t - rootTrailTimes[previousIndex] >= 0.095 || t < rootTrailTimes[previousIndex] {
@@ -457,7 +465,8 @@ public struct CoachingSession: Sendable {
     private mutating func measure(_ pose: Pose, _ exercise: ExerciseDefinition) {
         for (a, angle) in exercise.angles.enumerated() {
             values[a * 2] = angle.measure(pose, side: .left, useDepth: configuration.useDepth) ?? .nan
-            values[a * 2 + 1] = angle.isSided ? (angle.measure(pose, side: .right, useDepth: configuration.useDepth) ?? .nan) : .nan
+            values[a * 2 + 1] =
+                angle.isSided ? (angle.measure(pose, side: .right, useDepth: configuration.useDepth) ?? .nan) : .nan
         }
     }
 
@@ -622,8 +631,12 @@ public struct CoachingSession: Sendable {
                 guard statMin[i].isFinite else { continue }
                 angles.append(
                     Repetition.AngleRange(
-                        angle: angle, side: bodySide, min: statMin[i], max: statMax[i],
-                        atPeak: statPeak[i].isNaN ? (exercise.repetition!.direction > 0 ? statMax[i] : statMin[i]) : statPeak[i]
+                        angle: angle,
+                        side: bodySide,
+                        min: statMin[i],
+                        max: statMax[i],
+                        atPeak: statPeak[i].isNaN
+                            ? (exercise.repetition!.direction > 0 ? statMax[i] : statMin[i]) : statPeak[i]
                     )
                 )
             }
@@ -634,27 +647,51 @@ public struct CoachingSession: Sendable {
         let concentric = spec.towardPeak == .concentric
         var symmetry: Repetition.Symmetry?
         if exercise.side == .both, exercise.primaryAngle.isSided, statPeak[0].isFinite, statPeak[1].isFinite {
-            symmetry = Repetition.Symmetry(left: statPeak[0], right: statPeak[1], difference: abs(statPeak[0] - statPeak[1]))
+            symmetry = Repetition.Symmetry(
+                left: statPeak[0],
+                right: statPeak[1],
+                difference: abs(statPeak[0] - statPeak[1])
+            )
         }
         let index = repetitions.count + 1
         let reliable = measurementReliable
         var issues: [Repetition.FormIssue] = []
         for rule in exercise.formRules {
-            if rule.view != .any, !hasDepth, !(rule.view == .front && view == .front) && !(rule.view == .side && view == .side) {
+            if rule.view != .any, !hasDepth,
+                !(rule.view == .front && view == .front) && !(rule.view == .side && view == .side)
+            {
                 continue
             }
             for range in angles where range.angle == rule.angle {
                 if let max = rule.max {
                     let value = rule.at == .peak ? range.atPeak : range.max
                     if value > max {
-                        issues.append(.init(rule: rule.id, cue: rule.cue, angle: rule.angle, value: value, limit: max, priority: rule.priority))
+                        issues.append(
+                            .init(
+                                rule: rule.id,
+                                cue: rule.cue,
+                                angle: rule.angle,
+                                value: value,
+                                limit: max,
+                                priority: rule.priority
+                            )
+                        )
                         break
                     }
                 }
                 if let min = rule.min {
                     let value = rule.at == .peak ? range.atPeak : range.min
                     if value < min {
-                        issues.append(.init(rule: rule.id, cue: rule.cue, angle: rule.angle, value: value, limit: min, priority: rule.priority))
+                        issues.append(
+                            .init(
+                                rule: rule.id,
+                                cue: rule.cue,
+                                angle: rule.angle,
+                                value: value,
+                                limit: min,
+                                priority: rule.priority
+                            )
+                        )
                         break
                     }
                 }
@@ -663,22 +700,36 @@ public struct CoachingSession: Sendable {
         if let limit = exercise.maximumAsymmetry, let symmetry, symmetry.difference > limit {
             issues.append(
                 .init(
-                    rule: "symmetry", cue: "Move both sides evenly", angle: exercise.primaryAngle,
-                    value: symmetry.difference, limit: limit, priority: 2
+                    rule: "symmetry",
+                    cue: "Move both sides evenly",
+                    angle: exercise.primaryAngle,
+                    value: symmetry.difference,
+                    limit: limit,
+                    priority: 2
                 )
             )
         }
         issues.sort { $0.priority < $1.priority }
         let repetition = Repetition(
-            index: index, exercise: exercise.id, startSeconds: completed.startSeconds, endSeconds: completed.endSeconds,
-            side: exercise.side == .both ? nil : side, angles: angles, peakAngle: completed.peakValue,
+            index: index,
+            exercise: exercise.id,
+            startSeconds: completed.startSeconds,
+            endSeconds: completed.endSeconds,
+            side: exercise.side == .both ? nil : side,
+            angles: angles,
+            peakAngle: completed.peakValue,
             rangeOfMotion: exercise.rangeOfMotionFraction(peakValue: completed.peakValue),
             tempo: .init(
-                toPeakSeconds: toPeak, fromPeakSeconds: fromPeak,
-                concentricSeconds: concentric ? toPeak : fromPeak, eccentricSeconds: concentric ? fromPeak : toPeak
+                toPeakSeconds: toPeak,
+                fromPeakSeconds: fromPeak,
+                concentricSeconds: concentric ? toPeak : fromPeak,
+                eccentricSeconds: concentric ? fromPeak : toPeak
             ),
-            symmetry: symmetry, verdict: issues.isEmpty && pendingBreaches.isEmpty ? .good : .needsWork,
-            issues: issues, safetyBreaches: pendingBreaches, measurementReliable: reliable
+            symmetry: symmetry,
+            verdict: issues.isEmpty && pendingBreaches.isEmpty ? .good : .needsWork,
+            issues: issues,
+            safetyBreaches: pendingBreaches,
+            measurementReliable: reliable
         )
         pendingBreaches.removeAll(keepingCapacity: true)
         angleReps += 1
@@ -720,11 +771,22 @@ public struct CoachingSession: Sendable {
                     if !breachActive[slot] {
                         breachActive[slot] = true
                         let side: BodySide? = limit.angle.isSided ? (s == 0 ? .left : .right) : nil
-                        let warning = SafetyWarning(angle: limit.angle, side: side, value: v, limit: crossed, text: limit.warning, seconds: t)
+                        let warning = SafetyWarning(
+                            angle: limit.angle,
+                            side: side,
+                            value: v,
+                            limit: crossed,
+                            text: limit.warning,
+                            seconds: t
+                        )
                         warnings.append(warning)
                         events.append(.warning(warning))
-                        pendingBreaches.append(.init(angle: limit.angle, value: v, limit: crossed, warning: limit.warning, seconds: t))
-                        if let cue = cues.offer(Cue(kind: .safety, text: limit.warning, priority: 1, seconds: t)) { give(cue) }
+                        pendingBreaches.append(
+                            .init(angle: limit.angle, value: v, limit: crossed, warning: limit.warning, seconds: t)
+                        )
+                        if let cue = cues.offer(Cue(kind: .safety, text: limit.warning, priority: 1, seconds: t)) {
+                            give(cue)
+                        }
                         snapshot.safetyWarning = limit.warning
                     }
                 } else if breachActive[slot] {
@@ -766,7 +828,8 @@ public struct CoachingSession: Sendable {
         }
         let holding = valid && failing == nil
         let primary = exercise.angles.firstIndex(of: hold.conditions[0].angle) ?? 0
-        snapshot.primaryAngle = values.isEmpty ? nil : (values[primary * 2].isNaN ? values[primary * 2 + 1] : values[primary * 2])
+        snapshot.primaryAngle =
+            values.isEmpty ? nil : (values[primary * 2].isNaN ? values[primary * 2 + 1] : values[primary * 2])
         if holding {
             if holdStart.isNaN {
                 holdStart = t
@@ -779,7 +842,9 @@ public struct CoachingSession: Sendable {
             let whole = Int(holdHeld)
             if whole != lastWholeSecond {
                 lastWholeSecond = whole
-                events.append(.holdProgress(HoldProgress(heldSeconds: holdHeld, targetSeconds: hold.seconds, holding: true)))
+                events.append(
+                    .holdProgress(HoldProgress(heldSeconds: holdHeld, targetSeconds: hold.seconds, holding: true))
+                )
             }
             if !holdCompleted, holdHeld >= hold.seconds {
                 holdCompleted = true
@@ -792,13 +857,25 @@ public struct CoachingSession: Sendable {
             }
             if let failing, valid { _ = cues.offer(Cue(kind: .setup, text: failing, priority: 2, seconds: t)) }
         }
-        snapshot.hold = HoldProgress(heldSeconds: holdStart.isNaN ? 0 : holdHeld, targetSeconds: hold.seconds, holding: holding)
+        snapshot.hold = HoldProgress(
+            heldSeconds: holdStart.isNaN ? 0 : holdHeld,
+            targetSeconds: hold.seconds,
+            holding: holding
+        )
         snapshot.rangeOfMotionProgress = min(1, (holdStart.isNaN ? 0 : holdHeld) / hold.seconds)
     }
 
     private mutating func endHold(target: Double) {
         if holdHeld >= 1 {
-            holds.append(.init(startSeconds: holdStart, endSeconds: holdLastGood, heldSeconds: holdHeld, targetSeconds: target, completed: holdHeld >= target))
+            holds.append(
+                .init(
+                    startSeconds: holdStart,
+                    endSeconds: holdLastGood,
+                    heldSeconds: holdHeld,
+                    targetSeconds: target,
+                    completed: holdHeld >= target
+                )
+            )
         }
         holdStart = .nan
         holdHeld = 0
@@ -879,7 +956,9 @@ public struct CoachingSession: Sendable {
         guard t > start else { return }
         let reps = repetitions.filter { $0.endSeconds > start && $0.endSeconds <= t }.count
         if reps == 0, id == nil, t - start < 0.01 { return }
-        segments.append(.init(exercise: id, startSeconds: start, endSeconds: t, reps: reps, confidence: recognizedConfidence))
+        segments.append(
+            .init(exercise: id, startSeconds: start, endSeconds: t, reps: reps, confidence: recognizedConfidence)
+        )
     }
 
     private mutating func countAgnostic(_ pose: Pose, valid: Bool, at t: Double) {
@@ -894,7 +973,8 @@ public struct CoachingSession: Sendable {
             let k = ExerciseRecognizer.index(exercise.primaryAngle) * 2
             let l = recognizer?.sample[k] ?? .nan
             let r = recognizer?.sample[k + 1] ?? .nan
-            snapshot.primaryAngle = l.isNaN ? (r.isNaN ? nil : r) : (r.isNaN ? l : (exercise.side == .both ? (l + r) / 2 : Swift.max(l, r)))
+            snapshot.primaryAngle =
+                l.isNaN ? (r.isNaN ? nil : r) : (r.isNaN ? l : (exercise.side == .both ? (l + r) / 2 : Swift.max(l, r)))
         }
     }
 
@@ -915,7 +995,9 @@ public struct CoachingSession: Sendable {
                     var bestDistance = Double.infinity
                     for i in 0..<autoCount {
                         let time = autoTimes[i]
-                        guard time >= completed.startSeconds - 0.05, time <= completed.endSeconds + 0.05 else { continue }
+                        guard time >= completed.startSeconds - 0.05, time <= completed.endSeconds + 0.05 else {
+                            continue
+                        }
                         let v = autoRing[i * ExerciseRecognizer.featureCount + k + s]
                         guard !v.isNaN else { continue }
                         lo = Swift.min(lo, v)
@@ -927,11 +1009,21 @@ public struct CoachingSession: Sendable {
                         }
                     }
                     guard lo.isFinite else { continue }
-                    angles.append(.init(angle: angle, side: angle.isSided ? (s == 0 ? .left : .right) : nil, min: lo, max: hi, atPeak: atPeak))
+                    angles.append(
+                        .init(
+                            angle: angle,
+                            side: angle.isSided ? (s == 0 ? .left : .right) : nil,
+                            min: lo,
+                            max: hi,
+                            atPeak: atPeak
+                        )
+                    )
                 }
             }
             // The working side: the one whose primary angle moved most.
-            let primary = angles.filter { $0.angle == exercise.primaryAngle }.max { ($0.max - $0.min) < ($1.max - $1.min) }
+            let primary = angles.filter { $0.angle == exercise.primaryAngle }.max {
+                ($0.max - $0.min) < ($1.max - $1.min)
+            }
             if let primary, let spec = exercise.repetition {
                 side = exercise.side == .both ? nil : primary.side
                 peakAngle = spec.direction > 0 ? primary.max : primary.min
@@ -946,14 +1038,32 @@ public struct CoachingSession: Sendable {
                     if let max = rule.max {
                         value = rule.at == .peak ? range.atPeak : range.max
                         if value > max {
-                            issues.append(.init(rule: rule.id, cue: rule.cue, angle: rule.angle, value: value, limit: max, priority: rule.priority))
+                            issues.append(
+                                .init(
+                                    rule: rule.id,
+                                    cue: rule.cue,
+                                    angle: rule.angle,
+                                    value: value,
+                                    limit: max,
+                                    priority: rule.priority
+                                )
+                            )
                             break
                         }
                     }
                     if let min = rule.min {
                         let low = rule.at == .peak ? range.atPeak : range.min
                         if low < min {
-                            issues.append(.init(rule: rule.id, cue: rule.cue, angle: rule.angle, value: low, limit: min, priority: rule.priority))
+                            issues.append(
+                                .init(
+                                    rule: rule.id,
+                                    cue: rule.cue,
+                                    angle: rule.angle,
+                                    value: low,
+                                    limit: min,
+                                    priority: rule.priority
+                                )
+                            )
                             break
                         }
                     }
@@ -965,14 +1075,24 @@ public struct CoachingSession: Sendable {
         let fromPeak = completed.endSeconds - completed.peakSeconds
         let concentric = exercise?.repetition?.towardPeak
         let repetition = Repetition(
-            index: repetitions.count + 1, exercise: exercise?.id, startSeconds: completed.startSeconds,
-            endSeconds: completed.endSeconds, side: side, angles: angles, peakAngle: peakAngle, rangeOfMotion: rom,
+            index: repetitions.count + 1,
+            exercise: exercise?.id,
+            startSeconds: completed.startSeconds,
+            endSeconds: completed.endSeconds,
+            side: side,
+            angles: angles,
+            peakAngle: peakAngle,
+            rangeOfMotion: rom,
             tempo: .init(
-                toPeakSeconds: toPeak, fromPeakSeconds: fromPeak,
+                toPeakSeconds: toPeak,
+                fromPeakSeconds: fromPeak,
                 concentricSeconds: concentric.map { $0 == .concentric ? toPeak : fromPeak },
                 eccentricSeconds: concentric.map { $0 == .concentric ? fromPeak : toPeak }
             ),
-            symmetry: nil, verdict: issues.isEmpty ? .good : .needsWork, issues: issues, safetyBreaches: [],
+            symmetry: nil,
+            verdict: issues.isEmpty ? .good : .needsWork,
+            issues: issues,
+            safetyBreaches: [],
             measurementReliable: measurementReliable
         )
         recordRepetition(repetition, at: completed.endSeconds)
@@ -1003,18 +1123,42 @@ public struct CoachingSession: Sendable {
         let end = lastSeconds.isFinite ? lastSeconds : 0
         let start = firstSeconds.isNaN ? 0 : firstSeconds
         if let exercise = configuration.exercise {
-            segments = [.init(exercise: exercise.id, startSeconds: start, endSeconds: end, reps: repetitions.count, confidence: 1)]
+            segments = [
+                .init(
+                    exercise: exercise.id,
+                    startSeconds: start,
+                    endSeconds: end,
+                    reps: repetitions.count,
+                    confidence: 1
+                )
+            ]
         } else {
             let segmentStart = segments.last?.endSeconds ?? start
             if end > segmentStart {
                 let id = recognizedIndex.map { configuration.library[$0].id }
                 let reps = repetitions.filter { $0.endSeconds > segmentStart }.count
-                segments.append(.init(exercise: id, startSeconds: segmentStart, endSeconds: end, reps: reps, confidence: recognizedConfidence))
+                segments.append(
+                    .init(
+                        exercise: id,
+                        startSeconds: segmentStart,
+                        endSeconds: end,
+                        reps: reps,
+                        confidence: recognizedConfidence
+                    )
+                )
             }
         }
         var holds = self.holds
         if let hold = configuration.exercise?.hold, !holdStart.isNaN, holdHeld >= 1 {
-            holds.append(.init(startSeconds: holdStart, endSeconds: holdLastGood, heldSeconds: holdHeld, targetSeconds: hold.seconds, completed: holdHeld >= hold.seconds))
+            holds.append(
+                .init(
+                    startSeconds: holdStart,
+                    endSeconds: holdLastGood,
+                    heldSeconds: holdHeld,
+                    targetSeconds: hold.seconds,
+                    completed: holdHeld >= hold.seconds
+                )
+            )
         }
         let exerciseID: String?
         let source: String
@@ -1039,17 +1183,21 @@ public struct CoachingSession: Sendable {
             source = best == nil ? "none" : "recognized"
         }
         let name = exerciseID.flatMap { id in
-            configuration.exercise?.id == id ? configuration.exercise?.name : configuration.library.first { $0.id == id }?.name
+            configuration.exercise?.id == id
+                ? configuration.exercise?.name : configuration.library.first { $0.id == id }?.name
         }
         func mean(_ values: [Double]) -> Double? { values.isEmpty ? nil : values.reduce(0, +) / Double(values.count) }
         let averages = SessionSummary.Averages(
             peakAngle: mean(repetitions.compactMap(\.peakAngle)),
             rangeOfMotion: mean(repetitions.compactMap(\.rangeOfMotion)),
             repetitionSeconds: mean(repetitions.map(\.durationSeconds)),
-            goodFraction: repetitions.isEmpty ? nil : Double(repetitions.filter { $0.verdict == .good }.count) / Double(repetitions.count)
+            goodFraction: repetitions.isEmpty
+                ? nil : Double(repetitions.filter { $0.verdict == .good }.count) / Double(repetitions.count)
         )
         return SessionSummary(
-            exercise: exerciseID, exerciseName: name, exerciseSource: source,
+            exercise: exerciseID,
+            exerciseName: name,
+            exerciseSource: source,
             countedBy: configuration.exercise == nil
                 ? "movement"
                 : countingSource == 0
@@ -1058,8 +1206,15 @@ public struct CoachingSession: Sendable {
                         ? "angle:" + configuration.exercise!.angles[secondarySlots[countingSource - 1] / 2].rawValue
                         : (configuration.exercise!.isHold ? "hold" : "angle"),
             reps: repetitions.count,
-            repetitions: repetitions, holds: holds, segments: segments, formIssues: formIssues, safetyWarnings: warnings,
-            cues: cueLog, averages: averages, durationSeconds: Swift.max(0, end - start), secondsWithPerson: secondsWithPerson
+            repetitions: repetitions,
+            holds: holds,
+            segments: segments,
+            formIssues: formIssues,
+            safetyWarnings: warnings,
+            cues: cueLog,
+            averages: averages,
+            durationSeconds: Swift.max(0, end - start),
+            secondsWithPerson: secondsWithPerson
         )
     }
 }

@@ -54,7 +54,9 @@ struct EvaluateRepsCommand: AsyncParsableCommand {
             if number == 0 || line.isEmpty { continue }
             let fields = line.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             guard fields.count >= 2, let truth = Int(fields[1]), truth > 0 else {
-                throw CLIError("\(manifest):\(number + 1): expected `path,reps` with a positive whole number of reps, got '\(line)'")
+                throw CLIError(
+                    "\(manifest):\(number + 1): expected `path,reps` with a positive whole number of reps, got '\(line)'"
+                )
             }
             let path = (base as NSString).appendingPathComponent(fields[0])
             let frames: [PoseFrame]
@@ -76,18 +78,28 @@ struct EvaluateRepsCommand: AsyncParsableCommand {
             let given = Self.run(frames, exercise: definition, library: library, header: header)
             let auto = Self.run(frames, exercise: nil, library: library, header: header)
             let result = Result(
-                file: fields[0], exercise: id, subject: header.label("subject") ?? "?", view: header.label("view") ?? "?",
-                truth: truth, given: given.reps, agnostic: auto.reps, recognized: auto.exercise
+                file: fields[0],
+                exercise: id,
+                subject: header.label("subject") ?? "?",
+                view: header.label("view") ?? "?",
+                truth: truth,
+                given: given.reps,
+                agnostic: auto.reps,
+                recognized: auto.exercise
             )
             if perFile {
-                print("\(result.file)\tgiven \(result.given)\tagnostic \(result.agnostic)\ttrue \(truth)\trecognized \(result.recognized ?? "-")")
+                print(
+                    "\(result.file)\tgiven \(result.given)\tagnostic \(result.agnostic)\ttrue \(truth)\trecognized \(result.recognized ?? "-")"
+                )
             }
             results.append(result)
         }
         guard !results.isEmpty else { throw CLIError("\(manifest): no rows after the header") }
         let dev = results.filter { !heldOutSubjects.contains($0.subject) }
         let held = results.filter { heldOutSubjects.contains($0.subject) }
-        print("metric: off-by-one = share |pred-true|<=1; MRE = mean |pred-true|/true; recognition = share recognised == labelled (\(library.exercises.count) exercises)")
+        print(
+            "metric: off-by-one = share |pred-true|<=1; MRE = mean |pred-true|/true; recognition = share recognised == labelled (\(library.exercises.count) exercises)"
+        )
         for (name, set) in [("dev (tuned on)", dev), ("held out (\(heldOut))", held)] where !set.isEmpty {
             print("== \(name): \(set.count) files")
             print(Self.row("exercise", "n", "obo-given", "mre-given", "obo-agn", "mre-agn", "recog"))
@@ -99,11 +111,19 @@ struct EvaluateRepsCommand: AsyncParsableCommand {
         }
     }
 
-    static func run(_ frames: [PoseFrame], exercise: ExerciseDefinition?, library: ExerciseLibrary, header: PoseTrackHeader) -> SessionSummary {
+    static func run(
+        _ frames: [PoseFrame],
+        exercise: ExerciseDefinition?,
+        library: ExerciseLibrary,
+        header: PoseTrackHeader
+    ) -> SessionSummary {
         var session = CoachingSession(
             configuration: .init(
-                exercise: exercise, library: library.exercises, frameWidth: Double(header.width),
-                frameHeight: Double(header.height), emitsPoseEvents: false
+                exercise: exercise,
+                library: library.exercises,
+                frameWidth: Double(header.width),
+                frameHeight: Double(header.height),
+                emitsPoseEvents: false
             )
         )
         for frame in frames { _ = session.ingest(frame) }
@@ -111,7 +131,11 @@ struct EvaluateRepsCommand: AsyncParsableCommand {
     }
 
     static func row(_ values: String...) -> String {
-        values.enumerated().map { $0.offset == 0 ? $0.element.padding(toLength: 28, withPad: " ", startingAt: 0) : $0.element.padding(toLength: 10, withPad: " ", startingAt: 0) }.joined()
+        values.enumerated().map {
+            $0.offset == 0
+                ? $0.element.padding(toLength: 28, withPad: " ", startingAt: 0)
+                : $0.element.padding(toLength: 10, withPad: " ", startingAt: 0)
+        }.joined()
     }
 
     static func metrics(_ name: String, _ set: [Result]) -> String {

@@ -34,7 +34,9 @@ struct ExercisesCommand: AsyncParsableCommand {
         for e in library.exercises {
             let id = e.id.padding(toLength: width, withPad: " ", startingAt: 0)
             let kind = e.isHold ? "hold" : "reps"
-            print("\(id)  \(e.view.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0))  \(kind)  \(e.name): \(e.angles.map(\.displayName).joined(separator: ", "))")
+            print(
+                "\(id)  \(e.view.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0))  \(kind)  \(e.name): \(e.angles.map(\.displayName).joined(separator: ", "))"
+            )
         }
     }
 }

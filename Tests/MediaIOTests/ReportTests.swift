@@ -206,7 +206,7 @@ struct ReportTests {
 
 struct ReportInputSessionSummaryTests {
     static let summaryJSON = """
-        {"exercise":"squat","exerciseName":"Squat","exerciseSource":"given","reps":2,
+        {"exercise":"squat","exerciseName":"Squat","exerciseSource":"given","countedBy":"definition","reps":2,
          "repetitions":[
           {"index":1,"startSeconds":0.5,"endSeconds":2.5,"angles":[{"angle":"kneeFlexion","side":"left","min":5,"max":95,"atPeak":95}],
            "peakAngle":95,"rangeOfMotion":1.05,"tempo":{"toPeakSeconds":1.2,"fromPeakSeconds":0.8},

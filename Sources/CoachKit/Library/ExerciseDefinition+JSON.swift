@@ -197,9 +197,11 @@ extension ExerciseDefinition {
         }
         let praise = try reader.optionalString(object, "praise") ?? (kind == "hold" ? "Well held!" : "Good rep!")
 
+        let motion = try reader.motion(object["motion"], primary: primary)
+
         let known: Set<String> = [
             "id", "name", "summary", "view", "posture", "side", "kind", "angles", "primary", "repetition", "hold",
-            "target", "formRules", "safety", "maximumAsymmetry", "praise",
+            "target", "formRules", "safety", "maximumAsymmetry", "praise", "motion",
         ]
         if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
             throw reader.fail(
@@ -223,7 +225,8 @@ extension ExerciseDefinition {
             formRules: rules,
             safetyLimits: limits,
             maximumAsymmetry: asymmetry,
-            praise: praise
+            praise: praise,
+            motion: motion
         )
     }
 }
@@ -283,6 +286,39 @@ private struct FieldReader {
             )
         }
         return angle
+    }
+
+    func motion(_ value: JSONValue?, primary: AngleKind) throws(CoachKitError) -> ExerciseDefinition.Motion {
+        guard let value else { return .derived(primary: primary) }
+        guard let object = value.objectValue else {
+            throw fail("motion", "must be an object {\"segment\", \"direction\", \"also\"?, \"hips\"?} (got \(value.jsonText))")
+        }
+        let segment: ExerciseDefinition.Motion.Segment = try enumeration(object, "segment", path: "motion.segment")
+        let direction: ExerciseDefinition.Motion.Direction = try enumeration(
+            object,
+            "direction",
+            path: "motion.direction"
+        )
+        let hips: ExerciseDefinition.Motion.Hips = try enumeration(object, "hips", default: .still, path: "motion.hips")
+        var also: [ExerciseDefinition.Motion.Segment] = []
+        if let list = object["also"] {
+            guard let array = list.arrayValue else {
+                throw fail("motion.also", "must be an array of segment names (got \(list.jsonText))")
+            }
+            for (index, item) in array.enumerated() {
+                guard let name = item.stringValue, let s = ExerciseDefinition.Motion.Segment(rawValue: name) else {
+                    throw fail(
+                        "motion.also[\(index)]",
+                        "must be one of \(ExerciseDefinition.Motion.Segment.allCases.map(\.rawValue).joined(separator: ", ")) (got \(item.jsonText))"
+                    )
+                }
+                also.append(s)
+            }
+        }
+        if let unknown = object.keys.sorted().first(where: { !["segment", "direction", "also", "hips"].contains($0) }) {
+            throw fail("motion.\(unknown)", "is not a field of the motion block (known: also, direction, hips, segment)")
+        }
+        return .init(segment: segment, direction: direction, also: also, hips: hips)
     }
 
     func enumeration<E: RawRepresentable & CaseIterable>(

@@ -31,6 +31,8 @@ public struct ExerciseDefinition: Sendable, Hashable, Codable {
         case upright
         /// Trunk roughly horizontal (plank, push-up, lying).
         case horizontal
+        /// Sitting: trunk upright, thighs forward (seated knee extension).
+        case seated
         /// Anything (burpee, sit-to-stand).
         case any
     }
@@ -132,6 +134,8 @@ public struct ExerciseDefinition: Sendable, Hashable, Codable {
     public var maximumAsymmetry: Double?
     /// Praise for a good repetition.
     public var praise: String
+    /// The movement signature recognition scores against (declared, or derived from the primary angle).
+    public var motion: Motion
 
     /// Whether the exercise is a hold rather than repetitions.
     public var isHold: Bool { hold != nil }

@@ -6,21 +6,25 @@ import Glibc
 import Darwin
 #endif
 
-/// Recognises which library exercise is being done over a sliding window, with no training data: the
-/// scores come from the definitions themselves.
+/// Recognises which library exercise is being done over a sliding window, with no training data: every
+/// exercise is scored against the motion signature of its definition (``ExerciseDefinition/Motion``).
 ///
-/// Ten times a second the recognizer measures every ``AngleKind`` on both sides, plus the plane the
-/// upper arm and the thigh move in (forward vs sideways, from depth when there is one). Every
-/// `strideSeconds` it scores each exercise on the last `windowSeconds`:
-/// - the primary angle must move about as much as the definition's start → peak excursion (log-normal
-///   closeness), on one side for `either`, on both for `both`;
-/// - the body posture must match (`upright` / `horizontal`);
-/// - for shoulder and hip movements, the plane of motion must match the angle's name (abduction:
-///   sideways, flexion: forward, extension: backward, scaption: 30° forward);
-/// - joints the exercise does not involve should not move much, and its `throughout` form rules bound
-///   the other angles;
-/// - holds score when every condition holds and nothing moves.
-/// See `Guides.md` for the weights and for how well this does.
+/// Ten times a second the recognizer measures every ``AngleKind`` on both sides, the direction of the
+/// eight limb segments (upper arms, forearms, thighs, shanks) in the trunk's own frame (outward /
+/// forward / up: in 3-D when keypoints have depth, so independent of the camera view; else in the image,
+/// where a front view cannot tell forward from backward and a side view cannot tell out from in), and
+/// the height of the hips above the feet. Every `strideSeconds` it summarises the last `windowSeconds`:
+/// per segment, the swing (the 10–90 % range along its main axis of motion) and where the swing goes
+/// (from the low end to the high end); then scores each exercise by
+/// - **activity**: its segment swings (on one side for `either`, on both for `both`) and every segment it
+///   does not name (`segment`, `also`, the other side for one-sided exercises) stays well below it;
+/// - **direction**: the swing points where the definition says (forward, sideways, backward, scapular,
+///   inward, up; `around` = the forearm sweeps while the elbow angle stays);
+/// - **hips**: still or moving, as declared; **posture**: upright / horizontal;
+/// - **excursion**: the primary angle's range against start → peak (a weak, wide term), and the
+///   `throughout` form rules bounding other angles.
+/// The confidence is best² / (best + second); below `minimumConfidence` the state is `.lowConfidence`,
+/// with nobody seen for a second `.noPerson`. See `Guides.md` for how well this does.
 ///
 /// ```swift
 /// var recognizer = ExerciseRecognizer(exercises: library.exercises)
@@ -54,10 +58,17 @@ public struct ExerciseRecognizer: Sendable {
         }
     }
 
+
+    typealias Motion = ExerciseDefinition.Motion
+
     static let kinds = AngleKind.allCases
-    static let armPlane = kinds.count * 2
-    static let thighPlane = armPlane + 2
-    static let featureCount = thighPlane + 2
+    /// Sample layout: every angle kind on both sides (`kind index × 2 + side`), then the eight segment
+    /// directions (3 values each), then the view mode, then the hip height.
+    static let segmentBase = kinds.count * 2
+    static let segmentSlots = 8
+    static let viewSlot = segmentBase + segmentSlots * 3
+    static let hipsSlot = viewSlot + 1
+    static let featureCount = hipsSlot + 1
     static let sampleSeconds = 0.1
 
     public let configuration: Configuration
@@ -67,7 +78,8 @@ public struct ExerciseRecognizer: Sendable {
     public private(set) var state: RecognitionState = .noPerson
     /// The index in ``exercises`` of the best exercise at the last decision, if any.
     public private(set) var bestIndex: Int?
-    /// The latest sample: every angle kind on both sides (`kind index × 2 + side`), NaN where unmeasured.
+    /// The latest sample: every angle kind on both sides (`kind index × 2 + side`), NaN where unmeasured,
+    /// followed by the segment directions, the view mode and the hip height.
     public private(set) var sample: [Double]
 
     private let capacity: Int
@@ -81,7 +93,15 @@ public struct ExerciseRecognizer: Sendable {
     private var low: [Double]
     private var high: [Double]
     private var mean: [Double]
-    private var referenceLength: (Double, Double, Double, Double) = (0, 0, 0, 0)
+    /// Per segment slot: the swing (chord of unit directions) and the mean direction at its lower and
+    /// its higher end (3 + 3 values: outward, forward, up).
+    private var swing: [Double]
+    private var swingEnds: [Double]
+    /// Per segment slot: the mean forward component of its direction over the window.
+    private var forwardMean: [Double]
+    private var viewMode = 0
+    private var referenceLength: [Double]
+    private var torsoReference = 0.0
 
     public init(exercises: [ExerciseDefinition], configuration: Configuration = .init()) {
         self.exercises = exercises
@@ -94,6 +114,10 @@ public struct ExerciseRecognizer: Sendable {
         low = Array(repeating: .nan, count: Self.featureCount)
         high = Array(repeating: .nan, count: Self.featureCount)
         mean = Array(repeating: .nan, count: Self.featureCount)
+        swing = Array(repeating: 0, count: Self.segmentSlots)
+        swingEnds = Array(repeating: .nan, count: Self.segmentSlots * 6)
+        forwardMean = Array(repeating: .nan, count: Self.segmentSlots)
+        referenceLength = Array(repeating: 0, count: Self.segmentSlots)
     }
 
     /// Feeds the selected, smoothed pose (or `nil` when nobody is seen).
@@ -148,6 +172,25 @@ public struct ExerciseRecognizer: Sendable {
 
     // MARK: - Measuring
 
+    /// The segment slot: upper arm 0/1, forearm 2/3, thigh 4/5, shank 6/7 (left/right); `nil` for the
+    /// midline "segments" (trunk, shoulders, hips).
+    static func slot(_ segment: Motion.Segment, side: Int) -> Int? {
+        switch segment {
+        case .upperArm: side
+        case .forearm: 2 + side
+        case .thigh: 4 + side
+        case .shank: 6 + side
+        case .trunk, .shoulders, .hips: nil
+        }
+    }
+
+    private static let segmentJoints: [(Joint, Joint)] = [
+        (.leftShoulder, .leftElbow), (.rightShoulder, .rightElbow),
+        (.leftElbow, .leftWrist), (.rightElbow, .rightWrist),
+        (.leftHip, .leftKnee), (.rightHip, .rightKnee),
+        (.leftKnee, .leftAnkle), (.rightKnee, .rightAnkle),
+    ]
+
     private mutating func measure(_ pose: Pose) {
         for (k, kind) in Self.kinds.enumerated() {
             sample[k * 2] = kind.measure(pose, side: .left, useDepth: configuration.useDepth) ?? .nan
@@ -155,112 +198,96 @@ public struct ExerciseRecognizer: Sendable {
                 kind.isSided
                 ? (kind.measure(pose, side: .right, useDepth: configuration.useDepth) ?? .nan) : sample[k * 2]
         }
-        sample[Self.armPlane] = plane(pose, from: .leftShoulder, to: .leftElbow, slot: 0)
-        sample[Self.armPlane + 1] = plane(pose, from: .rightShoulder, to: .rightElbow, slot: 1)
-        sample[Self.thighPlane] = plane(pose, from: .leftHip, to: .leftKnee, slot: 2)
-        sample[Self.thighPlane + 1] = plane(pose, from: .rightHip, to: .rightKnee, slot: 3)
-    }
-
-    /// The plane a limb segment moves in, in degrees: 0 = sideways (frontal plane), +90 = forward
-    /// (sagittal, in front), −90 = backward; NaN when the segment hangs down (< 30° elevation) or
-    /// cannot be measured.
-    private mutating func plane(_ pose: Pose, from a: Joint, to b: Joint, slot: Int) -> Double {
+        for i in Self.segmentBase..<Self.featureCount { sample[i] = .nan }
         let ls = pose[.leftShoulder]
         let rs = pose[.rightShoulder]
         let neck = pose[.neck]
         let root = pose[.root]
-        let pa = pose[a]
-        let pb = pose[b]
-        guard ls.confidence > 0, rs.confidence > 0, neck.confidence > 0, root.confidence > 0, pa.confidence > 0,
-            pb.confidence > 0
-        else { return .nan }
-        let depth =
-            configuration.useDepth && ls.z != nil && rs.z != nil && neck.z != nil && root.z != nil && pa.z != nil
-            && pb.z != nil
-        var ux = neck.x - root.x
-        var uy = neck.y - root.y
-        var uz = depth ? neck.z! - root.z! : 0
-        let un = (ux * ux + uy * uy + uz * uz).squareRoot()
-        guard un > 1e-6 else { return .nan }
-        ux /= un
-        uy /= un
-        uz /= un
-        var lx = ls.x - rs.x
-        var ly = ls.y - rs.y
-        var lz = depth ? ls.z! - rs.z! : 0
-        let widthRaw = (lx * lx + ly * ly + lz * lz).squareRoot()
-        let along = lx * ux + ly * uy + lz * uz
-        lx -= along * ux
-        ly -= along * uy
-        lz -= along * uz
-        let ln = (lx * lx + ly * ly + lz * lz).squareRoot()
-        let vx = pb.x - pa.x
-        let vy = pb.y - pa.y
-        let vz = depth ? pb.z! - pa.z! : 0
-        let length = (vx * vx + vy * vy + vz * vz).squareRoot()
-        guard length > 1e-6 else { return .nan }
-        let down = -(vx * ux + vy * uy + vz * uz)
-        var lateral: Double
-        var forward: Double
+        guard ls.confidence > 0, rs.confidence > 0, neck.confidence > 0, root.confidence > 0 else { return }
+        // Hip height in the image (a steady camera), in the longest torso length seen recently: it
+        // changes when the whole body lowers or rises, not when a limb moves.
+        let torso2D = ((neck.x - root.x) * (neck.x - root.x) + (neck.y - root.y) * (neck.y - root.y)).squareRoot()
+        torsoReference = max(torso2D, torsoReference * 0.998)
+        if torsoReference > 1e-6 { sample[Self.hipsSlot] = -root.y / torsoReference }
+
+        let depth = configuration.useDepth && ls.z != nil && rs.z != nil && neck.z != nil && root.z != nil
+        var u = Measurer.P(neck.x - root.x, neck.y - root.y, depth ? neck.z! - root.z! : 0)
+        let un = u.length
+        guard un > 1e-6 else { return }
+        u = Measurer.P(u.x / un, u.y / un, u.z / un)
+        var l = Measurer.P(ls.x - rs.x, ls.y - rs.y, depth ? ls.z! - rs.z! : 0)
+        let widthRaw = l.length
+        let along = l.dot(u)
+        l = Measurer.P(l.x - along * u.x, l.y - along * u.y, l.z - along * u.z)
+        let ln = l.length
+        var f = Measurer.P(0, 0, 0)
+        var mode: Int
         if depth {
-            guard ln > 1e-6 else { return .nan }
-            lx /= ln
-            ly /= ln
-            lz /= ln
-            // F = L × U points forward (x right, y down, z away from the camera).
-            let fx = ly * uz - lz * uy
-            let fy = lz * ux - lx * uz
-            let fz = lx * uy - ly * ux
-            lateral = abs(vx * lx + vy * ly + vz * lz)
-            forward = vx * fx + vy * fy + vz * fz
+            guard ln > 1e-6 else { return }
+            l = Measurer.P(l.x / ln, l.y / ln, l.z / ln)
+            f = l.cross(u)  // forward (x right, y down, z away from the camera)
+            mode = 0
+        } else if widthRaw / un >= 0.4, ln > 1e-6 {
+            l = Measurer.P(l.x / ln, l.y / ln, 0)
+            mode = 1  // front-ish: forward is the hidden axis
         } else {
-            // 2-D: the axis the camera cannot see is estimated from the segment's foreshortening
-            // against the longest length seen recently.
-            var reference: Double
-            switch slot {
-            case 0: reference = referenceLength.0
-            case 1: reference = referenceLength.1
-            case 2: reference = referenceLength.2
-            default: reference = referenceLength.3
+            // Side view: the image perpendicular to the trunk is forward or backward; the facing direction
+            // comes from the nose (or toes) relative to the neck (or ankle).
+            var facing = 1.0
+            let nose = pose[.nose]
+            if nose.confidence > 0 {
+                facing = nose.x >= neck.x ? 1 : -1
+            } else if pose[.leftFootIndex].confidence > 0, pose[.leftAnkle].confidence > 0 {
+                facing = pose[.leftFootIndex].x >= pose[.leftAnkle].x ? 1 : -1
             }
-            reference = max(length, reference * 0.999)
-            switch slot {
-            case 0: referenceLength.0 = reference
-            case 1: referenceLength.1 = reference
-            case 2: referenceLength.2 = reference
-            default: referenceLength.3 = reference
-            }
-            let hidden = (max(0, reference * reference - length * length)).squareRoot()
-            if widthRaw / un >= 0.4, ln > 1e-6 {
-                lateral = abs((vx * lx + vy * ly) / ln)
-                forward = hidden  // unsigned: a front view cannot tell forward from backward
+            let px = -u.y
+            let py = u.x
+            let sign = (px >= 0 ? 1.0 : -1.0) * facing
+            f = Measurer.P(px * sign, py * sign, 0)
+            mode = 2  // side: out/in is the hidden axis
+        }
+        sample[Self.viewSlot] = Double(mode)
+        for (slot, (a, b)) in Self.segmentJoints.enumerated() {
+            let pa = pose[a]
+            let pb = pose[b]
+            guard pa.confidence > 0, pb.confidence > 0 else { continue }
+            let outward = slot % 2 == 0 ? 1.0 : -1.0
+            let base = Self.segmentBase + slot * 3
+            if mode == 0 {
+                guard let za = pa.z, let zb = pb.z else { continue }
+                let v = Measurer.P(pb.x - pa.x, pb.y - pa.y, zb - za)
+                let n = v.length
+                guard n > 1e-6 else { continue }
+                sample[base] = v.dot(l) * outward / n
+                sample[base + 1] = v.dot(f) / n
+                sample[base + 2] = v.dot(u) / n
             } else {
-                // Side view: image x perpendicular to the trunk is forward or backward; the facing
-                // direction comes from the nose (or toes) relative to the neck (or ankle).
-                var facing = 1.0
-                let nose = pose[.nose]
-                if nose.confidence > 0 {
-                    facing = nose.x >= neck.x ? 1 : -1
-                } else if pose[.leftFootIndex].confidence > 0, pose[.leftAnkle].confidence > 0 {
-                    facing = pose[.leftFootIndex].x >= pose[.leftAnkle].x ? 1 : -1
+                let v = Measurer.P(pb.x - pa.x, pb.y - pa.y, 0)
+                let n = v.length
+                guard n > 1e-6 else { continue }
+                // The axis the camera cannot see, from the segment's foreshortening against the longest
+                // length seen recently.
+                let reference = max(n, referenceLength[slot] * 0.998)
+                referenceLength[slot] = reference
+                let hidden = (max(0, reference * reference - n * n)).squareRoot() / reference
+                sample[base + 2] = v.dot(u) / reference
+                if mode == 1 {
+                    sample[base] = v.dot(l) * outward / reference
+                    sample[base + 1] = hidden
+                } else {
+                    sample[base] = hidden
+                    sample[base + 1] = v.dot(f) / reference
                 }
-                let px = -uy  // image perpendicular to the trunk
-                let py = ux
-                forward = (vx * px + vy * py) * (px >= 0 ? 1 : -1) * facing
-                lateral = hidden
             }
         }
-        let elevation = atan2((lateral * lateral + forward * forward).squareRoot(), down) * 180 / .pi
-        guard elevation >= 30 else { return .nan }
-        return atan2(forward, lateral) * 180 / .pi
     }
 
-    // MARK: - Deciding
+    // MARK: - Summarising the window
 
     private mutating func decide() {
         let n = ringCount
-        // Robust range (10th–90th percentile) and mean of every feature over the window.
-        for f in 0..<Self.featureCount {
+        // Robust range (10th–90th percentile) and mean of every scalar feature over the window.
+        for f in 0..<Self.featureCount where f < Self.segmentBase || f == Self.hipsSlot {
             var m = 0
             var sum = 0.0
             for i in 0..<n {
@@ -287,6 +314,19 @@ public struct ExerciseRecognizer: Sendable {
             high[f] = hi
             mean[f] = sum / Double(m)
         }
+        // The view mode most samples had.
+        var modes = (0, 0, 0)
+        for i in 0..<n {
+            switch ring[i * Self.featureCount + Self.viewSlot] {
+            case 0: modes.0 += 1
+            case 1: modes.1 += 1
+            case 2: modes.2 += 1
+            default: break
+            }
+        }
+        viewMode = modes.0 >= modes.1 && modes.0 >= modes.2 ? 0 : (modes.1 >= modes.2 ? 1 : 2)
+        for slot in 0..<Self.segmentSlots { summariseSegment(slot, count: n) }
+
         var best = -1
         var bestScore = 0.0
         var second = 0.0
@@ -310,6 +350,105 @@ public struct ExerciseRecognizer: Sendable {
             state = .lowConfidence
         }
     }
+
+    /// The swing of one segment: its main axis of motion (power iteration on the 3 × 3 covariance of its
+    /// directions), the 10–90 % range along it, and the mean direction at each end (lower end first).
+    private mutating func summariseSegment(_ slot: Int, count n: Int) {
+        let base = Self.segmentBase + slot * 3
+        swing[slot] = 0
+        for i in 0..<6 { swingEnds[slot * 6 + i] = .nan }
+        forwardMean[slot] = .nan
+        var m = 0
+        var sx = 0.0
+        var sy = 0.0
+        var sz = 0.0
+        for i in 0..<n {
+            let k = i * Self.featureCount + base
+            guard !ring[k].isNaN, !ring[k + 1].isNaN, !ring[k + 2].isNaN else { continue }
+            m += 1
+            sx += ring[k]
+            sy += ring[k + 1]
+            sz += ring[k + 2]
+        }
+        guard m >= max(5, n / 3) else { return }
+        let mx = sx / Double(m)
+        let my = sy / Double(m)
+        let mz = sz / Double(m)
+        forwardMean[slot] = my
+        var cxx = 0.0
+        var cxy = 0.0
+        var cxz = 0.0
+        var cyy = 0.0
+        var cyz = 0.0
+        var czz = 0.0
+        for i in 0..<n {
+            let k = i * Self.featureCount + base
+            guard !ring[k].isNaN, !ring[k + 1].isNaN, !ring[k + 2].isNaN else { continue }
+            let x = ring[k] - mx
+            let y = ring[k + 1] - my
+            let z = ring[k + 2] - mz
+            cxx += x * x
+            cxy += x * y
+            cxz += x * z
+            cyy += y * y
+            cyz += y * z
+            czz += z * z
+        }
+        // Start from the axis with the largest variance.
+        var ax = cxx >= cyy && cxx >= czz ? 1.0 : 0.0
+        var ay = ax == 0 && cyy >= czz ? 1.0 : 0.0
+        var az = ax == 0 && ay == 0 ? 1.0 : 0.0
+        for _ in 0..<12 {
+            let nx = cxx * ax + cxy * ay + cxz * az
+            let ny = cxy * ax + cyy * ay + cyz * az
+            let nz = cxz * ax + cyz * ay + czz * az
+            let norm = (nx * nx + ny * ny + nz * nz).squareRoot()
+            guard norm > 1e-12 else { return }
+            ax = nx / norm
+            ay = ny / norm
+            az = nz / norm
+        }
+        var j = 0
+        for i in 0..<n {
+            let k = i * Self.featureCount + base
+            guard !ring[k].isNaN, !ring[k + 1].isNaN, !ring[k + 2].isNaN else { continue }
+            scratch[j] = (ring[k] - mx) * ax + (ring[k + 1] - my) * ay + (ring[k + 2] - mz) * az
+            j += 1
+        }
+        var lo = 0.0
+        var hi = 0.0
+        scratch.withUnsafeMutableBufferPointer { buffer in
+            let part = UnsafeMutableBufferPointer(rebasing: buffer[0..<m])
+            lo = quickselect(part, m / 10)
+            hi = quickselect(part, m - 1 - m / 10)
+        }
+        swing[slot] = hi - lo
+        // The mean direction at each end of the swing.
+        var low = (0.0, 0.0, 0.0, 0.0)
+        var high = (0.0, 0.0, 0.0, 0.0)
+        for i in 0..<n {
+            let k = i * Self.featureCount + base
+            guard !ring[k].isNaN, !ring[k + 1].isNaN, !ring[k + 2].isNaN else { continue }
+            let p = (ring[k] - mx) * ax + (ring[k + 1] - my) * ay + (ring[k + 2] - mz) * az
+            if p <= lo {
+                low = (low.0 + ring[k], low.1 + ring[k + 1], low.2 + ring[k + 2], low.3 + 1)
+            } else if p >= hi {
+                high = (high.0 + ring[k], high.1 + ring[k + 1], high.2 + ring[k + 2], high.3 + 1)
+            }
+        }
+        guard low.3 > 0, high.3 > 0 else { return }
+        var first = (low.0 / low.3, low.1 / low.3, low.2 / low.3)
+        var second = (high.0 / high.3, high.1 / high.3, high.2 / high.3)
+        if first.2 > second.2 { swap(&first, &second) }
+        swingEnds[slot * 6] = first.0
+        swingEnds[slot * 6 + 1] = first.1
+        swingEnds[slot * 6 + 2] = first.2
+        swingEnds[slot * 6 + 3] = second.0
+        swingEnds[slot * 6 + 4] = second.1
+        swingEnds[slot * 6 + 5] = second.2
+    }
+
+    // MARK: - Scoring
 
     private func range(_ kind: AngleKind, _ side: Int) -> Double {
         let f = Self.index(kind) * 2 + side
@@ -335,39 +474,95 @@ public struct ExerciseRecognizer: Sendable {
         }
     }
 
-    /// Groups of angles that move together; an exercise "explains" the groups of its angles.
-    private static func group(_ kind: AngleKind) -> Int {
-        switch kind {
-        case .kneeFlexion: 0
-        case .hipFlexion, .hipAbduction, .bodyLine: 1
-        case .shoulderFlexion, .shoulderAbduction, .shoulderScaption, .shoulderExtension: 2
-        case .elbowFlexion: 3
-        case .trunkLean: 4
-        default: -1
+    /// A range of degrees as the chord between unit directions that far apart (comparable to a swing).
+    private static func chord(_ degrees: Double) -> Double {
+        degrees.isFinite ? 2 * sin(min(180, max(0, degrees)) * .pi / 360) : 0
+    }
+
+    /// How much a "segment" moves over the window, on the chord scale of the limb swings (0…2).
+    private func amplitude(_ segment: Motion.Segment, side: Int) -> Double {
+        if let slot = Self.slot(segment, side: side) { return swing[slot] }
+        switch segment {
+        case .trunk: return Self.chord(range(.trunkLean, 0))
+        case .shoulders:
+            let r = range(.headShoulderRatio, 0)
+            return r.isFinite ? 3 * r : 0
+        default:
+            let r = high[Self.hipsSlot] - low[Self.hipsSlot]
+            return r.isFinite ? 1.5 * r : 0
         }
     }
 
-    private static let groupRepresentative: [AngleKind] = [
-        .kneeFlexion, .hipFlexion, .shoulderFlexion, .elbowFlexion, .trunkLean,
-    ]
-
-    private static func expectedPlane(_ kind: AngleKind) -> Double? {
-        switch kind {
-        case .shoulderAbduction, .hipAbduction: 0
-        case .shoulderScaption: 30
-        case .shoulderFlexion, .hipFlexion: 90
-        case .shoulderExtension: -90
-        default: nil
+    /// The horizontal heading (outward, forward) a direction sends the segment's far end toward, unit
+    /// length; `nil` where the heading does not matter.
+    private static func heading(_ direction: Motion.Direction) -> (Double, Double)? {
+        switch direction {
+        case .forward: (0, 1)
+        case .backward: (0, -1)
+        case .sideways: (1, 0)
+        case .scapular: (0.87, 0.5)
+        case .inward: (-1, 0)
+        case .up, .around: nil
         }
     }
 
-    private func closeness(_ observed: Double, expected: Double, minimum: Double) -> Double {
-        guard observed.isFinite, observed >= minimum * 0.7, expected > 0 else { return 0 }
+    /// How well a swing's heading matches: the cosine between the expected heading and the observed one,
+    /// taken as 2 × (higher end) − (lower end) in the horizontal plane of the trunk (the raised end, pushed
+    /// away from where the swing started, so that a rest position held slightly out does not dominate).
+    private func headingCosine(slot: Int, expected e: (Double, Double), reversed: Bool) -> Double {
+        let b = slot * 6
+        let lo = reversed ? 3 : 0
+        let hi = reversed ? 0 : 3
+        let ho = 2 * swingEnds[b + hi] - swingEnds[b + lo]
+        let hf = 2 * swingEnds[b + hi + 1] - swingEnds[b + lo + 1]
+        let norm = (ho * ho + hf * hf).squareRoot()
+        guard norm > 0.15 else { return 0.3 }  // no clear heading (e.g. a raise straight overhead)
+        switch viewMode {
+        case 1: return (ho * e.0 + abs(hf) * abs(e.1)) / norm
+        case 2: return (abs(ho) * abs(e.0) + hf * e.1) / norm
+        default: return (ho * e.0 + hf * e.1) / norm
+        }
+    }
+
+    private static let limbSegments: [Motion.Segment] = [.upperArm, .forearm, .thigh, .shank]
+
+    private func closeness(_ observed: Double, expected: Double) -> Double {
+        guard observed.isFinite, observed > 0, expected > 0 else { return 0 }
         let l = log(observed / expected)
         return exp(-(l * l) / (2 * 0.6 * 0.6))
     }
 
+    /// Why an exercise scored what it did at the last decision: each factor, and the swing of every
+    /// segment (for tuning and for `ptcoach evaluate-reps --explain`).
+    public func explanation(of index: Int) -> String {
+        var text = ""
+        _ = score(exercises[index], explain: &text)
+        return text
+    }
+
+    /// The swings of the last decision: per segment slot (upper arm, forearm, thigh, shank; left, right)
+    /// the swing and its direction (outward, forward, up), plus the hip-height range and the view mode.
+    public var swingSummary: String {
+        let names = ["uaL", "uaR", "faL", "faR", "thL", "thR", "shL", "shR"]
+        var parts: [String] = []
+        for slot in 0..<Self.segmentSlots {
+            let d = (0..<6).map { swingEnds[slot * 6 + $0].isFinite ? Int((swingEnds[slot * 6 + $0] * 10).rounded()) : 0 }
+            parts.append(
+                "\(names[slot]) \(swing[slot].isFinite ? Int((swing[slot] * 100).rounded()) : 0) [\(d[0]),\(d[1]),\(d[2])→\(d[3]),\(d[4]),\(d[5])]"
+            )
+        }
+        let hips = high[Self.hipsSlot] - low[Self.hipsSlot]
+        let percent = { (x: Double) in x.isFinite ? String(Int((x * 100).rounded())) : "-" }
+        return parts.joined(separator: " ")
+            + " hips \(percent(hips)) trunk \(percent(amplitude(.trunk, side: 0))) view \(viewMode)"
+    }
+
     private func score(_ d: ExerciseDefinition) -> Double {
+        var ignored = ""
+        return score(d, explain: &ignored, explaining: false)
+    }
+
+    private func score(_ d: ExerciseDefinition, explain: inout String, explaining: Bool = true) -> Double {
         // Posture.
         let trunk = mean[Self.index(.trunkLean) * 2]
         var postureFactor = 1.0
@@ -375,86 +570,120 @@ public struct ExerciseRecognizer: Sendable {
             switch d.posture {
             case .upright: if trunk > 40 { postureFactor = 0.15 }
             case .horizontal: if trunk < 45 { postureFactor = 0.15 }
+            case .seated:
+                // Upright trunk and at least one thigh pointing forward most of the window.
+                if trunk > 40 || !(max(forwardMean[4], forwardMean[5]) > 0.5) { postureFactor = 0.15 }
             case .any: break
             }
         }
-        // Unexplained movement.
-        var explained = 0  // bit mask of groups
-        for angle in d.angles where Self.group(angle) >= 0 { explained |= 1 << Self.group(angle) }
-        var quiet = 1.0
-        var totalMotion = 0.0
-        for (g, kind) in Self.groupRepresentative.enumerated() {
-            var r = 0.0
-            for side in 0..<2 where range(kind, side).isFinite { r = max(r, range(kind, side)) }
-            totalMotion = max(totalMotion, r)
-            if explained & (1 << g) == 0, r > 25 { quiet *= exp(-(r - 25) / 30) }
-        }
+        let hipsRange = high[Self.hipsSlot] - low[Self.hipsSlot]
 
         if let hold = d.hold {
-            guard totalMotion < 20 else { return 0 }
+            // Nothing swings, the hips stay, and every condition holds.
+            var most = amplitude(.trunk, side: 0)
+            for slot in 0..<Self.segmentSlots { most = max(most, swing[slot]) }
+            guard most < 0.35, !(hipsRange > 0.15) else { return 0 }
             var satisfied = 1.0
             for condition in hold.conditions {
                 let k = Self.index(condition.angle) * 2
-                let l = mean[k]
-                let r = mean[k + 1]
                 let inBand = { (v: Double) in v.isFinite && v >= condition.min && v <= condition.max }
-                if !(inBand(l) || inBand(r)) { satisfied = 0 }
+                if !(inBand(mean[k]) || inBand(mean[k + 1])) { satisfied = 0 }
             }
             return 0.8 * satisfied * postureFactor
         }
         guard let rep = d.repetition else { return 0 }
+        let motion = d.motion
+        let segment = motion.segment
+        let sided = Self.slot(segment, side: 0) != nil
+
+        // Activity: the declared segment swings, on the declared side(s).
+        let a0 = amplitude(segment, side: 0)
+        let a1 = amplitude(segment, side: 1)
+        var side: Int
+        switch d.side {
+        case .left: side = 0
+        case .right: side = 1
+        case .both, .either: side = a1 > a0 ? 1 : 0
+        }
+        let main = d.side == .both && sided ? min(a0, a1) : (side == 0 ? a0 : a1)
+        guard main > 0.12 else { return 0 }
+        var activity = min(1, (main / 0.3) * (main / 0.3))
+        if d.side == .both, sided {
+            let q = min(a0, a1) / max(a0, a1)
+            if q < 0.6 { activity *= exp(-(0.6 - q) / 0.15) }
+        }
+        // Everything the definition does not name stays well below it.
+        var other = 0.0
+        for limb in Self.limbSegments where !motion.also.contains(limb) {
+            for s in 0..<2 {
+                if limb == segment, d.side == .both || s == side { continue }
+                other = max(other, amplitude(limb, side: s))
+            }
+        }
+        if segment != .trunk, !motion.also.contains(.trunk) { other = max(other, amplitude(.trunk, side: 0)) }
+        let ratio = other / main
+        if ratio > 0.6 { activity *= exp(-(ratio - 0.6) / 0.3) }
+        // Segments that may move too should not move far more than the declared one (then the movement
+        // is theirs: a forearm sweeping around a still upper arm is not an arm raise).
+        var companion = 0.0
+        for limb in motion.also {
+            for s in 0..<2 where Self.slot(limb, side: s) != nil { companion = max(companion, amplitude(limb, side: s)) }
+        }
+        let lead = companion / main
+        if lead > 1.3 { activity *= exp(-(lead - 1.3) / 0.3) }
+
+        // Hips.
+        var hipsFactor = 1.0
+        if hipsRange.isFinite {
+            switch motion.hips {
+            case .still: if hipsRange > 0.2 { hipsFactor = exp(-(hipsRange - 0.2) / 0.1) }
+            case .move: if hipsRange < 0.15 { hipsFactor = max(0.05, (hipsRange / 0.15) * (hipsRange / 0.15)) }
+            }
+        }
+
+        // Direction of the swing.
+        var directionFactor = 1.0
+        if let slot = Self.slot(segment, side: side) {
+            if segment == .forearm {
+                // A forearm either folds at the elbow (the elbow angle changes as much as the forearm
+                // swings) or sweeps around the upper arm (the elbow angle stays).
+                let bend = Self.chord(range(.elbowFlexion, side)) / max(1e-6, swing[slot])
+                if motion.direction == .around {
+                    if bend > 0.5 { directionFactor *= exp(-(bend - 0.5) / 0.3) }
+                } else if bend < 0.5 {
+                    directionFactor *= exp(-(0.5 - bend) / 0.3)
+                }
+            }
+            if let e = Self.heading(motion.direction), swingEnds[slot * 6].isFinite {
+                var cosine = headingCosine(slot: slot, expected: e, reversed: false)
+                if swingEnds[slot * 6 + 5] - swingEnds[slot * 6 + 2] < 0.3 * swing[slot] {
+                    // A level swing: which end is the start is unknown.
+                    cosine = max(cosine, headingCosine(slot: slot, expected: e, reversed: true))
+                }
+                directionFactor *= exp(-(1 - cosine) / 0.3)
+            }
+        }
+
+        // Excursion of the primary angle (weak: 2-D angles and distorted skeletons mislead it).
         let expected = abs(rep.peak - rep.start)
         let primary = d.primaryAngle
-        let rl = range(primary, 0)
-        let rr = range(primary, 1)
-        var motion: Double
-        var side = 0
-        switch d.side {
-        case .left:
-            motion = closeness(rl, expected: expected, minimum: rep.minimumRange)
-        case .right:
-            motion = closeness(rr, expected: expected, minimum: rep.minimumRange)
-            side = 1
-        case .either:
-            side = (rr.isFinite && (!rl.isFinite || rr > rl)) ? 1 : 0
-            let main = side == 0 ? rl : rr
-            let other = side == 0 ? rr : rl
-            motion = closeness(main, expected: expected, minimum: rep.minimumRange)
-            if primary.isSided, other.isFinite, main > 0 {
-                let q = other / main
-                if q > 0.5 { motion *= max(0.4, 1 - (q - 0.5)) }
-            }
-        case .both:
-            if rl.isFinite, rr.isFinite {
-                motion = closeness(min(rl, rr), expected: expected, minimum: rep.minimumRange)
-                side = rr > rl ? 1 : 0
-            } else {
-                let r = rl.isFinite ? rl : rr
-                motion = 0.8 * closeness(r, expected: expected, minimum: rep.minimumRange)
-                side = rl.isFinite ? 0 : 1
-            }
-        }
-        guard motion > 0 else { return 0 }
-        // Plane of motion.
-        var planeFactor = 1.0
-        if let expectedPlane = Self.expectedPlane(primary) {
-            let isArm = Self.group(primary) == 2
-            let f = (isArm ? Self.armPlane : Self.thighPlane) + side
-            let observed = mean[f]
-            if observed.isFinite {
-                let delta = observed - expectedPlane
-                planeFactor = exp(-(delta * delta) / (2 * 35 * 35))
-            } else {
-                planeFactor = 0.6
-            }
-        }
-        // Bounds from `throughout` form rules on other angles.
+        let pr = primary.isSided ? range(primary, side) : range(primary, 0)
+        let excursion = pr.isFinite ? 0.4 + 0.6 * closeness(pr, expected: expected) : 0.6
+
+        // Bounds from `throughout` form rules on other angles: only a tie-breaker (at most halves the
+        // score), since a badly done exercise is still that exercise.
         var rules = 1.0
         for rule in d.formRules where rule.at == .throughout && rule.angle != primary {
             let k = Self.index(rule.angle) * 2 + (rule.angle.isSided ? side : 0)
             if let max = rule.max, high[k].isFinite, high[k] > max + 25 { rules *= exp(-(high[k] - max - 25) / 25) }
             if let min = rule.min, low[k].isFinite, low[k] < min - 25 { rules *= exp(-(min - 25 - low[k]) / 25) }
         }
-        return motion * postureFactor * quiet * planeFactor * rules
+        rules = 0.5 + 0.5 * rules
+        if explaining {
+            func f(_ x: Double) -> String { x.isFinite ? String(Int((x * 100).rounded())) : "-" }
+            explain =
+                "activity \(f(activity)) (main \(f(main)) other \(f(other))) posture \(f(postureFactor)) hips \(f(hipsFactor)) direction \(f(directionFactor)) excursion \(f(excursion)) rules \(f(rules))"
+        }
+        return activity * postureFactor * hipsFactor * directionFactor * excursion * rules
     }
 }

@@ -14,7 +14,10 @@ struct EvaluateRepsCommand: AsyncParsableCommand {
             exercise given (definition-driven counter) and without (exercise-agnostic counter + built-in \
             recognizer). Metrics: off-by-one accuracy = share of files with |predicted − true| ≤ 1; mean \
             relative error = mean of |predicted − true| / true; recognition accuracy = share of files whose \
-            recognised exercise is the labelled one. Files of the --held-out subjects are reported separately.
+            recognised exercise is the labelled one. Files of the --held-out subjects are reported separately. \
+            With --recognition-only the second column may be anything (e.g. a form label), only the run without \
+            an exercise is made, and a confusion list (labelled → recognised) is printed; --expect sets the \
+            labelled exercise for every file (e.g. a dataset's own exercise code that means a library one).
             """
     )
 
@@ -27,6 +30,15 @@ struct EvaluateRepsCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Print one line per file too.")
     var perFile = false
 
+    @Flag(name: .long, help: "Only measure recognition (no rep counts needed in the manifest).")
+    var recognitionOnly = false
+
+    @Option(name: .long, help: "The exercise id every file is labelled with (overrides the header label).")
+    var expect: String?
+
+    @Flag(name: .long, help: "Print, per file, the recognizer's swings and the factors of the labelled and the top exercises (at the middle of the file).")
+    var explain = false
+
     struct Result {
         var file: String
         var exercise: String
@@ -36,6 +48,8 @@ struct EvaluateRepsCommand: AsyncParsableCommand {
         var given: Int
         var agnostic: Int
         var recognized: String?
+        /// The recognizer's own last decision over the file (alone, no session), with --recognition-only.
+        var last: String?
     }
 
     func run() async throws {
@@ -53,12 +67,13 @@ struct EvaluateRepsCommand: AsyncParsableCommand {
             let line = raw.trimmingCharacters(in: .whitespaces)
             if number == 0 || line.isEmpty { continue }
             let fields = line.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-            guard fields.count >= 2, let truth = Int(fields[1]), truth > 0 else {
+            let truth = fields.count >= 2 ? Int(fields[1]) : nil
+            guard recognitionOnly || (truth ?? 0) > 0 else {
                 throw CLIError(
                     "\(manifest):\(number + 1): expected `path,reps` with a positive whole number of reps, got '\(line)'"
                 )
             }
-            let path = (base as NSString).appendingPathComponent(fields[0])
+            let path = fields[0].hasPrefix("/") ? fields[0] : (base as NSString).appendingPathComponent(fields[0])
             let frames: [PoseFrame]
             let header: PoseTrackHeader
             do {
@@ -66,8 +81,8 @@ struct EvaluateRepsCommand: AsyncParsableCommand {
             } catch {
                 throw CLIError("\(manifest):\(number + 1): \(error.description)")
             }
-            guard let id = header.label("exercise") else {
-                throw CLIError("\(path): the header has no labels.exercise; the evaluation needs it")
+            guard let id = expect ?? header.label("exercise") else {
+                throw CLIError("\(path): the header has no labels.exercise; the evaluation needs it (or give --expect)")
             }
             let definition: ExerciseDefinition
             do {
@@ -75,21 +90,23 @@ struct EvaluateRepsCommand: AsyncParsableCommand {
             } catch {
                 throw CLIError("\(path): \(error.description)")
             }
-            let given = Self.run(frames, exercise: definition, library: library, header: header)
+            let given = recognitionOnly ? nil : Self.run(frames, exercise: definition, library: library, header: header)
             let auto = Self.run(frames, exercise: nil, library: library, header: header)
             let result = Result(
                 file: fields[0],
                 exercise: id,
                 subject: header.label("subject") ?? "?",
                 view: header.label("view") ?? "?",
-                truth: truth,
-                given: given.reps,
+                truth: truth ?? 0,
+                given: given?.reps ?? 0,
                 agnostic: auto.reps,
-                recognized: auto.exercise
+                recognized: auto.exercise,
+                last: recognitionOnly ? Self.lastDecision(frames, library: library) : nil
             )
+            if explain { Self.explain(frames, truth: id, library: library) }
             if perFile {
                 print(
-                    "\(result.file)\tgiven \(result.given)\tagnostic \(result.agnostic)\ttrue \(truth)\trecognized \(result.recognized ?? "-")"
+                    "\(result.file)\tgiven \(result.given)\tagnostic \(result.agnostic)\ttrue \(result.truth)\trecognized \(result.recognized ?? "-")\tlast \(result.last ?? "-")"
                 )
             }
             results.append(result)
@@ -108,6 +125,15 @@ struct EvaluateRepsCommand: AsyncParsableCommand {
                 print(Self.metrics(exercise, set.filter { $0.exercise == exercise }))
             }
             print(Self.metrics("ALL", set))
+            print("confusion (labelled -> recognised by the session: files):")
+            Self.confusion(set, exercises) { $0.recognized }
+            if recognitionOnly {
+                let right = set.filter { $0.last == $0.exercise }.count
+                print(
+                    "recognizer's last decision over each file: \(right)/\(set.count) = \(String(format: "%.3f", Double(right) / Double(set.count)))"
+                )
+                Self.confusion(set, exercises) { $0.last }
+            }
         }
     }
 
@@ -128,6 +154,49 @@ struct EvaluateRepsCommand: AsyncParsableCommand {
         )
         for frame in frames { _ = session.ingest(frame) }
         return session.summary()
+    }
+
+    static func confusion(_ set: [Result], _ exercises: [String], _ label: (Result) -> String?) {
+        for exercise in exercises {
+            var counts: [String: Int] = [:]
+            for r in set where r.exercise == exercise { counts[label(r) ?? "none", default: 0] += 1 }
+            let list = counts.sorted { $0.value > $1.value || ($0.value == $1.value && $0.key < $1.key) }
+            print("  \(exercise) -> " + list.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+        }
+    }
+
+    /// The recognizer alone over the file (first pose of each frame, midpoints derived, no smoothing or
+    /// gating): its last decision, or `nil` for no person / low confidence.
+    static func lastDecision(_ frames: [PoseFrame], library: ExerciseLibrary) -> String? {
+        var recognizer = ExerciseRecognizer(exercises: library.exercises)
+        for frame in frames {
+            var pose = frame.poses.first
+            pose?.deriveMidpoints()
+            _ = recognizer.ingest(pose, at: frame.seconds)
+        }
+        if case .exercise(let id, _) = recognizer.state { return id }
+        return nil
+    }
+
+    /// Runs the recognizer alone over the frames (the first pose of each, no smoothing) and prints its
+    /// reasoning at its last decision.
+    static func explain(_ frames: [PoseFrame], truth: String, library: ExerciseLibrary) {
+        var recognizer = ExerciseRecognizer(exercises: library.exercises)
+        for frame in frames {
+            var pose = frame.poses.first
+            pose?.deriveMidpoints()
+            _ = recognizer.ingest(pose, at: frame.seconds)
+        }
+        print("  state: \(recognizer.state)")
+        print("  swings: \(recognizer.swingSummary)")
+        let order = recognizer.scores.indices.sorted { recognizer.scores[$0] > recognizer.scores[$1] }
+        var shown = Array(order.prefix(3))
+        if let t = library.exercises.firstIndex(where: { $0.id == truth }), !shown.contains(t) { shown.append(t) }
+        for i in shown {
+            print(
+                "  \(library.exercises[i].id) \(String(format: "%.3f", recognizer.scores[i])): \(recognizer.explanation(of: i))"
+            )
+        }
     }
 
     static func row(_ values: String...) -> String {

@@ -1,0 +1,97 @@
+extension ExerciseDefinition {
+    /// What a repetition looks like as movement, in body terms: the segment that moves most relative to
+    /// the trunk, where its far end goes, which other segments may move too, and whether the hips change
+    /// height. Recognition scores a window of motion against it (`Recognition/ExerciseRecognizer.swift`).
+    ///
+    /// Declared as the `motion` block of a definition (SCHEMA.md); when a file has none it is derived
+    /// from the primary angle (``derived(primary:)``).
+    ///
+    /// ```swift
+    /// let abduction = try library.exercise(id: "shoulder-abduction")
+    /// abduction.motion.segment    // .upperArm
+    /// abduction.motion.direction  // .sideways
+    /// ```
+    public struct Motion: Sendable, Hashable, Codable {
+        /// A body segment, seen relative to the trunk (the trunk itself relative to the vertical).
+        public enum Segment: String, Sendable, Hashable, Codable, CaseIterable {
+            /// Shoulder → elbow.
+            case upperArm
+            /// Elbow → wrist.
+            case forearm
+            /// Hip → knee.
+            case thigh
+            /// Knee → ankle.
+            case shank
+            /// Hips → neck, against the vertical.
+            case trunk
+            /// The shoulder girdle against the head (a shrug).
+            case shoulders
+            /// The height of the hips above the feet (the whole body rising or lowering).
+            case hips
+        }
+
+        /// Where the far end of the moving segment goes from the start position to the peak, relative to
+        /// the trunk. The recognizer does not know which end of a swing is the start, so a direction and
+        /// its reverse are the same signature (a squat and a sit-to-stand both swing the thigh forward).
+        public enum Direction: String, Sendable, Hashable, Codable, CaseIterable {
+            /// In front of the body (and up), e.g. shoulder flexion, hip flexion, knee extension.
+            case forward
+            /// Behind the body, e.g. shoulder extension.
+            case backward
+            /// Out to the side (and up), e.g. shoulder or hip abduction.
+            case sideways
+            /// Between forward and sideways (the scapular plane, 30° forward of the side).
+            case scapular
+            /// Toward the midline and up, e.g. pressing overhead from shoulder height.
+            case inward
+            /// Straight up along the trunk, e.g. a curl's forearm, a shrug, a heel raise.
+            case up
+            /// A sweep around the segment above it, whose angle to it stays (shoulder rotation with
+            /// the elbow bent).
+            case around
+        }
+
+        /// Whether the hips keep their height during a repetition.
+        public enum Hips: String, Sendable, Hashable, Codable, CaseIterable {
+            /// The body stays at its height (arm raises, leg raises while standing).
+            case still
+            /// The body lowers and rises (squats, lunges, push-ups, jumps).
+            case move
+        }
+
+        /// The segment that moves most.
+        public var segment: Segment
+        /// Where its far end goes.
+        public var direction: Direction
+        /// Other segments that may move as much (e.g. the shank in a squat); every other one should stay
+        /// quiet.
+        public var also: [Segment]
+        /// Whether the hips change height.
+        public var hips: Hips
+
+        public init(segment: Segment, direction: Direction, also: [Segment] = [], hips: Hips = .still) {
+            self.segment = segment
+            self.direction = direction
+            self.also = also
+            self.hips = hips
+        }
+
+        /// The signature implied by a primary angle alone, for definitions without a `motion` block.
+        public static func derived(primary: AngleKind) -> Motion {
+            switch primary {
+            case .shoulderAbduction: Motion(segment: .upperArm, direction: .sideways)
+            case .shoulderFlexion: Motion(segment: .upperArm, direction: .forward)
+            case .shoulderScaption: Motion(segment: .upperArm, direction: .scapular)
+            case .shoulderExtension: Motion(segment: .upperArm, direction: .backward)
+            case .shoulderRotation: Motion(segment: .forearm, direction: .around)
+            case .elbowFlexion: Motion(segment: .forearm, direction: .up)
+            case .hipFlexion: Motion(segment: .thigh, direction: .forward, also: [.shank])
+            case .hipAbduction, .kneeWidthRatio: Motion(segment: .thigh, direction: .sideways)
+            case .kneeFlexion: Motion(segment: .shank, direction: .backward)
+            case .anklePlantarFlexion: Motion(segment: .hips, direction: .up, hips: .move)
+            case .trunkLean, .bodyLine: Motion(segment: .trunk, direction: .forward, hips: .move)
+            case .headShoulderRatio: Motion(segment: .shoulders, direction: .up)
+            }
+        }
+    }
+}

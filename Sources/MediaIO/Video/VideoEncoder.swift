@@ -108,7 +108,7 @@ public final class VideoEncoder {
         switch format {
         case .mp4:
             arguments += [
-                "-c:v", "libx264", "-preset", "veryfast", "-crf", "21", "-pix_fmt", "yuv420p",
+                "-c:v", "libx264", "-preset", "ultrafast", "-crf", "21", "-pix_fmt", "yuv420p",
                 "-movflags", "+faststart", "-f", "mp4",
             ]
         case .webm:

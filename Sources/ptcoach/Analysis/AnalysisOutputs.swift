@@ -72,7 +72,8 @@ enum AnalysisOutputs {
         }
     }
 
-    /// Draws the annotated video and the report stills in one pass, then writes the report.
+    /// Draws the annotated video and the report stills in one pass (unless `annotated` already wrote the
+    /// video while the poses were found: then the stills are read from it), then writes the report.
     static func write(
         summary: SessionSummary,
         summaryJSON: String,
@@ -84,13 +85,17 @@ enum AnalysisOutputs {
         annotate: String?,
         report: String?,
         overwrite: Bool,
-        input: String
+        input: String,
+        annotated: VideoAnnotator? = nil
     ) throws {
         let wantsStills = report.map { ReportWriter.Format(path: $0) != .json } ?? false
         let picks = wantsStills ? stillRepetitions(summary) : []
         let times = picks.map { peakSeconds(of: $0.rep, in: series) }
         var images: [RGBImage?] = []
-        if annotate != nil || !picks.isEmpty {
+        if let annotated {
+            // The video is already written: the stills are its frames.
+            images = annotated.stills(at: times)
+        } else if annotate != nil || !picks.isEmpty {
             images = try AnnotationPass.run(
                 track: track, video: video, session: configuration, annotate: annotate, overwrite: overwrite,
                 stillTimes: times

@@ -101,3 +101,107 @@ enum AnnotationPass {
         return stills
     }
 }
+
+/// Draws and encodes the frames of a video while its poses are still being found: the
+/// ``FrameAnnotating`` that `analyze --annotate` gives the pose pass, so that drawing and encoding run
+/// alongside inference instead of in a second pass that decodes the whole video again.
+///
+/// Its session sees the same pose-track lines, in the same order, as the counting pass that reads the
+/// finished pose-track, so the overlay shows what the summary says. Used by one thread at a time (the
+/// pose pass hands it from segment 0's thread to the caller's); the video is committed by ``finish()``.
+///
+/// ```swift
+/// let annotator = try VideoAnnotator(path: "out.mp4", video: info, header: header, session: configuration,
+///                                    overwrite: false)
+/// try PosesCommand.writePoseTrack(of: "in.mp4", to: track, …, annotator: annotator)
+/// try annotator.finish()
+/// ```
+// @unchecked: one thread at a time, handed over after segment 0's thread has finished (a semaphore).
+final class VideoAnnotator: FrameAnnotating, @unchecked Sendable {
+    private let header: PoseTrackHeader
+    private var session: CoachingSession
+    private let renderer = OverlayRenderer()
+    private let encoder: VideoEncoder
+    private var finished = false
+    /// The time of each frame drawn (to find the frame of a report still in the written video).
+    private(set) var frameSeconds: [Double] = []
+
+    /// The written file.
+    var path: String { encoder.path }
+
+    /// Starts the encoder (writing to a hidden temporary file until ``finish()``).
+    init(
+        path: String, video: VideoInfo, header: PoseTrackHeader, session configuration: CoachingSession.Configuration,
+        overwrite: Bool
+    ) throws {
+        self.header = header
+        session = CoachingSession(configuration: configuration)
+        do {
+            encoder = try VideoEncoder(
+                path: path,
+                configuration: .init(
+                    width: video.width, height: video.height, framesPerSecond: video.fps, overwrite: overwrite
+                )
+            )
+        } catch {
+            throw CLIError("\(error)")
+        }
+        frameSeconds.reserveCapacity(video.estimatedFrameCount ?? 0)
+    }
+
+    deinit {
+        if !finished { encoder.cancel() }
+    }
+
+    func annotate(line: String, image: inout RGBImage) throws {
+        let frame = try PoseFrame(trackLine: line, header: header)
+        _ = session.ingest(frame)
+        renderer.render(OverlayState(snapshot: session.snapshot, people: frame.poses), onto: &image)
+        do {
+            try encoder.append(image)
+        } catch {
+            throw CLIError("\(error)")
+        }
+        frameSeconds.append(frame.seconds)
+    }
+
+    /// The summary of the session that drew the frames (the same as the counting pass's).
+    func summary() -> SessionSummary { session.summary() }
+
+    /// Ends the video and moves it to its final name.
+    func finish() throws {
+        finished = true
+        do {
+            try encoder.finish()
+        } catch {
+            throw CLIError("\(error)")
+        }
+    }
+
+    /// Stops the encoder; nothing is left under the final name.
+    func cancel() {
+        finished = true
+        encoder.cancel()
+    }
+
+    /// The frames of the finished video nearest each of `times` (seconds), as written (with the overlay).
+    func stills(at times: [Double]) -> [RGBImage?] {
+        guard !frameSeconds.isEmpty, let info = try? VideoInfo(probing: path), info.fps > 0 else {
+            return times.map { _ in nil }
+        }
+        return times.map { time in
+            var nearest = 0
+            for (k, seconds) in frameSeconds.enumerated() where abs(seconds - time) < abs(frameSeconds[nearest] - time) {
+                nearest = k
+            }
+            // The encoder writes frame k at k / fps.
+            let start = max(0, (Double(nearest) - 0.5) / info.fps)
+            let end = (Double(nearest) + 0.5) / info.fps
+            guard let decoder = try? VideoDecoder(path: path, start: start, end: end, info: info) else { return nil }
+            defer { decoder.stop() }
+            var image = RGBImage(width: info.width, height: info.height)
+            guard (try? decoder.nextFrame(into: &image)) != nil else { return nil }
+            return image
+        }
+    }
+}

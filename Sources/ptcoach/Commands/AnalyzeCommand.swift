@@ -92,11 +92,27 @@ struct AnalyzeCommand: AsyncParsableCommand {
         var track = input
         var temporary: String?
         defer { if let temporary { unlink(temporary) } }
-        if video != nil {
+        // With --annotate, a video is drawn and encoded while its poses are found (same session, same
+        // frames as the counting pass below); the video is committed only once that pass agrees.
+        var annotator: VideoAnnotator?
+        if let video {
             let path = NSTemporaryDirectory() + "ptcoach-analyze-\(getpid()).jsonl"
             temporary = path
+            if let annotate {
+                let header = PoseTrackHeader(
+                    layout: .blazePose33, fps: video.fps, width: video.width, height: video.height, dimensions: 3
+                )
+                annotator = try VideoAnnotator(
+                    path: annotate, video: video, header: header,
+                    session: Self.sessionConfiguration(
+                        exercise: definition, library: library, width: Double(video.width), height: Double(video.height)
+                    ),
+                    overwrite: overwrite
+                )
+            }
             try PosesCommand.writePoseTrack(
-                of: input, to: path, segments: nil, numPoses: 1, mode: .video, quiet: false, verbose: verbose
+                of: input, to: path, segments: nil, numPoses: 1, mode: .video, quiet: false, verbose: verbose,
+                annotator: annotator
             )
             track = path
         }
@@ -111,11 +127,18 @@ struct AnalyzeCommand: AsyncParsableCommand {
             }
         }
         let summaryJSON = try Self.jsonText(summary, file: input)
+        if let annotator {
+            guard try Self.jsonText(annotator.summary(), file: input) == summaryJSON else {
+                annotator.cancel()
+                throw CLIError("\(input): internal error: the drawn session differs from the counted one; no video written")
+            }
+            try annotator.finish()
+        }
         if annotate != nil || report != nil {
             try AnalysisOutputs.write(
                 summary: summary, summaryJSON: summaryJSON, series: series, exercise: definition, track: track,
                 video: video, configuration: configuration, annotate: annotate, report: report, overwrite: overwrite,
-                input: input
+                input: input, annotated: annotator
             )
         }
         if json {

@@ -54,8 +54,23 @@ struct PosesOutcome: Sendable {
     }
 }
 
+/// Draws each frame of the video once its poses are known, in time order (`analyze --annotate`).
+///
+/// Segment 0's frames come on segment 0's thread, right after their inference, with the decoded picture
+/// (no second decode); a later segment's frames come on the calling thread once that segment and every
+/// earlier frame are done, decoded again one by one (memory stays bounded). One thread at a time uses it.
+///
+/// ```swift
+/// final class Drawer: FrameAnnotating { func annotate(line: String, image: inout RGBImage) throws { … } }
+/// ```
+protocol FrameAnnotating: AnyObject, Sendable {
+    /// Handles one frame: its pose-track line and its picture (which may be drawn on).
+    func annotate(line: String, image: inout RGBImage) throws
+}
+
 extension PosesCommand {
-    /// Runs every segment and writes their frames in order to `sink`.
+    /// Runs every segment and writes their frames in order to `sink`; with `annotator`, also hands it every
+    /// frame in order (see ``FrameAnnotating``).
     static func process(
         path: String,
         info: VideoInfo,
@@ -63,7 +78,8 @@ extension PosesCommand {
         configuration: MediaPipePoseEstimator.Configuration,
         header: PoseTrackHeader,
         sink: OutputSink,
-        progress: ProgressBar
+        progress: ProgressBar,
+        annotator: (any FrameAnnotating)? = nil
     ) throws -> PosesOutcome {
         let joints = header.joints
         // Segment 0 sends its lines here (written as they come); later segments write to temporary
@@ -100,7 +116,7 @@ extension PosesCommand {
                 runSegment(
                     path: path, info: info, start: start, end: end, threads: threads,
                     configuration: configuration, joints: joints, dimensions: header.dimensions,
-                    progress: progress, outcome: &outcome, emit: emit
+                    progress: progress, annotator: k == 0 ? annotator : nil, outcome: &outcome, emit: emit
                 )
             }
             thread.name = "poses-segment-\(k)"
@@ -114,7 +130,13 @@ extension PosesCommand {
         }
         for (k, task) in tasks.enumerated() {
             while !task.wait(timeout: 0.2) { progress.draw() }
-            let outcome = task.outcome
+            var outcome = task.outcome
+            if k > 0, total.failure == nil, outcome.failure == nil, let annotator, let temporary = task.temporaryPath {
+                outcome.failure = annotateAgain(
+                    path: path, info: info, start: plan.boundaries[k] ?? 0, end: plan.boundaries[k + 1],
+                    lines: temporary, frames: outcome.frames, annotator: annotator
+                )
+            }
             if k > 0, total.failure == nil, let temporary = task.temporaryPath {
                 sink.append(contentsOf: temporary)
             }
@@ -139,6 +161,7 @@ extension PosesCommand {
         joints: [Joint?],
         dimensions: Int,
         progress: ProgressBar,
+        annotator: (any FrameAnnotating)?,
         outcome: inout PosesOutcome,
         emit: (String) -> Void
     ) {
@@ -148,20 +171,57 @@ extension PosesCommand {
                 path: path, start: start, end: end, info: info, allowsStillImage: true, threads: threads
             )
             let clock = ContinuousClock()
-            while let frame = try frames.next() {
+            while var frame = try frames.next() {
                 let before = clock.now
                 let poses = try estimator.poses(in: frame.image, at: frame.seconds)
                 let spent = before.duration(to: clock.now)
                 outcome.inferenceSeconds +=
                     Double(spent.components.seconds) + Double(spent.components.attoseconds) * 1e-18
-                frames.recycle(frame.image)
                 outcome.frames += 1
                 if !poses.poses.isEmpty { outcome.framesWithPerson += 1 }
-                emit(PoseTrackWriter.line(for: poses, joints: joints, dimensions: dimensions))
+                let line = PoseTrackWriter.line(for: poses, joints: joints, dimensions: dimensions)
+                emit(line)
+                // Drawn in place on the decoder's buffer, then handed back for reuse.
+                try annotator?.annotate(line: line, image: &frame.image)
+                frames.recycle(frame.image)
                 progress.advance()
             }
         } catch {
             outcome.failure = "\(error)"
+        }
+    }
+}
+
+extension PosesCommand {
+    /// Hands the annotator the frames of a later segment: its finished pose-track lines in `lines`, its
+    /// pictures decoded again. Returns the failure as one line, or `nil`.
+    private static func annotateAgain(
+        path: String, info: VideoInfo, start: Double, end: Double?, lines: String, frames: Int,
+        annotator: any FrameAnnotating
+    ) -> String? {
+        guard let file = fopen(lines, "r") else { return "cannot read the temporary pose-track \(lines)" }
+        defer { fclose(file) }
+        var buffer: UnsafeMutablePointer<CChar>?
+        var capacity = 0
+        defer { free(buffer) }
+        do {
+            let decoder = try PrefetchingVideoDecoder(path: path, start: start, end: end, info: info)
+            defer { decoder.stop() }
+            var count = 0
+            while getline(&buffer, &capacity, file) > 0, let buffer {
+                var line = String(cString: buffer)
+                if line.hasSuffix("\n") { line.removeLast() }
+                guard var frame = try decoder.next() else { break }
+                try annotator.annotate(line: line, image: &frame.image)
+                decoder.recycle(frame.image)
+                count += 1
+            }
+            guard count == frames else {
+                return "\(path): decoding the part from \(start) s again gave \(count) frames, the first time \(frames)"
+            }
+            return nil
+        } catch {
+            return "\(error)"
         }
     }
 }

@@ -69,9 +69,11 @@ struct PosesCommand: AsyncParsableCommand {
     }
 
     /// Writes the pose-track of the video or image `input` to `output` (`-` = standard output); what `poses`
-    /// does, and the first step of `analyze` for a video.
+    /// does, and the first step of `analyze` for a video. With `annotator`, every frame is also handed to it in
+    /// time order while the poses are being found (`analyze --annotate` draws the video in the same pass).
     static func writePoseTrack(
-        of input: String, to output: String, segments: Int?, numPoses: Int, mode: Mode, quiet: Bool, verbose: Bool
+        of input: String, to output: String, segments: Int?, numPoses: Int, mode: Mode, quiet: Bool, verbose: Bool,
+        annotator: (any FrameAnnotating)? = nil
     ) throws {
         let started = ContinuousClock.now
         let info: VideoInfo
@@ -114,7 +116,7 @@ struct PosesCommand: AsyncParsableCommand {
         )
         let outcome = try process(
             path: input, info: info, plan: plan, configuration: configuration, header: header, sink: sink,
-            progress: progress
+            progress: progress, annotator: annotator
         )
         progress.clear()
         try sink.close()
@@ -122,6 +124,9 @@ struct PosesCommand: AsyncParsableCommand {
         let elapsed = started.duration(to: .now)
         if !quiet {
             console.write(outcome.summary(elapsed: elapsed, segments: plan.count, output: output) + "\n")
+        }
+        if let failure = outcome.failure, annotator != nil {
+            throw CLIError(failure)
         }
         if let failure = outcome.failure {
             let destination = output == "-" ? "" : " to \(output)"

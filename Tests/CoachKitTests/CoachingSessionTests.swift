@@ -109,10 +109,32 @@ struct CoachingSessionTests {
         #expect(events.contains { if case .holdProgress = $0 { true } else { false } })
     }
 
+    /// A squat as a prescription with a safety limit (the bundled squat has none: a normal deep squat
+    /// must not raise a warning).
+    static let prescribedSquat = try! ExerciseDefinition(
+        jsonText: """
+            {"id": "squat", "name": "Squat", "view": "side", "posture": "upright", "side": "both", "kind": "reps",
+             "angles": ["kneeFlexion", "hipFlexion"], "primary": "kneeFlexion",
+             "repetition": {"start": 5, "peak": 90, "towardPeak": "eccentric"},
+             "target": {"min": 80, "max": 120},
+             "safety": [{"angle": "kneeFlexion", "max": 140, "warning": "Stop: deeper than your prescription allows"}]}
+            """,
+        file: "prescription.json"
+    )
+
     @Test func safetyWarningIsImmediate() throws {
-        // Squats to 150° knee flexion; the squat definition warns above 140°.
+        // Squats to 150° knee flexion; the prescription warns above 140°.
         let frames = SyntheticExercise(kind: .squat, noisePixels: 0, peakDegrees: 150).frames(reps: 2)
-        let (session, events) = Self.run(frames, exercise: "squat")
+        var session = CoachingSession(
+            configuration: .init(
+                exercise: Self.prescribedSquat,
+                frameWidth: SyntheticExercise.width,
+                frameHeight: SyntheticExercise.height,
+                emitsPoseEvents: false
+            )
+        )
+        var events: [CoachEvent] = []
+        for frame in frames { events += session.ingest(frame) }
         let warnings = events.compactMap { if case .warning(let w) = $0 { w } else { nil } }
         let first = try #require(warnings.first)
         // When did the knee first pass 140° in the input?
@@ -123,6 +145,21 @@ struct CoachingSessionTests {
         #expect(events.contains { if case .cue(let cue) = $0 { cue.kind == .safety } else { false } })
         #expect(session.repetitions.first?.safetyBreaches.isEmpty == false)
         #expect(session.repetitions.first?.verdict == .needsWork)
+    }
+
+    @Test func aDeepSquatRaisesNoWarningWithTheBundledDefinition() {
+        let frames = SyntheticExercise(kind: .squat, noisePixels: 0, peakDegrees: 150).frames(reps: 2)
+        let (session, events) = Self.run(frames, exercise: "squat")
+        #expect(session.repetitions.count == 2)
+        #expect(!events.contains { if case .warning = $0 { true } else { false } })
+    }
+
+    @Test func aShortClipThatStartsInPositionCountsItsRepetition() {
+        // One quick squat starting 0.2 s into the clip: no walk-in, so no settling is needed.
+        let frames = SyntheticExercise(kind: .squat, repSeconds: 1.0, idleBeforeSeconds: 0.2, idleAfterSeconds: 0.3)
+            .frames(reps: 1)
+        let (session, _) = Self.run(frames, exercise: "squat")
+        #expect(session.repetitions.count == 1)
     }
 
     @Test func cuesComeOneAtATimeWithACooldown() {

@@ -34,7 +34,9 @@ public struct CoachingSession: Sendable {
         public var recognition: ExerciseRecognizer.Configuration
         /// Measure angles in 3-D when keypoints have depth.
         public var useDepth: Bool
-        /// How long the person must be in frame and not walking before repetitions count.
+        /// How long the person must be in frame and not walking before a repetition may start. Waived when
+        /// the person is already in frame and still at the start of the recording (a clip that starts in
+        /// position), so a short clip's first repetition is not lost.
         public var settleSeconds: Double
         /// Joints below this confidence are not seen.
         public var minimumJointConfidence: Double
@@ -110,6 +112,8 @@ public struct CoachingSession: Sendable {
     private var previousFrameHadPerson = false
     private var lastSeconds = -Double.infinity
     private var firstSeconds = Double.nan
+    /// The first frame with a person in the recording.
+    private var firstPersonSeconds = Double.nan
     private var lastPersonSeconds = -Double.infinity
     private var validSince = Double.infinity
     private var rootTrail: [Double]
@@ -133,6 +137,11 @@ public struct CoachingSession: Sendable {
     private var pendingBreaches: [Repetition.SafetyBreach] = []
     private var lastRepEnd = -Double.infinity
     private var workingSide: BodySide?
+    /// The counter (side) whose repetitions count, once one has counted.
+    private var countingCounter: Int?
+    /// How well each side's primary-angle joints are seen (smoothed mean confidence, left and right).
+    private var sideConfidence = (left: 0.0, right: 0.0)
+    private let primaryJoints: (left: [Joint], right: [Joint])
 
     // Holds.
     private var holdHeld = 0.0
@@ -253,6 +262,10 @@ public struct CoachingSession: Sendable {
             snapshot.recognition = .noPerson
         }
         requiredSeenFrames = Array(repeating: 0, count: requiredJoints.count)
+        primaryJoints = (
+            configuration.exercise?.primaryAngle.joints(side: .left) ?? [],
+            configuration.exercise?.primaryAngle.joints(side: .right) ?? []
+        )
         let sidedAlternatives = configuration.exercise.map { ($0.side == .both || $0.side == .either) } ?? true
         requiredSet = requiredJoints.map { joint in
             guard sidedAlternatives else { return 0 }
@@ -282,6 +295,7 @@ public struct CoachingSession: Sendable {
         }
         if configuration.emitsPoseEvents { events.append(.pose(pose)) }
         framesWithPerson += 1
+        if firstPersonSeconds.isNaN { firstPersonSeconds = t }
         if previousFrameHadPerson { secondsWithPerson += dt }
         previousFrameHadPerson = true
         lastPersonSeconds = t
@@ -309,7 +323,7 @@ public struct CoachingSession: Sendable {
         } else if validSince == .infinity {
             validSince = t
         }
-        let settled = valid && t - validSince >= configuration.settleSeconds
+        let settled = valid && (t - validSince >= configuration.settleSeconds || validSince == firstPersonSeconds)
 
         if let exercise = configuration.exercise {
             measure(pose, exercise)
@@ -317,11 +331,11 @@ public struct CoachingSession: Sendable {
             if exercise.isHold {
                 updateHold(exercise, valid: settled, dt: dt, at: t)
             } else {
-                count(exercise, valid: settled, at: t, pose: pose)
+                count(exercise, valid: valid, at: t, pose: pose)
             }
         } else {
             recognize(pose, steady: valid, at: t)
-            countAgnostic(pose, valid: settled, at: t)
+            countAgnostic(pose, valid: valid, at: t)
         }
         finishFrame(at: t)
         return events
@@ -426,16 +440,20 @@ public struct CoachingSession: Sendable {
             rootTrailTimes[rootTrailNext] = t
             rootTrailNext = (rootTrailNext + 1) % rootTrail.count
         }
-        // The oldest sample is about one second ago.
-        let oldest = rootTrail[rootTrailNext]
-        guard oldest.isFinite, torso > 0, t - rootTrailTimes[rootTrailNext] <= 1.5 else { return t < walkingUntil }
+        // The oldest sample is about one second ago; at the start of a recording, before the trail is
+        // full, the first one (at least 0.4 s ago), with the threshold scaled to the shorter time, so
+        // that a person who enters walking is caught before a stride could pass for a repetition.
+        var oldestIndex = rootTrailNext
+        if !rootTrail[oldestIndex].isFinite { oldestIndex = 0 }
+        let oldest = rootTrail[oldestIndex]
+        let elapsed = t - rootTrailTimes[oldestIndex]
+        guard oldest.isFinite, torso > 0, elapsed <= 1.5, elapsed >= 0.4 else { return t < walkingUntil }
         // Once walking, the person counts as walking until a second after the movement stopped.
         // Walking moves the root and the feet together; a squat moves only the hips, a tracking
         // glitch only a foot.
-        let oldestRoot = rootOnlyTrail[rootTrailNext]
-        if abs(x - oldest) / torso > configuration.walkingTorsoLengths,
-            !oldestRoot.isFinite || abs(root.x - oldestRoot) / torso > configuration.walkingTorsoLengths
-        {
+        let limit = configuration.walkingTorsoLengths * min(1, elapsed)
+        let oldestRoot = rootOnlyTrail[oldestIndex]
+        if abs(x - oldest) / torso > limit, !oldestRoot.isFinite || abs(root.x - oldestRoot) / torso > limit {
             walkingUntil = t + 1
         }
         return t < walkingUntil
@@ -460,9 +478,28 @@ public struct CoachingSession: Sendable {
         return (exercise.view == .front && view == .front) || (exercise.view == .side && view == .side)
     }
 
+    /// Whether a repetition that started at `start` may count: it must start after the person settled
+    /// (in frame and not walking for `settleSeconds`), unless the person has been in position since the
+    /// first frame of the recording (nothing to settle from).
+    private func mayCount(startingAt start: Double) -> Bool {
+        guard validSince.isFinite else { return false }
+        return validSince == firstPersonSeconds || start >= validSince + configuration.settleSeconds - 1e-9
+    }
+
     // MARK: - Measuring
 
     private mutating func measure(_ pose: Pose, _ exercise: ExerciseDefinition) {
+        if exercise.primaryAngle.isSided {
+            var l = 0.0
+            var r = 0.0
+            let (left, right) = primaryJoints
+            for joint in left { l += pose[joint].confidence }
+            for joint in right { r += pose[joint].confidence }
+            l /= Double(max(1, left.count))
+            r /= Double(max(1, right.count))
+            sideConfidence.left += 0.1 * (l - sideConfidence.left)
+            sideConfidence.right += 0.1 * (r - sideConfidence.right)
+        }
         for (a, angle) in exercise.angles.enumerated() {
             values[a * 2] = angle.measure(pose, side: .left, useDepth: configuration.useDepth) ?? .nan
             values[a * 2 + 1] =
@@ -470,7 +507,15 @@ public struct CoachingSession: Sendable {
         }
     }
 
-    /// The primary value for a counter: one side, or the mean of both.
+    /// Whether a bilateral exercise is measured on one side only: in a 2-D side (or oblique) view the far
+    /// limbs are hidden or guessed, so the near side, the better seen, is the measurement.
+    private var measuresOneSide: Bool { !hasDepth && view != .front }
+
+    /// The side a bilateral exercise is measured on when ``measuresOneSide``: the better seen one.
+    private var measuredSide: BodySide { sideConfidence.right > sideConfidence.left ? .right : .left }
+
+    /// The primary value for a counter: one side, or for a bilateral exercise the mean of both (the
+    /// measured side alone when the far side cannot be seen).
     private func primaryValue(side: BodySide?) -> Double? {
         let l = values[0]
         let r = values[1]
@@ -480,6 +525,9 @@ public struct CoachingSession: Sendable {
         case nil:
             if l.isNaN { return r.isNaN ? nil : r }
             if r.isNaN { return l }
+            if measuresOneSide, configuration.exercise?.primaryAngle.isSided == true {
+                return measuredSide == .left ? l : r
+            }
             return (l + r) / 2
         }
     }
@@ -526,7 +574,7 @@ public struct CoachingSession: Sendable {
             autoCount = min(autoCount + 1, autoTimes.count)
         }
         if movement != nil, (movement?.ingest(pose, at: t, valid: valid) ?? 0) > 0, let reps = movement?.completed {
-            for rep in reps {
+            for rep in reps where mayCount(startingAt: rep.startSeconds) {
                 fallbackReps[0].append(rep)
                 if countingSource == 0 { completeAgnostic(rep, exercise: exercise) }
             }
@@ -536,7 +584,9 @@ public struct CoachingSession: Sendable {
         // the primary angle cannot be measured.
         for k in secondary.indices {
             let v = values[secondarySlots[k]]
-            if case .completed(let rep) = secondary[k].ingest(v.isNaN ? nil : v, at: t, valid: valid) {
+            if case .completed(let rep) = secondary[k].ingest(v.isNaN ? nil : v, at: t, valid: valid),
+                mayCount(startingAt: rep.startSeconds)
+            {
                 fallbackReps[k + 1].append(rep)
                 if countingSource == k + 1 { completeAgnostic(rep, exercise: exercise) }
                 switchToFallbackIfAngleFails(exercise)
@@ -546,7 +596,7 @@ public struct CoachingSession: Sendable {
             let side = counterSides[c]
             let value = primaryValue(side: side)
             let event = counters[c].ingest(value, at: t, valid: valid)
-            if case .completed(let completed) = event, countingSource < 0 {
+            if case .completed(let completed) = event, countingSource < 0, mayCount(startingAt: completed.startSeconds) {
                 complete(completed, counter: c, exercise)
                 switchToFallbackIfAngleFails(exercise)
             }
@@ -599,7 +649,7 @@ public struct CoachingSession: Sendable {
             }) {
                 missed += 1
             }
-            guard missed >= 2 else { continue }
+            guard missed >= 2, Self.irregularity(reps) <= 0.3 else { continue }
             best = k
             bestCount = reps.count
         }
@@ -611,13 +661,34 @@ public struct CoachingSession: Sendable {
         for rep in fallbackReps[best] { completeAgnostic(rep, exercise: exercise) }
     }
 
+    /// How irregular a signal's repetitions are: the coefficient of variation of the intervals between
+    /// their peaks (0 for a metronome). A signal that counts each repetition twice (a double peak) or
+    /// misses every other one alternates short and long intervals; it is not a trustworthy fallback.
+    static func irregularity(_ reps: [RepCounter.Completed]) -> Double {
+        guard reps.count >= 3 else { return .infinity }
+        var sum = 0.0
+        var sumSquares = 0.0
+        for i in 1..<reps.count {
+            let interval = reps[i].peakSeconds - reps[i - 1].peakSeconds
+            sum += interval
+            sumSquares += interval * interval
+        }
+        let n = Double(reps.count - 1)
+        let mean = sum / n
+        guard mean > 0 else { return .infinity }
+        return max(0, sumSquares / n - mean * mean).squareRoot() / mean
+    }
+
     private mutating func complete(_ completed: RepCounter.Completed, counter c: Int, _ exercise: ExerciseDefinition) {
         // With one counter per side, only the side that moves more counts, and never the same movement twice.
         if counters.count == 2 {
-            // One side at a time: the side that has counted more repetitions is the working side (a
-            // glitchy resting limb counts few), and the same movement is never counted twice.
-            let other = 1 - c
-            if counters[other].count > counters[c].count { return }
+            // One side at a time: the side that counts first is the working side, and it stays so until
+            // the other has counted two more (a glitchy resting limb, flipping between two wrong
+            // positions, must not take turns with the moving one); the same movement is never counted twice.
+            if let working = countingCounter, working != c {
+                guard counters[c].count >= counters[working].count + 2 else { return }
+            }
+            countingCounter = c
             if completed.startSeconds < lastRepEnd - 0.1 { return }
         }
         lastRepEnd = completed.endSeconds
@@ -641,12 +712,26 @@ public struct CoachingSession: Sendable {
                 )
             }
         }
+        if side == nil, measuresOneSide {
+            // The measured side first: it is the side counted and shown.
+            let near = measuredSide
+            let sorted =
+                angles.enumerated().sorted { a, b in
+                    let ka = a.element.side == nil || a.element.side == near ? 0 : 1
+                    let kb = b.element.side == nil || b.element.side == near ? 0 : 1
+                    return (ka, a.offset) < (kb, b.offset)
+                }
+            angles = sorted.map(\.element)
+        }
         let spec = exercise.repetition!
         let toPeak = completed.peakSeconds - completed.startSeconds
         let fromPeak = completed.endSeconds - completed.peakSeconds
         let concentric = spec.towardPeak == .concentric
         var symmetry: Repetition.Symmetry?
-        if exercise.side == .both, exercise.primaryAngle.isSided, statPeak[0].isFinite, statPeak[1].isFinite {
+        // Symmetry only where both sides are reliably seen: in 3-D or from the front.
+        if exercise.side == .both, exercise.primaryAngle.isSided, statPeak[0].isFinite, statPeak[1].isFinite,
+            hasDepth || view == .front
+        {
             symmetry = Repetition.Symmetry(
                 left: statPeak[0],
                 right: statPeak[1],
@@ -966,7 +1051,9 @@ public struct CoachingSession: Sendable {
         let completed = agnostic?.ingest(pose, at: t, valid: valid) ?? 0
         snapshot.rangeOfMotionProgress = agnostic?.progress ?? 0
         if completed > 0, let reps = agnostic?.completed {
-            for rep in reps { completeAgnostic(rep, exercise: recognizedIndex.map { configuration.library[$0] }) }
+            for rep in reps where mayCount(startingAt: rep.startSeconds) {
+                completeAgnostic(rep, exercise: recognizedIndex.map { configuration.library[$0] })
+            }
         }
         if let index = recognizedIndex {
             let exercise = configuration.library[index]

@@ -68,7 +68,8 @@ public struct ExerciseRecognizer: Sendable {
     static let segmentSlots = 8
     static let viewSlot = segmentBase + segmentSlots * 3
     static let hipsSlot = viewSlot + 1
-    static let featureCount = hipsSlot + 1
+    static let shouldersSlot = hipsSlot + 1
+    static let featureCount = shouldersSlot + 1
     static let sampleSeconds = 0.1
 
     public let configuration: Configuration
@@ -151,7 +152,7 @@ public struct ExerciseRecognizer: Sendable {
             state = .noPerson
             return state
         }
-        guard ringCount >= min(capacity, 20) else {
+        guard ringCount >= min(capacity, 12) else {
             state = .lowConfidence
             return state
         }
@@ -209,6 +210,11 @@ public struct ExerciseRecognizer: Sendable {
         let torso2D = ((neck.x - root.x) * (neck.x - root.x) + (neck.y - root.y) * (neck.y - root.y)).squareRoot()
         torsoReference = max(torso2D, torsoReference * 0.998)
         if torsoReference > 1e-6 { sample[Self.hipsSlot] = -root.y / torsoReference }
+        // Shoulder height below the head, in torso lengths: it drops in a shrug.
+        let head = pose[.nose].confidence > 0 ? pose[.nose] : pose[.head]
+        if head.confidence > 0, torsoReference > 1e-6 {
+            sample[Self.shouldersSlot] = ((ls.y + rs.y) / 2 - head.y) / torsoReference
+        }
 
         let depth = configuration.useDepth && ls.z != nil && rs.z != nil && neck.z != nil && root.z != nil
         var u = Measurer.P(neck.x - root.x, neck.y - root.y, depth ? neck.z! - root.z! : 0)
@@ -287,7 +293,7 @@ public struct ExerciseRecognizer: Sendable {
     private mutating func decide() {
         let n = ringCount
         // Robust range (10th–90th percentile) and mean of every scalar feature over the window.
-        for f in 0..<Self.featureCount where f < Self.segmentBase || f == Self.hipsSlot {
+        for f in 0..<Self.featureCount where f < Self.segmentBase || f >= Self.hipsSlot {
             var m = 0
             var sum = 0.0
             for i in 0..<n {
@@ -485,8 +491,8 @@ public struct ExerciseRecognizer: Sendable {
         switch segment {
         case .trunk: return Self.chord(range(.trunkLean, 0))
         case .shoulders:
-            let r = range(.headShoulderRatio, 0)
-            return r.isFinite ? 3 * r : 0
+            let r = high[Self.shouldersSlot] - low[Self.shouldersSlot]
+            return r.isFinite ? 4 * r : 0
         default:
             let r = high[Self.hipsSlot] - low[Self.hipsSlot]
             return r.isFinite ? 1.5 * r : 0
@@ -517,9 +523,14 @@ public struct ExerciseRecognizer: Sendable {
         let hf = 2 * swingEnds[b + hi + 1] - swingEnds[b + lo + 1]
         let norm = (ho * ho + hf * hf).squareRoot()
         guard norm > 0.15 else { return 0.3 }  // no clear heading (e.g. a raise straight overhead)
+        // In 2-D the hidden axis is only a magnitude, from foreshortening, and noisy: it counts half.
         switch viewMode {
-        case 1: return (ho * e.0 + abs(hf) * abs(e.1)) / norm
-        case 2: return (abs(ho) * abs(e.0) + hf * e.1) / norm
+        case 1:
+            let h = 0.5 * abs(hf)
+            return (ho * e.0 + h * abs(e.1)) / max(0.15, (ho * ho + h * h).squareRoot())
+        case 2:
+            let h = 0.5 * abs(ho)
+            return (h * abs(e.0) + hf * e.1) / max(0.15, (h * h + hf * hf).squareRoot())
         default: return (ho * e.0 + hf * e.1) / norm
         }
     }
@@ -605,10 +616,14 @@ public struct ExerciseRecognizer: Sendable {
         case .right: side = 1
         case .both, .either: side = a1 > a0 ? 1 : 0
         }
-        let main = d.side == .both && sided ? min(a0, a1) : (side == 0 ? a0 : a1)
+        // A side that could not be measured (hidden in a side view) neither confirms nor rules out `both`.
+        let seen0 = !sided || swingEnds[Self.slot(segment, side: 0)! * 6].isFinite
+        let seen1 = !sided || swingEnds[Self.slot(segment, side: 1)! * 6].isFinite
+        let bothSeen = seen0 && seen1
+        let main = d.side == .both && sided && bothSeen ? min(a0, a1) : (side == 0 ? a0 : a1)
         guard main > 0.12 else { return 0 }
         var activity = min(1, (main / 0.3) * (main / 0.3))
-        if d.side == .both, sided {
+        if d.side == .both, sided, bothSeen {
             let q = min(a0, a1) / max(a0, a1)
             if q < 0.6 { activity *= exp(-(0.6 - q) / 0.15) }
         }

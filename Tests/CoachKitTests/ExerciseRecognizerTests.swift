@@ -1,0 +1,276 @@
+import CoachKit
+import Foundation
+import PoseKit
+import Testing
+
+/// The built-in recognizer on synthetic people: which segment moves, where it goes, one side or both,
+/// the hips, the posture, and the "no person" / "low confidence" states.
+struct ExerciseRecognizerTests {
+    /// A limb's direction in the body's frame: outward (away from the midline), forward, up.
+    typealias Direction = (out: Double, forward: Double, up: Double)
+
+    static let hanging: Direction = (0, 0, -1)
+
+    /// A segment raised by `elevation` degrees from hanging, toward `azimuth` (0 = sideways, 90 = forward,
+    /// −90 = backward).
+    static func raised(_ elevation: Double, azimuth: Double) -> Direction {
+        let e = elevation * .pi / 180
+        let a = azimuth * .pi / 180
+        return (sin(e) * cos(a), sin(e) * sin(a), -cos(e))
+    }
+
+    /// What each limb segment does at one moment.
+    struct Limbs {
+        var upperArm: (Direction, Direction) = (hanging, hanging)
+        var forearm: (Direction, Direction) = (hanging, hanging)
+        var thigh: (Direction, Direction) = (hanging, hanging)
+        var shank: (Direction, Direction) = (hanging, hanging)
+        /// How far the hips are lowered, in pixels.
+        var drop = 0.0
+    }
+
+    /// A person facing the camera (their left on the image right), in pixels with depth `z` (away from
+    /// the camera) unless `depth` is false. Pixel sizes: torso 120, upper arm 60, forearm 55, thigh and
+    /// shank 85.
+    static func pose(_ limbs: Limbs, depth: Bool = true) -> Pose {
+        var pose = Pose()
+        func set(_ joint: Joint, _ p: (Double, Double, Double)) {
+            pose[joint] = Keypoint(x: p.0, y: p.1, z: depth ? p.2 : nil, confidence: 0.9)
+        }
+        func step(_ from: (Double, Double, Double), _ d: Direction, _ length: Double, left: Bool)
+            -> (Double, Double, Double)
+        {
+            let n = (d.out * d.out + d.forward * d.forward + d.up * d.up).squareRoot()
+            let sx = left ? 1.0 : -1.0
+            return (
+                from.0 + length * d.out / n * sx, from.1 - length * d.up / n, from.2 - length * d.forward / n
+            )
+        }
+        let root = (320.0, 300.0 + limbs.drop, 0.0)
+        let neck = (320.0, 180.0 + limbs.drop, 0.0)
+        set(.root, root)
+        set(.neck, neck)
+        set(.nose, (320, 150 + limbs.drop, -10))
+        for left in [true, false] {
+            let sx = left ? 1.0 : -1.0
+            let shoulder = (320 + 40 * sx, neck.1, 0.0)
+            let elbow = step(shoulder, left ? limbs.upperArm.0 : limbs.upperArm.1, 60, left: left)
+            let wrist = step(elbow, left ? limbs.forearm.0 : limbs.forearm.1, 55, left: left)
+            let hip = (320 + 20 * sx, root.1, 0.0)
+            let knee = step(hip, left ? limbs.thigh.0 : limbs.thigh.1, 85, left: left)
+            let ankle = step(knee, left ? limbs.shank.0 : limbs.shank.1, 85, left: left)
+            set(left ? .leftShoulder : .rightShoulder, shoulder)
+            set(left ? .leftElbow : .rightElbow, elbow)
+            set(left ? .leftWrist : .rightWrist, wrist)
+            set(left ? .leftHip : .rightHip, hip)
+            set(left ? .leftKnee : .rightKnee, knee)
+            set(left ? .leftAnkle : .rightAnkle, ankle)
+        }
+        return pose
+    }
+
+    /// Runs the recognizer over `seconds` of a movement whose phase goes 0 → 1 → 0 every 2.5 s.
+    static func recognize(
+        seconds: Double = 12,
+        depth: Bool = true,
+        _ limbs: (Double) -> Limbs
+    ) throws -> (state: RecognitionState, recognizer: ExerciseRecognizer) {
+        let library = try ExerciseLibrary.bundled()
+        var recognizer = ExerciseRecognizer(exercises: library.exercises)
+        var t = 0.0
+        var state: RecognitionState?
+        while t < seconds {
+            let phase = 0.5 - 0.5 * cos(2 * .pi * t / 2.5)
+            if let s = recognizer.ingest(pose(limbs(phase), depth: depth), at: t) { state = s }
+            t += 1 / 30
+        }
+        return (try #require(state), recognizer)
+    }
+
+    /// The top three exercises with their factors, for failure messages.
+    static func top(_ recognizer: ExerciseRecognizer) -> String {
+        let order = recognizer.scores.indices.sorted { recognizer.scores[$0] > recognizer.scores[$1] }
+        return order.prefix(3).map {
+            "\(recognizer.exercises[$0].id) \(recognizer.scores[$0]): \(recognizer.explanation(of: $0))"
+        }.joined(separator: "; ") + " | " + recognizer.swingSummary
+    }
+
+    static func winner(_ state: RecognitionState) -> String? {
+        if case .exercise(let id, _) = state { return id }
+        return nil
+    }
+
+    @Test(arguments: [true, false])
+    func oneArmRaisedSidewaysIsShoulderAbduction(depth: Bool) throws {
+        let (state, _) = try Self.recognize(depth: depth) { p in
+            var limbs = Limbs()
+            let arm = Self.raised(15 + 80 * p, azimuth: 0)
+            limbs.upperArm.1 = arm
+            limbs.forearm.1 = arm
+            return limbs
+        }
+        #expect(Self.winner(state) == "shoulder-abduction")
+    }
+
+    @Test func oneArmRaisedForwardIsShoulderFlexion() throws {
+        let (state, _) = try Self.recognize { p in
+            var limbs = Limbs()
+            let arm = Self.raised(10 + 130 * p, azimuth: 90)
+            limbs.upperArm.0 = arm
+            limbs.forearm.0 = arm
+            return limbs
+        }
+        #expect(Self.winner(state) == "shoulder-flexion")
+    }
+
+    @Test func oneArmRaisedBackwardIsShoulderExtension() throws {
+        let (state, _) = try Self.recognize { p in
+            var limbs = Limbs()
+            let arm = Self.raised(5 + 40 * p, azimuth: -90)
+            limbs.upperArm.1 = arm
+            limbs.forearm.1 = arm
+            return limbs
+        }
+        #expect(Self.winner(state) == "shoulder-extension")
+    }
+
+    @Test func bothArmsRaisedSidewaysIsALateralRaise() throws {
+        let (state, _) = try Self.recognize { p in
+            var limbs = Limbs()
+            let arm = Self.raised(10 + 80 * p, azimuth: 0)
+            limbs.upperArm = (arm, arm)
+            limbs.forearm = (arm, arm)
+            return limbs
+        }
+        #expect(Self.winner(state) == "lateral-raise")
+    }
+
+    @Test func forearmFoldingUpIsABicepCurl() throws {
+        let (state, _) = try Self.recognize { p in
+            var limbs = Limbs()
+            limbs.forearm.1 = Self.raised(10 + 120 * p, azimuth: 90)
+            return limbs
+        }
+        #expect(Self.winner(state) == "bicep-curl")
+    }
+
+    @Test func forearmSweepingOutwardAroundTheElbowIsShoulderRotation() throws {
+        let (state, _) = try Self.recognize { p in
+            var limbs = Limbs()
+            // Elbow bent 90° at the side, the forearm turning from forward to 60° outward.
+            let a = 60 * p * .pi / 180
+            limbs.forearm.0 = (sin(a), cos(a), 0)
+            return limbs
+        }
+        #expect(Self.winner(state) == "shoulder-rotation")
+    }
+
+    @Test func straightLegRaisedForwardIsALegRaiseNotAnArmExercise() throws {
+        let (state, recognizer) = try Self.recognize { p in
+            var limbs = Limbs()
+            let leg = Self.raised(45 * p, azimuth: 90)
+            limbs.thigh.1 = leg
+            limbs.shank.1 = leg
+            return limbs
+        }
+        #expect(Self.winner(state) == "standing-straight-leg-raise")
+        let index = try #require(recognizer.bestIndex)
+        #expect(recognizer.exercises[index].motion.segment == .thigh)
+    }
+
+    @Test func kneeLiftedWithTheKneeBentIsAHurdleStep() throws {
+        let (state, _) = try Self.recognize { p in
+            var limbs = Limbs()
+            limbs.thigh.0 = Self.raised(75 * p, azimuth: 90)
+            limbs.shank.0 = Self.raised(-15 * p, azimuth: 90)
+            return limbs
+        }
+        #expect(Self.winner(state) == "hurdle-step")
+    }
+
+    @Test func legRaisedSidewaysIsHipAbduction() throws {
+        let (state, recognizer) = try Self.recognize { p in
+            var limbs = Limbs()
+            let leg = Self.raised(35 * p, azimuth: 0)
+            limbs.thigh.0 = leg
+            limbs.shank.0 = leg
+            return limbs
+        }
+        #expect(Self.winner(state) == "standing-hip-abduction", "\(Self.top(recognizer))")
+    }
+
+    @Test func squattingMovesTheHipsAndBothThighs() throws {
+        let (state, recognizer) = try Self.recognize { p in
+            var limbs = Limbs()
+            let thigh = Self.raised(85 * p, azimuth: 90)
+            let shank = Self.raised(-20 * p, azimuth: 90)
+            limbs.thigh = (thigh, thigh)
+            limbs.shank = (shank, shank)
+            limbs.drop = 70 * p
+            return limbs
+        }
+        let id = try #require(Self.winner(state))
+        let winner = try #require(recognizer.exercises.first { $0.id == id })
+        #expect(winner.motion.hips == .move)
+        #expect(winner.motion.segment == .thigh)
+        #expect(winner.side == .both)
+        #expect(id != "hurdle-step" && id != "standing-straight-leg-raise")
+    }
+
+    @Test func standingStillIsLowConfidenceAndNobodyIsNoPerson() throws {
+        let (state, _) = try Self.recognize { _ in Limbs() }
+        #expect(state == .lowConfidence)
+
+        let library = try ExerciseLibrary.bundled()
+        var recognizer = ExerciseRecognizer(exercises: library.exercises)
+        var last: RecognitionState?
+        for i in 0..<150 {
+            if let s = recognizer.ingest(nil, at: Double(i) / 30) { last = s }
+        }
+        #expect(last == .noPerson)
+    }
+
+    @Test func confidenceIsBetweenZeroAndOneAndScoresAreDeterministic() throws {
+        let motion: (Double) -> Limbs = { p in
+            var limbs = Limbs()
+            let arm = Self.raised(15 + 80 * p, azimuth: 0)
+            limbs.upperArm.0 = arm
+            limbs.forearm.0 = arm
+            return limbs
+        }
+        let first = try Self.recognize(motion)
+        let second = try Self.recognize(motion)
+        #expect(first.recognizer.scores == second.recognizer.scores)
+        guard case .exercise(_, let confidence) = first.state else {
+            Issue.record("expected an exercise, got \(first.state)")
+            return
+        }
+        #expect(confidence > 0.3 && confidence <= 1)
+    }
+
+    @Test func everyBundledRepetitionExerciseHasAMotionSignature() throws {
+        let library = try ExerciseLibrary.bundled()
+        for exercise in library.exercises where !exercise.isHold {
+            #expect(!exercise.motion.also.contains(exercise.motion.segment), "\(exercise.id)")
+        }
+        #expect(library["shoulder-scaption"]?.motion.direction == .scapular)
+        #expect(library["seated-knee-extension"]?.posture == .seated)
+    }
+
+    @Test func aBadMotionBlockNamesTheField() throws {
+        let text = """
+            {"id": "x", "name": "X", "view": "front", "side": "either", "kind": "reps",
+             "angles": ["shoulderAbduction"], "primary": "shoulderAbduction",
+             "motion": {"segment": "wing", "direction": "sideways"},
+             "repetition": {"start": 10, "peak": 90, "towardPeak": "concentric"}, "target": {"min": 80, "max": 120}}
+            """
+        let error = #expect(throws: CoachKitError.self) { try ExerciseDefinition(jsonText: text, file: "x.json") }
+        #expect(error?.message.contains("motion.segment") == true)
+        #expect(error?.message.contains("wing") == true)
+        let derived = try ExerciseDefinition(
+            jsonText: text.replacingOccurrences(of: "\"motion\": {\"segment\": \"wing\", \"direction\": \"sideways\"},", with: ""),
+            file: "x.json"
+        )
+        #expect(derived.motion == .derived(primary: .shoulderAbduction))
+    }
+}

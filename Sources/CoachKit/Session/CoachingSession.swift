@@ -665,7 +665,8 @@ public struct CoachingSession: Sendable {
     /// their peaks (0 for a metronome). A signal that counts each repetition twice (a double peak) or
     /// misses every other one alternates short and long intervals; it is not a trustworthy fallback.
     static func irregularity(_ reps: [RepCounter.Completed]) -> Double {
-        guard reps.count >= 3 else { return .infinity }
+        // Too few repetitions to tell: a short clip's fallback is not held back.
+        guard reps.count >= 4 else { return 0 }
         var sum = 0.0
         var sumSquares = 0.0
         for i in 1..<reps.count {

@@ -3,17 +3,19 @@ import PoseKit
 extension ActionClassifier {
     /// The model file's `format` value.
     public static let modelFormat = "ptcoach-action-classifier"
-    /// The model file version this code writes and reads.
-    public static let modelVersion = 1
+    /// The model file version this code writes and reads. Version 2 added `method` (logistic regression,
+    /// form logistic regression or DTW nearest neighbour), the nearest-neighbour `trajectory` block,
+    /// `features.formVersion` and the `selection` record.
+    public static let modelVersion = 2
 
     /// The model as one JSON document (keys sorted, numbers in shortest round-trip form, so the same
     /// model always gives the same text).
     public var jsonText: String {
         func numbers(_ values: [Double]) -> JSONValue { .array(values.map(JSONValue.number)) }
-        let d = model.featureCount
-        let object: [String: JSONValue] = [
+        var object: [String: JSONValue] = [
             "format": .string(Self.modelFormat),
             "version": .number(Double(Self.modelVersion)),
+            "method": .string(model.method.rawValue),
             "labels": .array(labels.map(JSONValue.string)),
             "features": .object([
                 "version": .number(Double(SequenceFeatureSpec.currentVersion)),
@@ -21,16 +23,49 @@ extension ActionClassifier {
                 "origin": .string(spec.origin.name),
                 "scale": .string(spec.scale.rawValue),
                 "timeBins": .number(Double(spec.timeBins)),
-                "count": .number(Double(d)),
+                "count": .number(Double(spec.featureCount)),
+                "formVersion": .number(Double(SequenceFeatureSpec.formVersion)),
+                "formCount": .number(Double(spec.formFeatureCount)),
             ]),
             "training": .object([
+                "method": .string(configuration.method.rawValue),
                 "regularization": .number(configuration.regularization),
                 "maximumIterations": .number(Double(configuration.maximumIterations)),
+                "trajectoryLength": .number(Double(configuration.trajectoryLength)),
+                "warpingRadius": .number(Double(configuration.warpingRadius)),
+                "selectionMargin": .number(configuration.selectionMargin),
             ]),
-            "standardization": .object(["mean": numbers(model.means), "std": numbers(model.scales)]),
-            "weights": .array(labels.indices.map { j in numbers(Array(model.weights[(j * d)..<((j + 1) * d)])) }),
-            "biases": numbers(model.biases),
         ]
+        if let selection {
+            object["selection"] = .object([
+                "chosen": .string(selection.chosen.rawValue),
+                "protocol": .string(selection.protocolName),
+                "logisticCorrect": .number(Double(selection.logisticCorrect)),
+                "formLogisticCorrect": .number(Double(selection.formLogisticCorrect)),
+                "nearestNeighborCorrect": .number(Double(selection.nearestNeighborCorrect)),
+                "total": .number(Double(selection.total)),
+            ])
+        }
+        switch model {
+        case .logistic(let regression), .formLogistic(let regression):
+            let d = regression.featureCount
+            object["standardization"] = .object(["mean": numbers(regression.means), "std": numbers(regression.scales)])
+            object["weights"] = .array(
+                labels.indices.map { j in numbers(Array(regression.weights[(j * d)..<((j + 1) * d)])) }
+            )
+            object["biases"] = numbers(regression.biases)
+        case .nearestNeighbor(let neighbors):
+            object["trajectory"] = .object([
+                "version": .number(Double(SequenceFeatureSpec.trajectoryVersion)),
+                "length": .number(Double(neighbors.length)),
+                "radius": .number(Double(neighbors.radius)),
+                "channels": .number(Double(neighbors.channelCount)),
+                "mean": numbers(neighbors.means),
+                "std": numbers(neighbors.scales),
+                "templates": .array(neighbors.templates.map(numbers)),
+                "classes": .array(neighbors.templateClasses.map { .number(Double($0)) }),
+            ])
+        }
         return JSONValue.object(object).jsonText
     }
 
@@ -56,7 +91,8 @@ extension ActionClassifier {
         guard let version = object["version"]?.intValue, version == Self.modelVersion else {
             throw fail(
                 "model version \(object["version"]?.jsonText ?? "missing") is not supported (this ptcoach reads "
-                    + "version \(Self.modelVersion)); retrain it with this ptcoach"
+                    + "version \(Self.modelVersion) only); retrain it with this ptcoach: `ptcoach train --manifest "
+                    + "M.csv --out MODEL.json`"
             )
         }
         func numbers(_ value: JSONValue?, _ name: String) throws(ClassifierError) -> [Double] {
@@ -76,6 +112,14 @@ extension ActionClassifier {
         }
         let labels = labelValues.compactMap(\.stringValue)
         guard labels.count == labelValues.count else { throw fail("\"labels\" must hold strings") }
+        guard let methodName = object["method"]?.stringValue,
+            let method = Configuration.Method(rawValue: methodName), method != .automatic
+        else {
+            throw fail(
+                "\"method\" is \(object["method"]?.jsonText ?? "missing"); it must be \"logistic\", "
+                    + "\"form-logistic\" or \"nearest-neighbor\""
+            )
+        }
         guard let features = object["features"]?.objectValue else { throw fail("\"features\" is missing") }
         guard features["version"]?.intValue == SequenceFeatureSpec.currentVersion else {
             throw fail(
@@ -99,36 +143,117 @@ extension ActionClassifier {
             throw fail("\"features.timeBins\" must be an integer from 1 to 1000")
         }
         let spec = SequenceFeatureSpec(joints: joints, origin: origin, scale: scale, timeBins: timeBins)
-        let d = spec.featureCount
-        let standardization = object["standardization"]?.objectValue ?? [:]
-        let means = try numbers(standardization["mean"], "standardization.mean")
-        let scales = try numbers(standardization["std"], "standardization.std")
-        guard means.count == d, scales.count == d else {
-            throw fail("the standardization has \(means.count) means and \(scales.count) stds; the features need \(d)")
-        }
-        guard scales.allSatisfy({ $0 > 0 }) else { throw fail("\"standardization.std\" must be positive") }
-        guard let weightRows = object["weights"]?.arrayValue, weightRows.count == labels.count else {
-            throw fail("\"weights\" must have one row per label (\(labels.count))")
-        }
-        var weights: [Double] = []
-        for (j, row) in weightRows.enumerated() {
-            let values = try numbers(row, "weights[\(j)]")
-            guard values.count == d else { throw fail("\"weights[\(j)]\" has \(values.count) numbers; expected \(d)") }
-            weights.append(contentsOf: values)
-        }
-        let biases = try numbers(object["biases"], "biases")
-        guard biases.count == labels.count else { throw fail("\"biases\" must have one number per label") }
         let training = object["training"]?.objectValue ?? [:]
+        let model: Model
+        switch method {
+        case .nearestNeighbor:
+            guard let block = object["trajectory"]?.objectValue else { throw fail("\"trajectory\" is missing") }
+            guard block["version"]?.intValue == SequenceFeatureSpec.trajectoryVersion else {
+                throw fail(
+                    "trajectory version \(block["version"]?.jsonText ?? "missing") is not supported (this ptcoach "
+                        + "computes version \(SequenceFeatureSpec.trajectoryVersion)); retrain the model with this ptcoach"
+                )
+            }
+            guard let length = block["length"]?.intValue, (2...4096).contains(length) else {
+                throw fail("\"trajectory.length\" must be an integer from 2 to 4096")
+            }
+            guard let radius = block["radius"]?.intValue, radius >= 0 else {
+                throw fail("\"trajectory.radius\" must be a non-negative integer")
+            }
+            let channels = spec.trajectoryChannelCount
+            let means = try numbers(block["mean"], "trajectory.mean")
+            let scales = try numbers(block["std"], "trajectory.std")
+            guard means.count == channels, scales.count == channels else {
+                throw fail(
+                    "the trajectory has \(means.count) means and \(scales.count) stds; the joints give \(channels) channels"
+                )
+            }
+            guard scales.allSatisfy({ $0 > 0 }) else { throw fail("\"trajectory.std\" must be positive") }
+            guard let templateRows = block["templates"]?.arrayValue, !templateRows.isEmpty else {
+                throw fail("\"trajectory.templates\" must list the training trajectories")
+            }
+            var templates: [[Double]] = []
+            for (i, row) in templateRows.enumerated() {
+                let values = try numbers(row, "trajectory.templates[\(i)]")
+                guard values.count == length * channels else {
+                    throw fail(
+                        "\"trajectory.templates[\(i)]\" has \(values.count) numbers; expected \(length * channels)"
+                    )
+                }
+                templates.append(values)
+            }
+            let classValues = try numbers(block["classes"], "trajectory.classes")
+            let classes = classValues.compactMap { Int(exactly: $0) }
+            guard classes.count == classValues.count, classes.count == templates.count, classes.allSatisfy({ labels.indices.contains($0) }) else {
+                throw fail("\"trajectory.classes\" must give one label index (0..<\(labels.count)) per template")
+            }
+            model = .nearestNeighbor(
+                TrajectoryNearestNeighbor(
+                    length: length,
+                    radius: radius,
+                    means: means,
+                    scales: scales,
+                    templates: templates,
+                    templateClasses: classes,
+                    classCount: labels.count
+                )
+            )
+        default:
+            if method == .formLogistic, features["formVersion"]?.intValue != SequenceFeatureSpec.formVersion {
+                throw fail(
+                    "form feature version \(features["formVersion"]?.jsonText ?? "missing") is not supported (this "
+                        + "ptcoach computes version \(SequenceFeatureSpec.formVersion)); retrain the model with this ptcoach"
+                )
+            }
+            let d = method == .formLogistic ? spec.formFeatureCount : spec.featureCount
+            let standardization = object["standardization"]?.objectValue ?? [:]
+            let means = try numbers(standardization["mean"], "standardization.mean")
+            let scales = try numbers(standardization["std"], "standardization.std")
+            guard means.count == d, scales.count == d else {
+                throw fail("the standardization has \(means.count) means and \(scales.count) stds; the features need \(d)")
+            }
+            guard scales.allSatisfy({ $0 > 0 }) else { throw fail("\"standardization.std\" must be positive") }
+            guard let weightRows = object["weights"]?.arrayValue, weightRows.count == labels.count else {
+                throw fail("\"weights\" must have one row per label (\(labels.count))")
+            }
+            var weights: [Double] = []
+            for (j, row) in weightRows.enumerated() {
+                let values = try numbers(row, "weights[\(j)]")
+                guard values.count == d else { throw fail("\"weights[\(j)]\" has \(values.count) numbers; expected \(d)") }
+                weights.append(contentsOf: values)
+            }
+            let biases = try numbers(object["biases"], "biases")
+            guard biases.count == labels.count else { throw fail("\"biases\" must have one number per label") }
+            let regression = LogisticRegression(means: means, scales: scales, weights: weights, biases: biases)
+            model = method == .formLogistic ? .formLogistic(regression) : .logistic(regression)
+        }
+        let defaults = Configuration()
         let configuration = Configuration(
-            regularization: max(1e-12, training["regularization"]?.doubleValue ?? 0.1),
-            maximumIterations: max(1, training["maximumIterations"]?.intValue ?? 300),
-            timeBins: timeBins
+            regularization: max(1e-12, training["regularization"]?.doubleValue ?? defaults.regularization),
+            maximumIterations: max(1, training["maximumIterations"]?.intValue ?? defaults.maximumIterations),
+            timeBins: timeBins,
+            method: training["method"]?.stringValue.flatMap(Configuration.Method.init(rawValue:)) ?? method,
+            trajectoryLength: max(2, training["trajectoryLength"]?.intValue ?? defaults.trajectoryLength),
+            warpingRadius: max(0, training["warpingRadius"]?.intValue ?? defaults.warpingRadius),
+            selectionMargin: max(0, training["selectionMargin"]?.doubleValue ?? defaults.selectionMargin)
         )
-        self.init(
-            labels: labels,
-            spec: spec,
-            model: LogisticRegression(means: means, scales: scales, weights: weights, biases: biases),
-            configuration: configuration
-        )
+        var selection: ModelSelection.Outcome? = nil
+        if let record = object["selection"]?.objectValue,
+            let chosen = record["chosen"]?.stringValue.flatMap(Configuration.Method.init(rawValue:)),
+            let logistic = record["logisticCorrect"]?.intValue,
+            let form = record["formLogisticCorrect"]?.intValue,
+            let neighbor = record["nearestNeighborCorrect"]?.intValue,
+            let total = record["total"]?.intValue
+        {
+            selection = ModelSelection.Outcome(
+                chosen: chosen,
+                logisticCorrect: logistic,
+                formLogisticCorrect: form,
+                nearestNeighborCorrect: neighbor,
+                total: total,
+                protocolName: record["protocol"]?.stringValue ?? ""
+            )
+        }
+        self.init(labels: labels, spec: spec, model: model, configuration: configuration, selection: selection)
     }
 }

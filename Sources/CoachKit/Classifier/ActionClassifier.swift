@@ -1,10 +1,21 @@
 /// A trainable classifier of pose sequences: Create ML's `MLActionClassifier`, for Linux.
 ///
-/// It learns any labels (exercise ids, good/bad form, …) from whole recordings. Each recording becomes
-/// one fixed-length vector (``SequenceFeatureSpec``: joint angles and body-relative positions, invariant
-/// to position, scale and mirroring, summarised over time), and an L2-regularised multinomial logistic
-/// regression (``LogisticRegression``) maps it to probabilities. Training is deterministic: the same
-/// recordings and labels in the same order give the same model, bit for bit.
+/// It learns any labels (exercise ids, good/bad form, …) from whole recordings, with one of two models:
+/// - **logistic**: each recording becomes one fixed-length vector (``SequenceFeatureSpec``: joint angles
+///   and body-relative positions, invariant to position, scale and mirroring, summarised over time) and
+///   an L2-regularised multinomial logistic regression (``LogisticRegression``) maps it to probabilities;
+/// - **nearest neighbour**: each recording becomes a few normalised angle/height trajectories and takes
+///   the label of the most similar training recording under dynamic time warping
+///   (``TrajectoryNearestNeighbor``, Pose Trainer's classifier).
+///
+/// - **form logistic**: logistic regression on a short vector of form features (elbow angle, upper arm
+///   against trunk, elbow travel, wrist height, trunk lean: their 5th/95th percentiles and range), for
+///   small form data sets.
+///
+/// With ``Configuration/Method/automatic`` (the default) training picks the model by cross-validation
+/// inside the training set (``ModelSelection``): another model than logistic regression only when it
+/// gets more held-out training recordings right. Training is deterministic: the same recordings
+/// and labels in the same order give the same model, bit for bit.
 ///
 /// ```swift
 /// let classifier = try ActionClassifier.train(sequences: sequences, labels: labels)
@@ -15,19 +26,81 @@
 public struct ActionClassifier: Sendable, Hashable {
     /// Training settings.
     public struct Configuration: Sendable, Hashable {
+        /// Which model to train.
+        public enum Method: String, Sendable, Hashable, CaseIterable {
+            /// Logistic regression on summary features.
+            case logistic
+            /// Logistic regression on a few form features (``SequenceFeatureSpec/formVector(for:)``).
+            case formLogistic = "form-logistic"
+            /// DTW nearest neighbour on trajectories.
+            case nearestNeighbor = "nearest-neighbor"
+            /// Whichever of the three cross-validates best inside the training set (ties: logistic, then
+            /// form-logistic, then nearest neighbour).
+            case automatic
+        }
+
         /// The L2 penalty on the weights (on standardised features).
         public var regularization: Double
         /// The most L-BFGS iterations.
         public var maximumIterations: Int
         /// The number of time bins of each feature's temporal profile.
         public var timeBins: Int
+        public var method: Method
+        /// Time steps of the nearest-neighbour trajectories.
+        public var trajectoryLength: Int
+        /// The DTW band, in steps.
+        public var warpingRadius: Int
+        /// For ``Method/automatic``: another model is chosen only when it gets more than
+        /// `selectionMargin · √n` more of the `n` held-out training recordings right than logistic
+        /// regression (a margin that grows like the noise of the counts). 0.32 makes it 2 recordings at
+        /// n = 40, the smallest margin at which automatic selection did not lose to logistic regression on
+        /// the push-up set (UI-PRMD: no margin lost); chosen on those two sets only.
+        public var selectionMargin: Double
 
-        public init(regularization: Double = 0.03, maximumIterations: Int = 150, timeBins: Int = 16) {
+        public init(
+            regularization: Double = 0.03,
+            maximumIterations: Int = 150,
+            timeBins: Int = 16,
+            method: Method = .automatic,
+            trajectoryLength: Int = 32,
+            warpingRadius: Int = 8,
+            selectionMargin: Double = 0.32
+        ) {
             precondition(regularization > 0, "regularization (\(regularization)) must be positive")
             precondition(maximumIterations > 0, "maximumIterations (\(maximumIterations)) must be positive")
+            precondition(trajectoryLength >= 2, "trajectoryLength (\(trajectoryLength)) must be at least 2")
+            precondition(warpingRadius >= 0, "warpingRadius (\(warpingRadius)) must not be negative")
+            precondition(selectionMargin >= 0, "selectionMargin (\(selectionMargin)) must not be negative")
             self.regularization = regularization
             self.maximumIterations = maximumIterations
             self.timeBins = timeBins
+            self.method = method
+            self.trajectoryLength = trajectoryLength
+            self.warpingRadius = warpingRadius
+            self.selectionMargin = selectionMargin
+        }
+    }
+
+    /// The trained model.
+    public enum Model: Sendable, Hashable {
+        case logistic(LogisticRegression)
+        case formLogistic(LogisticRegression)
+        case nearestNeighbor(TrajectoryNearestNeighbor)
+
+        /// The method name (`logistic`, `form-logistic` or `nearest-neighbor`).
+        public var method: Configuration.Method {
+            switch self {
+            case .logistic: .logistic
+            case .formLogistic: .formLogistic
+            case .nearestNeighbor: .nearestNeighbor
+            }
+        }
+
+        var classCount: Int {
+            switch self {
+            case .logistic(let model), .formLogistic(let model): model.classCount
+            case .nearestNeighbor(let model): model.classCount
+            }
         }
     }
 
@@ -44,15 +117,24 @@ public struct ActionClassifier: Sendable, Hashable {
     public var labels: [String]
     /// The features the model reads.
     public var spec: SequenceFeatureSpec
-    public var model: LogisticRegression
+    public var model: Model
     public var configuration: Configuration
+    /// How the model was chosen, when ``Configuration/method`` was `automatic`.
+    public var selection: ModelSelection.Outcome?
 
-    public init(labels: [String], spec: SequenceFeatureSpec, model: LogisticRegression, configuration: Configuration) {
+    public init(
+        labels: [String],
+        spec: SequenceFeatureSpec,
+        model: Model,
+        configuration: Configuration,
+        selection: ModelSelection.Outcome? = nil
+    ) {
         precondition(labels.count == model.classCount, "\(labels.count) labels for \(model.classCount) classes")
         self.labels = labels
         self.spec = spec
         self.model = model
         self.configuration = configuration
+        self.selection = selection
     }
 
     /// Trains a classifier on labelled recordings.
@@ -66,27 +148,94 @@ public struct ActionClassifier: Sendable, Hashable {
     ) throws(ClassifierError) -> ActionClassifier {
         try validate(sequences: sequences, labels: labels)
         let spec = try SequenceFeatureSpec.fitted(to: sequences, timeBins: configuration.timeBins)
-        let features = sequences.map(spec.vector(for:))
-        return train(features: features, labels: labels, spec: spec, configuration: configuration)
+        let prepared = PreparedFeatures(spec: spec, sequences: sequences, configuration: configuration)
+        return train(prepared: prepared, rows: Array(sequences.indices), labels: labels, configuration: configuration)
     }
 
-    /// Trains on feature vectors already computed with `spec` (used by cross-validation to share work).
+    /// Features of a set of recordings under one spec, computed once and shared by cross-validation folds.
+    struct PreparedFeatures {
+        var spec: SequenceFeatureSpec
+        /// Summary vectors (empty when the method does not need them).
+        var vectors: [[Double]]
+        /// Trajectories (empty when the method does not need them).
+        var trajectories: [[Double]]
+        /// Form vectors (empty when the method does not need them).
+        var formVectors: [[Double]]
+
+        init(spec: SequenceFeatureSpec, sequences: [PoseSequence], configuration: Configuration) {
+            self.spec = spec
+            let method = configuration.method
+            let all = method == .automatic
+            vectors = all || method == .logistic ? sequences.map(spec.vector(for:)) : []
+            formVectors = all || method == .formLogistic ? sequences.map(spec.formVector(for:)) : []
+            trajectories =
+                all || method == .nearestNeighbor
+                ? sequences.map { spec.trajectory(for: $0, length: configuration.trajectoryLength) } : []
+        }
+
+        /// The features of recording `i` that `method` reads.
+        func row(_ i: Int, for method: Configuration.Method) -> [Double] {
+            switch method {
+            case .logistic, .automatic: vectors[i]
+            case .formLogistic: formVectors[i]
+            case .nearestNeighbor: trajectories[i]
+            }
+        }
+    }
+
+    /// Trains on the `rows` of features already computed (used by cross-validation to share work).
     static func train(
-        features: [[Double]],
+        prepared: PreparedFeatures,
+        rows: [Int],
         labels: [String],
-        spec: SequenceFeatureSpec,
         configuration: Configuration
     ) -> ActionClassifier {
-        let classes = Array(Set(labels)).sorted()
+        let trainLabels = rows.map { labels[$0] }
+        let classes = Array(Set(trainLabels)).sorted()
         let indexOf = Dictionary(uniqueKeysWithValues: classes.enumerated().map { ($1, $0) })
-        let model = LogisticRegression.fit(
-            features: features,
-            classes: labels.map { indexOf[$0]! },
-            classCount: classes.count,
-            regularization: configuration.regularization,
-            maximumIterations: configuration.maximumIterations
+        let classIndices = trainLabels.map { indexOf[$0]! }
+        var method = configuration.method
+        var selection: ModelSelection.Outcome? = nil
+        if method == .automatic {
+            let outcome = ModelSelection.select(
+                vectors: rows.map { prepared.vectors[$0] },
+                formVectors: rows.map { prepared.formVectors[$0] },
+                trajectories: rows.map { prepared.trajectories[$0] },
+                classes: classIndices,
+                classCount: classes.count,
+                configuration: configuration
+            )
+            selection = outcome
+            method = outcome.chosen
+        }
+        let model: Model
+        if method == .nearestNeighbor {
+            model = .nearestNeighbor(
+                TrajectoryNearestNeighbor.fit(
+                    trajectories: rows.map { prepared.trajectories[$0] },
+                    classes: classIndices,
+                    classCount: classes.count,
+                    length: configuration.trajectoryLength,
+                    radius: configuration.warpingRadius
+                )
+            )
+        } else {
+            let regression = LogisticRegression.fit(
+                features: rows.map { prepared.row($0, for: method) },
+                classes: classIndices,
+                classCount: classes.count,
+                regularization: configuration.regularization,
+                maximumIterations: configuration.maximumIterations
+            )
+            model = method == .formLogistic ? .formLogistic(regression) : .logistic(regression)
+        }
+        return ActionClassifier(
+            labels: classes,
+            spec: prepared.spec,
+            model: model,
+            configuration: configuration,
+            selection: selection
         )
-        return ActionClassifier(labels: classes, spec: spec, model: model, configuration: configuration)
     }
 
     /// Checks that the recordings and labels can train a classifier.
@@ -110,12 +259,26 @@ public struct ActionClassifier: Sendable, Hashable {
 
     /// Classifies one recording.
     public func predict(_ sequence: PoseSequence) -> Prediction {
-        predict(features: spec.vector(for: sequence))
+        switch model {
+        case .logistic(let regression):
+            prediction(regression.probabilities(spec.vector(for: sequence)))
+        case .formLogistic(let regression):
+            prediction(regression.probabilities(spec.formVector(for: sequence)))
+        case .nearestNeighbor(let neighbors):
+            prediction(neighbors.probabilities(spec.trajectory(for: sequence, length: neighbors.length)))
+        }
     }
 
-    /// Classifies a feature vector computed with ``spec``.
-    public func predict(features: [Double]) -> Prediction {
-        let probabilities = model.probabilities(features)
+    /// Classifies recording `i` of features computed with ``spec``.
+    func predict(_ i: Int, in prepared: PreparedFeatures) -> Prediction {
+        switch model {
+        case .logistic(let regression), .formLogistic(let regression):
+            prediction(regression.probabilities(prepared.row(i, for: model.method)))
+        case .nearestNeighbor(let neighbors): prediction(neighbors.probabilities(prepared.trajectories[i]))
+        }
+    }
+
+    private func prediction(_ probabilities: [Double]) -> Prediction {
         var best = 0
         for j in 1..<probabilities.count where probabilities[j] > probabilities[best] { best = j }
         return Prediction(label: labels[best], confidence: probabilities[best], probabilities: probabilities)

@@ -14,6 +14,8 @@ public enum CrossValidation {
         /// The out-of-fold prediction of each example.
         public var predictions: [ActionClassifier.Prediction]
         public var report: ClassificationReport
+        /// The model each fold trained (`logistic` or `nearest-neighbor`), in fold order.
+        public var methods: [ActionClassifier.Configuration.Method]
     }
 
     /// A fold number for each example such that each class is spread evenly over `count` folds.
@@ -60,8 +62,9 @@ public enum CrossValidation {
     ) throws(ClassifierError) -> Result {
         precondition(sequences.count == labels.count && labels.count == folds.count, "one label and fold per sequence")
         try ActionClassifier.validate(sequences: sequences, labels: labels)
-        var cache: [SequenceFeatureSpec: [[Double]]] = [:]
+        var cache: [SequenceFeatureSpec: ActionClassifier.PreparedFeatures] = [:]
         var predictions = [ActionClassifier.Prediction?](repeating: nil, count: sequences.count)
+        var methods: [ActionClassifier.Configuration.Method] = []
         for fold in Set(folds).sorted() {
             let train = folds.indices.filter { folds[$0] != fold }
             let test = folds.indices.filter { folds[$0] == fold }
@@ -76,25 +79,33 @@ public enum CrossValidation {
                 to: train.map { sequences[$0] },
                 timeBins: configuration.timeBins
             )
-            let features: [[Double]]
+            let prepared: ActionClassifier.PreparedFeatures
             if let cached = cache[spec] {
-                features = cached
+                prepared = cached
             } else {
-                features = sequences.map(spec.vector(for:))
-                cache[spec] = features
+                prepared = ActionClassifier.PreparedFeatures(
+                    spec: spec,
+                    sequences: sequences,
+                    configuration: configuration
+                )
+                cache[spec] = prepared
             }
             let classifier = ActionClassifier.train(
-                features: train.map { features[$0] },
-                labels: trainLabels,
-                spec: spec,
+                prepared: prepared,
+                rows: train,
+                labels: labels,
                 configuration: configuration
             )
-            for i in test { predictions[i] = classifier.predict(features: features[i]) }
+            methods.append(classifier.model.method)
+            for i in test {
+                predictions[i] = classifier.predict(i, in: prepared)
+            }
         }
         let resolved = predictions.map { $0! }
         return Result(
             predictions: resolved,
-            report: ClassificationReport(truth: labels, predicted: resolved.map(\.label))
+            report: ClassificationReport(truth: labels, predicted: resolved.map(\.label)),
+            methods: methods
         )
     }
 }

@@ -51,6 +51,12 @@ extension SequenceFeatureSpec {
         /// Position relative to the origin in scale units; `x` is signed toward the moving side.
         case x(Ref)
         case y(Ref)
+        /// How far `ref` is above `over` in scale units (positive when higher in the image): used by the
+        /// trajectories only (wrist height against the shoulder).
+        case rise(Ref, over: Ref)
+        /// How far `ref` is from `from` along x (signed toward the moving side), in scale units: used by
+        /// the form features (elbow travel against the shoulder).
+        case offset(Ref, from: Ref)
     }
 
     /// The parts and slots the spec's joints allow, midline first.
@@ -123,167 +129,20 @@ extension SequenceFeatureSpec {
     /// the training mean). The last numbers are the fraction of frames each joint is missing, the fraction
     /// with no person, and the duration in seconds.
     public func vector(for sequence: PoseSequence) -> [Double] {
-        let features = frameFeatures
-        let refs = self.refs
-        let stride = PoseSequence.trackedJoints.count
+        let frames = NormalizedFrames(spec: self, sequence: sequence)
         let n = sequence.count
         var out: [Double] = []
         out.reserveCapacity(featureCount)
-
-        // Scale: the median torso length (or shoulder width) over the recording.
-        let (scaleA, scaleB): (Joint, Joint) = scale == .torso ? (.neck, .root) : (.leftShoulder, .rightShoulder)
-        let ia = PoseSequence.trackedIndex(of: scaleA)!
-        let ib = PoseSequence.trackedIndex(of: scaleB)!
-        var lengths: [Double] = []
-        var heights: [Double] = []
-        for f in 0..<n {
-            let a = f * stride + ia
-            let b = f * stride + ib
-            if sequence.visible[a], sequence.visible[b] {
-                let dx = sequence.x[a] - sequence.x[b]
-                let dy = sequence.y[a] - sequence.y[b]
-                lengths.append((dx * dx + dy * dy).squareRoot())
-            }
-            var minY = Double.infinity
-            var maxY = -Double.infinity
-            for j in 0..<stride where sequence.visible[f * stride + j] {
-                minY = min(minY, sequence.y[f * stride + j])
-                maxY = max(maxY, sequence.y[f * stride + j])
-            }
-            if maxY > minY { heights.append(maxY - minY) }
-        }
-        var bodyScale = Self.median(lengths) ?? 0
-        if !(bodyScale > 1e-9) { bodyScale = (Self.median(heights) ?? 0) / 3 }
-        if !(bodyScale > 1e-9) { bodyScale = 1 }
-
-        // Origin: the origin joint in each frame, or its median where it is missing.
-        let io = PoseSequence.trackedIndex(of: origin)!
-        var originXs: [Double] = []
-        var originYs: [Double] = []
-        for f in 0..<n where sequence.visible[f * stride + io] {
-            originXs.append(sequence.x[f * stride + io])
-            originYs.append(sequence.y[f * stride + io])
-        }
-        let medianOriginX = Self.median(originXs) ?? 0
-        let medianOriginY = Self.median(originYs) ?? 0
-        var nx = [Double](repeating: 0, count: n * stride)
-        var ny = [Double](repeating: 0, count: n * stride)
-        for f in 0..<n {
-            let ox = sequence.visible[f * stride + io] ? sequence.x[f * stride + io] : medianOriginX
-            let oy = sequence.visible[f * stride + io] ? sequence.y[f * stride + io] : medianOriginY
-            for j in 0..<stride {
-                nx[f * stride + j] = (sequence.x[f * stride + j] - ox) / bodyScale
-                ny[f * stride + j] = (sequence.y[f * stride + j] - oy) / bodyScale
-            }
-        }
-
-        // The side that moves more becomes slot a.
-        func spread(_ j: Int) -> Double {
-            var sx = 0.0
-            var sxx = 0.0
-            var sy = 0.0
-            var syy = 0.0
-            var count = 0.0
-            for f in 0..<n where sequence.visible[f * stride + j] {
-                let x = nx[f * stride + j]
-                let y = ny[f * stride + j]
-                sx += x
-                sxx += x * x
-                sy += y
-                syy += y * y
-                count += 1
-            }
-            guard count > 1 else { return 0 }
-            let vx = max(0, sxx / count - (sx / count) * (sx / count))
-            let vy = max(0, syy / count - (sy / count) * (sy / count))
-            return vx.squareRoot() + vy.squareRoot()
-        }
-        var leftMovement = 0.0
-        var rightMovement = 0.0
-        for part in Part.allCases where part.isBilateral && joints.contains(part.leftJoint) {
-            leftMovement += spread(PoseSequence.trackedIndex(of: part.leftJoint)!)
-            rightMovement += spread(PoseSequence.trackedIndex(of: part.leftJoint.mirrored)!)
-        }
-        let aIsLeft = leftMovement >= rightMovement
-        func index(_ ref: Ref) -> Int {
-            let joint: Joint =
-                switch ref.slot {
-                case .mid: ref.part.leftJoint
-                case .a: aIsLeft ? ref.part.leftJoint : ref.part.leftJoint.mirrored
-                case .b: aIsLeft ? ref.part.leftJoint.mirrored : ref.part.leftJoint
-                }
-            return PoseSequence.trackedIndex(of: joint)!
-        }
-
-        // x points toward where side a's moving joints are on average (flips with the image).
-        var lean = 0.0
-        for ref in refs where ref.slot == .a {
-            let j = index(ref)
-            var sum = 0.0
-            var count = 0.0
-            for f in 0..<n where sequence.visible[f * stride + j] {
-                sum += nx[f * stride + j]
-                count += 1
-            }
-            if count > 0 { lean += spread(j) * sum / count }
-        }
-        let xSign: Double = lean < 0 ? -1 : 1
-
-        // Per-frame features (NaN where missing).
-        struct Compiled {
-            var kind: Int
-            var a: Int
-            var b: Int
-            var c: Int
-        }
-        let compiled: [Compiled] = features.map { feature in
-            switch feature {
-            case .angle(let vertex, let from, let to): Compiled(kind: 0, a: index(vertex), b: index(from), c: index(to))
-            case .vertical(let from, let to): Compiled(kind: 1, a: index(from), b: index(to), c: 0)
-            case .x(let ref): Compiled(kind: 2, a: index(ref), b: 0, c: 0)
-            case .y(let ref): Compiled(kind: 3, a: index(ref), b: 0, c: 0)
-            }
-        }
-        let columnCount = compiled.count
+        let features = frameFeatures
         var column = [Double](repeating: .nan, count: n)
         var valid: [Double] = []
         valid.reserveCapacity(n)
         var velocities: [Double] = []
         velocities.reserveCapacity(n)
-        for feature in compiled {
+        for feature in features {
             valid.removeAll(keepingCapacity: true)
-            for f in 0..<n {
-                let base = f * stride
-                var value = Double.nan
-                switch feature.kind {
-                case 0:
-                    if sequence.visible[base + feature.a], sequence.visible[base + feature.b],
-                        sequence.visible[base + feature.c]
-                    {
-                        value = Self.angle(
-                            nx[base + feature.b] - nx[base + feature.a],
-                            ny[base + feature.b] - ny[base + feature.a],
-                            nx[base + feature.c] - nx[base + feature.a],
-                            ny[base + feature.c] - ny[base + feature.a]
-                        )
-                    }
-                case 1:
-                    if sequence.visible[base + feature.a], sequence.visible[base + feature.b] {
-                        value = Self.angle(
-                            nx[base + feature.b] - nx[base + feature.a],
-                            ny[base + feature.b] - ny[base + feature.a],
-                            0,
-                            1
-                        )
-                    }
-                case 2:
-                    if sequence.visible[base + feature.a] { value = xSign * nx[base + feature.a] }
-                default:
-                    if sequence.visible[base + feature.a] { value = ny[base + feature.a] }
-                }
-                column[f] = value
-                if !value.isNaN { valid.append(value) }
-            }
+            frames.fill(&column, with: feature)
+            for value in column where !value.isNaN { valid.append(value) }
             guard !valid.isEmpty else {
                 out.append(
                     contentsOf: repeatElement(.nan, count: Self.statisticCount + Self.velocityStatisticCount + timeBins)
@@ -349,11 +208,12 @@ extension SequenceFeatureSpec {
                 }
             }
         }
-        precondition(out.count == columnCount * (Self.statisticCount + Self.velocityStatisticCount + timeBins))
+        precondition(out.count == features.count * (Self.statisticCount + Self.velocityStatisticCount + timeBins))
 
         // Missing fractions, no-person fraction, duration.
+        let stride = PoseSequence.trackedJoints.count
         for ref in refs {
-            let j = index(ref)
+            let j = frames.index(ref)
             var missing = 0
             for f in 0..<n where !sequence.visible[f * stride + j] { missing += 1 }
             out.append(n > 0 ? Double(missing) / Double(n) : 1)
@@ -382,5 +242,173 @@ extension SequenceFeatureSpec {
         let upper = min(lower + 1, values.count - 1)
         let fraction = position - Double(lower)
         return values[lower] + (values[upper] - values[lower]) * fraction
+    }
+}
+
+// MARK: - Normalised frames
+
+extension SequenceFeatureSpec {
+    /// A recording moved to the spec's origin, divided by its body scale, with the more-moving side
+    /// known: what every per-frame feature is computed from.
+    struct NormalizedFrames {
+        let sequence: PoseSequence
+        let n: Int
+        let stride: Int
+        var nx: [Double]
+        var ny: [Double]
+        var aIsLeft = true
+        var xSign = 1.0
+
+        init(spec: SequenceFeatureSpec, sequence: PoseSequence) {
+            self.sequence = sequence
+            let stride = PoseSequence.trackedJoints.count
+            let n = sequence.count
+            self.stride = stride
+            self.n = n
+
+            // Scale: the median torso length (or shoulder width) over the recording.
+            let (scaleA, scaleB): (Joint, Joint) =
+                spec.scale == .torso ? (.neck, .root) : (.leftShoulder, .rightShoulder)
+            let ia = PoseSequence.trackedIndex(of: scaleA)!
+            let ib = PoseSequence.trackedIndex(of: scaleB)!
+            var lengths: [Double] = []
+            var heights: [Double] = []
+            for f in 0..<n {
+                let a = f * stride + ia
+                let b = f * stride + ib
+                if sequence.visible[a], sequence.visible[b] {
+                    let dx = sequence.x[a] - sequence.x[b]
+                    let dy = sequence.y[a] - sequence.y[b]
+                    lengths.append((dx * dx + dy * dy).squareRoot())
+                }
+                var minY = Double.infinity
+                var maxY = -Double.infinity
+                for j in 0..<stride where sequence.visible[f * stride + j] {
+                    minY = min(minY, sequence.y[f * stride + j])
+                    maxY = max(maxY, sequence.y[f * stride + j])
+                }
+                if maxY > minY { heights.append(maxY - minY) }
+            }
+            var bodyScale = SequenceFeatureSpec.median(lengths) ?? 0
+            if !(bodyScale > 1e-9) { bodyScale = (SequenceFeatureSpec.median(heights) ?? 0) / 3 }
+            if !(bodyScale > 1e-9) { bodyScale = 1 }
+
+            // Origin: the origin joint in each frame, or its median where it is missing.
+            let io = PoseSequence.trackedIndex(of: spec.origin)!
+            var originXs: [Double] = []
+            var originYs: [Double] = []
+            for f in 0..<n where sequence.visible[f * stride + io] {
+                originXs.append(sequence.x[f * stride + io])
+                originYs.append(sequence.y[f * stride + io])
+            }
+            let medianOriginX = SequenceFeatureSpec.median(originXs) ?? 0
+            let medianOriginY = SequenceFeatureSpec.median(originYs) ?? 0
+            nx = [Double](repeating: 0, count: n * stride)
+            ny = [Double](repeating: 0, count: n * stride)
+            for f in 0..<n {
+                let ox = sequence.visible[f * stride + io] ? sequence.x[f * stride + io] : medianOriginX
+                let oy = sequence.visible[f * stride + io] ? sequence.y[f * stride + io] : medianOriginY
+                for j in 0..<stride {
+                    nx[f * stride + j] = (sequence.x[f * stride + j] - ox) / bodyScale
+                    ny[f * stride + j] = (sequence.y[f * stride + j] - oy) / bodyScale
+                }
+            }
+
+            // The side that moves more becomes slot a.
+            var leftMovement = 0.0
+            var rightMovement = 0.0
+            for part in Part.allCases where part.isBilateral && spec.joints.contains(part.leftJoint) {
+                leftMovement += spread(PoseSequence.trackedIndex(of: part.leftJoint)!)
+                rightMovement += spread(PoseSequence.trackedIndex(of: part.leftJoint.mirrored)!)
+            }
+            aIsLeft = leftMovement >= rightMovement
+
+            // x points toward where side a's moving joints are on average (flips with the image).
+            var lean = 0.0
+            for ref in spec.refs where ref.slot == .a {
+                let j = index(ref)
+                var sum = 0.0
+                var count = 0.0
+                for f in 0..<n where sequence.visible[f * stride + j] {
+                    sum += nx[f * stride + j]
+                    count += 1
+                }
+                if count > 0 { lean += spread(j) * sum / count }
+            }
+            xSign = lean < 0 ? -1 : 1
+        }
+
+        /// How much joint `j` moves: the sum of its x and y standard deviations.
+        func spread(_ j: Int) -> Double {
+            var sx = 0.0
+            var sxx = 0.0
+            var sy = 0.0
+            var syy = 0.0
+            var count = 0.0
+            for f in 0..<n where sequence.visible[f * stride + j] {
+                let x = nx[f * stride + j]
+                let y = ny[f * stride + j]
+                sx += x
+                sxx += x * x
+                sy += y
+                syy += y * y
+                count += 1
+            }
+            guard count > 1 else { return 0 }
+            let vx = max(0, sxx / count - (sx / count) * (sx / count))
+            let vy = max(0, syy / count - (sy / count) * (sy / count))
+            return vx.squareRoot() + vy.squareRoot()
+        }
+
+        /// The tracked-joint index of a part on a side.
+        func index(_ ref: Ref) -> Int {
+            let joint: Joint =
+                switch ref.slot {
+                case .mid: ref.part.leftJoint
+                case .a: aIsLeft ? ref.part.leftJoint : ref.part.leftJoint.mirrored
+                case .b: aIsLeft ? ref.part.leftJoint.mirrored : ref.part.leftJoint
+                }
+            return PoseSequence.trackedIndex(of: joint)!
+        }
+
+        /// Writes the feature's value in every frame into `column` (`n` values; NaN where a joint is missing).
+        func fill(_ column: inout [Double], with feature: FrameFeature) {
+            let visible = sequence.visible
+            switch feature {
+            case .angle(let vertex, let from, let to):
+                let (ia, ib, ic) = (index(vertex), index(from), index(to))
+                for f in 0..<n {
+                    let (a, b, c) = (f * stride + ia, f * stride + ib, f * stride + ic)
+                    column[f] =
+                        visible[a] && visible[b] && visible[c]
+                        ? SequenceFeatureSpec.angle(nx[b] - nx[a], ny[b] - ny[a], nx[c] - nx[a], ny[c] - ny[a]) : .nan
+                }
+            case .vertical(let from, let to):
+                let (ia, ib) = (index(from), index(to))
+                for f in 0..<n {
+                    let (a, b) = (f * stride + ia, f * stride + ib)
+                    column[f] =
+                        visible[a] && visible[b] ? SequenceFeatureSpec.angle(nx[b] - nx[a], ny[b] - ny[a], 0, 1) : .nan
+                }
+            case .x(let ref):
+                let ia = index(ref)
+                for f in 0..<n { column[f] = visible[f * stride + ia] ? xSign * nx[f * stride + ia] : .nan }
+            case .y(let ref):
+                let ia = index(ref)
+                for f in 0..<n { column[f] = visible[f * stride + ia] ? ny[f * stride + ia] : .nan }
+            case .offset(let ref, let from):
+                let (ia, ib) = (index(ref), index(from))
+                for f in 0..<n {
+                    let (a, b) = (f * stride + ia, f * stride + ib)
+                    column[f] = visible[a] && visible[b] ? xSign * (nx[a] - nx[b]) : .nan
+                }
+            case .rise(let ref, let over):
+                let (ia, ib) = (index(ref), index(over))
+                for f in 0..<n {
+                    let (a, b) = (f * stride + ia, f * stride + ib)
+                    column[f] = visible[a] && visible[b] ? ny[b] - ny[a] : .nan
+                }
+            }
+        }
     }
 }

@@ -42,7 +42,10 @@ public struct SequenceFeatureSpec: Sendable, Hashable {
     }
 
     /// The spec for a training set: the joints seen in at least `minimumCoverage` of the frames of an
-    /// average recording (both sides, for left/right joints).
+    /// average recording. A left/right pair counts as seen by its better-seen side in each recording, and
+    /// is kept or dropped as a pair: in side views the far arm is mostly hidden, and the features use the
+    /// more-moving side first, so a pair must not be dropped because the far side is hidden (which side
+    /// is far changes between recordings; taking the better side keeps the rule mirror-invariant).
     ///
     /// - Throws: ``ClassifierError`` (`.unusableTrainingSet`) when neither hips nor shoulders are seen.
     public static func fitted(
@@ -59,7 +62,10 @@ public struct SequenceFeatureSpec: Sendable, Hashable {
             for frame in 0..<sequence.count {
                 for j in 0..<tracked.count where sequence.visible[frame * tracked.count + j] { seen[j] += 1 }
             }
-            for j in 0..<tracked.count { coverage[j] += Double(seen[j]) / Double(sequence.count) }
+            for (j, joint) in tracked.enumerated() {
+                let mirror = PoseSequence.trackedIndex(of: joint.mirrored) ?? j
+                coverage[j] += Double(max(seen[j], seen[mirror])) / Double(sequence.count)
+            }
         }
         guard files > 0 else {
             throw ClassifierError(.unusableTrainingSet, "the training recordings have no frames")
@@ -68,7 +74,7 @@ public struct SequenceFeatureSpec: Sendable, Hashable {
         for (j, joint) in tracked.enumerated() where coverage[j] / Double(files) >= minimumCoverage {
             available.insert(joint)
         }
-        // Keep left/right joints only in pairs, so mirrored recordings give the same features.
+        // Left/right joints come in pairs (equal coverage above), so mirrored recordings give the same features.
         available = available.filter { available.contains($0.mirrored) }
         let origin: Joint
         if available.contains(.root) {

@@ -1,3 +1,4 @@
+import ArgumentParser
 import CoachKit
 import Foundation
 import PoseKit
@@ -71,6 +72,15 @@ enum ClassifierInput {
             }
         }
         return sequences
+    }
+
+    /// The `--method` value as a training method.
+    static func method(_ name: String) throws -> ActionClassifier.Configuration.Method {
+        guard let method = ActionClassifier.Configuration.Method(rawValue: name) else {
+            let names = ActionClassifier.Configuration.Method.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ValidationError("--method must be one of \(names); got `\(name)`")
+        }
+        return method
     }
 
     /// Seconds since `start` (monotonic clock).

@@ -10,7 +10,7 @@ struct EvaluateClassifierCommand: AsyncParsableCommand {
         abstract: "Cross-validate the sequence classifier on a labelled manifest.",
         discussion: """
             With --group-by KEY (a pose-track header label such as `subject`) it leaves one group out at a \
-            time; otherwise it runs stratified k-fold, repeated with different seeds, and pools the \
+            time; with --leave-one-out it leaves one recording out at a time; otherwise it runs stratified k-fold, repeated with different seeds, and pools the \
             out-of-fold predictions of all repeats into one report. Metrics: per-class precision = TP/(TP+FP), \
             recall = TP/(TP+FN), F1 = 2PR/(P+R); weighted F1 = F1 averaged over classes weighted by support.
             """
@@ -34,6 +34,27 @@ struct EvaluateClassifierCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Time bins of each feature's temporal profile.")
     var timeBins: Int = ActionClassifier.Configuration().timeBins
 
+    @Flag(name: .long, help: "Leave one recording out at a time (instead of k-fold).")
+    var leaveOneOut = false
+
+    @Option(
+        name: .long,
+        help: "Model: logistic, form-logistic, nearest-neighbor (DTW), or automatic (chosen by cross-validation inside each training fold)."
+    )
+    var method: String = ActionClassifier.Configuration().method.rawValue
+
+    @Option(name: .long, help: "Time steps of the nearest-neighbour trajectories.")
+    var trajectoryLength: Int = ActionClassifier.Configuration().trajectoryLength
+
+    @Option(name: .long, help: "DTW band in steps.")
+    var warpingRadius: Int = ActionClassifier.Configuration().warpingRadius
+
+    @Option(
+        name: .long,
+        help: "With --method automatic: another model must get more than MARGIN x sqrt(n) more of the n held-out training recordings right than logistic regression."
+    )
+    var selectionMargin: Double = ActionClassifier.Configuration().selectionMargin
+
     @Flag(name: .long, help: "Print only the one-line summary.")
     var quiet = false
 
@@ -42,22 +63,40 @@ struct EvaluateClassifierCommand: AsyncParsableCommand {
         guard repeats >= 1 else { throw ValidationError("--repeats must be at least 1, got \(repeats)") }
         guard regularization > 0 else { throw ValidationError("--regularization must be positive") }
         guard (1...64).contains(timeBins) else { throw ValidationError("--time-bins must be 1…64, got \(timeBins)") }
+        _ = try ClassifierInput.method(method)
+        guard (2...512).contains(trajectoryLength) else {
+            throw ValidationError("--trajectory-length must be 2…512, got \(trajectoryLength)")
+        }
+        guard selectionMargin >= 0 else {
+            throw ValidationError("--selection-margin must be 0 or more, got \(selectionMargin)")
+        }
+        guard warpingRadius >= 0 else { throw ValidationError("--warping-radius must be 0 or more, got \(warpingRadius)") }
+        guard !(leaveOneOut && groupBy != nil) else { throw ValidationError("give --leave-one-out or --group-by, not both") }
     }
 
     func run() async throws {
         let manifest = try ClassifierInput.manifest(at: manifest)
         let labels = manifest.entries.map(\.label)
         let sequences = try ClassifierInput.sequences(of: manifest)
-        let configuration = ActionClassifier.Configuration(regularization: regularization, timeBins: timeBins)
+        let configuration = ActionClassifier.Configuration(
+            regularization: regularization,
+            timeBins: timeBins,
+            method: try ClassifierInput.method(method),
+            trajectoryLength: trajectoryLength,
+            warpingRadius: warpingRadius,
+            selectionMargin: selectionMargin
+        )
+        var methods: [ActionClassifier.Configuration.Method] = []
         let start = ContinuousClock.now
         var truth: [String] = []
         var predicted: [String] = []
         var perRun: [Double] = []
         let protocolName: String
-        if let groupBy {
+        if leaveOneOut || groupBy != nil {
             var groups: [String] = []
+            let groupBy = groupBy ?? "recording"
             for (entry, sequence) in zip(manifest.entries, sequences) {
-                guard let group = sequence.metadata[groupBy] else {
+                guard let group = leaveOneOut ? String(entry.line) : sequence.metadata[groupBy] else {
                     throw CLIError(
                         "\(manifest.path):\(entry.line): \(entry.relativePath) has no header label `\(groupBy)`"
                     )
@@ -72,6 +111,7 @@ struct EvaluateClassifierCommand: AsyncParsableCommand {
             )
             truth = labels
             predicted = result.predictions.map(\.label)
+            methods += result.methods
             if !quiet {
                 for (entry, prediction) in zip(manifest.entries, result.predictions)
                 where prediction.label != entry.label {
@@ -87,7 +127,7 @@ struct EvaluateClassifierCommand: AsyncParsableCommand {
                 let members = groups.indices.filter { groups[$0] == group }
                 let right = members.count(where: { predicted[$0] == labels[$0] })
                 perRun.append(Double(right) / Double(members.count))
-                if !quiet { print("held out \(groupBy)=\(group): \(right)/\(members.count) correct") }
+                if !quiet, !leaveOneOut { print("held out \(groupBy)=\(group): \(right)/\(members.count) correct") }
             }
         } else {
             let smallest = Set(labels).map { label in labels.count(where: { $0 == label }) }.min() ?? 0
@@ -106,6 +146,7 @@ struct EvaluateClassifierCommand: AsyncParsableCommand {
                 )
                 truth += labels
                 predicted += result.predictions.map(\.label)
+                methods += result.methods
                 perRun.append(result.report.weightedF1)
             }
             protocolName = "stratified \(k)-fold x \(repeats) repeats (pooled)"
@@ -115,14 +156,21 @@ struct EvaluateClassifierCommand: AsyncParsableCommand {
         let mean = perRun.reduce(0, +) / Double(max(1, perRun.count))
         let spread = (perRun.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(max(1, perRun.count))).squareRoot()
         if !quiet {
-            print("\(manifest.path): \(sequences.count) recordings, protocol \(protocolName), L2 \(regularization)")
+            print(
+                "\(manifest.path): \(sequences.count) recordings, protocol \(protocolName), method \(method), "
+                    + "L2 \(regularization), trajectory \(trajectoryLength) steps, DTW band \(warpingRadius)"
+            )
             print(report.text)
         }
-        let runKind = groupBy == nil ? "per-repeat weighted F1" : "per-group accuracy"
+        let runKind = groupBy == nil && !leaveOneOut ? "per-repeat weighted F1" : "per-group accuracy"
+        let chosen = [ActionClassifier.Configuration.Method.logistic, .formLogistic, .nearestNeighbor].map { m in
+            "\(methods.count(where: { $0 == m }))"
+        }
         print(
             "RESULT \(manifest.path) protocol=\"\(protocolName)\" accuracy=\(ClassifierInput.format(report.accuracy)) "
                 + "weightedF1=\(ClassifierInput.format(report.weightedF1)) \(runKind)=\(ClassifierInput.format(mean))"
-                + "±\(ClassifierInput.format(spread)) seconds=\(ClassifierInput.format(elapsed, decimals: 2))"
+                + "±\(ClassifierInput.format(spread)) method=\(method) folds logistic/form/neighbor="
+                + "\(chosen.joined(separator: "/")) seconds=\(ClassifierInput.format(elapsed, decimals: 2))"
         )
     }
 }

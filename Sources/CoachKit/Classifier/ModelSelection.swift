@@ -1,0 +1,146 @@
+/// Chooses between logistic regression, form logistic regression and DTW nearest neighbour using the
+/// training set only.
+///
+/// The rule, fixed in advance: cross-validate the three models inside the training set — leave-one-out
+/// when it has at most ``leaveOneOutLimit`` recordings, stratified ``folds``-fold (seed 1) otherwise — and
+/// keep logistic regression (the model tuned on the large sets) unless the better of the other two gets
+/// more than `selectionMargin · √n` more of the `n` held-out recordings right
+/// (``ActionClassifier/Configuration/selectionMargin``); between those two a tie goes to form logistic
+/// regression. Inside the selection the nearest-neighbour channels are standardised with the whole
+/// training set's statistics (they use no labels); logistic regression standardises on each inner fold.
+///
+/// ```swift
+/// let outcome = ModelSelection.select(vectors: v, formVectors: f, trajectories: t, classes: c,
+///                                     classCount: 2, configuration: .init())
+/// print(outcome.chosen, outcome.logisticCorrect, outcome.formLogisticCorrect, outcome.total)
+/// ```
+public enum ModelSelection {
+    /// Training sets up to this size are cross-validated leave-one-out.
+    public static let leaveOneOutLimit = 30
+    /// Folds of the stratified split for larger training sets.
+    public static let folds = 5
+
+    /// What the selection measured and chose.
+    public struct Outcome: Sendable, Hashable {
+        public var chosen: ActionClassifier.Configuration.Method
+        /// Held-out training recordings each model got right, out of ``total``.
+        public var logisticCorrect: Int
+        public var formLogisticCorrect: Int
+        public var nearestNeighborCorrect: Int
+        public var total: Int
+        /// `leave-one-out` or `stratified K-fold`.
+        public var protocolName: String
+
+        public init(
+            chosen: ActionClassifier.Configuration.Method,
+            logisticCorrect: Int,
+            formLogisticCorrect: Int,
+            nearestNeighborCorrect: Int,
+            total: Int,
+            protocolName: String
+        ) {
+            self.chosen = chosen
+            self.logisticCorrect = logisticCorrect
+            self.formLogisticCorrect = formLogisticCorrect
+            self.nearestNeighborCorrect = nearestNeighborCorrect
+            self.total = total
+            self.protocolName = protocolName
+        }
+    }
+
+    /// Cross-validates both models on the training rows and picks one.
+    static func select(
+        vectors: [[Double]],
+        formVectors: [[Double]],
+        trajectories: [[Double]],
+        classes: [Int],
+        classCount: Int,
+        configuration: ActionClassifier.Configuration
+    ) -> Outcome {
+        let n = classes.count
+        let folds: [Int]
+        let protocolName: String
+        let smallest = (0..<classCount).map { k in classes.count(where: { $0 == k }) }.min() ?? 0
+        if n <= leaveOneOutLimit || smallest < 2 {
+            folds = Array(0..<n)
+            protocolName = "leave-one-out"
+        } else {
+            let k = min(Self.folds, smallest)
+            folds = CrossValidation.stratifiedFolds(labels: classes.map(String.init), count: k, seed: 1)
+            protocolName = "stratified \(k)-fold"
+        }
+
+        // Nearest neighbour: one distance matrix, then the nearest outside each held-out fold.
+        let neighbors = TrajectoryNearestNeighbor.fit(
+            trajectories: trajectories,
+            classes: classes,
+            classCount: classCount,
+            length: configuration.trajectoryLength,
+            radius: configuration.warpingRadius
+        )
+        var distance = [Double](repeating: 0, count: n * n)
+        for i in 0..<n {
+            for j in (i + 1)..<max(i + 1, n) {
+                let d = TrajectoryNearestNeighbor.dtw(
+                    neighbors.templates[i],
+                    neighbors.templates[j],
+                    length: neighbors.length,
+                    channels: neighbors.channelCount,
+                    radius: neighbors.radius
+                )
+                distance[i * n + j] = d
+                distance[j * n + i] = d
+            }
+        }
+        var nearestNeighborCorrect = 0
+        for i in 0..<n {
+            let others = (0..<n).filter { folds[$0] != folds[i] }
+            let probabilities = TrajectoryNearestNeighbor.probabilities(
+                distances: others.map { distance[i * n + $0] },
+                classes: others.map { classes[$0] },
+                classCount: classCount
+            )
+            if argmax(probabilities) == classes[i] { nearestNeighborCorrect += 1 }
+        }
+
+        // Logistic regressions: one fit per inner fold.
+        func countCorrect(_ rows: [[Double]]) -> Int {
+            var correct = 0
+            for fold in Set(folds).sorted() {
+                let train = (0..<n).filter { folds[$0] != fold }
+                let model = LogisticRegression.fit(
+                    features: train.map { rows[$0] },
+                    classes: train.map { classes[$0] },
+                    classCount: classCount,
+                    regularization: configuration.regularization,
+                    maximumIterations: configuration.maximumIterations
+                )
+                for i in 0..<n where folds[i] == fold && argmax(model.probabilities(rows[i])) == classes[i] {
+                    correct += 1
+                }
+            }
+            return correct
+        }
+        let logisticCorrect = countCorrect(vectors)
+        let formLogisticCorrect = countCorrect(formVectors)
+        var chosen = ActionClassifier.Configuration.Method.logistic
+        let required = Double(logisticCorrect) + configuration.selectionMargin * Double(n).squareRoot()
+        if Double(max(formLogisticCorrect, nearestNeighborCorrect)) > required {
+            chosen = nearestNeighborCorrect > formLogisticCorrect ? .nearestNeighbor : .formLogistic
+        }
+        return Outcome(
+            chosen: chosen,
+            logisticCorrect: logisticCorrect,
+            formLogisticCorrect: formLogisticCorrect,
+            nearestNeighborCorrect: nearestNeighborCorrect,
+            total: n,
+            protocolName: protocolName
+        )
+    }
+
+    static func argmax(_ values: [Double]) -> Int {
+        var best = 0
+        for j in values.indices where values[j] > values[best] { best = j }
+        return best
+    }
+}

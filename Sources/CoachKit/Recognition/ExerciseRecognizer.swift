@@ -584,7 +584,10 @@ public struct ExerciseRecognizer: Sendable {
             case .seated:
                 // Upright trunk and at least one thigh pointing forward most of the window.
                 if trunk > 40 || !(max(forwardMean[4], forwardMean[5]) > 0.5) { postureFactor = 0.15 }
-            case .any: break
+            case .any:
+                // Less specific: when an upright and an any-posture exercise explain the motion equally
+                // (squat vs sit-to-stand), the specific one wins.
+                postureFactor = 0.9
             }
         }
         let hipsRange = high[Self.hipsSlot] - low[Self.hipsSlot]

@@ -2,11 +2,12 @@
 import PackageDescription
 
 /// Benchmarks of the coaching engine, kept out of `swift test` and CI.
-/// Run: `swift run -c release --package-path Benchmarks CoachBenchmark`.
+/// Run: `swift run -c release --package-path Benchmarks CoachBenchmark`. The root package is named
+/// explicitly (`ptcoach`), so this works whatever the checkout folder is called.
 let package = Package(
     name: "CoachBenchmarks",
     platforms: [.macOS(.v15)],
-    dependencies: [.package(path: "..")],
+    dependencies: [.package(name: "ptcoach", path: "..")],
     targets: [
         // Counts calls to malloc & co. by interposing them (glibc), to check "no allocation per frame".
         .target(name: "MallocCounter"),
@@ -14,8 +15,8 @@ let package = Package(
             name: "CoachBenchmark",
             dependencies: [
                 "MallocCounter",
-                .product(name: "CoachKit", package: "main"),
-                .product(name: "PoseKit", package: "main"),
+                .product(name: "CoachKit", package: "ptcoach"),
+                .product(name: "PoseKit", package: "ptcoach"),
             ]
         ),
     ]

@@ -714,15 +714,19 @@ public struct CoachingSession: Sendable {
             }
         }
         if side == nil, measuresOneSide {
-            // The measured side first: it is the side counted and shown.
+            // The measured side first: it is the side counted and shown (a stable partition, in place).
             let near = measuredSide
-            let sorted =
-                angles.enumerated().sorted { a, b in
-                    let ka = a.element.side == nil || a.element.side == near ? 0 : 1
-                    let kb = b.element.side == nil || b.element.side == near ? 0 : 1
-                    return (ka, a.offset) < (kb, b.offset)
+            var nearCount = 0
+            for i in angles.indices where angles[i].side == nil || angles[i].side == near {
+                let item = angles[i]
+                var j = i
+                while j > nearCount {
+                    angles[j] = angles[j - 1]
+                    j -= 1
                 }
-            angles = sorted.map(\.element)
+                angles[nearCount] = item
+                nearCount += 1
+            }
         }
         let spec = exercise.repetition!
         let toPeak = completed.peakSeconds - completed.startSeconds

@@ -36,6 +36,9 @@ struct EvaluateRepsCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The exercise id every file is labelled with (overrides the header label).")
     var expect: String?
 
+    @Flag(name: .long, help: "Recognise from the image plane only (ignore z), as with a 2-D pose estimator.")
+    var noDepth = false
+
     @Flag(name: .long, help: "Print, per file, the recognizer's swings and the factors of the labelled and the top exercises (at the middle of the file).")
     var explain = false
 
@@ -91,7 +94,7 @@ struct EvaluateRepsCommand: AsyncParsableCommand {
                 throw CLIError("\(path): \(error.description)")
             }
             let given = recognitionOnly ? nil : Self.run(frames, exercise: definition, library: library, header: header)
-            let auto = Self.run(frames, exercise: nil, library: library, header: header)
+            let auto = Self.run(frames, exercise: nil, library: library, header: header, useDepth: !noDepth)
             let result = Result(
                 file: fields[0],
                 exercise: id,
@@ -141,7 +144,8 @@ struct EvaluateRepsCommand: AsyncParsableCommand {
         _ frames: [PoseFrame],
         exercise: ExerciseDefinition?,
         library: ExerciseLibrary,
-        header: PoseTrackHeader
+        header: PoseTrackHeader,
+        useDepth: Bool = true
     ) -> SessionSummary {
         var session = CoachingSession(
             configuration: .init(
@@ -149,6 +153,7 @@ struct EvaluateRepsCommand: AsyncParsableCommand {
                 library: library.exercises,
                 frameWidth: Double(header.width),
                 frameHeight: Double(header.height),
+                recognition: .init(useDepth: useDepth),
                 emitsPoseEvents: false
             )
         )

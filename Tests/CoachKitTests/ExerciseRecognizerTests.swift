@@ -37,7 +37,12 @@ struct ExerciseRecognizerTests {
         func set(_ joint: Joint, _ p: (Double, Double, Double)) {
             pose[joint] = Keypoint(x: p.0, y: p.1, z: depth ? p.2 : nil, confidence: 0.9)
         }
-        func step(_ from: (Double, Double, Double), _ d: Direction, _ length: Double, left: Bool)
+        func step(
+            _ from: (Double, Double, Double),
+            _ d: Direction,
+            _ length: Double,
+            left: Bool
+        )
             -> (Double, Double, Double)
         {
             let n = (d.out * d.out + d.forward * d.forward + d.up * d.up).squareRoot()
@@ -268,7 +273,10 @@ struct ExerciseRecognizerTests {
         #expect(error?.message.contains("motion.segment") == true)
         #expect(error?.message.contains("wing") == true)
         let derived = try ExerciseDefinition(
-            jsonText: text.replacingOccurrences(of: "\"motion\": {\"segment\": \"wing\", \"direction\": \"sideways\"},", with: ""),
+            jsonText: text.replacingOccurrences(
+                of: "\"motion\": {\"segment\": \"wing\", \"direction\": \"sideways\"},",
+                with: ""
+            ),
             file: "x.json"
         )
         #expect(derived.motion == .derived(primary: .shoulderAbduction))

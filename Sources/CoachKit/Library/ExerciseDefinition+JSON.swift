@@ -291,7 +291,10 @@ private struct FieldReader {
     func motion(_ value: JSONValue?, primary: AngleKind) throws(CoachKitError) -> ExerciseDefinition.Motion {
         guard let value else { return .derived(primary: primary) }
         guard let object = value.objectValue else {
-            throw fail("motion", "must be an object {\"segment\", \"direction\", \"also\"?, \"hips\"?} (got \(value.jsonText))")
+            throw fail(
+                "motion",
+                "must be an object {\"segment\", \"direction\", \"also\"?, \"hips\"?} (got \(value.jsonText))"
+            )
         }
         let segment: ExerciseDefinition.Motion.Segment = try enumeration(object, "segment", path: "motion.segment")
         let direction: ExerciseDefinition.Motion.Direction = try enumeration(
@@ -316,7 +319,10 @@ private struct FieldReader {
             }
         }
         if let unknown = object.keys.sorted().first(where: { !["segment", "direction", "also", "hips"].contains($0) }) {
-            throw fail("motion.\(unknown)", "is not a field of the motion block (known: also, direction, hips, segment)")
+            throw fail(
+                "motion.\(unknown)",
+                "is not a field of the motion block (known: also, direction, hips, segment)"
+            )
         }
         return .init(segment: segment, direction: direction, also: also, hips: hips)
     }

@@ -58,7 +58,6 @@ public struct ExerciseRecognizer: Sendable {
         }
     }
 
-
     typealias Motion = ExerciseDefinition.Motion
 
     static let kinds = AngleKind.allCases
@@ -557,7 +556,9 @@ public struct ExerciseRecognizer: Sendable {
         let names = ["uaL", "uaR", "faL", "faR", "thL", "thR", "shL", "shR"]
         var parts: [String] = []
         for slot in 0..<Self.segmentSlots {
-            let d = (0..<6).map { swingEnds[slot * 6 + $0].isFinite ? Int((swingEnds[slot * 6 + $0] * 10).rounded()) : 0 }
+            let d = (0..<6).map {
+                swingEnds[slot * 6 + $0].isFinite ? Int((swingEnds[slot * 6 + $0] * 10).rounded()) : 0
+            }
             parts.append(
                 "\(names[slot]) \(swing[slot].isFinite ? Int((swing[slot] * 100).rounded()) : 0) [\(d[0]),\(d[1]),\(d[2])→\(d[3]),\(d[4]),\(d[5])]"
             )
@@ -645,7 +646,9 @@ public struct ExerciseRecognizer: Sendable {
         // is theirs: a forearm sweeping around a still upper arm is not an arm raise).
         var companion = 0.0
         for limb in motion.also {
-            for s in 0..<2 where Self.slot(limb, side: s) != nil { companion = max(companion, amplitude(limb, side: s)) }
+            for s in 0..<2 where Self.slot(limb, side: s) != nil {
+                companion = max(companion, amplitude(limb, side: s))
+            }
         }
         let lead = companion / main
         if lead > 1.3 { activity *= exp(-(lead - 1.3) / 0.3) }

@@ -39,7 +39,11 @@ struct EvaluateRepsCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Recognise from the image plane only (ignore z), as with a 2-D pose estimator.")
     var noDepth = false
 
-    @Flag(name: .long, help: "Print, per file, the recognizer's swings and the factors of the labelled and the top exercises (at the middle of the file).")
+    @Flag(
+        name: .long,
+        help:
+            "Print, per file, the recognizer's swings and the factors of the labelled and the top exercises (at the middle of the file)."
+    )
     var explain = false
 
     struct Result {

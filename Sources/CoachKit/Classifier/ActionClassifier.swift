@@ -14,7 +14,7 @@
 ///
 /// With ``Configuration/Method/automatic`` (the default) training picks the model by cross-validation
 /// inside the training set (``ModelSelection``): another model than logistic regression only when it
-/// gets more held-out training recordings right. Training is deterministic: the same recordings
+/// gets clearly more held-out training recordings right. Training is deterministic: the same recordings
 /// and labels in the same order give the same model, bit for bit.
 ///
 /// ```swift
@@ -34,8 +34,8 @@ public struct ActionClassifier: Sendable, Hashable {
             case formLogistic = "form-logistic"
             /// DTW nearest neighbour on trajectories.
             case nearestNeighbor = "nearest-neighbor"
-            /// Whichever of the three cross-validates best inside the training set (ties: logistic, then
-            /// form-logistic, then nearest neighbour).
+            /// Logistic regression unless form logistic regression or nearest neighbour cross-validates
+            /// better inside the training set by more than ``selectionMargin`` · √n (``ModelSelection``).
             case automatic
         }
 

@@ -138,7 +138,8 @@ struct TrainCommand: AsyncParsableCommand {
                 "  chosen by \(selection.protocolName) inside the training set: logistic "
                     + "\(selection.logisticCorrect)/\(selection.total), form logistic "
                     + "\(selection.formLogisticCorrect)/\(selection.total), nearest neighbour "
-                    + "\(selection.nearestNeighborCorrect)/\(selection.total) correct (ties: logistic, form, neighbour)"
+                    + "\(selection.nearestNeighborCorrect)/\(selection.total) correct; another model than logistic needs more than "
+                    + "\(ClassifierInput.format(configuration.selectionMargin, decimals: 2)) x sqrt(n) more"
             )
         }
         let trainingReport = ClassificationReport(

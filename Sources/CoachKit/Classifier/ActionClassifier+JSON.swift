@@ -184,7 +184,9 @@ extension ActionClassifier {
             }
             let classValues = try numbers(block["classes"], "trajectory.classes")
             let classes = classValues.compactMap { Int(exactly: $0) }
-            guard classes.count == classValues.count, classes.count == templates.count, classes.allSatisfy({ labels.indices.contains($0) }) else {
+            guard classes.count == classValues.count, classes.count == templates.count,
+                classes.allSatisfy({ labels.indices.contains($0) })
+            else {
                 throw fail("\"trajectory.classes\" must give one label index (0..<\(labels.count)) per template")
             }
             model = .nearestNeighbor(
@@ -210,7 +212,9 @@ extension ActionClassifier {
             let means = try numbers(standardization["mean"], "standardization.mean")
             let scales = try numbers(standardization["std"], "standardization.std")
             guard means.count == d, scales.count == d else {
-                throw fail("the standardization has \(means.count) means and \(scales.count) stds; the features need \(d)")
+                throw fail(
+                    "the standardization has \(means.count) means and \(scales.count) stds; the features need \(d)"
+                )
             }
             guard scales.allSatisfy({ $0 > 0 }) else { throw fail("\"standardization.std\" must be positive") }
             guard let weightRows = object["weights"]?.arrayValue, weightRows.count == labels.count else {
@@ -219,7 +223,9 @@ extension ActionClassifier {
             var weights: [Double] = []
             for (j, row) in weightRows.enumerated() {
                 let values = try numbers(row, "weights[\(j)]")
-                guard values.count == d else { throw fail("\"weights[\(j)]\" has \(values.count) numbers; expected \(d)") }
+                guard values.count == d else {
+                    throw fail("\"weights[\(j)]\" has \(values.count) numbers; expected \(d)")
+                }
                 weights.append(contentsOf: values)
             }
             let biases = try numbers(object["biases"], "biases")

@@ -39,7 +39,8 @@ struct EvaluateClassifierCommand: AsyncParsableCommand {
 
     @Option(
         name: .long,
-        help: "Model: logistic, form-logistic, nearest-neighbor (DTW), or automatic (chosen by cross-validation inside each training fold)."
+        help:
+            "Model: logistic, form-logistic, nearest-neighbor (DTW), or automatic (chosen by cross-validation inside each training fold)."
     )
     var method: String = ActionClassifier.Configuration().method.rawValue
 
@@ -51,7 +52,8 @@ struct EvaluateClassifierCommand: AsyncParsableCommand {
 
     @Option(
         name: .long,
-        help: "With --method automatic: another model must get more than MARGIN x sqrt(n) more of the n held-out training recordings right than logistic regression."
+        help:
+            "With --method automatic: another model must get more than MARGIN x sqrt(n) more of the n held-out training recordings right than logistic regression."
     )
     var selectionMargin: Double = ActionClassifier.Configuration().selectionMargin
 
@@ -70,8 +72,12 @@ struct EvaluateClassifierCommand: AsyncParsableCommand {
         guard selectionMargin >= 0 else {
             throw ValidationError("--selection-margin must be 0 or more, got \(selectionMargin)")
         }
-        guard warpingRadius >= 0 else { throw ValidationError("--warping-radius must be 0 or more, got \(warpingRadius)") }
-        guard !(leaveOneOut && groupBy != nil) else { throw ValidationError("give --leave-one-out or --group-by, not both") }
+        guard warpingRadius >= 0 else {
+            throw ValidationError("--warping-radius must be 0 or more, got \(warpingRadius)")
+        }
+        guard !(leaveOneOut && groupBy != nil) else {
+            throw ValidationError("give --leave-one-out or --group-by, not both")
+        }
     }
 
     func run() async throws {

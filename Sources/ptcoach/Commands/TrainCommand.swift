@@ -35,7 +35,8 @@ struct TrainCommand: AsyncParsableCommand {
 
     @Option(
         name: .long,
-        help: "Model: logistic, form-logistic, nearest-neighbor (DTW), or automatic (chosen by cross-validation inside the training set)."
+        help:
+            "Model: logistic, form-logistic, nearest-neighbor (DTW), or automatic (chosen by cross-validation inside the training set)."
     )
     var method: String = ActionClassifier.Configuration().method.rawValue
 
@@ -47,7 +48,8 @@ struct TrainCommand: AsyncParsableCommand {
 
     @Option(
         name: .long,
-        help: "With --method automatic: another model must get more than MARGIN x sqrt(n) more of the n held-out training recordings right than logistic regression."
+        help:
+            "With --method automatic: another model must get more than MARGIN x sqrt(n) more of the n held-out training recordings right than logistic regression."
     )
     var selectionMargin: Double = ActionClassifier.Configuration().selectionMargin
 
@@ -75,7 +77,9 @@ struct TrainCommand: AsyncParsableCommand {
         guard selectionMargin >= 0 else {
             throw ValidationError("--selection-margin must be 0 or more, got \(selectionMargin)")
         }
-        guard warpingRadius >= 0 else { throw ValidationError("--warping-radius must be 0 or more, got \(warpingRadius)") }
+        guard warpingRadius >= 0 else {
+            throw ValidationError("--warping-radius must be 0 or more, got \(warpingRadius)")
+        }
         guard folds == 0 || folds >= 2 else {
             throw ValidationError("--folds must be 0 (skip) or at least 2, got \(folds)")
         }

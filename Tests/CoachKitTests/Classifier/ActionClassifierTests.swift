@@ -108,8 +108,14 @@ struct ActionClassifierTests {
         ("{\"format\":\"something-else\",\"version\":1}", "not a classifier model"),
         ("{\"format\":\"ptcoach-action-classifier\",\"version\":99}", "version 99"),
         ("{\"format\":\"ptcoach-action-classifier\",\"version\":2,\"labels\":[\"a\"]}", "at least two labels"),
-        ("{\"format\":\"ptcoach-action-classifier\",\"version\":1,\"labels\":[\"a\",\"b\"]}", "version 1 is not supported"),
-        ("{\"format\":\"ptcoach-action-classifier\",\"version\":2,\"labels\":[\"a\",\"b\"],\"method\":\"magic\"}", "\"method\" is \"magic\""),
+        (
+            "{\"format\":\"ptcoach-action-classifier\",\"version\":1,\"labels\":[\"a\",\"b\"]}",
+            "version 1 is not supported"
+        ),
+        (
+            "{\"format\":\"ptcoach-action-classifier\",\"version\":2,\"labels\":[\"a\",\"b\"],\"method\":\"magic\"}",
+            "\"method\" is \"magic\""
+        ),
     ])
     func badModelFilesAreRefused(text: String, expected: String) {
         #expect {

@@ -36,7 +36,9 @@ struct SequenceFeatureSpecTests {
                     seconds: frame.seconds,
                     poses: frame.poses.map { pose in
                         var copy = pose
-                        for joint in [Joint.leftAnkle, .rightAnkle] { copy[joint] = Keypoint(x: 0, y: 0, confidence: 0) }
+                        for joint in [Joint.leftAnkle, .rightAnkle] {
+                            copy[joint] = Keypoint(x: 0, y: 0, confidence: 0)
+                        }
                         return copy
                     }
                 )

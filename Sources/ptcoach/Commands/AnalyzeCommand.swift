@@ -96,7 +96,8 @@ struct AnalyzeCommand: AsyncParsableCommand {
         // frames as the counting pass below); the video is committed only once that pass agrees.
         var annotator: VideoAnnotator?
         if let video {
-            let path = NSTemporaryDirectory() + "ptcoach-analyze-\(getpid()).jsonl"
+            // Unique per call: analyses may run side by side in one process (the tests do).
+            let path = NSTemporaryDirectory() + "ptcoach-analyze-\(getpid())-\(UUID().uuidString.prefix(8)).jsonl"
             temporary = path
             if let annotate {
                 let header = PoseTrackHeader(

@@ -86,9 +86,10 @@ extension PosesCommand {
         // files appended in order at the end, so memory does not grow with the video.
         let firstLines = BlockingQueue<String>(capacity: 64)
         var tasks: [SegmentTask] = []
+        let run = UUID().uuidString.prefix(8)
         let threads = plan.count >= ProcessInfo.processInfo.activeProcessorCount ? 1 : 0
         for k in 0..<plan.count {
-            let temporary = k == 0 ? nil : NSTemporaryDirectory() + "ptcoach-poses-\(getpid())-\(k).jsonl"
+            let temporary = k == 0 ? nil : NSTemporaryDirectory() + "ptcoach-poses-\(getpid())-\(run)-\(k).jsonl"
             let task = SegmentTask(temporaryPath: temporary)
             tasks.append(task)
             let start = plan.boundaries[k] ?? 0
@@ -205,7 +206,8 @@ extension PosesCommand {
         var capacity = 0
         defer { free(buffer) }
         do {
-            let decoder = try PrefetchingVideoDecoder(path: path, start: start, end: end, info: info)
+            // One decoding thread: drawing and encoding keep the other core busy (less overhead than frame threads).
+            let decoder = try PrefetchingVideoDecoder(path: path, start: start, end: end, info: info, threads: 1)
             defer { decoder.stop() }
             var count = 0
             while getline(&buffer, &capacity, file) > 0, let buffer {

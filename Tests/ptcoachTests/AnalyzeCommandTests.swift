@@ -1,0 +1,320 @@
+import ArgumentParser
+import CoachKit
+import Foundation
+import MediaIO
+import PoseKit
+import Testing
+
+@testable import ptcoach
+
+/// End to end: `ptcoach analyze` with the real MediaPipe model on a real video (the annotated video's
+/// frames, size and overlay pixels), on a real pose-track (the report's numbers against `--json`'s), and on
+/// bad input (one line, no file left behind, the input untouched).
+struct AnalyzeCommandTests {
+    private static let shared = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("shared/data")
+    /// 1280x720 at 23.976 fps, 144 frames, two squats.
+    private static let squat = shared.appendingPathComponent("videos/calimiro/squat_11.mp4").path
+    private static let sideLunges = shared.appendingPathComponent("pose-tracks/ui-prmd/m02_s01_front.jsonl").path
+
+    private static func require(_ path: String) throws {
+        try #require(
+            FileManager.default.fileExists(atPath: path),
+            "missing \(path): the shared data (../shared/data) must sit next to the repository"
+        )
+    }
+
+    /// A fresh empty folder for one test's files.
+    private static func folder() throws -> String {
+        let path = NSTemporaryDirectory() + "analyze-command-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    /// Runs `ptcoach analyze` in-process; `nil` when the pose runtime is missing (recorded as an issue).
+    private static func analyze(_ arguments: [String]) async throws -> Bool {
+        let command = try #require(try CoachCommand.parseAsRoot(["analyze"] + arguments) as? AnalyzeCommand)
+        do {
+            try await command.run()
+        } catch let error as CLIError where error.message.contains("setup.sh") {
+            Issue.record("the pose runtime is missing, run scripts/setup.sh first: \(error.message)")
+            return false
+        }
+        return true
+    }
+
+    /// Runs a tool and returns its standard output.
+    private static func tool(_ name: String, _ arguments: [String]) throws -> Data {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [name] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "\(name) \(arguments.joined(separator: " ")) failed")
+        return data
+    }
+
+    /// Frames (counted by decoding), width, height and frame rate of a video's first video stream.
+    private static func probe(_ path: String) throws -> String {
+        let data = try tool(
+            "ffprobe",
+            [
+                "-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries",
+                "stream=nb_read_frames,width,height,r_frame_rate", "-of", "csv=p=0", path,
+            ]
+        )
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Frame `index` of a video as packed RGB bytes.
+    private static func frame(_ index: Int, of path: String, width: Int, height: Int) throws -> [UInt8] {
+        let data = try tool(
+            "ffmpeg",
+            [
+                "-v", "error", "-i", path, "-vf", "select=eq(n\\,\(index))", "-frames:v", "1", "-f", "rawvideo",
+                "-pix_fmt", "rgb24", "-",
+            ]
+        )
+        try #require(data.count == width * height * 3, "frame \(index) of \(path): \(data.count) bytes")
+        return [UInt8](data)
+    }
+
+    // MARK: - Video
+
+    @Test func annotatedVideoKeepsTheFramesAndDrawsTheCoachedJointsInTheirSideColours() async throws {
+        try Self.require(Self.squat)
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let video = folder + "/annotated.mp4"
+        let report = folder + "/report.html"
+        guard try await Self.analyze([Self.squat, "--exercise", "squat", "--annotate", video, "--report", report]) else {
+            return
+        }
+
+        // Same frames, size and rate as the input.
+        let input = try Self.probe(Self.squat)
+        #expect(input == "1280,720,24000/1001,144")
+        #expect(try Self.probe(video) == input)
+        // Nothing left behind: only the two outputs in the folder (no hidden temporary file).
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["annotated.mp4", "report.html"])
+
+        // Where the overlay draws the coached person: the session's pose after each frame, replayed over the
+        // same pose-track the command found.
+        let track = folder + "/poses.jsonl"
+        try PosesCommand.writePoseTrack(
+            of: Self.squat, to: track, segments: nil, numPoses: 1, mode: .video, quiet: true, verbose: false
+        )
+        var source = try PoseTrackFrameSource(path: track)
+        var session = CoachingSession(
+            configuration: AnalyzeCommand.sessionConfiguration(
+                exercise: try ExerciseLibrary.bundled().exercise(id: "squat"), library: try ExerciseLibrary.bundled(),
+                width: 1280, height: 720
+            )
+        )
+        var drawn: [Int: Pose] = [:]
+        var index = 0
+        while let frame = try source.next() {
+            _ = session.ingest(frame)
+            if index % 23 == 7, let pose = session.snapshot.pose { drawn[index] = pose }
+            index += 1
+        }
+        #expect(index == 144)
+        try #require(drawn.count >= 4, "the coached person is seen in only \(drawn.count) of the sampled frames")
+
+        let left = OverlayColor.left
+        let right = OverlayColor.right
+        func distance(_ p: ArraySlice<UInt8>, _ c: (Int, Int, Int)) -> Int {
+            let i = p.startIndex
+            return abs(Int(p[i]) - c.0) + abs(Int(p[i + 1]) - c.1) + abs(Int(p[i + 2]) - c.2)
+        }
+        let joints: [Joint] = [.leftShoulder, .rightShoulder, .leftHip, .rightHip, .leftElbow, .rightElbow]
+        var checked = 0
+        var coloured = 0
+        var changed = 0
+        for (frameIndex, pose) in drawn.sorted(by: { $0.key < $1.key }) {
+            let before = try Self.frame(frameIndex, of: Self.squat, width: 1280, height: 720)
+            let after = try Self.frame(frameIndex, of: video, width: 1280, height: 720)
+            for joint in joints where pose[joint].confidence >= 0.5 {
+                let x = Int(pose[joint].x.rounded())
+                let y = Int(pose[joint].y.rounded())
+                guard (0..<1280).contains(x), (0..<720).contains(y) else { continue }
+                let offset = (y * 1280 + x) * 3
+                let pixel = after[offset..<offset + 3]
+                let own = joint.isLeft ? left : right
+                let other = joint.isLeft ? right : left
+                let ownDistance = distance(pixel, (Int(own.red), Int(own.green), Int(own.blue)))
+                let otherDistance = distance(pixel, (Int(other.red), Int(other.green), Int(other.blue)))
+                checked += 1
+                if ownDistance < 150, ownDistance < otherDistance { coloured += 1 }
+                if distance(pixel, (Int(before[offset]), Int(before[offset + 1]), Int(before[offset + 2]))) > 60 {
+                    changed += 1
+                }
+            }
+        }
+        try #require(checked >= 8, "only \(checked) joints were seen well enough to check")
+        // Side views hide one side behind the other: most, not all, joints show their own side's colour.
+        #expect(Double(coloured) >= 0.6 * Double(checked), "\(coloured) of \(checked) joints in their side colour")
+        #expect(Double(changed) >= 0.8 * Double(checked), "\(changed) of \(checked) joint pixels changed")
+
+        // The report has the stills of the best and the worst repetition (read back from the annotated video).
+        let html = try String(contentsOfFile: report, encoding: .utf8)
+        #expect(html.components(separatedBy: "<img").count - 1 == 2)
+        #expect(html.contains("src=\"data:image/png;base64,"))
+    }
+
+    @Test func aFailureHalfWayLeavesNoVideo() async throws {
+        // Two seconds of a test pattern: nobody in it, so the analysis fails after the video was started.
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let input = folder + "/pattern.mp4"
+        _ = try Self.tool(
+            "ffmpeg",
+            ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=30", "-t", "2", "-pix_fmt", "yuv420p", input]
+        )
+        let video = folder + "/annotated.mp4"
+        await #expect(throws: CLIError.self) {
+            _ = try await Self.analyze([input, "--annotate", video])
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["pattern.mp4"])
+    }
+
+    // MARK: - Report
+
+    /// `m:ss`, as the HTML report writes times.
+    private static func clock(_ seconds: Double) -> String {
+        let total = Int(max(0, seconds).rounded())
+        let s = total % 60
+        return "\(total / 60):\(s < 10 ? "0" : "")\(s)"
+    }
+
+    @Test func htmlReportShowsTheNumbersOfTheJSONSummary() async throws {
+        try Self.require(Self.sideLunges)
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let html = folder + "/report.html"
+        let json = folder + "/report.json"
+        #expect(try await Self.analyze([Self.sideLunges, "--report", html]))
+        #expect(try await Self.analyze([Self.sideLunges, "--report", json]))
+
+        let summary = try JSONValue.parse(String(contentsOfFile: json, encoding: .utf8))
+        let reps = try #require(summary["reps"]?.intValue)
+        let repetitions = try #require(summary["repetitions"]?.arrayValue)
+        #expect(reps >= 3, "the recording has six side lunges")
+        #expect(repetitions.count == reps)
+
+        let text = try String(contentsOfFile: html, encoding: .utf8)
+        #expect(!text.contains("http://") && !text.contains("https://"), "the report loads nothing from the network")
+        #expect(text.contains("<div class=\"card-title\">Repetitions</div><div class=\"card-value\">\(reps)"))
+        for rep in repetitions {
+            let index = try #require(rep["index"]?.intValue)
+            let start = try #require(rep["startSeconds"]?.doubleValue)
+            let end = try #require(rep["endSeconds"]?.doubleValue)
+            var row = "<td>\(index)</td><td>\(Self.clock(start))–\(Self.clock(end))</td>"
+            if let peak = rep["peakAngle"]?.doubleValue {
+                row += "<td>\(Int(peak.rounded()))°</td>"
+                if let rom = rep["rangeOfMotion"]?.doubleValue { row += "<td>\(Int((rom * 100).rounded())) %</td>" }
+            }
+            #expect(text.contains(row), "repetition \(index): no row starting \(row)")
+        }
+    }
+
+    @Test func pdfReportIsAPDF() async throws {
+        try Self.require(Self.sideLunges)
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let pdf = folder + "/report.pdf"
+        #expect(try await Self.analyze([Self.sideLunges, "--report", pdf]))
+        let bytes = try #require(FileManager.default.contents(atPath: pdf))
+        #expect(bytes.starts(with: Array("%PDF-".utf8)))
+        #expect(bytes.count > 10_000)
+    }
+
+    // MARK: - Bad input
+
+    enum BadOutput: String, CaseIterable, Sendable {
+        case existingWithoutOverwrite, sameAsInput, unknownReportExtension, missingFolder
+    }
+
+    @Test(arguments: BadOutput.allCases)
+    func badOutputIsRefusedInOneLineLeavingEverythingAsItWas(_ bad: BadOutput) async throws {
+        try Self.require(Self.sideLunges)
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // The input is a copy, named so that it could be taken for a report.
+        let input = folder + "/track.json"
+        try FileManager.default.copyItem(atPath: Self.sideLunges, toPath: input)
+        let original = try #require(FileManager.default.contents(atPath: input))
+        let existing = Data("keep me".utf8)
+        let arguments: [String]
+        let untouched: [String]
+        switch bad {
+        case .existingWithoutOverwrite:
+            FileManager.default.createFile(atPath: folder + "/old.mp4", contents: existing)
+            arguments = [input, "--annotate", folder + "/old.mp4"]
+            untouched = ["old.mp4", "track.json"]
+        case .sameAsInput:
+            arguments = [input, "--report", input]
+            untouched = ["track.json"]
+        case .unknownReportExtension:
+            arguments = [input, "--report", folder + "/report.txt"]
+            untouched = ["track.json"]
+        case .missingFolder:
+            arguments = [input, "--annotate", folder + "/missing/out.mp4"]
+            untouched = ["track.json"]
+        }
+        await #expect {
+            _ = try await Self.analyze(arguments)
+        } throws: { error in
+            guard let error = error as? CLIError else { return false }
+            return !error.message.isEmpty && !error.message.contains("\n")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == untouched)
+        #expect(FileManager.default.contents(atPath: input) == original)
+        if bad == .existingWithoutOverwrite {
+            #expect(FileManager.default.contents(atPath: folder + "/old.mp4") == existing)
+        }
+    }
+
+    @Test func badOutputExitsNonZeroWithOneLineOnStandardError() throws {
+        // The real executable, when the build put it beside the tests.
+        let directory = Bundle.main.bundleURL.deletingLastPathComponent()
+        let candidates = [directory, Bundle.main.bundleURL].map { $0.appendingPathComponent("ptcoach").path }
+        let executable = try #require(
+            candidates.first { FileManager.default.isExecutableFile(atPath: $0) },
+            "no ptcoach executable in \(directory.path); build it (swift build) before the tests"
+        )
+        try Self.require(Self.sideLunges)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["analyze", Self.sideLunges, "--report", NSTemporaryDirectory() + "report.docx"]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus != 0)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: true)
+        #expect(lines.count == 1, "standard error: \(text)")
+        #expect(text.contains("report.docx") && text.contains(".html"))
+        #expect(!FileManager.default.fileExists(atPath: NSTemporaryDirectory() + "report.docx"))
+    }
+
+    // MARK: - Pose-track lines
+
+    @Test func aPoseTrackLineReadsAsTheReaderReadsIt() throws {
+        try Self.require(Self.sideLunges)
+        let (header, frames) = try PoseTrackReader.readAll(path: Self.sideLunges)
+        let lines = try String(contentsOfFile: Self.sideLunges, encoding: .utf8)
+            .split(separator: "\n").dropFirst().map(String.init)
+        #expect(lines.count == frames.count)
+        for (line, frame) in zip(lines, frames) {
+            #expect(try PoseFrame(trackLine: line, header: header) == frame)
+        }
+    }
+}

@@ -141,6 +141,9 @@ public struct CoachingSession: Sendable {
     private var countingCounter: Int?
     /// How well each side's primary-angle joints are seen (smoothed mean confidence, left and right).
     private var sideConfidence = (left: 0.0, right: 0.0)
+    /// Smoothed mean depth of the left primary-angle joints minus the right ones (positive: the left side
+    /// is farther from the camera), when keypoints have depth.
+    private var sideDepthDifference = 0.0
     private let primaryJoints: (left: [Joint], right: [Joint])
 
     // Holds.
@@ -492,13 +495,24 @@ public struct CoachingSession: Sendable {
         if exercise.primaryAngle.isSided {
             var l = 0.0
             var r = 0.0
+            var lz = 0.0
+            var rz = 0.0
+            var depth = true
             let (left, right) = primaryJoints
-            for joint in left { l += pose[joint].confidence }
-            for joint in right { r += pose[joint].confidence }
-            l /= Double(max(1, left.count))
-            r /= Double(max(1, right.count))
-            sideConfidence.left += 0.1 * (l - sideConfidence.left)
-            sideConfidence.right += 0.1 * (r - sideConfidence.right)
+            for joint in left {
+                let k = pose[joint]
+                l += k.confidence
+                if let z = k.z { lz += z } else { depth = false }
+            }
+            for joint in right {
+                let k = pose[joint]
+                r += k.confidence
+                if let z = k.z { rz += z } else { depth = false }
+            }
+            let n = Double(max(1, left.count))
+            sideConfidence.left += 0.1 * (l / n - sideConfidence.left)
+            sideConfidence.right += 0.1 * (r / n - sideConfidence.right)
+            if depth, torso > 0 { sideDepthDifference += 0.1 * ((lz - rz) / n / torso - sideDepthDifference) }
         }
         for (a, angle) in exercise.angles.enumerated() {
             values[a * 2] = angle.measure(pose, side: .left, useDepth: configuration.useDepth) ?? .nan
@@ -507,12 +521,19 @@ public struct CoachingSession: Sendable {
         }
     }
 
-    /// Whether a bilateral exercise is measured on one side only: in a 2-D side (or oblique) view the far
-    /// limbs are hidden or guessed, so the near side, the better seen, is the measurement.
-    private var measuresOneSide: Bool { !hasDepth && view != .front }
+    /// Whether a bilateral exercise is measured on one side only: unless the person faces the camera, the
+    /// far limbs are hidden or guessed (a video pose estimator's depth is a guess too), so the near side,
+    /// the better seen, is the measurement.
+    private var measuresOneSide: Bool { view != .front }
 
-    /// The side a bilateral exercise is measured on when ``measuresOneSide``: the better seen one.
-    private var measuredSide: BodySide { sideConfidence.right > sideConfidence.left ? .right : .left }
+    /// The side a bilateral exercise is measured on when ``measuresOneSide``: the better seen one, else
+    /// (equal confidences) the nearer one by depth.
+    private var measuredSide: BodySide {
+        if abs(sideConfidence.right - sideConfidence.left) > 0.05 {
+            return sideConfidence.right > sideConfidence.left ? .right : .left
+        }
+        return sideDepthDifference > 0 ? .right : .left
+    }
 
     /// The primary value for a counter: one side, or for a bilateral exercise the mean of both (the
     /// measured side alone when the far side cannot be seen).
@@ -596,21 +617,27 @@ public struct CoachingSession: Sendable {
             let side = counterSides[c]
             let value = primaryValue(side: side)
             let event = counters[c].ingest(value, at: t, valid: valid)
-            if case .completed(let completed) = event, countingSource < 0, mayCount(startingAt: completed.startSeconds) {
-                complete(completed, counter: c, exercise)
-                switchToFallbackIfAngleFails(exercise)
-            }
-            if counters[c].phase != .active {
-                if counters[c].restSeconds == t {
-                    resetStats(side: side)
-                    peakS[c] = -.infinity
-                }
+            // Per-repetition statistics run from the end of the previous repetition (or from when the
+            // person became measurable) to the end of this one, so a repetition's range includes the start
+            // position it began from, not only the part past the counter's threshold.
+            if !valid {
+                resetStats(side: side)
+                peakS[c] = -.infinity
+            } else if counters[c].phase != .active {
                 updateStats(side: side, peak: false)
             } else if let value {
                 let s = value * spec.direction
                 let isPeak = s >= peakS[c]
                 if isPeak { peakS[c] = s }
                 updateStats(side: side, peak: isPeak)
+            }
+            if case .completed(let completed) = event {
+                if countingSource < 0, mayCount(startingAt: completed.startSeconds) {
+                    complete(completed, counter: c, exercise)
+                    switchToFallbackIfAngleFails(exercise)
+                }
+                resetStats(side: side)
+                peakS[c] = -.infinity
             }
         }
         // The working side and the overlay's numbers.
@@ -733,9 +760,10 @@ public struct CoachingSession: Sendable {
         let fromPeak = completed.endSeconds - completed.peakSeconds
         let concentric = spec.towardPeak == .concentric
         var symmetry: Repetition.Symmetry?
-        // Symmetry only where both sides are reliably seen: in 3-D or from the front.
+        // Symmetry only where both sides are reliably seen: from the front. From the side or at an angle,
+        // one camera hides the far limb, and a video pose estimator's depth does not bring it back.
         if exercise.side == .both, exercise.primaryAngle.isSided, statPeak[0].isFinite, statPeak[1].isFinite,
-            hasDepth || view == .front
+            !measuresOneSide
         {
             symmetry = Repetition.Symmetry(
                 left: statPeak[0],
@@ -1077,6 +1105,12 @@ public struct CoachingSession: Sendable {
         var rom: Double?
         var issues: [Repetition.FormIssue] = []
         var side: BodySide?
+        // From the end of the previous repetition (at most 1 s before this one's start), so the range
+        // includes the start position.
+        let from = Swift.min(
+            completed.startSeconds - 0.05,
+            Swift.max(completed.startSeconds - 1, repetitions.last?.endSeconds ?? -.infinity)
+        )
         if let exercise {
             for angle in exercise.angles {
                 let k = ExerciseRecognizer.index(angle) * 2
@@ -1087,7 +1121,7 @@ public struct CoachingSession: Sendable {
                     var bestDistance = Double.infinity
                     for i in 0..<autoCount {
                         let time = autoTimes[i]
-                        guard time >= completed.startSeconds - 0.05, time <= completed.endSeconds + 0.05 else {
+                        guard time >= from, time <= completed.endSeconds + 0.05 else {
                             continue
                         }
                         let v = autoRing[i * ExerciseRecognizer.featureCount + k + s]

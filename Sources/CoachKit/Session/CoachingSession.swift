@@ -220,11 +220,14 @@ public struct CoachingSession: Sendable {
                     )
                 )
                 for (a, angle) in exercise.angles.enumerated() where a > 0 && angle.isDegrees {
+                    // Both directions: which end of another angle is its rest is not known (a pull-up's
+                    // shoulder abduction rests high, a squat's hip flexion low).
                     for side in 0..<(angle.isSided ? 2 : 1) {
+                        for direction in [1.0, -1.0] {
                         secondary.append(
                             RepCounter(
                                 configuration: .init(
-                                    direction: 1,
+                                    direction: direction,
                                     minimumRange: 15,
                                     minimumSeconds: spec.minimumSeconds,
                                     maximumSeconds: spec.maximumSeconds
@@ -233,6 +236,7 @@ public struct CoachingSession: Sendable {
                         )
                         secondarySlots.append(a * 2 + side)
                         fallbackReps.append([])
+                        }
                     }
                 }
                 let capacity = 300

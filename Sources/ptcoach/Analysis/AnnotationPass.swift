@@ -1,6 +1,8 @@
 import CoachKit
+import Foundation
 import MediaIO
 import PoseKit
+import Synchronization
 
 /// The second pass of `ptcoach analyze`: the coaching session replayed in step with the pictures, each frame
 /// drawn with the overlay and, with `--annotate`, encoded; the stills of the report are taken on the way.
@@ -107,35 +109,68 @@ enum AnnotationPass {
 /// alongside inference instead of in a second pass that decodes the whole video again.
 ///
 /// Its session sees the same pose-track lines, in the same order, as the counting pass that reads the
-/// finished pose-track, so the overlay shows what the summary says. Used by one thread at a time (the
-/// pose pass hands it from segment 0's thread to the caller's); the video is committed by ``finish()``.
+/// finished pose-track, so the overlay shows what the summary says. ``annotate(line:image:)`` only queues
+/// the frame: a drawing thread replays the session and draws, a writing thread hands the frames to ffmpeg
+/// (a frame crosses the pipe in many small writes, each waiting for ffmpeg to be scheduled), so neither
+/// holds up inference. At most `queued` frames wait at each step, and their buffers are reused. The video is
+/// committed by ``finish()``.
 ///
 /// ```swift
 /// let annotator = try VideoAnnotator(path: "out.mp4", video: info, header: header, session: configuration,
 ///                                    overwrite: false)
 /// try PosesCommand.writePoseTrack(of: "in.mp4", to: track, …, annotator: annotator)
+/// try annotator.drain()
+/// let summary = annotator.summary()
 /// try annotator.finish()
 /// ```
-// @unchecked: one thread at a time, handed over after segment 0's thread has finished (a semaphore).
+// @unchecked: `drawing` is used by the drawing thread until it has ended (a semaphore), then by the caller;
+// the encoder likewise by the writing thread; the queues and `failure` are locked.
 final class VideoAnnotator: FrameAnnotating, @unchecked Sendable {
-    private let header: PoseTrackHeader
-    private var session: CoachingSession
-    private let renderer = OverlayRenderer()
+    /// What the drawing thread owns while it runs.
+    private final class Drawing: @unchecked Sendable {
+        let header: PoseTrackHeader
+        var session: CoachingSession
+        let renderer = OverlayRenderer()
+        var frameSeconds: [Double] = []
+        init(header: PoseTrackHeader, session: CoachingSession) {
+            self.header = header
+            self.session = session
+        }
+    }
+
+    private let drawing: Drawing
     private let encoder: VideoEncoder
+    private let incoming: BlockingQueue<Incoming>
+    private let drawn: BlockingQueue<RGBImage>
+    private let spare: BlockingQueue<RGBImage>
+    private let threadsDone = DispatchSemaphore(value: 0)
+    private let failure = FirstFailure()
+    private var drained = false
     private var finished = false
-    /// The time of each frame drawn (to find the frame of a report still in the written video).
-    private(set) var frameSeconds: [Double] = []
+    private let width: Int
+    private let height: Int
+
+    private struct Incoming: Sendable {
+        var line: String
+        var image: RGBImage
+    }
+
+    /// The time of each frame drawn (to find the frame of a report still in the written video); after ``drain()``.
+    var frameSeconds: [Double] { drawing.frameSeconds }
 
     /// The written file.
     var path: String { encoder.path }
 
-    /// Starts the encoder (writing to a hidden temporary file until ``finish()``).
+    /// Starts the encoder (writing to a hidden temporary file until ``finish()``), the drawing and the writing
+    /// thread.
     init(
         path: String, video: VideoInfo, header: PoseTrackHeader, session configuration: CoachingSession.Configuration,
-        overwrite: Bool
+        overwrite: Bool, queued: Int = 2
     ) throws {
-        self.header = header
-        session = CoachingSession(configuration: configuration)
+        width = video.width
+        height = video.height
+        drawing = Drawing(header: header, session: CoachingSession(configuration: configuration))
+        drawing.frameSeconds.reserveCapacity(video.estimatedFrameCount ?? 0)
         do {
             encoder = try VideoEncoder(
                 path: path,
@@ -146,30 +181,91 @@ final class VideoAnnotator: FrameAnnotating, @unchecked Sendable {
         } catch {
             throw CLIError("\(error)")
         }
-        frameSeconds.reserveCapacity(video.estimatedFrameCount ?? 0)
+        incoming = BlockingQueue(capacity: queued)
+        drawn = BlockingQueue(capacity: queued)
+        spare = BlockingQueue(capacity: 2 * queued + 2)
+        let (incoming, drawn, spare, failure, done, drawing) = (incoming, drawn, spare, failure, threadsDone, drawing)
+        let drawer = Thread {
+            defer {
+                drawn.close()
+                done.signal()
+            }
+            while var item = incoming.pop() {
+                do {
+                    let frame = try PoseFrame(trackLine: item.line, header: drawing.header)
+                    _ = drawing.session.ingest(frame)
+                    drawing.renderer.render(
+                        OverlayState(snapshot: drawing.session.snapshot, people: frame.poses), onto: &item.image
+                    )
+                    drawing.frameSeconds.append(frame.seconds)
+                } catch {
+                    failure.record("\(error)")
+                    incoming.close()
+                    return
+                }
+                guard drawn.push(item.image) else { return }
+            }
+        }
+        let encoder = UncheckedTransfer(encoder)
+        let writer = Thread {
+            defer { done.signal() }
+            while let image = drawn.pop() {
+                do {
+                    try encoder.value.append(image)
+                } catch {
+                    failure.record("\(error)")
+                    drawn.close()
+                    incoming.close()
+                    return
+                }
+                _ = spare.tryPush(image)
+            }
+        }
+        drawer.name = "annotate-draw"
+        writer.name = "annotate-write"
+        drawer.start()
+        writer.start()
     }
 
     deinit {
-        if !finished { encoder.cancel() }
+        if !finished { cancel() }
     }
 
+    /// Queues the frame for drawing and encoding; `image` comes back as another buffer of the same size (a
+    /// spare one, or a new one), for the caller to reuse.
     func annotate(line: String, image: inout RGBImage) throws {
-        let frame = try PoseFrame(trackLine: line, header: header)
-        _ = session.ingest(frame)
-        renderer.render(OverlayState(snapshot: session.snapshot, people: frame.poses), onto: &image)
-        do {
-            try encoder.append(image)
-        } catch {
-            throw CLIError("\(error)")
+        if let failure = failure.message { throw CLIError(failure) }
+        var handed = spare.tryPop() ?? RGBImage(width: width, height: height)
+        swap(&handed, &image)
+        guard incoming.push(Incoming(line: line, image: handed)) else {
+            throw CLIError(failure.message ?? "the annotated video's drawing stopped")
         }
-        frameSeconds.append(frame.seconds)
     }
 
-    /// The summary of the session that drew the frames (the same as the counting pass's).
-    func summary() -> SessionSummary { session.summary() }
+    /// Waits until every queued frame is drawn and handed to ffmpeg.
+    ///
+    /// - Throws: ``CLIError`` with the first failure of drawing or encoding.
+    func drain() throws {
+        if !drained {
+            drained = true
+            incoming.close()
+            threadsDone.wait()
+            threadsDone.wait()
+        }
+        if let failure = failure.message { throw CLIError(failure) }
+    }
 
-    /// Ends the video and moves it to its final name.
+    /// The summary of the session that drew the frames (the same as the counting pass's); after ``drain()``.
+    func summary() -> SessionSummary { drawing.session.summary() }
+
+    /// Ends the video and moves it to its final name (draining first).
     func finish() throws {
+        do {
+            try drain()
+        } catch {
+            cancel()
+            throw error
+        }
         finished = true
         do {
             try encoder.finish()
@@ -178,9 +274,16 @@ final class VideoAnnotator: FrameAnnotating, @unchecked Sendable {
         }
     }
 
-    /// Stops the encoder; nothing is left under the final name.
+    /// Stops drawing and encoding; nothing is left under the final name.
     func cancel() {
         finished = true
+        if !drained {
+            drained = true
+            incoming.close()
+            drawn.close()
+            threadsDone.wait()
+            threadsDone.wait()
+        }
         encoder.cancel()
     }
 
@@ -204,4 +307,18 @@ final class VideoAnnotator: FrameAnnotating, @unchecked Sendable {
             return image
         }
     }
+}
+
+/// The first failure of the writer thread, as one line.
+private final class FirstFailure: Sendable {
+    private let value = Mutex<String?>(nil)
+    var message: String? { value.withLock { $0 } }
+    func record(_ message: String) { value.withLock { $0 = $0 ?? message } }
+}
+
+/// Moves a value that is not `Sendable` to another thread that becomes its only user until it is handed back.
+// @unchecked: see the users.
+private final class UncheckedTransfer<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }

@@ -129,6 +129,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
         }
         let summaryJSON = try Self.jsonText(summary, file: input)
         if let annotator {
+            try annotator.drain()
             guard try Self.jsonText(annotator.summary(), file: input) == summaryJSON else {
                 annotator.cancel()
                 throw CLIError("\(input): internal error: the drawn session differs from the counted one; no video written")

@@ -64,7 +64,8 @@ struct PosesOutcome: Sendable {
 /// final class Drawer: FrameAnnotating { func annotate(line: String, image: inout RGBImage) throws { … } }
 /// ```
 protocol FrameAnnotating: AnyObject, Sendable {
-    /// Handles one frame: its pose-track line and its picture (which may be drawn on).
+    /// Handles one frame: its pose-track line and its picture. `image` may be kept: it is then replaced by
+    /// another buffer of the same size, which the caller reuses for a later frame.
     func annotate(line: String, image: inout RGBImage) throws
 }
 
@@ -366,17 +367,27 @@ struct StandardErrorRedirect {
     let descriptor: Int32
     private let silenced: Bool
 
+    /// How many redirects are in force and the saved real standard error: file descriptor 2 belongs to the
+    /// whole process, so analyses running side by side (tests, a server) share one redirect, undone by the last.
+    private static let state = Mutex<(count: Int, saved: Int32)>((0, -1))
+
     init(silenced: Bool) {
         self.silenced = silenced
         guard silenced else {
             descriptor = 2
             return
         }
-        descriptor = dup(2)
-        let null = open("/dev/null", O_WRONLY)
-        if null >= 0 {
-            dup2(null, 2)
-            close(null)
+        descriptor = Self.state.withLock { state in
+            if state.count == 0 {
+                state.saved = dup(2)
+                let null = open("/dev/null", O_WRONLY)
+                if null >= 0 {
+                    dup2(null, 2)
+                    close(null)
+                }
+            }
+            state.count += 1
+            return state.saved
         }
     }
 
@@ -386,10 +397,16 @@ struct StandardErrorRedirect {
         text.withUTF8 { bytes in _ = Glibc.write(descriptor, bytes.baseAddress, bytes.count) }
     }
 
-    /// Puts the real standard error back.
+    /// Puts the real standard error back once no other redirect is in force.
     func restore() {
-        guard silenced, descriptor >= 0 else { return }
-        dup2(descriptor, 2)
-        close(descriptor)
+        guard silenced else { return }
+        Self.state.withLock { state in
+            state.count -= 1
+            if state.count == 0, state.saved >= 0 {
+                dup2(state.saved, 2)
+                close(state.saved)
+                state.saved = -1
+            }
+        }
     }
 }

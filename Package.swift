@@ -26,6 +26,7 @@ let package = Package(
         .target(
             name: "CoachKit",
             dependencies: ["PoseKit"],
+            exclude: ["Guides.md"],
             resources: [.copy("Resources/Exercises")],
             swiftSettings: swiftSettings
         ),
@@ -66,10 +67,14 @@ let package = Package(
             dependencies: ["PoseEstimation", "PoseKit"],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "MediaIOTests", dependencies: ["MediaIO", "PoseKit", "CoachKit"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "MediaIOTests",
+            dependencies: ["MediaIO", "PoseKit", "CoachKit"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "ptcoachTests",
-            dependencies: ["ptcoach", "PoseKit", "CoachKit"],
+            dependencies: ["ptcoach", "PoseKit", "CoachKit", "MediaIO"],
             swiftSettings: swiftSettings
         ),
     ]

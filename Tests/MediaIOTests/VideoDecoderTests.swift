@@ -7,7 +7,12 @@ struct VideoDecoderTests {
     // MARK: - Helpers
 
     /// Every frame time of `path` (or of its segment).
-    private func frameTimes(_ path: String, start: Double = 0, duration: Double? = nil, info: VideoInfo? = nil)
+    private func frameTimes(
+        _ path: String,
+        start: Double = 0,
+        duration: Double? = nil,
+        info: VideoInfo? = nil
+    )
         throws -> [Double]
     {
         let decoder = try VideoDecoder(path: path, start: start, duration: duration, info: info)
@@ -131,9 +136,9 @@ struct VideoDecoderTests {
         case "folder.mp4":
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         case "empty.mp4":
-            FileManager.default.createFile(atPath: path, contents: Data())
+            _ = FileManager.default.createFile(atPath: path, contents: Data())
         case "text.mp4":
-            FileManager.default.createFile(atPath: path, contents: Data("squat video, honest\n".utf8))
+            _ = FileManager.default.createFile(atPath: path, contents: Data("squat video, honest\n".utf8))
         case "photo.png":
             try MediaFixtures.ffmpeg(["-f", "lavfi", "-i", "color=blue:size=32x32", "-frames:v", "1", path])
         case "audio.m4a":

@@ -92,7 +92,8 @@ struct AnalyzeCommandTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let video = folder + "/annotated.mp4"
         let report = folder + "/report.html"
-        guard try await Self.analyze([Self.squat, "--exercise", "squat", "--annotate", video, "--report", report]) else {
+        guard try await Self.analyze([Self.squat, "--exercise", "squat", "--annotate", video, "--report", report])
+        else {
             return
         }
 
@@ -101,19 +102,29 @@ struct AnalyzeCommandTests {
         #expect(input == "1280,720,24000/1001,144")
         #expect(try Self.probe(video) == input)
         // Nothing left behind: only the two outputs in the folder (no hidden temporary file).
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["annotated.mp4", "report.html"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["annotated.mp4", "report.html"]
+        )
 
         // Where the overlay draws the coached person: the session's pose after each frame, replayed over the
         // same pose-track the command found.
         let track = folder + "/poses.jsonl"
         try PosesCommand.writePoseTrack(
-            of: Self.squat, to: track, segments: nil, numPoses: 1, mode: .video, quiet: true, verbose: false
+            of: Self.squat,
+            to: track,
+            segments: nil,
+            numPoses: 1,
+            mode: .video,
+            quiet: true,
+            verbose: false
         )
         var source = try PoseTrackFrameSource(path: track)
         var session = CoachingSession(
             configuration: AnalyzeCommand.sessionConfiguration(
-                exercise: try ExerciseLibrary.bundled().exercise(id: "squat"), library: try ExerciseLibrary.bundled(),
-                width: 1280, height: 720
+                exercise: try ExerciseLibrary.bundled().exercise(id: "squat"),
+                library: try ExerciseLibrary.bundled(),
+                width: 1280,
+                height: 720
             )
         )
         var drawn: [Int: Pose] = [:]
@@ -174,7 +185,10 @@ struct AnalyzeCommandTests {
         let input = folder + "/pattern.mp4"
         _ = try Self.tool(
             "ffmpeg",
-            ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=30", "-t", "2", "-pix_fmt", "yuv420p", input]
+            [
+                "-v", "error", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=30", "-t", "2", "-pix_fmt", "yuv420p",
+                input,
+            ]
         )
         let video = folder + "/annotated.mp4"
         await #expect(throws: CLIError.self) {
@@ -254,7 +268,7 @@ struct AnalyzeCommandTests {
         let untouched: [String]
         switch bad {
         case .existingWithoutOverwrite:
-            FileManager.default.createFile(atPath: folder + "/old.mp4", contents: existing)
+            _ = FileManager.default.createFile(atPath: folder + "/old.mp4", contents: existing)
             arguments = [input, "--annotate", folder + "/old.mp4"]
             untouched = ["old.mp4", "track.json"]
         case .sameAsInput:

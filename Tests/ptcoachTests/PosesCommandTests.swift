@@ -98,7 +98,7 @@ struct PosesCommandTests {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/" + name
-        if name == "notes.mp4" { FileManager.default.createFile(atPath: path, contents: Data("hello\n".utf8)) }
+        if name == "notes.mp4" { _ = FileManager.default.createFile(atPath: path, contents: Data("hello\n".utf8)) }
         let parsed = try CoachCommand.parseAsRoot(["poses", path, "--quiet"])
         let command = try #require(parsed as? PosesCommand)
         let error = try await #require(throws: CLIError.self) { try await command.run() }

@@ -224,18 +224,18 @@ public struct CoachingSession: Sendable {
                     // shoulder abduction rests high, a squat's hip flexion low).
                     for side in 0..<(angle.isSided ? 2 : 1) {
                         for direction in [1.0, -1.0] {
-                        secondary.append(
-                            RepCounter(
-                                configuration: .init(
-                                    direction: direction,
-                                    minimumRange: 15,
-                                    minimumSeconds: spec.minimumSeconds,
-                                    maximumSeconds: spec.maximumSeconds
+                            secondary.append(
+                                RepCounter(
+                                    configuration: .init(
+                                        direction: direction,
+                                        minimumRange: 15,
+                                        minimumSeconds: spec.minimumSeconds,
+                                        maximumSeconds: spec.maximumSeconds
+                                    )
                                 )
                             )
-                        )
-                        secondarySlots.append(a * 2 + side)
-                        fallbackReps.append([])
+                            secondarySlots.append(a * 2 + side)
+                            fallbackReps.append([])
                         }
                     }
                 }

@@ -1,10 +1,11 @@
+import Foundation
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import Synchronization
 
 /// A child process (ffmpeg, ffprobe) with pipes to its standard input and output.
 ///
@@ -135,7 +136,10 @@ public final class PipeProcess {
         inputFD = standardInput ? input[1] : -1
         outputFD = output[0]
         drain = StandardErrorDrain(
-            fd: error[0], tailLines: tailLines, onLine: onStandardErrorLine, onEnd: onStandardErrorEnd
+            fd: error[0],
+            tailLines: tailLines,
+            onLine: onStandardErrorLine,
+            onEnd: onStandardErrorEnd
         )
     }
 

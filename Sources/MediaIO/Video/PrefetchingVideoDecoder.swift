@@ -1,5 +1,5 @@
-public import PoseKit
 import Foundation
+public import PoseKit
 
 /// A ``VideoDecoder`` running on its own thread a few frames ahead of the consumer, so decoding
 /// overlaps with whatever the consumer does with each frame (pose inference).
@@ -51,7 +51,12 @@ public final class PrefetchingVideoDecoder {
         // The decoder is made here, so that opening errors reach the caller directly, and then
         // handed to the thread, which alone uses it from then on.
         let decoder = try VideoDecoder(
-            path: path, start: start, end: end, info: info, allowsStillImage: allowsStillImage, threads: threads
+            path: path,
+            start: start,
+            end: end,
+            info: info,
+            allowsStillImage: allowsStillImage,
+            threads: threads
         )
         let transfer = Transfer(decoder)
         let done = done

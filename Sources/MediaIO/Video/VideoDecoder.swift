@@ -57,8 +57,12 @@ public final class VideoDecoder {
     ) throws(MediaIOError) {
         precondition(duration.map { $0 > 0 } ?? true, "duration (\(duration ?? 0)) must be positive")
         try self.init(
-            path: path, start: start, end: duration.map { start + $0 }, info: info,
-            allowsStillImage: allowsStillImage, threads: threads
+            path: path,
+            start: start,
+            end: duration.map { start + $0 },
+            info: info,
+            allowsStillImage: allowsStillImage,
+            threads: threads
         )
     }
 

@@ -1,9 +1,10 @@
+import PoseKit
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import PoseKit
 
 /// What `ffprobe` says about a video or image file, with the size of the frames as they are shown
 /// (after the rotation phones record in the file).
@@ -129,7 +130,9 @@ public struct VideoInfo: Sendable, Hashable {
         for sideData in stream["side_data_list"]?.arrayValue ?? [] {
             if let degrees = sideData["rotation"]?.doubleValue { rotation = Int(degrees.rounded()) }
         }
-        if rotation == 0, let tag = stream["tags"]?["rotate"]?.stringValue, let degrees = Int(tag) { rotation = degrees }
+        if rotation == 0, let tag = stream["tags"]?["rotate"]?.stringValue, let degrees = Int(tag) {
+            rotation = degrees
+        }
         rotation = ((rotation % 360) + 360) % 360
         let swaps = rotation == 90 || rotation == 270
 

@@ -136,11 +136,21 @@ private struct Parser {
         case UInt8(ascii: "{"): return try parseObject()
         case UInt8(ascii: "["): return try parseArray()
         case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
-        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
-        case UInt8(ascii: "N"): try expectLiteral("NaN"); return .number(.nan)
-        case UInt8(ascii: "I"): try expectLiteral("Infinity"); return .number(.infinity)
+        case UInt8(ascii: "t"):
+            try expectLiteral("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expectLiteral("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expectLiteral("null")
+            return .null
+        case UInt8(ascii: "N"):
+            try expectLiteral("NaN")
+            return .number(.nan)
+        case UInt8(ascii: "I"):
+            try expectLiteral("Infinity")
+            return .number(.infinity)
         default: return .number(try parseNumber())
         }
     }
@@ -251,7 +261,13 @@ private struct Parser {
                 case UInt8(ascii: "f"): scalars.append("\u{0C}")
                 case UInt8(ascii: "u"):
                     guard index + 4 < bytes.count,
-                        let code = UInt32(String(decoding: UnsafeBufferPointer(rebasing: bytes[(index + 1)...(index + 4)]), as: UTF8.self), radix: 16)
+                        let code = UInt32(
+                            String(
+                                decoding: UnsafeBufferPointer(rebasing: bytes[(index + 1)...(index + 4)]),
+                                as: UTF8.self
+                            ),
+                            radix: 16
+                        )
                     else { throw error("invalid \\u escape") }
                     scalars.append(Unicode.Scalar(code) ?? "\u{FFFD}")
                     index += 4
@@ -323,7 +339,9 @@ private struct Parser {
             return negative ? -value : value
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-        guard let value = Double(text) else { throw JSONSyntaxError(message: "invalid number '\(text)'", column: start + 1) }
+        guard let value = Double(text) else {
+            throw JSONSyntaxError(message: "invalid number '\(text)'", column: start + 1)
+        }
         return value
     }
 

@@ -31,7 +31,14 @@ public struct PoseTrackHeader: Sendable, Hashable {
     }
 
     /// A header for poses written in `layout`'s order (`Joint` names).
-    public init(layout: SkeletonLayout, fps: Double, width: Int, height: Int, dimensions: Int = 2, source: String? = nil) {
+    public init(
+        layout: SkeletonLayout,
+        fps: Double,
+        width: Int,
+        height: Int,
+        dimensions: Int = 2,
+        source: String? = nil
+    ) {
         self.init(
             keypoints: layout.joints.map { $0?.name ?? "unused" },
             fps: fps,
@@ -93,7 +100,9 @@ public struct PoseTrackHeader: Sendable, Hashable {
         }
         var keypoints: [String] = []
         for name in names {
-            guard let s = name.stringValue else { throw fail("\"keypoints\" must hold strings, found \(name.jsonText)") }
+            guard let s = name.stringValue else {
+                throw fail("\"keypoints\" must hold strings, found \(name.jsonText)")
+            }
             keypoints.append(s)
         }
         guard let fps = object["fps"]?.doubleValue, fps.isFinite, fps > 0 else {

@@ -38,7 +38,9 @@ public struct PoseTrackReader {
         }
         let json: JSONValue
         do {
-            json = try first.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in try JSONValue.parse(bytes: buffer) }
+            json = try first.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in
+                try JSONValue.parse(bytes: buffer)
+            }
         } catch {
             throw PoseKitError(.malformedHeader, "the header is not valid JSON (\(error))", file: path, line: 1)
         }
@@ -81,25 +83,36 @@ public struct PoseTrackReader {
     private mutating func parseFrame(_ line: [UInt8]) throws(PoseKitError) -> PoseFrame {
         let json: JSONValue
         do {
-            json = try line.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in try JSONValue.parse(bytes: buffer) }
+            json = try line.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in
+                try JSONValue.parse(bytes: buffer)
+            }
         } catch {
             throw fail("not valid JSON (\(error))")
         }
-        guard let object = json.objectValue else { throw fail("a frame must be a JSON object {\"t\":…, \"poses\":[…]}") }
+        guard let object = json.objectValue else {
+            throw fail("a frame must be a JSON object {\"t\":…, \"poses\":[…]}")
+        }
         guard let seconds = object["t"]?.doubleValue, seconds.isFinite else {
             throw fail("\"t\" must be a finite number of seconds")
         }
         guard seconds >= lastSeconds else {
-            throw fail(.framesOutOfOrder, "frame time t=\(seconds) is before the previous frame's t=\(lastSeconds); sort the frames by t")
+            throw fail(
+                .framesOutOfOrder,
+                "frame time t=\(seconds) is before the previous frame's t=\(lastSeconds); sort the frames by t"
+            )
         }
         lastSeconds = seconds
-        guard let posesJSON = object["poses"]?.arrayValue else { throw fail("\"poses\" must be an array (use [] when nobody was seen)") }
+        guard let posesJSON = object["poses"]?.arrayValue else {
+            throw fail("\"poses\" must be an array (use [] when nobody was seen)")
+        }
         let valuesPerKeypoint = header.valuesPerKeypoint
         let expected = header.keypoints.count * valuesPerKeypoint
         var poses: [Pose] = []
         poses.reserveCapacity(posesJSON.count)
         for (personIndex, personJSON) in posesJSON.enumerated() {
-            guard let values = personJSON.arrayValue else { throw fail("pose \(personIndex) must be an array of numbers") }
+            guard let values = personJSON.arrayValue else {
+                throw fail("pose \(personIndex) must be an array of numbers")
+            }
             guard values.count == expected else {
                 throw fail(
                     "pose \(personIndex) has \(values.count) values; the header's \(header.keypoints.count) keypoints "
@@ -127,7 +140,9 @@ public struct PoseTrackReader {
                 }
                 let confidence = valuesPerKeypoint == 4 ? numbers.3 : numbers.2
                 guard confidence.isFinite, confidence >= 0, confidence <= 1 else {
-                    throw fail("keypoint \(joint.name) of pose \(personIndex) has confidence \(confidence); it must be in [0, 1]")
+                    throw fail(
+                        "keypoint \(joint.name) of pose \(personIndex) has confidence \(confidence); it must be in [0, 1]"
+                    )
                 }
                 if confidence == 0 { continue }
                 let z: Double? = valuesPerKeypoint == 4 ? numbers.2 : nil

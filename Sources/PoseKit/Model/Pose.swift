@@ -58,7 +58,10 @@ public struct Pose: Sendable, Hashable {
         guard p.confidence > 0, q.confidence > 0 else { return }
         let z: Double? = if let pz = p.z, let qz = q.z { (pz + qz) / 2 } else { nil }
         keypoints[joint.rawValue] = Keypoint(
-            x: (p.x + q.x) / 2, y: (p.y + q.y) / 2, z: z, confidence: min(p.confidence, q.confidence)
+            x: (p.x + q.x) / 2,
+            y: (p.y + q.y) / 2,
+            z: z,
+            confidence: min(p.confidence, q.confidence)
         )
     }
 

@@ -97,7 +97,11 @@ enum AnalysisOutputs {
             images = annotated.stills(at: times)
         } else if annotate != nil || !picks.isEmpty {
             images = try AnnotationPass.run(
-                track: track, video: video, session: configuration, annotate: annotate, overwrite: overwrite,
+                track: track,
+                video: video,
+                session: configuration,
+                annotate: annotate,
+                overwrite: overwrite,
                 stillTimes: times
             )
         }

@@ -164,8 +164,12 @@ final class VideoAnnotator: FrameAnnotating, @unchecked Sendable {
     /// Starts the encoder (writing to a hidden temporary file until ``finish()``), the drawing and the writing
     /// thread.
     init(
-        path: String, video: VideoInfo, header: PoseTrackHeader, session configuration: CoachingSession.Configuration,
-        overwrite: Bool, queued: Int = 2
+        path: String,
+        video: VideoInfo,
+        header: PoseTrackHeader,
+        session configuration: CoachingSession.Configuration,
+        overwrite: Bool,
+        queued: Int = 2
     ) throws {
         width = video.width
         height = video.height
@@ -175,7 +179,10 @@ final class VideoAnnotator: FrameAnnotating, @unchecked Sendable {
             encoder = try VideoEncoder(
                 path: path,
                 configuration: .init(
-                    width: video.width, height: video.height, framesPerSecond: video.fps, overwrite: overwrite
+                    width: video.width,
+                    height: video.height,
+                    framesPerSecond: video.fps,
+                    overwrite: overwrite
                 )
             )
         } catch {
@@ -195,7 +202,8 @@ final class VideoAnnotator: FrameAnnotating, @unchecked Sendable {
                     let frame = try PoseFrame(trackLine: item.line, header: drawing.header)
                     _ = drawing.session.ingest(frame)
                     drawing.renderer.render(
-                        OverlayState(snapshot: drawing.session.snapshot, people: frame.poses), onto: &item.image
+                        OverlayState(snapshot: drawing.session.snapshot, people: frame.poses),
+                        onto: &item.image
                     )
                     drawing.frameSeconds.append(frame.seconds)
                 } catch {
@@ -294,7 +302,8 @@ final class VideoAnnotator: FrameAnnotating, @unchecked Sendable {
         }
         return times.map { time in
             var nearest = 0
-            for (k, seconds) in frameSeconds.enumerated() where abs(seconds - time) < abs(frameSeconds[nearest] - time) {
+            for (k, seconds) in frameSeconds.enumerated() where abs(seconds - time) < abs(frameSeconds[nearest] - time)
+            {
                 nearest = k
             }
             // The encoder writes frame k at k / fps.

@@ -37,7 +37,9 @@ extension PoseFrame {
                 if confidence == 0 { continue }
                 let z: Double? = stride == 4 ? values[base + 2].doubleValue : nil
                 pose[joint] = Keypoint(
-                    x: values[base].doubleValue ?? .nan, y: values[base + 1].doubleValue ?? .nan, z: z,
+                    x: values[base].doubleValue ?? .nan,
+                    y: values[base + 1].doubleValue ?? .nan,
+                    z: z,
                     confidence: confidence
                 )
             }

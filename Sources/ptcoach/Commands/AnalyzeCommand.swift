@@ -101,25 +101,43 @@ struct AnalyzeCommand: AsyncParsableCommand {
             temporary = path
             if let annotate {
                 let header = PoseTrackHeader(
-                    layout: .blazePose33, fps: video.fps, width: video.width, height: video.height, dimensions: 3
+                    layout: .blazePose33,
+                    fps: video.fps,
+                    width: video.width,
+                    height: video.height,
+                    dimensions: 3
                 )
                 annotator = try VideoAnnotator(
-                    path: annotate, video: video, header: header,
+                    path: annotate,
+                    video: video,
+                    header: header,
                     session: Self.sessionConfiguration(
-                        exercise: definition, library: library, width: Double(video.width), height: Double(video.height)
+                        exercise: definition,
+                        library: library,
+                        width: Double(video.width),
+                        height: Double(video.height)
                     ),
                     overwrite: overwrite
                 )
             }
             try PosesCommand.writePoseTrack(
-                of: input, to: path, segments: nil, numPoses: 1, mode: .video, quiet: false, verbose: verbose,
+                of: input,
+                to: path,
+                segments: nil,
+                numPoses: 1,
+                mode: .video,
+                quiet: false,
+                verbose: verbose,
                 annotator: annotator
             )
             track = path
         }
         var source = try PoseTrackFrameSource(path: track)
         let configuration = Self.sessionConfiguration(
-            exercise: definition, library: library, width: source.width, height: source.height
+            exercise: definition,
+            library: library,
+            width: source.width,
+            height: source.height
         )
         var series: [ReportInput.AngleSample] = []
         let summary = try Self.analyze(source: &source, configuration: configuration, name: input) { snapshot in
@@ -132,15 +150,26 @@ struct AnalyzeCommand: AsyncParsableCommand {
             try annotator.drain()
             guard try Self.jsonText(annotator.summary(), file: input) == summaryJSON else {
                 annotator.cancel()
-                throw CLIError("\(input): internal error: the drawn session differs from the counted one; no video written")
+                throw CLIError(
+                    "\(input): internal error: the drawn session differs from the counted one; no video written"
+                )
             }
             try annotator.finish()
         }
         if annotate != nil || report != nil {
             try AnalysisOutputs.write(
-                summary: summary, summaryJSON: summaryJSON, series: series, exercise: definition, track: track,
-                video: video, configuration: configuration, annotate: annotate, report: report, overwrite: overwrite,
-                input: input, annotated: annotator
+                summary: summary,
+                summaryJSON: summaryJSON,
+                series: series,
+                exercise: definition,
+                track: track,
+                video: video,
+                configuration: configuration,
+                annotate: annotate,
+                report: report,
+                overwrite: overwrite,
+                input: input,
+                annotated: annotator
             )
         }
         if json {
@@ -163,20 +192,32 @@ struct AnalyzeCommand: AsyncParsableCommand {
     ///
     /// - Throws: ``CLIError`` when nobody is seen, or the joints the exercise needs never are.
     static func analyze(
-        source: inout some PoseFrameSource, exercise: ExerciseDefinition?, library: ExerciseLibrary, name: String
+        source: inout some PoseFrameSource,
+        exercise: ExerciseDefinition?,
+        library: ExerciseLibrary,
+        name: String
     ) throws -> SessionSummary {
         let configuration = sessionConfiguration(
-            exercise: exercise, library: library, width: source.width, height: source.height
+            exercise: exercise,
+            library: library,
+            width: source.width,
+            height: source.height
         )
         return try analyze(source: &source, configuration: configuration, name: name)
     }
 
     /// The session settings of an analysis (the same for the counting pass and the drawing pass).
     static func sessionConfiguration(
-        exercise: ExerciseDefinition?, library: ExerciseLibrary, width: Double, height: Double
+        exercise: ExerciseDefinition?,
+        library: ExerciseLibrary,
+        width: Double,
+        height: Double
     ) -> CoachingSession.Configuration {
         .init(
-            exercise: exercise, library: library.exercises, frameWidth: width, frameHeight: height,
+            exercise: exercise,
+            library: library.exercises,
+            frameWidth: width,
+            frameHeight: height,
             emitsPoseEvents: false
         )
     }
@@ -214,7 +255,11 @@ struct AnalyzeCommand: AsyncParsableCommand {
     static func jsonText(_ summary: SessionSummary, file: String) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "inf",
+            negativeInfinity: "-inf",
+            nan: "nan"
+        )
         let data = try encoder.encode(summary)
         var text = String(decoding: data, as: UTF8.self)
         // Put the file name first for readers that scan many outputs.
@@ -228,14 +273,17 @@ struct AnalyzeCommand: AsyncParsableCommand {
     static func report(_ summary: SessionSummary, file: String) -> String {
         func f(_ x: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", x) }
         var lines: [String] = []
-        let exercise = summary.exerciseName.map { "\($0) (\(summary.exercise!), \(summary.exerciseSource))" } ?? "no library exercise recognised"
+        let exercise =
+            summary.exerciseName.map { "\($0) (\(summary.exercise!), \(summary.exerciseSource))" }
+            ?? "no library exercise recognised"
         lines.append("\(file): \(exercise)")
         lines.append("  \(summary.reps) repetition\(summary.reps == 1 ? "" : "s") in \(f(summary.durationSeconds)) s")
         for rep in summary.repetitions {
             var line = "  rep \(rep.index): \(f(rep.startSeconds))–\(f(rep.endSeconds)) s"
             if let primary = rep.angles.first {
                 let side = primary.side.map { " \($0.rawValue)" } ?? ""
-                line += ", \(primary.angle.displayName)\(side) \(f(primary.min, 0))–\(f(primary.max, 0))\(primary.angle.unit)"
+                line +=
+                    ", \(primary.angle.displayName)\(side) \(f(primary.min, 0))–\(f(primary.max, 0))\(primary.angle.unit)"
             }
             if let rom = rep.rangeOfMotion { line += ", \(Int((rom * 100).rounded()))% of target" }
             line += ", \(rep.verdict.rawValue)"
@@ -244,7 +292,9 @@ struct AnalyzeCommand: AsyncParsableCommand {
             lines.append(line)
         }
         for hold in summary.holds {
-            lines.append("  hold: \(f(hold.heldSeconds)) s of \(f(hold.targetSeconds, 0)) s\(hold.completed ? " (done)" : "")")
+            lines.append(
+                "  hold: \(f(hold.heldSeconds)) s of \(f(hold.targetSeconds, 0)) s\(hold.completed ? " (done)" : "")"
+            )
         }
         if summary.segments.count > 1 {
             lines.append("  segments:")
@@ -252,7 +302,9 @@ struct AnalyzeCommand: AsyncParsableCommand {
                 lines.append("    \(f(s.startSeconds))–\(f(s.endSeconds)) s: \(s.exercise ?? "—") (\(s.reps) reps)")
             }
         }
-        if let good = summary.averages.goodFraction { lines.append("  good form: \(Int((good * 100).rounded()))% of repetitions") }
+        if let good = summary.averages.goodFraction {
+            lines.append("  good form: \(Int((good * 100).rounded()))% of repetitions")
+        }
         return lines.joined(separator: "\n")
     }
 }

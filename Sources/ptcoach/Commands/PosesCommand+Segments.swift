@@ -116,9 +116,18 @@ extension PosesCommand {
                     return
                 }
                 runSegment(
-                    path: path, info: info, start: start, end: end, threads: threads,
-                    configuration: configuration, joints: joints, dimensions: header.dimensions,
-                    progress: progress, annotator: k == 0 ? annotator : nil, outcome: &outcome, emit: emit
+                    path: path,
+                    info: info,
+                    start: start,
+                    end: end,
+                    threads: threads,
+                    configuration: configuration,
+                    joints: joints,
+                    dimensions: header.dimensions,
+                    progress: progress,
+                    annotator: k == 0 ? annotator : nil,
+                    outcome: &outcome,
+                    emit: emit
                 )
             }
             thread.name = "poses-segment-\(k)"
@@ -135,8 +144,13 @@ extension PosesCommand {
             var outcome = task.outcome
             if k > 0, total.failure == nil, outcome.failure == nil, let annotator, let temporary = task.temporaryPath {
                 outcome.failure = annotateAgain(
-                    path: path, info: info, start: plan.boundaries[k] ?? 0, end: plan.boundaries[k + 1],
-                    lines: temporary, frames: outcome.frames, annotator: annotator
+                    path: path,
+                    info: info,
+                    start: plan.boundaries[k] ?? 0,
+                    end: plan.boundaries[k + 1],
+                    lines: temporary,
+                    frames: outcome.frames,
+                    annotator: annotator
                 )
             }
             if k > 0, total.failure == nil, let temporary = task.temporaryPath {
@@ -170,7 +184,12 @@ extension PosesCommand {
         do {
             var estimator = try MediaPipePoseEstimator(configuration: configuration)
             let frames = try PrefetchingVideoDecoder(
-                path: path, start: start, end: end, info: info, allowsStillImage: true, threads: threads
+                path: path,
+                start: start,
+                end: end,
+                info: info,
+                allowsStillImage: true,
+                threads: threads
             )
             let clock = ContinuousClock()
             while var frame = try frames.next() {
@@ -198,7 +217,12 @@ extension PosesCommand {
     /// Hands the annotator the frames of a later segment: its finished pose-track lines in `lines`, its
     /// pictures decoded again. Returns the failure as one line, or `nil`.
     private static func annotateAgain(
-        path: String, info: VideoInfo, start: Double, end: Double?, lines: String, frames: Int,
+        path: String,
+        info: VideoInfo,
+        start: Double,
+        end: Double?,
+        lines: String,
+        frames: Int,
         annotator: any FrameAnnotating
     ) -> String? {
         guard let file = fopen(lines, "r") else { return "cannot read the temporary pose-track \(lines)" }
@@ -268,7 +292,8 @@ final class OutputSink {
         } else {
             guard let file = fopen(path, "w") else {
                 throw MediaIOError(
-                    .io, "cannot create the output file (\(String(cString: strerror(errno)))); check the folder",
+                    .io,
+                    "cannot create the output file (\(String(cString: strerror(errno)))); check the folder",
                     file: path
                 )
             }

@@ -64,7 +64,13 @@ struct PosesCommand: AsyncParsableCommand {
 
     func run() async throws {
         try Self.writePoseTrack(
-            of: input, to: output, segments: segments, numPoses: numPoses, mode: mode, quiet: quiet, verbose: verbose
+            of: input,
+            to: output,
+            segments: segments,
+            numPoses: numPoses,
+            mode: mode,
+            quiet: quiet,
+            verbose: verbose
         )
     }
 
@@ -72,7 +78,13 @@ struct PosesCommand: AsyncParsableCommand {
     /// does, and the first step of `analyze` for a video. With `annotator`, every frame is also handed to it in
     /// time order while the poses are being found (`analyze --annotate` draws the video in the same pass).
     static func writePoseTrack(
-        of input: String, to output: String, segments: Int?, numPoses: Int, mode: Mode, quiet: Bool, verbose: Bool,
+        of input: String,
+        to output: String,
+        segments: Int?,
+        numPoses: Int,
+        mode: Mode,
+        quiet: Bool,
+        verbose: Bool,
         annotator: (any FrameAnnotating)? = nil
     ) throws {
         let started = ContinuousClock.now
@@ -111,12 +123,19 @@ struct PosesCommand: AsyncParsableCommand {
 
         let plan = SegmentPlan(info: info, requested: segments ?? ProcessInfo.processInfo.activeProcessorCount)
         let progress = ProgressBar(
-            total: info.estimatedFrameCount, descriptor: console.descriptor,
+            total: info.estimatedFrameCount,
+            descriptor: console.descriptor,
             enabled: !quiet && isatty(console.descriptor) == 1
         )
         let outcome = try process(
-            path: input, info: info, plan: plan, configuration: configuration, header: header, sink: sink,
-            progress: progress, annotator: annotator
+            path: input,
+            info: info,
+            plan: plan,
+            configuration: configuration,
+            header: header,
+            sink: sink,
+            progress: progress,
+            annotator: annotator
         )
         progress.clear()
         try sink.close()

@@ -12,6 +12,12 @@ public struct CoachKitError: Error, Sendable, CustomStringConvertible, Equatable
         case library
         /// The recording cannot be measured (e.g. the joints the exercise needs were never seen).
         case unmeasurable
+        // The trainable classifier.
+        case malformedManifest
+        case missingFile
+        case unusableTrainingSet
+        case malformedModel
+        case unsupportedInput
     }
 
     public var code: Code

@@ -72,10 +72,10 @@ extension ActionClassifier {
     /// Reads a model written by ``jsonText``.
     ///
     /// - Parameter source: a name for messages (the model file's path).
-    /// - Throws: ``ClassifierError`` (`.malformedModel`) saying what is wrong and what to do.
-    public init(jsonText: String, source: String = "model") throws(ClassifierError) {
-        func fail(_ message: String) -> ClassifierError {
-            ClassifierError(.malformedModel, "\(source): \(message)")
+    /// - Throws: ``CoachKitError`` (`.malformedModel`) saying what is wrong and what to do.
+    public init(jsonText: String, source: String = "model") throws(CoachKitError) {
+        func fail(_ message: String) -> CoachKitError {
+            CoachKitError(.malformedModel, "\(source): \(message)")
         }
         let json: JSONValue
         do {
@@ -95,7 +95,7 @@ extension ActionClassifier {
                     + "M.csv --out MODEL.json`"
             )
         }
-        func numbers(_ value: JSONValue?, _ name: String) throws(ClassifierError) -> [Double] {
+        func numbers(_ value: JSONValue?, _ name: String) throws(CoachKitError) -> [Double] {
             guard let array = value?.arrayValue else { throw fail("\"\(name)\" must be an array of numbers") }
             var result: [Double] = []
             result.reserveCapacity(array.count)

@@ -139,13 +139,13 @@ public struct ActionClassifier: Sendable, Hashable {
 
     /// Trains a classifier on labelled recordings.
     ///
-    /// - Throws: ``ClassifierError`` (`.unusableTrainingSet`) for fewer than two classes, a recording with
+    /// - Throws: ``CoachKitError`` (`.unusableTrainingSet`) for fewer than two classes, a recording with
     ///   no person in it, or recordings that lack the joints needed to place the body.
     public static func train(
         sequences: [PoseSequence],
         labels: [String],
         configuration: Configuration = Configuration()
-    ) throws(ClassifierError) -> ActionClassifier {
+    ) throws(CoachKitError) -> ActionClassifier {
         try validate(sequences: sequences, labels: labels)
         let spec = try SequenceFeatureSpec.fitted(to: sequences, timeBins: configuration.timeBins)
         let prepared = PreparedFeatures(spec: spec, sequences: sequences, configuration: configuration)
@@ -239,18 +239,18 @@ public struct ActionClassifier: Sendable, Hashable {
     }
 
     /// Checks that the recordings and labels can train a classifier.
-    static func validate(sequences: [PoseSequence], labels: [String]) throws(ClassifierError) {
+    static func validate(sequences: [PoseSequence], labels: [String]) throws(CoachKitError) {
         precondition(sequences.count == labels.count, "\(sequences.count) sequences but \(labels.count) labels")
         let classes = Set(labels)
         guard classes.count >= 2 else {
             let only = classes.first.map { "`\($0)`" } ?? "none"
-            throw ClassifierError(
+            throw CoachKitError(
                 .unusableTrainingSet,
                 "the training set has one class only (\(only)); a classifier needs examples of at least two labels"
             )
         }
         for sequence in sequences where !sequence.hasPerson.contains(true) {
-            throw ClassifierError(
+            throw CoachKitError(
                 .unusableTrainingSet,
                 "\(sequence.name): no frame shows a person; remove the file from the manifest or re-run the pose estimator"
             )

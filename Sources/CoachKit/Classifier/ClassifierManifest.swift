@@ -33,8 +33,8 @@ public struct ClassifierManifest: Sendable, Hashable {
     /// - Parameters:
     ///   - text: the CSV text; the first non-blank line must be the header `path,label`.
     ///   - path: the manifest's path, used to resolve relative paths and in messages.
-    /// - Throws: ``ClassifierError`` (`.malformedManifest`) naming the manifest and the line.
-    public init(text: String, path: String) throws(ClassifierError) {
+    /// - Throws: ``CoachKitError`` (`.malformedManifest`) naming the manifest and the line.
+    public init(text: String, path: String) throws(CoachKitError) {
         self.path = path
         let folder = Self.folder(of: path)
         var entries: [Entry] = []
@@ -76,13 +76,13 @@ public struct ClassifierManifest: Sendable, Hashable {
             entries.append(Entry(relativePath: trimmed[0], path: resolved, label: trimmed[1], line: lineNumber))
         }
         guard sawHeader else {
-            throw ClassifierError(
+            throw CoachKitError(
                 .malformedManifest,
                 "\(path): the manifest is empty; expected a header `path,label` and rows"
             )
         }
         guard !entries.isEmpty else {
-            throw ClassifierError(
+            throw CoachKitError(
                 .malformedManifest,
                 "\(path): the manifest has a header but no rows; add `path,label` rows"
             )
@@ -96,8 +96,8 @@ public struct ClassifierManifest: Sendable, Hashable {
         return String(path[...slash])
     }
 
-    private static func fail(_ path: String, _ line: Int, _ message: String) -> ClassifierError {
-        ClassifierError(.malformedManifest, "\(path):\(line): \(message)")
+    private static func fail(_ path: String, _ line: Int, _ message: String) -> CoachKitError {
+        CoachKitError(.malformedManifest, "\(path):\(line): \(message)")
     }
 
     private struct FieldError: Error { var message: String }

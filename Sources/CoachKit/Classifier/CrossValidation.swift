@@ -53,13 +53,13 @@ public enum CrossValidation {
     /// Trains one model per fold on the other folds and predicts the fold.
     ///
     /// The feature spec (which joints to use) is fitted on each fold's training part too.
-    /// - Throws: ``ClassifierError`` when a fold's training part cannot train a classifier (one class).
+    /// - Throws: ``CoachKitError`` when a fold's training part cannot train a classifier (one class).
     public static func run(
         sequences: [PoseSequence],
         labels: [String],
         folds: [Int],
         configuration: ActionClassifier.Configuration = .init()
-    ) throws(ClassifierError) -> Result {
+    ) throws(CoachKitError) -> Result {
         precondition(sequences.count == labels.count && labels.count == folds.count, "one label and fold per sequence")
         try ActionClassifier.validate(sequences: sequences, labels: labels)
         var cache: [SequenceFeatureSpec: ActionClassifier.PreparedFeatures] = [:]
@@ -70,7 +70,7 @@ public enum CrossValidation {
             let test = folds.indices.filter { folds[$0] == fold }
             let trainLabels = train.map { labels[$0] }
             guard Set(trainLabels).count >= 2 else {
-                throw ClassifierError(
+                throw CoachKitError(
                     .unusableTrainingSet,
                     "fold \(fold) leaves one class only for training; use fewer folds or add examples"
                 )

@@ -47,12 +47,12 @@ public struct SequenceFeatureSpec: Sendable, Hashable {
     /// more-moving side first, so a pair must not be dropped because the far side is hidden (which side
     /// is far changes between recordings; taking the better side keeps the rule mirror-invariant).
     ///
-    /// - Throws: ``ClassifierError`` (`.unusableTrainingSet`) when neither hips nor shoulders are seen.
+    /// - Throws: ``CoachKitError`` (`.unusableTrainingSet`) when neither hips nor shoulders are seen.
     public static func fitted(
         to sequences: [PoseSequence],
         timeBins: Int,
         minimumCoverage: Double = 0.5
-    ) throws(ClassifierError) -> SequenceFeatureSpec {
+    ) throws(CoachKitError) -> SequenceFeatureSpec {
         let tracked = PoseSequence.trackedJoints
         var coverage = [Double](repeating: 0, count: tracked.count)
         var files = 0
@@ -68,7 +68,7 @@ public struct SequenceFeatureSpec: Sendable, Hashable {
             }
         }
         guard files > 0 else {
-            throw ClassifierError(.unusableTrainingSet, "the training recordings have no frames")
+            throw CoachKitError(.unusableTrainingSet, "the training recordings have no frames")
         }
         var available = Set<Joint>()
         for (j, joint) in tracked.enumerated() where coverage[j] / Double(files) >= minimumCoverage {
@@ -82,7 +82,7 @@ public struct SequenceFeatureSpec: Sendable, Hashable {
         } else if available.contains(.neck) {
             origin = .neck
         } else {
-            throw ClassifierError(
+            throw CoachKitError(
                 .unusableTrainingSet,
                 "the training recordings show neither hips nor shoulders in most frames; the classifier needs "
                     + "them to place and scale the body"
@@ -94,7 +94,7 @@ public struct SequenceFeatureSpec: Sendable, Hashable {
         } else if available.contains(.leftShoulder) {
             scale = .shoulders
         } else {
-            throw ClassifierError(
+            throw CoachKitError(
                 .unusableTrainingSet,
                 "the training recordings show neither a torso (neck and hips) nor both shoulders in most frames"
             )

@@ -13,20 +13,20 @@ struct PoseTrackSequenceSource: PoseSequenceSource {
     func sequence(at path: String) throws -> PoseSequence {
         let ext = path.split(separator: ".").last.map { $0.lowercased() } ?? ""
         if Self.videoExtensions.contains(ext) {
-            throw ClassifierError(
+            throw CoachKitError(
                 .unsupportedInput,
                 "\(path) is a video; the classifier reads pose-track files: convert it with "
                     + "`ptcoach poses \(path) -o OUT.jsonl` and give OUT.jsonl"
             )
         }
         guard ext == "jsonl" || ext == "json" else {
-            throw ClassifierError(
+            throw CoachKitError(
                 .unsupportedInput,
                 "\(path) is not a pose-track file (.jsonl); give pose-track files, or convert videos with `ptcoach poses`"
             )
         }
         guard FileManager.default.fileExists(atPath: path) else {
-            throw ClassifierError(.missingFile, "\(path): no such file")
+            throw CoachKitError(.missingFile, "\(path): no such file")
         }
         let (header, frames) = try PoseTrackReader.readAll(path: path)
         var metadata: [String: String] = [:]

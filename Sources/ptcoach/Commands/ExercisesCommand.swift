@@ -1,6 +1,7 @@
 import ArgumentParser
 import CoachKit
 import Foundation
+import PoseKit
 
 struct ExercisesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -88,7 +88,7 @@ struct ActionClassifierTests {
         #expect {
             try ActionClassifier.train(sequences: sequences, labels: ["squat", "squat", "squat"])
         } throws: { error in
-            let error = error as? ClassifierError
+            let error = error as? CoachKitError
             return error?.code == .unusableTrainingSet && error?.message.contains("one class only") == true
         }
     }
@@ -99,7 +99,7 @@ struct ActionClassifierTests {
         #expect {
             try ActionClassifier.train(sequences: sequences, labels: ["squat", "armRaise", "squat"])
         } throws: { error in
-            (error as? ClassifierError)?.message.contains("empty.jsonl") == true
+            (error as? CoachKitError)?.message.contains("empty.jsonl") == true
         }
     }
 
@@ -121,7 +121,7 @@ struct ActionClassifierTests {
         #expect {
             try ActionClassifier(jsonText: text, source: "m.json")
         } throws: { error in
-            guard let error = error as? ClassifierError else { return false }
+            guard let error = error as? CoachKitError else { return false }
             return error.code == .malformedModel && error.message.hasPrefix("m.json: ")
                 && error.message.contains(expected)
         }
@@ -132,7 +132,7 @@ struct ActionClassifierTests {
         let text = try ActionClassifier.train(sequences: sequences, labels: labels).jsonText
         var object = try #require(try JSONValue.parse(text).objectValue)
         object["biases"] = .array([.number(0)])
-        #expect(throws: ClassifierError.self) { try ActionClassifier(jsonText: JSONValue.object(object).jsonText) }
+        #expect(throws: CoachKitError.self) { try ActionClassifier(jsonText: JSONValue.object(object).jsonText) }
     }
 
     @Test func crossValidationSeparatesSyntheticMotions() throws {

@@ -34,7 +34,7 @@ struct ClassifierManifestTests {
         #expect {
             try ClassifierManifest(text: text, path: "m.csv")
         } throws: { error in
-            guard let error = error as? ClassifierError else { return false }
+            guard let error = error as? CoachKitError else { return false }
             return error.code == .malformedManifest && error.message.hasPrefix(expected)
         }
     }

@@ -78,7 +78,7 @@ struct ModelSelectionTests {
         #expect {
             try ActionClassifier(jsonText: JSONValue.object(object).jsonText, source: "nn.json")
         } throws: { error in
-            (error as? ClassifierError)?.message.contains("trajectory.templates[0]") == true
+            (error as? CoachKitError)?.message.contains("trajectory.templates[0]") == true
         }
     }
 
@@ -91,7 +91,7 @@ struct ModelSelectionTests {
         #expect {
             try ActionClassifier(jsonText: JSONValue.object(object).jsonText, source: "old.json")
         } throws: { error in
-            guard let error = error as? ClassifierError else { return false }
+            guard let error = error as? CoachKitError else { return false }
             return error.code == .malformedModel && error.message.hasPrefix("old.json: model version 1")
                 && error.message.contains("retrain")
         }

@@ -28,34 +28,10 @@ struct EvaluateClassifierCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Repeats of stratified k-fold, with seeds 1…N.")
     var repeats: Int = 5
 
-    @Option(name: .long, help: "L2 penalty on the weights.")
-    var regularization: Double = ActionClassifier.Configuration().regularization
-
-    @Option(name: .long, help: "Time bins of each feature's temporal profile.")
-    var timeBins: Int = ActionClassifier.Configuration().timeBins
+    @OptionGroup var model: ClassifierModelOptions
 
     @Flag(name: .long, help: "Leave one recording out at a time (instead of k-fold).")
     var leaveOneOut = false
-
-    @Option(
-        name: .long,
-        help:
-            "Model: logistic, form-logistic, nearest-neighbor (DTW), or automatic (chosen by cross-validation inside each training fold)."
-    )
-    var method: String = ActionClassifier.Configuration().method.rawValue
-
-    @Option(name: .long, help: "Time steps of the nearest-neighbour trajectories.")
-    var trajectoryLength: Int = ActionClassifier.Configuration().trajectoryLength
-
-    @Option(name: .long, help: "DTW band in steps.")
-    var warpingRadius: Int = ActionClassifier.Configuration().warpingRadius
-
-    @Option(
-        name: .long,
-        help:
-            "With --method automatic: another model must get more than MARGIN x sqrt(n) more of the n held-out training recordings right than logistic regression."
-    )
-    var selectionMargin: Double = ActionClassifier.Configuration().selectionMargin
 
     @Flag(name: .long, help: "Print only the one-line summary.")
     var quiet = false
@@ -63,18 +39,6 @@ struct EvaluateClassifierCommand: AsyncParsableCommand {
     func validate() throws {
         guard folds >= 2 else { throw ValidationError("--folds must be at least 2, got \(folds)") }
         guard repeats >= 1 else { throw ValidationError("--repeats must be at least 1, got \(repeats)") }
-        guard regularization > 0 else { throw ValidationError("--regularization must be positive") }
-        guard (1...64).contains(timeBins) else { throw ValidationError("--time-bins must be 1…64, got \(timeBins)") }
-        _ = try ClassifierInput.method(method)
-        guard (2...512).contains(trajectoryLength) else {
-            throw ValidationError("--trajectory-length must be 2…512, got \(trajectoryLength)")
-        }
-        guard selectionMargin >= 0 else {
-            throw ValidationError("--selection-margin must be 0 or more, got \(selectionMargin)")
-        }
-        guard warpingRadius >= 0 else {
-            throw ValidationError("--warping-radius must be 0 or more, got \(warpingRadius)")
-        }
         guard !(leaveOneOut && groupBy != nil) else {
             throw ValidationError("give --leave-one-out or --group-by, not both")
         }
@@ -84,14 +48,7 @@ struct EvaluateClassifierCommand: AsyncParsableCommand {
         let manifest = try ClassifierInput.manifest(at: manifest)
         let labels = manifest.entries.map(\.label)
         let sequences = try ClassifierInput.sequences(of: manifest)
-        let configuration = ActionClassifier.Configuration(
-            regularization: regularization,
-            timeBins: timeBins,
-            method: try ClassifierInput.method(method),
-            trajectoryLength: trajectoryLength,
-            warpingRadius: warpingRadius,
-            selectionMargin: selectionMargin
-        )
+        let configuration = try model.configuration()
         var methods: [ActionClassifier.Configuration.Method] = []
         let start = ContinuousClock.now
         var truth: [String] = []
@@ -163,8 +120,8 @@ struct EvaluateClassifierCommand: AsyncParsableCommand {
         let spread = (perRun.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(max(1, perRun.count))).squareRoot()
         if !quiet {
             print(
-                "\(manifest.path): \(sequences.count) recordings, protocol \(protocolName), method \(method), "
-                    + "L2 \(regularization), trajectory \(trajectoryLength) steps, DTW band \(warpingRadius)"
+                "\(manifest.path): \(sequences.count) recordings, protocol \(protocolName), method \(model.method), "
+                    + "L2 \(model.regularization), trajectory \(model.trajectoryLength) steps, DTW band \(model.warpingRadius)"
             )
             print(report.text)
         }
@@ -175,7 +132,7 @@ struct EvaluateClassifierCommand: AsyncParsableCommand {
         print(
             "RESULT \(manifest.path) protocol=\"\(protocolName)\" accuracy=\(ClassifierInput.format(report.accuracy)) "
                 + "weightedF1=\(ClassifierInput.format(report.weightedF1)) \(runKind)=\(ClassifierInput.format(mean))"
-                + "±\(ClassifierInput.format(spread)) method=\(method) folds logistic/form/neighbor="
+                + "±\(ClassifierInput.format(spread)) method=\(model.method) folds logistic/form/neighbor="
                 + "\(chosen.joined(separator: "/")) seconds=\(ClassifierInput.format(elapsed, decimals: 2))"
         )
     }

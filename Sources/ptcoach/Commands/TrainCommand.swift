@@ -27,31 +27,7 @@ struct TrainCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Where to write the model (JSON).")
     var out: String
 
-    @Option(name: .long, help: "L2 penalty on the weights.")
-    var regularization: Double = ActionClassifier.Configuration().regularization
-
-    @Option(name: .long, help: "Time bins of each feature's temporal profile.")
-    var timeBins: Int = ActionClassifier.Configuration().timeBins
-
-    @Option(
-        name: .long,
-        help:
-            "Model: logistic, form-logistic, nearest-neighbor (DTW), or automatic (chosen by cross-validation inside the training set)."
-    )
-    var method: String = ActionClassifier.Configuration().method.rawValue
-
-    @Option(name: .long, help: "Time steps of the nearest-neighbour trajectories.")
-    var trajectoryLength: Int = ActionClassifier.Configuration().trajectoryLength
-
-    @Option(name: .long, help: "DTW band in steps.")
-    var warpingRadius: Int = ActionClassifier.Configuration().warpingRadius
-
-    @Option(
-        name: .long,
-        help:
-            "With --method automatic: another model must get more than MARGIN x sqrt(n) more of the n held-out training recordings right than logistic regression."
-    )
-    var selectionMargin: Double = ActionClassifier.Configuration().selectionMargin
+    @OptionGroup var model: ClassifierModelOptions
 
     @Option(name: .long, help: "Folds of the cross-validation in the summary (0 to skip it).")
     var folds: Int = 5
@@ -66,20 +42,6 @@ struct TrainCommand: AsyncParsableCommand {
     var groupBy: String?
 
     func validate() throws {
-        guard regularization > 0, regularization.isFinite else {
-            throw ValidationError("--regularization must be a positive number, got \(regularization)")
-        }
-        guard (1...64).contains(timeBins) else { throw ValidationError("--time-bins must be 1…64, got \(timeBins)") }
-        _ = try ClassifierInput.method(method)
-        guard (2...512).contains(trajectoryLength) else {
-            throw ValidationError("--trajectory-length must be 2…512, got \(trajectoryLength)")
-        }
-        guard selectionMargin >= 0 else {
-            throw ValidationError("--selection-margin must be 0 or more, got \(selectionMargin)")
-        }
-        guard warpingRadius >= 0 else {
-            throw ValidationError("--warping-radius must be 0 or more, got \(warpingRadius)")
-        }
         guard folds == 0 || folds >= 2 else {
             throw ValidationError("--folds must be 0 (skip) or at least 2, got \(folds)")
         }
@@ -97,14 +59,7 @@ struct TrainCommand: AsyncParsableCommand {
         }
         let sequences = try ClassifierInput.sequences(of: manifest)
         let loaded = ClassifierInput.seconds(since: start)
-        let configuration = ActionClassifier.Configuration(
-            regularization: regularization,
-            timeBins: timeBins,
-            method: try ClassifierInput.method(method),
-            trajectoryLength: trajectoryLength,
-            warpingRadius: warpingRadius,
-            selectionMargin: selectionMargin
-        )
+        let configuration = try model.configuration()
         let trainStart = ContinuousClock.now
         let classifier: ActionClassifier
         do {
@@ -124,7 +79,7 @@ struct TrainCommand: AsyncParsableCommand {
         print(
             "Features: \(classifier.spec.featureCount) per recording from \(classifier.spec.joints.count) joints "
                 + "(\(classifier.spec.joints.map(\.name).joined(separator: " "))), origin \(classifier.spec.origin.name), "
-                + "scale \(classifier.spec.scale.rawValue), \(timeBins) time bins; L2 \(regularization)"
+                + "scale \(classifier.spec.scale.rawValue), \(model.timeBins) time bins; L2 \(model.regularization)"
         )
         switch classifier.model {
         case .logistic:

@@ -3,35 +3,45 @@ import CoachKit
 import Foundation
 import PoseKit
 
-/// Reads pose-track files for the classifier commands (`train`, `predict`, `evaluate-classifier`).
-///
-/// Videos are refused with a message naming `ptcoach poses`; plugging the video pipeline in means
-/// decoding and estimating here and returning the same ``PoseSequence``.
+/// Reads the recordings of the classifier commands (`train`, `predict`, `evaluate-classifier`): pose-track
+/// files as they are, videos through the pose estimator first (as `ptcoach poses` does, into a temporary
+/// pose-track that is removed afterwards).
 struct PoseTrackSequenceSource: PoseSequenceSource {
     static let videoExtensions: Set<String> = ["mp4", "mov", "m4v", "avi", "mkv", "webm", "mpg", "mpeg"]
 
     func sequence(at path: String) throws -> PoseSequence {
         let ext = path.split(separator: ".").last.map { $0.lowercased() } ?? ""
         if Self.videoExtensions.contains(ext) {
-            throw CoachKitError(
-                .unsupportedInput,
-                "\(path) is a video; the classifier reads pose-track files: convert it with "
-                    + "`ptcoach poses \(path) -o OUT.jsonl` and give OUT.jsonl"
+            let track = NSTemporaryDirectory() + "ptcoach-classifier-\(getpid())-\(UUID().uuidString).jsonl"
+            defer { unlink(track) }
+            try PosesCommand.writePoseTrack(
+                of: path,
+                to: track,
+                segments: nil,
+                numPoses: 1,
+                mode: .video,
+                quiet: true,
+                verbose: false
             )
+            return try sequence(at: track, name: path)
         }
         guard ext == "jsonl" || ext == "json" else {
             throw CoachKitError(
                 .unsupportedInput,
-                "\(path) is not a pose-track file (.jsonl); give pose-track files, or convert videos with `ptcoach poses`"
+                "\(path) is neither a pose-track file (.jsonl) nor a video (.mp4, .mov, .webm, …)"
             )
         }
         guard FileManager.default.fileExists(atPath: path) else {
             throw CoachKitError(.missingFile, "\(path): no such file")
         }
+        return try sequence(at: path, name: path)
+    }
+
+    private func sequence(at path: String, name: String) throws -> PoseSequence {
         let (header, frames) = try PoseTrackReader.readAll(path: path)
         var metadata: [String: String] = [:]
         for key in header.labels.keys { metadata[key] = header.label(key) }
-        return PoseSequence(frames: frames, name: path, metadata: metadata)
+        return PoseSequence(frames: frames, name: name, metadata: metadata)
     }
 }
 

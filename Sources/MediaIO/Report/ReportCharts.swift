@@ -63,6 +63,34 @@ struct ReportCharts {
         )
     }
 
+    /// A value under the x axis, centred on `x`.
+    private func xTickLabel(_ text: String, x: Double, _ canvas: inout some ChartCanvas) {
+        let p = plot
+        canvas.text(
+            text,
+            x: x,
+            y: p.y + p.height + font * 1.3,
+            size: font,
+            color: ReportStyle.muted,
+            anchor: .middle,
+            bold: false
+        )
+    }
+
+    /// The x axis's title, centred under the plot.
+    private func xAxisTitle(_ text: String, _ canvas: inout some ChartCanvas) {
+        let p = plot
+        canvas.text(
+            text,
+            x: p.x + p.width / 2,
+            y: height - font * 0.2,
+            size: font,
+            color: ReportStyle.muted,
+            anchor: .middle,
+            bold: false
+        )
+    }
+
     private func empty(_ canvas: inout some ChartCanvas, _ message: String) {
         canvas.text(
             message,
@@ -140,26 +168,10 @@ struct ReportCharts {
                 )
             }
             if reps.count <= 40 || rep.index % 5 == 0 {
-                canvas.text(
-                    "\(rep.index)",
-                    x: centre,
-                    y: p.y + p.height + font * 1.3,
-                    size: font,
-                    color: ReportStyle.muted,
-                    anchor: .middle,
-                    bold: false
-                )
+                xTickLabel("\(rep.index)", x: centre, &canvas)
             }
         }
-        canvas.text(
-            "repetition",
-            x: p.x + p.width / 2,
-            y: height - font * 0.2,
-            size: font,
-            color: ReportStyle.muted,
-            anchor: .middle,
-            bold: false
-        )
+        xAxisTitle("repetition", &canvas)
     }
 
     // MARK: - Angle over time
@@ -239,25 +251,9 @@ struct ReportCharts {
             )
         }
         for tick in Self.ticks(start, end, count: 8) {
-            canvas.text(
-                HTMLText.clock(tick),
-                x: x(tick),
-                y: p.y + p.height + font * 1.3,
-                size: font,
-                color: ReportStyle.muted,
-                anchor: .middle,
-                bold: false
-            )
+            xTickLabel(HTMLText.clock(tick), x: x(tick), &canvas)
         }
-        canvas.text(
-            "time (min:s) — \(exercise.angleName.lowercased()), repetitions numbered",
-            x: p.x + p.width / 2,
-            y: height - font * 0.2,
-            size: font,
-            color: ReportStyle.muted,
-            anchor: .middle,
-            bold: false
-        )
+        xAxisTitle("time (min:s) — \(exercise.angleName.lowercased()), repetitions numbered", &canvas)
     }
 
     // MARK: - Tempo
@@ -289,15 +285,7 @@ struct ReportCharts {
                 canvas.rect(x: centre, y: y(up), width: barWidth, height: y(0) - y(up), fill: ReportStyle.lifting)
             }
             if reps.count <= 40 || rep.index % 5 == 0 {
-                canvas.text(
-                    "\(rep.index)",
-                    x: centre,
-                    y: p.y + p.height + font * 1.3,
-                    size: font,
-                    color: ReportStyle.muted,
-                    anchor: .middle,
-                    bold: false
-                )
+                xTickLabel("\(rep.index)", x: centre, &canvas)
             }
         }
         // Legend.
@@ -312,15 +300,7 @@ struct ReportCharts {
             fill: ReportStyle.lifting
         )
         canvas.text("lifting", x: p.x + font * 8.2, y: legendY, size: font, color: ReportStyle.ink)
-        canvas.text(
-            "repetition",
-            x: p.x + p.width / 2,
-            y: height - font * 0.2,
-            size: font,
-            color: ReportStyle.muted,
-            anchor: .middle,
-            bold: false
-        )
+        xAxisTitle("repetition", &canvas)
     }
 
     // MARK: - Form issues

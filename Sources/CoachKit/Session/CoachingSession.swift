@@ -784,40 +784,7 @@ public struct CoachingSession: Sendable {
             {
                 continue
             }
-            for range in angles where range.angle == rule.angle {
-                if let max = rule.max {
-                    let value = rule.at == .peak ? range.atPeak : range.max
-                    if value > max {
-                        issues.append(
-                            .init(
-                                rule: rule.id,
-                                cue: rule.cue,
-                                angle: rule.angle,
-                                value: value,
-                                limit: max,
-                                priority: rule.priority
-                            )
-                        )
-                        break
-                    }
-                }
-                if let min = rule.min {
-                    let value = rule.at == .peak ? range.atPeak : range.min
-                    if value < min {
-                        issues.append(
-                            .init(
-                                rule: rule.id,
-                                cue: rule.cue,
-                                angle: rule.angle,
-                                value: value,
-                                limit: min,
-                                priority: rule.priority
-                            )
-                        )
-                        break
-                    }
-                }
-            }
+            if let issue = rule.firstIssue(in: angles) { issues.append(issue) }
         }
         if let limit = exercise.maximumAsymmetry, let symmetry, symmetry.difference > limit {
             issues.append(
@@ -1163,41 +1130,7 @@ public struct CoachingSession: Sendable {
                 }
             }
             for rule in exercise.formRules where rule.view == .any || hasDepth {
-                for range in angles where range.angle == rule.angle {
-                    let value: Double
-                    if let max = rule.max {
-                        value = rule.at == .peak ? range.atPeak : range.max
-                        if value > max {
-                            issues.append(
-                                .init(
-                                    rule: rule.id,
-                                    cue: rule.cue,
-                                    angle: rule.angle,
-                                    value: value,
-                                    limit: max,
-                                    priority: rule.priority
-                                )
-                            )
-                            break
-                        }
-                    }
-                    if let min = rule.min {
-                        let low = rule.at == .peak ? range.atPeak : range.min
-                        if low < min {
-                            issues.append(
-                                .init(
-                                    rule: rule.id,
-                                    cue: rule.cue,
-                                    angle: rule.angle,
-                                    value: low,
-                                    limit: min,
-                                    priority: rule.priority
-                                )
-                            )
-                            break
-                        }
-                    }
-                }
+                if let issue = rule.firstIssue(in: angles) { issues.append(issue) }
             }
             issues.sort { $0.priority < $1.priority }
         }

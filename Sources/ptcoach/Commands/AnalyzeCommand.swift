@@ -188,24 +188,6 @@ struct AnalyzeCommand: AsyncParsableCommand {
         }
     }
 
-    /// Runs a coaching session over every frame of `source`.
-    ///
-    /// - Throws: ``CLIError`` when nobody is seen, or the joints the exercise needs never are.
-    static func analyze(
-        source: inout some PoseFrameSource,
-        exercise: ExerciseDefinition?,
-        library: ExerciseLibrary,
-        name: String
-    ) throws -> SessionSummary {
-        let configuration = sessionConfiguration(
-            exercise: exercise,
-            library: library,
-            width: source.width,
-            height: source.height
-        )
-        return try analyze(source: &source, configuration: configuration, name: name)
-    }
-
     /// The session settings of an analysis (the same for the counting pass and the drawing pass).
     static func sessionConfiguration(
         exercise: ExerciseDefinition?,
@@ -223,6 +205,8 @@ struct AnalyzeCommand: AsyncParsableCommand {
     }
 
     /// Runs a coaching session over every frame of `source`, showing `observe` the state after each frame.
+    ///
+    /// - Throws: ``CLIError`` when nobody is seen, or the joints the exercise needs never are.
     static func analyze(
         source: inout some PoseFrameSource,
         configuration: CoachingSession.Configuration,

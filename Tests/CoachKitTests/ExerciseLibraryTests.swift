@@ -38,6 +38,7 @@ struct ExerciseLibraryTests {
 
     @Test func userDirectoryLoadsWithTheSameValidation() throws {
         let directory = try Self.directory(["mini-squat.json": Self.valid])
+        defer { Self.remove(directory) }
         let library = try ExerciseLibrary(directory: directory)
         #expect(library.ids == ["mini-squat"])
         #expect(library["mini-squat"]?.repetition?.minimumRange == 12)  // default 0.3 × 40
@@ -57,6 +58,7 @@ struct ExerciseLibraryTests {
     ])
     func invalidDefinitionNamesFileAndField(text: String, field: String) throws {
         let directory = try Self.directory(["broken.json": text])
+        defer { Self.remove(directory) }
         let error = #expect(throws: CoachKitError.self) { try ExerciseLibrary(directory: directory) }
         #expect(error?.code == .invalidDefinition)
         #expect(error?.description.contains("broken.json") == true)
@@ -68,6 +70,7 @@ struct ExerciseLibraryTests {
         #expect(error?.message.contains("/nonexistent/exercises") == true)
     }
 
+    /// A new folder under the temporary directory holding `files`; the caller removes it with ``remove(_:)``.
     static func directory(_ files: [String: String]) throws -> String {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("coachkit-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
@@ -75,5 +78,9 @@ struct ExerciseLibraryTests {
             try text.write(to: url.appendingPathComponent(name), atomically: true, encoding: .utf8)
         }
         return url.path
+    }
+
+    static func remove(_ directory: String) {
+        try? FileManager.default.removeItem(atPath: directory)
     }
 }

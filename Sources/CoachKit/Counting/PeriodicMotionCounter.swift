@@ -81,6 +81,18 @@ public struct PeriodicMotionCounter: Sendable {
     private var clipped: [Double]
     private var covariance: [Double]
     private var hasComponent = false
+    /// The leading principal component of the last update (warm start of the next).
+    private var first: [Double]
+    private var hasFirst = false
+    /// The chosen component in the packed space, and the window's projection on a candidate.
+    private var packedChoice: [Double]
+    private var series: [Double]
+    /// Which principal component was chosen at the last update (0 = the leading one).
+    public private(set) var lastChoice = 0
+    /// How many leading principal components are candidates.
+    private static let componentCount = 3
+    /// A candidate component must carry at least this share of the leading one's variance.
+    private static let minimumEigenvalueShare = 0.1
     private var torso = 0.0
     private var lastCountedEnd = -Double.infinity
 
@@ -103,6 +115,9 @@ public struct PeriodicMotionCounter: Sendable {
         clipped = Array(repeating: 0, count: capacity * dimension)
         completed.reserveCapacity(32)
         covariance = Array(repeating: 0, count: dimension * dimension)
+        first = Array(repeating: 0, count: dimension)
+        packedChoice = Array(repeating: 0, count: dimension)
+        series = Array(repeating: 0, count: capacity)
         counter = RepCounter(configuration: Self.counterConfiguration(configuration))
     }
 
@@ -273,36 +288,48 @@ public struct PeriodicMotionCounter: Sendable {
                 for a in 0..<m { for b in 0..<a { cov[a * m + b] = cov[b * m + a] } }
             }
         }
-        // Power iteration in the packed space, warm-started from the previous component.
-        if previous0 {
-            for k in 0..<m { product[k] = component[active[k]] }
-        } else {
-            for k in 0..<m { product[k] = 1 / Double(m).squareRoot() }
-        }
-        var converged = true
-        covariance.withUnsafeBufferPointer { cov in
-            product.withUnsafeMutableBufferPointer { v in
-                for _ in 0..<(previous0 ? 6 : 20) {
-                    var norm = 0.0
-                    for a in 0..<m {
-                        var sum = 0.0
-                        let row = a * m
-                        for b in 0..<m { sum += cov[row + b] * v[b] }
-                        norm += sum * sum
-                        v[m + a] = sum
-                    }
-                    norm = norm.squareRoot()
-                    if norm <= 1e-12 {
-                        converged = false
-                        return
-                    }
-                    for a in 0..<m { v[a] = v[m + a] / norm }
-                }
+        // The leading principal components, by power iteration with deflation in the packed space (the
+        // first warm-started from the previous first component), and how periodic each one's projection is.
+        // The first one counts unless it is not periodic (a joint that jumped and stayed, a tracking
+        // glitch lasting seconds) while a weaker one, still a real movement, clearly is.
+        var chosen = -1
+        var firstScore = 0.0
+        var bestScore = 0.0
+        var firstEigenvalue = 0.0
+        for k in 0..<Self.componentCount {
+            let warm = k == 0 && hasFirst
+            if warm {
+                for j in 0..<m { product[j] = first[active[j]] }
+            } else {
+                // A start vector not orthogonal to the usual movements: uniform, slightly tilted.
+                for j in 0..<m { product[j] = (1 + 0.1 * Double(j % 7)) / Double(m).squareRoot() }
             }
+            guard let eigenvalue = powerIteration(m, iterations: warm ? 8 : 25) else { break }
+            if k == 0 {
+                firstEigenvalue = eigenvalue
+                for d in 0..<dim { first[d] = 0 }
+                for j in 0..<m { first[active[j]] = product[j] }
+                hasFirst = true
+            } else if eigenvalue < Self.minimumEigenvalueShare * firstEigenvalue {
+                break
+            }
+            let score = periodicity(n, m)
+            if k == 0 {
+                firstScore = score
+                chosen = 0
+                for j in 0..<m { packedChoice[j] = product[j] }
+            } else if firstScore < 0.5, score >= 0.7, score > bestScore + 0.2 {
+                chosen = k
+                bestScore = score
+                for j in 0..<m { packedChoice[j] = product[j] }
+            }
+            if k == 0 { bestScore = score }
+            if k + 1 < Self.componentCount { deflate(m, eigenvalue) }
         }
-        guard converged else { return }
+        guard chosen >= 0 else { return }
+        lastChoice = chosen
         for d in 0..<dim { component[d] = 0 }
-        for k in 0..<m { component[active[k]] = product[k] }
+        for j in 0..<m { component[active[j]] = packedChoice[j] }
         var oldDot = 0.0
         for d in 0..<dim { oldDot += scratch[d] * component[d] }
         if previous0, oldDot < 0 {
@@ -352,4 +379,87 @@ public struct PeriodicMotionCounter: Sendable {
         }
     }
 
+    /// Power iteration on the packed covariance from the start vector in `product[0..<m]`; leaves the unit
+    /// eigenvector there and returns its eigenvalue (`nil` when the covariance is zero).
+    private mutating func powerIteration(_ m: Int, iterations: Int) -> Double? {
+        var eigenvalue = 0.0
+        var ok = true
+        covariance.withUnsafeBufferPointer { cov in
+            product.withUnsafeMutableBufferPointer { v in
+                for _ in 0..<iterations {
+                    var norm = 0.0
+                    for a in 0..<m {
+                        var sum = 0.0
+                        let row = a * m
+                        for b in 0..<m { sum += cov[row + b] * v[b] }
+                        norm += sum * sum
+                        v[m + a] = sum
+                    }
+                    norm = norm.squareRoot()
+                    if norm <= 1e-12 {
+                        ok = false
+                        return
+                    }
+                    eigenvalue = norm
+                    for a in 0..<m { v[a] = v[m + a] / norm }
+                }
+            }
+        }
+        return ok ? eigenvalue : nil
+    }
+
+    /// Removes the component in `product[0..<m]` from the packed covariance.
+    private mutating func deflate(_ m: Int, _ eigenvalue: Double) {
+        covariance.withUnsafeMutableBufferPointer { cov in
+            product.withUnsafeBufferPointer { v in
+                for a in 0..<m {
+                    let va = eigenvalue * v[a]
+                    let row = a * m
+                    for b in 0..<m { cov[row + b] -= va * v[b] }
+                }
+            }
+        }
+    }
+
+    /// How periodic the window's projection on `product[0..<m]` is: the highest correlation between the
+    /// series and itself shifted by a lag past its first zero crossing (lags 0.3 s to 70 % of the
+    /// window); 0 when the correlation never turns negative (a step, a drift).
+    private mutating func periodicity(_ n: Int, _ m: Int) -> Double {
+        for i in 0..<n {
+            var sum = 0.0
+            let base = i * m
+            for j in 0..<m { sum += clipped[base + j] * product[j] }
+            series[i] = sum
+        }
+        let minimumLag = 3
+        let maximumLag = min(n - 12, n * 7 / 10)
+        guard maximumLag > minimumLag else { return 0 }
+        var crossed = false
+        var best = 0.0
+        for lag in minimumLag...maximumLag {
+            let overlap = n - lag
+            var sa = 0.0
+            var sb = 0.0
+            var saa = 0.0
+            var sbb = 0.0
+            var sab = 0.0
+            for i in 0..<overlap {
+                let a = series[i]
+                let b = series[i + lag]
+                sa += a
+                sb += b
+                saa += a * a
+                sbb += b * b
+                sab += a * b
+            }
+            let count = Double(overlap)
+            let cov = sab - sa * sb / count
+            let va = saa - sa * sa / count
+            let vb = sbb - sb * sb / count
+            guard va > 1e-12, vb > 1e-12 else { continue }
+            let r = cov / (va * vb).squareRoot()
+            if r < 0 { crossed = true } else if crossed, r > best { best = r }
+        }
+        return best
+    }
 }

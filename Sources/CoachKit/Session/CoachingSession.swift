@@ -166,6 +166,22 @@ public struct CoachingSession: Sendable {
     /// Whether repetitions come from a fallback signal because the primary angle proved unreliable.
     public var countsMovement: Bool { countingSource >= 0 }
 
+    /// The repetitions each counting signal found so far (exercise given): `"angle"` (the primary angle's
+    /// counter, as counted), `"movement"`, then `"angle:<kind>:<side>:<direction>"` for each other angle.
+    /// For diagnostics (`ptcoach evaluate-reps --per-file`).
+    public var signalCounts: [(signal: String, reps: Int)] {
+        guard let exercise = configuration.exercise, exercise.repetition != nil else { return [] }
+        var list: [(signal: String, reps: Int)] = [("angle", angleReps), ("movement", fallbackReps[0].count)]
+        for k in secondary.indices {
+            let slot = secondarySlots[k]
+            let angle = exercise.angles[slot / 2]
+            let side = angle.isSided ? (slot % 2 == 0 ? "L" : "R") : "-"
+            let direction = secondary[k].configuration.direction > 0 ? "+" : "-"
+            list.append(("\(angle.rawValue):\(side)\(direction)", fallbackReps[k + 1].count))
+        }
+        return list
+    }
+
     // Recognition and agnostic counting.
     private var recognizer: ExerciseRecognizer?
     private var agnostic: PeriodicMotionCounter?
@@ -665,10 +681,11 @@ public struct CoachingSession: Sendable {
     /// angle is not measurable here (wrong camera view, distorted skeleton), and repetitions come from
     /// that signal from then on, the ones missed included.
     private mutating func switchToFallbackIfAngleFails(_ exercise: ExerciseDefinition) {
-        guard countingSource < 0 else { return }
+        // The same test applies to the fallback counting now: a fallback that took over early (it was the
+        // first to get two ahead) gives way to another that has since counted two more than it.
         var best = -1
-        var bestCount = angleReps + 1
-        for (k, reps) in fallbackReps.enumerated() where reps.count > bestCount {
+        var bestCount = (countingSource < 0 ? angleReps : fallbackReps[countingSource].count) + 1
+        for (k, reps) in fallbackReps.enumerated() where k != countingSource && reps.count > bestCount {
             // Extra counts inside the angle's repetitions are the fallback's own noise; only
             // repetitions where the angle saw none show that the angle missed them.
             var missed = 0

@@ -55,6 +55,8 @@ struct EvaluateRepsCommand: AsyncParsableCommand {
         var given: Int
         var agnostic: Int
         var recognized: String?
+        /// What each counting signal found with the exercise given (diagnostics).
+        var signals: String = ""
         /// The recognizer's own last decision over the file (alone, no session), with --recognition-only.
         var last: String?
     }
@@ -97,7 +99,13 @@ struct EvaluateRepsCommand: AsyncParsableCommand {
             } catch {
                 throw CLIError("\(path): \(error.description)")
             }
-            let given = recognitionOnly ? nil : Self.run(frames, exercise: definition, library: library, header: header)
+            var signals = ""
+            let given =
+                recognitionOnly
+                ? nil
+                : Self.run(frames, exercise: definition, library: library, header: header) { session in
+                    signals = session.signalCounts.map { "\($0.signal)=\($0.reps)" }.joined(separator: " ")
+                }
             let auto = Self.run(frames, exercise: nil, library: library, header: header, useDepth: !noDepth)
             let result = Result(
                 file: fields[0],
@@ -108,12 +116,13 @@ struct EvaluateRepsCommand: AsyncParsableCommand {
                 given: given?.reps ?? 0,
                 agnostic: auto.reps,
                 recognized: auto.exercise,
+                signals: signals,
                 last: recognitionOnly ? Self.lastDecision(frames, library: library) : nil
             )
             if explain { Self.explain(frames, truth: id, library: library) }
             if perFile {
                 print(
-                    "\(result.file)\tgiven \(result.given)\tagnostic \(result.agnostic)\ttrue \(result.truth)\trecognized \(result.recognized ?? "-")\tlast \(result.last ?? "-")"
+                    "\(result.file)\tgiven \(result.given)\tagnostic \(result.agnostic)\ttrue \(result.truth)\trecognized \(result.recognized ?? "-")\tlast \(result.last ?? "-")\t\(result.signals)"
                 )
             }
             results.append(result)
@@ -149,7 +158,8 @@ struct EvaluateRepsCommand: AsyncParsableCommand {
         exercise: ExerciseDefinition?,
         library: ExerciseLibrary,
         header: PoseTrackHeader,
-        useDepth: Bool = true
+        useDepth: Bool = true,
+        inspect: (CoachingSession) -> Void = { _ in }
     ) -> SessionSummary {
         var session = CoachingSession(
             configuration: .init(
@@ -162,6 +172,7 @@ struct EvaluateRepsCommand: AsyncParsableCommand {
             )
         )
         for frame in frames { _ = session.ingest(frame) }
+        inspect(session)
         return session.summary()
     }
 

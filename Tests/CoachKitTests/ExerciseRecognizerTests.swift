@@ -107,14 +107,60 @@ struct ExerciseRecognizerTests {
 
     @Test(arguments: [true, false])
     func oneArmRaisedSidewaysIsShoulderAbduction(depth: Bool) throws {
-        let (state, _) = try Self.recognize(depth: depth) { p in
+        let (state, recognizer) = try Self.recognize(depth: depth) { p in
             var limbs = Limbs()
-            let arm = Self.raised(15 + 80 * p, azimuth: 0)
+            // Above shoulder height (the definition's reach is 120°).
+            let arm = Self.raised(15 + 120 * p, azimuth: 0)
             limbs.upperArm.1 = arm
             limbs.forearm.1 = arm
             return limbs
         }
-        #expect(Self.winner(state) == "shoulder-abduction")
+        #expect(Self.winner(state) == "shoulder-abduction", "\(Self.top(recognizer))")
+    }
+
+    @Test func oneArmRaisedInTheScapularPlaneToShoulderHeightIsScaption() throws {
+        let (state, recognizer) = try Self.recognize { p in
+            var limbs = Limbs()
+            let arm = Self.raised(15 + 80 * p, azimuth: 30)
+            limbs.upperArm.1 = arm
+            limbs.forearm.1 = arm
+            return limbs
+        }
+        #expect(Self.winner(state) == "shoulder-scaption", "\(Self.top(recognizer))")
+    }
+
+    /// How far the arm turns decides between the two raises when the plane cannot: the same frontal
+    /// raise is scored as abduction when it goes overhead, and abduction loses its lead at shoulder
+    /// height (the definitions' reach: 120° and 90°).
+    @Test func reachSeparatesAbductionFromScaption() throws {
+        func scores(_ elevation: Double) throws -> (abduction: Double, scaption: Double) {
+            let (_, recognizer) = try Self.recognize { p in
+                var limbs = Limbs()
+                let arm = Self.raised(15 + (elevation - 15) * p, azimuth: 0)
+                limbs.upperArm.1 = arm
+                limbs.forearm.1 = arm
+                return limbs
+            }
+            let ids = recognizer.exercises.map(\.id)
+            let a = try #require(ids.firstIndex(of: "shoulder-abduction"))
+            let s = try #require(ids.firstIndex(of: "shoulder-scaption"))
+            return (recognizer.scores[a], recognizer.scores[s])
+        }
+        let overhead = try scores(140)
+        let shoulderHeight = try scores(95)
+        #expect(overhead.abduction > 2 * overhead.scaption)
+        #expect(shoulderHeight.abduction / shoulderHeight.scaption < overhead.abduction / overhead.scaption)
+    }
+
+    @Test func forearmSweepingWhileTheUpperArmSwingsIsNotShoulderRotation() throws {
+        let (state, recognizer) = try Self.recognize { p in
+            var limbs = Limbs()
+            // The upper arm goes back 45° while the forearm flips from hanging to forward.
+            limbs.upperArm.1 = Self.raised(5 + 45 * p, azimuth: -90)
+            limbs.forearm.1 = Self.raised(100 * p, azimuth: 90)
+            return limbs
+        }
+        #expect(Self.winner(state) != "shoulder-rotation", "\(Self.top(recognizer))")
     }
 
     @Test func oneArmRaisedForwardIsShoulderFlexion() throws {
@@ -191,6 +237,19 @@ struct ExerciseRecognizerTests {
             return limbs
         }
         #expect(Self.winner(state) == "hurdle-step")
+    }
+
+    /// A lifted knee seen going backward (as in UI-PRMD's distorted hurdle steps) is still a leg raise:
+    /// the sense of a thigh swing is not trusted, its plane is.
+    @Test func thighSwingingBackwardIsStillALegRaise() throws {
+        let (state, recognizer) = try Self.recognize { p in
+            var limbs = Limbs()
+            limbs.thigh.1 = Self.raised(60 * p, azimuth: -90)
+            limbs.shank.1 = Self.raised(60 * p, azimuth: -90)
+            return limbs
+        }
+        let id = try #require(Self.winner(state), "\(Self.top(recognizer))")
+        #expect(["hurdle-step", "standing-straight-leg-raise"].contains(id), "\(Self.top(recognizer))")
     }
 
     @Test func legRaisedSidewaysIsHipAbduction() throws {
@@ -280,5 +339,58 @@ struct ExerciseRecognizerTests {
             file: "x.json"
         )
         #expect(derived.motion == .derived(primary: .shoulderAbduction))
+    }
+
+    @Test(arguments: ["0", "200", "\"far\""])
+    func aBadReachNamesTheFieldAndValue(reach: String) throws {
+        let text = """
+            {"id": "x", "name": "X", "view": "front", "side": "either", "kind": "reps",
+             "angles": ["shoulderAbduction"], "primary": "shoulderAbduction",
+             "motion": {"segment": "upperArm", "direction": "sideways", "reach": \(reach)},
+             "repetition": {"start": 10, "peak": 90, "towardPeak": "concentric"}, "target": {"min": 80, "max": 120}}
+            """
+        let error = #expect(throws: CoachKitError.self) { try ExerciseDefinition(jsonText: text, file: "x.json") }
+        #expect(error?.message.contains("motion.reach") == true, "\(error?.message ?? "")")
+        #expect(error?.message.contains(reach.replacingOccurrences(of: "\"", with: "")) == true)
+        let fine = try ExerciseDefinition(
+            jsonText: text.replacingOccurrences(of: "\"reach\": \(reach)", with: "\"reach\": 120"),
+            file: "x.json"
+        )
+        #expect(fine.motion.reach == 120)
+    }
+
+    // MARK: - UI-PRMD (dev subjects s01–s03 only; s04–s05 are held out)
+
+    static let uiprmd = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+            "shared/data/pose-tracks/ui-prmd"
+        )
+
+    /// The exercise the recognizer names most often over a recording (its own decisions, once a second).
+    static func mostOftenRecognized(_ name: String, depth: Bool = true) throws -> String? {
+        let path = uiprmd.appendingPathComponent(name + ".jsonl").path
+        try #require(
+            FileManager.default.fileExists(atPath: path),
+            "missing \(path): these tests need ../shared/data next to the repository"
+        )
+        let (_, frames) = try PoseTrackReader.readAll(path: path)
+        let library = try ExerciseLibrary.bundled()
+        var recognizer = ExerciseRecognizer(exercises: library.exercises, configuration: .init(useDepth: depth))
+        var votes: [String: Int] = [:]
+        for frame in frames {
+            var pose = frame.poses.first
+            pose?.deriveMidpoints()
+            if case .exercise(let id, _)? = recognizer.ingest(pose, at: frame.seconds) { votes[id, default: 0] += 1 }
+        }
+        return votes.max { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) }?.key
+    }
+
+    @Test(arguments: [
+        ("m07_s01_front", "shoulder-abduction"), ("m10_s02_side", "shoulder-scaption"),
+        ("m10_s03_oblique", "shoulder-scaption"), ("m09_s01_front", "shoulder-rotation"),
+        ("m02_s03_side", "hurdle-step"),
+    ])
+    func recognizesDevSubjectsOfUIPRMD(name: String, exercise: String) throws {
+        #expect(try Self.mostOftenRecognized(name) == exercise, "\(name)")
     }
 }

@@ -293,7 +293,7 @@ private struct FieldReader {
         guard let object = value.objectValue else {
             throw fail(
                 "motion",
-                "must be an object {\"segment\", \"direction\", \"also\"?, \"hips\"?} (got \(value.jsonText))"
+                "must be an object {\"segment\", \"direction\", \"also\"?, \"hips\"?, \"reach\"?} (got \(value.jsonText))"
             )
         }
         let segment: ExerciseDefinition.Motion.Segment = try enumeration(object, "segment", path: "motion.segment")
@@ -318,13 +318,22 @@ private struct FieldReader {
                 also.append(s)
             }
         }
-        if let unknown = object.keys.sorted().first(where: { !["segment", "direction", "also", "hips"].contains($0) }) {
+        let reach = try optionalNumber(object, "reach", path: "motion.reach")
+        if let reach, !(reach > 0 && reach <= 180) {
             throw fail(
-                "motion.\(unknown)",
-                "is not a field of the motion block (known: also, direction, hips, segment)"
+                "motion.reach",
+                "must be the degrees the segment turns in a repetition, more than 0 and at most 180 (got \(reach))"
             )
         }
-        return .init(segment: segment, direction: direction, also: also, hips: hips)
+        if let unknown = object.keys.sorted().first(where: {
+            !["segment", "direction", "also", "hips", "reach"].contains($0)
+        }) {
+            throw fail(
+                "motion.\(unknown)",
+                "is not a field of the motion block (known: also, direction, hips, reach, segment)"
+            )
+        }
+        return .init(segment: segment, direction: direction, also: also, hips: hips, reach: reach)
     }
 
     func enumeration<E: RawRepresentable & CaseIterable>(

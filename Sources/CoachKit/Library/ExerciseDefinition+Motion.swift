@@ -68,12 +68,25 @@ extension ExerciseDefinition {
         public var also: [Segment]
         /// Whether the hips change height.
         public var hips: Hips
+        /// How far the moving limb segment turns, in degrees, from the start position to the peak of a
+        /// typical repetition (`nil`: the primary angle's |peak − start|). Measured as the angle between
+        /// the segment's directions at the two ends of its swing, so it does not depend on where the
+        /// swing starts or on the camera view (e.g. 120 for an abduction raised above shoulder height,
+        /// 90 for a scaption raise to shoulder height).
+        public var reach: Double?
 
-        public init(segment: Segment, direction: Direction, also: [Segment] = [], hips: Hips = .still) {
+        public init(
+            segment: Segment,
+            direction: Direction,
+            also: [Segment] = [],
+            hips: Hips = .still,
+            reach: Double? = nil
+        ) {
             self.segment = segment
             self.direction = direction
             self.also = also
             self.hips = hips
+            self.reach = reach
         }
 
         /// The signature implied by a primary angle alone, for definitions without a `motion` block.

@@ -44,7 +44,7 @@ public struct ExerciseRecognizer: Sendable {
         public init(
             windowSeconds: Double = 6,
             strideSeconds: Double = 1,
-            minimumConfidence: Double = 0.3,
+            minimumConfidence: Double = 0.4,
             useDepth: Bool = true
         ) {
             precondition(
@@ -70,6 +70,21 @@ public struct ExerciseRecognizer: Sendable {
     static let shouldersSlot = hipsSlot + 1
     static let featureCount = shouldersSlot + 1
     static let sampleSeconds = 0.1
+    /// The direction factor never drops below this: the chance that a skeleton shows a limb's swing in the
+    /// wrong direction (2-D ambiguity, distorted or mislabelled joints), so that one wrong heading does not
+    /// veto an exercise the rest of the evidence supports.
+    static let directionFloor = 0.1
+    /// The heading factor is exp(−(1 − cos Δ) / this): 0.5 gives 0.77 at 30° off (the scapular plane
+    /// against the frontal one; about what a depth estimate from one camera can tell apart), 0.14 at 90°.
+    static let headingTolerance = 0.5
+    /// The score of "none of these" in the confidence (winner / (winner + runner-up + background)).
+    static let background = 0.05
+    /// A thigh swinging backward counts as forward, times this.
+    static let reversedThighSense = 0.5
+    /// How far the turned angle may be from the definition's `reach`: a log-normal tolerance (0.25 ≈ a
+    /// factor of 1.28 at one standard deviation), with a floor for the same reason as the direction's.
+    static let reachTolerance = 0.25
+    static let reachFloor = 0.15
 
     public let configuration: Configuration
     public let exercises: [ExerciseDefinition]
@@ -346,7 +361,8 @@ public struct ExerciseRecognizer: Sendable {
                 second = s
             }
         }
-        let confidence = bestScore * bestScore / (bestScore + second + 1e-9)
+        // The winner's share against the runner-up and a background "none of these" hypothesis.
+        let confidence = bestScore / (bestScore + second + Self.background)
         if best >= 0, confidence >= configuration.minimumConfidence {
             bestIndex = best
             state = .exercise(id: exercises[best].id, confidence: min(1, confidence))
@@ -408,7 +424,15 @@ public struct ExerciseRecognizer: Sendable {
             let ny = cxy * ax + cyy * ay + cyz * az
             let nz = cxz * ax + cyz * ay + czz * az
             let norm = (nx * nx + ny * ny + nz * nz).squareRoot()
-            guard norm > 1e-12 else { return }
+            guard norm > 1e-12 else {
+                // Perfectly still: seen, no swing, both ends at the mean direction.
+                for i in 0..<2 {
+                    swingEnds[slot * 6 + i * 3] = mx
+                    swingEnds[slot * 6 + i * 3 + 1] = my
+                    swingEnds[slot * 6 + i * 3 + 2] = mz
+                }
+                return
+            }
             ax = nx / norm
             ay = ny / norm
             az = nz / norm
@@ -652,6 +676,11 @@ public struct ExerciseRecognizer: Sendable {
         }
         let lead = companion / main
         if lead > 1.3 { activity *= exp(-(lead - 1.3) / 0.3) }
+        if motion.direction == .around, let upper = Self.slot(.upperArm, side: side) {
+            // A sweep around the upper arm's own axis: the upper arm itself stays where it is.
+            let still = swing[upper] / main
+            if still > 0.4 { activity *= exp(-(still - 0.4) / 0.15) }
+        }
 
         // Hips.
         var hipsFactor = 1.0
@@ -662,8 +691,9 @@ public struct ExerciseRecognizer: Sendable {
             }
         }
 
-        // Direction of the swing.
+        // Direction of the swing, and how far it turns.
         var directionFactor = 1.0
+        var reachFactor = 1.0
         if let slot = Self.slot(segment, side: side) {
             if segment == .forearm {
                 // A forearm either folds at the elbow (the elbow angle changes as much as the forearm
@@ -681,7 +711,24 @@ public struct ExerciseRecognizer: Sendable {
                     // A level swing: which end is the start is unknown.
                     cosine = max(cosine, headingCosine(slot: slot, expected: e, reversed: true))
                 }
-                directionFactor *= exp(-(1 - cosine) / 0.3)
+                var sense = 1.0
+                if segment == .thigh, cosine < 0 {
+                    // A lifted knee seen going backward: the plane is right, the sense is not trusted
+                    // (distorted or mislabelled skeletons); no library exercise swings a thigh backward.
+                    cosine = -cosine
+                    sense = Self.reversedThighSense
+                }
+                directionFactor *=
+                    Self.directionFloor + (1 - Self.directionFloor) * sense * exp(-(1 - cosine) / Self.headingTolerance)
+            }
+            // How far the segment turns against the definition's reach.
+            let turned = turnedDegrees(slot: slot)
+            let expectedTurn = motion.reach ?? abs(rep.peak - rep.start)
+            if turned.isFinite, expectedTurn > 0 {
+                let l = log(max(1, turned) / expectedTurn)
+                reachFactor =
+                    Self.reachFloor + (1 - Self.reachFloor)
+                    * exp(-(l * l) / (2 * Self.reachTolerance * Self.reachTolerance))
             }
         }
 
@@ -703,8 +750,21 @@ public struct ExerciseRecognizer: Sendable {
         if explaining {
             func f(_ x: Double) -> String { x.isFinite ? String(Int((x * 100).rounded())) : "-" }
             explain =
-                "activity \(f(activity)) (main \(f(main)) other \(f(other))) posture \(f(postureFactor)) hips \(f(hipsFactor)) direction \(f(directionFactor)) excursion \(f(excursion)) rules \(f(rules))"
+                "activity \(f(activity)) (main \(f(main)) other \(f(other))) posture \(f(postureFactor)) hips \(f(hipsFactor)) direction \(f(directionFactor)) reach \(f(reachFactor)) (turned \(Self.slot(segment, side: side).map { f(turnedDegrees(slot: $0) / 100) } ?? "-")°) excursion \(f(excursion)) rules \(f(rules))"
         }
-        return activity * postureFactor * hipsFactor * directionFactor * excursion * rules
+        return activity * postureFactor * hipsFactor * directionFactor * reachFactor * excursion * rules
+    }
+
+    /// The angle in degrees between a segment's mean directions at the two ends of its swing (NaN when
+    /// unknown): how far it turns, wherever the swing starts.
+    private func turnedDegrees(slot: Int) -> Double {
+        let b = slot * 6
+        let a = (swingEnds[b], swingEnds[b + 1], swingEnds[b + 2])
+        let c = (swingEnds[b + 3], swingEnds[b + 4], swingEnds[b + 5])
+        let na = (a.0 * a.0 + a.1 * a.1 + a.2 * a.2).squareRoot()
+        let nc = (c.0 * c.0 + c.1 * c.1 + c.2 * c.2).squareRoot()
+        guard na > 1e-6, nc > 1e-6 else { return .nan }
+        let cosine = (a.0 * c.0 + a.1 * c.1 + a.2 * c.2) / (na * nc)
+        return acos(min(1, max(-1, cosine))) * 180 / .pi
     }
 }

@@ -191,9 +191,10 @@ public struct MediaPipePoseEstimator: ~Copyable, PoseEstimator {
         return milliseconds
     }
 
-    /// Copies `image` into a new MediaPipe image (freed by the caller with `imageFree`).
+    /// Copies `image` into a new MediaPipe image (freed by the caller with `imageFree`): SRGB for `rgb24`,
+    /// SRGBA for `rgb0` (MediaPipe ignores the fourth byte, so both give the same poses).
     private mutating func makeImage(_ image: RGBImage) throws(PoseEstimationError) -> OpaquePointer {
-        let rowBytes = image.width * 3
+        let rowBytes = image.width * image.bytesPerPixel
         let byteCount = rowBytes * image.height
         guard byteCount <= Int(Int32.max) else {
             throw PoseEstimationError(
@@ -201,6 +202,7 @@ public struct MediaPipePoseEstimator: ~Copyable, PoseEstimator {
                 "image \(image.width)x\(image.height) is too large for MediaPipe: scale it down first"
             )
         }
+        let format = image.bytesPerPixel == 4 ? kMpImageFormatSrgba : kMpImageFormatSrgb
         var created: OpaquePointer? = nil
         let library = self.library
         func create(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<Void, PoseEstimationError> {
@@ -209,7 +211,7 @@ public struct MediaPipePoseEstimator: ~Copyable, PoseEstimator {
         func check(_ bytes: UnsafeBufferPointer<UInt8>) throws(PoseEstimationError) {
             try library.check(.detectionFailed, "MediaPipe could not take the \(image.width)x\(image.height) image") {
                 library.imageCreateFromUint8Data(
-                    Int32(kMpImageFormatSrgb),
+                    Int32(format),
                     Int32(image.width),
                     Int32(image.height),
                     bytes.baseAddress,

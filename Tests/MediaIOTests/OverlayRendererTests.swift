@@ -46,6 +46,65 @@ struct OverlayRendererTests {
         return count
     }
 
+    /// `image` as `rgb0` (4 bytes a pixel), the layout video frames are drawn on in place.
+    static func fourBytesPerPixel(_ image: RGBImage) -> RGBImage {
+        var four = RGBImage(width: image.width, height: image.height, bytesPerPixel: 4)
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                let pixel = image[x, y]
+                let i = y * four.bytesPerRow + x * 4
+                (four.bytes[i], four.bytes[i + 1], four.bytes[i + 2]) = (pixel.r, pixel.g, pixel.b)
+            }
+        }
+        return four
+    }
+
+    /// Drawing in place on `rgb0` bytes (red and blue exchanged in Cairo's eyes) gives exactly the pixels of
+    /// drawing on `rgb24` through a copy: every element, over a picture with detail in every channel.
+    @Test(arguments: [false, true])
+    func rgb0FramesGetExactlyTheRgb24Pixels(guidance: Bool) {
+        var bytes = [UInt8](repeating: 0, count: 640 * 360 * 3)
+        for i in bytes.indices {
+            bytes[i] = UInt8(truncatingIfNeeded: (i / 3 % 640) &* 7 &+ (i / 1920) &* 3 &+ i % 3 &* 90)
+        }
+        var three = RGBImage(width: 640, height: 360, bytes: bytes)
+        var four = Self.fourBytesPerPixel(three)
+        var bystander = Self.knownPose()
+        for index in bystander.keypoints.indices { bystander.keypoints[index].x -= 150 }
+        let state = OverlayState(
+            people: [bystander, Self.knownPose()],
+            coachedIndex: 1,
+            angle: .init(joint: .leftElbow, from: .leftShoulder, to: .leftWrist, degrees: 90, isInTarget: false),
+            reps: 4,
+            prescribedReps: 10,
+            exerciseName: "Bicep curl",
+            confidence: 0.55,
+            cue: "Keep your elbow still",
+            cueKind: .correction,
+            warning: "Wrist bent too far",
+            setupGuidance: guidance ? "Step back into the frame" : nil,
+            rangeOfMotion: .init(progress: 0.9, target: 0.8...1.0, label: "ROM"),
+            holdSeconds: 12,
+            holdTargetSeconds: 30
+        )
+        let renderer = OverlayRenderer()
+        renderer.render(state, onto: &three)
+        renderer.render(state, onto: &four)
+        var differing = 0
+        var changed = 0
+        for y in 0..<360 {
+            for x in 0..<640 {
+                if three[x, y] != four[x, y] { differing += 1 }
+                if three[x, y] != (bytes[(y * 640 + x) * 3], bytes[(y * 640 + x) * 3 + 1], bytes[(y * 640 + x) * 3 + 2])
+                {
+                    changed += 1
+                }
+            }
+        }
+        #expect(changed > 20_000, "the overlay changed only \(changed) pixels")
+        #expect(differing == 0, "\(differing) pixels differ between the rgb0 and the rgb24 frame")
+    }
+
     @Test func emptyStateLeavesTheFrameUnchanged() {
         var bytes = [UInt8](repeating: 0, count: 64 * 48 * 3)
         for i in bytes.indices { bytes[i] = UInt8(truncatingIfNeeded: i &* 31) }

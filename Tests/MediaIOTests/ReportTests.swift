@@ -195,7 +195,10 @@ struct ReportTests {
 
     @Test func snapshotsForReview() throws {
         // Writes the reports where a person can look at them (OVERLAY_SNAPSHOT_DIR), and checks sizes.
-        let folder = try ProcessInfo.processInfo.environment["OVERLAY_SNAPSHOT_DIR"] ?? Self.temporaryFolder()
+        let snapshots = ProcessInfo.processInfo.environment["OVERLAY_SNAPSHOT_DIR"]
+        let folder = try snapshots ?? Self.temporaryFolder()
+        // A folder of our own goes when the test ends; the reviewer's stays.
+        defer { if snapshots == nil { try? FileManager.default.removeItem(atPath: folder) } }
         for name in ["report.html", "report.pdf"] {
             try ReportWriter.write(Self.input(), to: folder + "/" + name, overwrite: true)
             let size = try FileManager.default.attributesOfItem(atPath: folder + "/" + name)[.size] as? Int ?? 0

@@ -74,6 +74,7 @@ struct VideoDecoderTests {
 
     @Test func keepsTheRealTimestampsOfAVariableFrameRateVideo() throws {
         let folder = try MediaFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/vfr.mp4"
         // 30 frames at 30 fps, then 10 frames at 10 fps.
         try MediaFixtures.ffmpeg([
@@ -89,6 +90,7 @@ struct VideoDecoderTests {
 
     @Test func appliesThePhoneRotationAndReportsTheRotatedSize() throws {
         let folder = try MediaFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         let plain = folder + "/plain.mp4"
         let rotated = folder + "/rotated.mp4"
         // A red square in the top-left corner of a black 320x240 picture.
@@ -115,6 +117,7 @@ struct VideoDecoderTests {
 
     @Test func decodesAStillImage() throws {
         let folder = try MediaFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/still.png"
         try MediaFixtures.ffmpeg([
             "-f", "lavfi", "-i", "color=0x00ff00:size=64x48", "-frames:v", "1", path,
@@ -180,6 +183,7 @@ struct VideoDecoderTests {
     ])
     func badInputGivesOneClearError(name: String, code: MediaIOError.Code, phrase: String) throws {
         let folder = try MediaFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = try Self.badFile(name, in: folder)
         let error = try #require(throws: MediaIOError.self) {
             let decoder = try VideoDecoder(path: path)
@@ -193,6 +197,7 @@ struct VideoDecoderTests {
 
     @Test func aVideoThatBreaksHalfWayDeliversItsFirstFramesThenFails() throws {
         let folder = try MediaFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         let whole = folder + "/whole.mp4"
         let path = folder + "/truncated.mp4"
         // Index first (faststart), so the cut only loses the second half of the pictures.

@@ -170,6 +170,34 @@ struct MediaPipePoseEstimatorTests {
         }
     }
 
+    /// `rgb0` frames (what `analyze --annotate` decodes, to draw on in place) go to MediaPipe as SRGBA: the
+    /// fourth byte is ignored, so the keypoints are exactly those of the `rgb24` frames, frame after frame.
+    @Test func rgb0FramesGiveExactlyTheKeypointsOfRgb24Frames() throws {
+        let frames = try VideoFrames.bicepCurl.get()
+        var three = try Self.estimator(.video)
+        var four = try Self.estimator(.video)
+        var compared = 0
+        for (index, image) in frames.prefix(30).enumerated() {
+            var bytes = [UInt8](repeating: 0, count: image.width * image.height * 4)
+            for pixel in 0..<image.width * image.height {
+                bytes[pixel * 4] = image.bytes[pixel * 3]
+                bytes[pixel * 4 + 1] = image.bytes[pixel * 3 + 1]
+                bytes[pixel * 4 + 2] = image.bytes[pixel * 3 + 2]
+                bytes[pixel * 4 + 3] = UInt8(truncatingIfNeeded: pixel)  // whatever is there is ignored
+            }
+            let rgb0 = RGBImage(width: image.width, height: image.height, bytesPerPixel: 4, bytes: bytes)
+            let seconds = Double(index) / 30
+            let expected = try three.poses(in: image, at: seconds).poses
+            let got = try four.poses(in: rgb0, at: seconds).poses
+            try #require(got.count == expected.count, "frame \(index): \(got.count) poses, expected \(expected.count)")
+            for (a, b) in zip(expected, got) {
+                #expect(a.keypoints == b.keypoints, "frame \(index): keypoints differ")
+                compared += 1
+            }
+        }
+        #expect(compared >= 25, "only \(compared) frames had a person")
+    }
+
     @Test func videoModeRejectsTimeGoingBackwards() throws {
         let image = try #require(try VideoFrames.bicepCurl.get().first)
         var estimator = try Self.estimator(.video)

@@ -8,18 +8,24 @@ struct CairoCanvas {
 
     let cr: OpaquePointer
     let fontFamily: String
+    /// Whether the surface holds `rgb0` bytes (red in Cairo's blue channel): colours are then set with red and
+    /// blue exchanged, which draws exactly the pixels a normal surface would, with the two channels swapped.
+    let swapsRedAndBlue: Bool
 
-    init(_ cr: OpaquePointer, fontFamily: String = "DejaVu Sans") {
+    init(_ cr: OpaquePointer, fontFamily: String = "DejaVu Sans", swapsRedAndBlue: Bool = false) {
         self.cr = cr
         self.fontFamily = fontFamily
+        self.swapsRedAndBlue = swapsRedAndBlue
     }
 
     func setColor(_ color: OverlayColor) {
+        let red = Double(color.red) / 255
+        let blue = Double(color.blue) / 255
         cairo_set_source_rgba(
             cr,
-            Double(color.red) / 255,
+            swapsRedAndBlue ? blue : red,
             Double(color.green) / 255,
-            Double(color.blue) / 255,
+            swapsRedAndBlue ? red : blue,
             color.alpha
         )
     }

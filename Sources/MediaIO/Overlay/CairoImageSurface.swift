@@ -3,8 +3,9 @@ import PoseKit
 
 /// An owned Cairo `RGB24` image surface of a fixed size, with copies to and from ``RGBImage``.
 ///
-/// Cairo stores each pixel as a native-endian `UInt32` `0x00RRGGBB`; `RGBImage` is packed bytes, so
-/// frames are converted once on the way in and once on the way out.
+/// Cairo stores each pixel as a native-endian `UInt32` `0x00RRGGBB`; `RGBImage` is packed bytes (`rgb24` or
+/// `rgb0`), so frames are converted once on the way in and once on the way out. (Video frames skip this:
+/// ``OverlayRenderer`` draws on `rgb0` bytes in place.)
 final class CairoImageSurface {
     let width: Int
     let height: Int
@@ -38,6 +39,7 @@ final class CairoImageSurface {
         guard let data = cairo_image_surface_get_data(surface) else { return }
         let stride = Int(cairo_image_surface_get_stride(surface))
         let sourceStride = image.bytesPerRow
+        let pixel = image.bytesPerPixel
         image.bytes.withUnsafeBufferPointer { source in
             guard let source = source.baseAddress else { return }
             for row in 0..<height {
@@ -45,7 +47,7 @@ final class CairoImageSurface {
                 var s = source + row * sourceStride
                 for column in 0..<width {
                     target[column] = UInt32(s[0]) << 16 | UInt32(s[1]) << 8 | UInt32(s[2])
-                    s += 3
+                    s += pixel
                 }
             }
         }
@@ -62,6 +64,7 @@ final class CairoImageSurface {
         guard let data = cairo_image_surface_get_data(surface) else { return }
         let stride = Int(cairo_image_surface_get_stride(surface))
         let targetStride = image.bytesPerRow
+        let pixel = image.bytesPerPixel
         let width = width
         let height = height
         image.bytes.withUnsafeMutableBufferPointer { target in
@@ -70,11 +73,11 @@ final class CairoImageSurface {
                 let source = UnsafeRawPointer(data + row * stride).assumingMemoryBound(to: UInt32.self)
                 var t = target + row * targetStride
                 for column in 0..<width {
-                    let pixel = source[column]
-                    t[0] = UInt8(truncatingIfNeeded: pixel >> 16)
-                    t[1] = UInt8(truncatingIfNeeded: pixel >> 8)
-                    t[2] = UInt8(truncatingIfNeeded: pixel)
-                    t += 3
+                    let value = source[column]
+                    t[0] = UInt8(truncatingIfNeeded: value >> 16)
+                    t[1] = UInt8(truncatingIfNeeded: value >> 8)
+                    t[2] = UInt8(truncatingIfNeeded: value)
+                    t += pixel
                 }
             }
         }

@@ -78,11 +78,36 @@ public final class OverlayRenderer {
     }
 
     /// Draws `state` over `image` in place.
+    ///
+    /// An `rgb0` image (4 bytes a pixel, rows a multiple of 4 bytes) is drawn on directly, as a Cairo
+    /// surface over its bytes; an `rgb24` one is copied to a surface and back.
     public func render(_ state: OverlayState, onto image: inout RGBImage) {
-        let surface = surface(width: image.width, height: image.height)
-        surface.load(from: image)
-        draw(state, on: surface)
-        surface.store(into: &image)
+        guard image.bytesPerPixel == 4, image.bytesPerRow % 4 == 0 else {
+            let surface = surface(width: image.width, height: image.height)
+            surface.load(from: image)
+            draw(state, context: surface.context, width: surface.width, height: surface.height, swapped: false)
+            surface.store(into: &image)
+            return
+        }
+        let (width, height, stride) = (image.width, image.height, image.bytesPerRow)
+        image.bytes.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            let surface = cairo_image_surface_create_for_data(
+                base,
+                CAIRO_FORMAT_RGB24,
+                Int32(width),
+                Int32(height),
+                Int32(stride)
+            )
+            let context = cairo_create(surface)
+            defer {
+                cairo_destroy(context)
+                cairo_surface_destroy(surface)
+            }
+            guard let context, cairo_status(context) == CAIRO_STATUS_SUCCESS else { return }
+            draw(state, context: context, width: width, height: height, swapped: true)
+            cairo_surface_flush(surface)
+        }
     }
 
     /// Draws `state` on an opaque background of `color` (for pose-track input, which has no video).
@@ -96,7 +121,7 @@ public final class OverlayRenderer {
             height: Double(height),
             color: background.withAlpha(1)
         )
-        draw(state, on: surface)
+        draw(state, context: surface.context, width: width, height: height, swapped: false)
         var image = RGBImage(width: width, height: height)
         surface.store(into: &image)
         return image
@@ -111,11 +136,11 @@ public final class OverlayRenderer {
 
     // MARK: - Drawing
 
-    private func draw(_ state: OverlayState, on surface: CairoImageSurface) {
-        let cr = surface.context
-        let canvas = CairoCanvas(cr, fontFamily: configuration.fontFamily)
-        let metrics = Metrics(width: surface.width, height: surface.height)
-        let size = (width: Double(surface.width), height: Double(surface.height))
+    /// Draws `state` with `cr` on a `width`×`height` surface; `swapped`: the surface holds `rgb0` bytes.
+    private func draw(_ state: OverlayState, context cr: OpaquePointer, width: Int, height: Int, swapped: Bool) {
+        let canvas = CairoCanvas(cr, fontFamily: configuration.fontFamily, swapsRedAndBlue: swapped)
+        let metrics = Metrics(width: width, height: height)
+        let size = (width: Double(width), height: Double(height))
         cairo_save(cr)
         defer { cairo_restore(cr) }
         cairo_set_antialias(cr, CAIRO_ANTIALIAS_BEST)

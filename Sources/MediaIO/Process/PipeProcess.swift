@@ -87,11 +87,17 @@ public final class PipeProcess {
             for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
             return true
         }
+        // Frames are megabytes: with the default 64 KiB pipe each one crosses in dozens of small writes,
+        // each waking the other side. 1 MiB (Linux's default limit for F_SETPIPE_SZ) needs a few; where
+        // the system refuses, the pipe simply keeps its size.
+        func enlarge(_ fds: [Int32]) { _ = fcntl(fds[0], Self.setPipeSize, Self.pipeBytes) }
         if standardInput, !makePipe(&input) { throw fail("pipe") }
         if !makePipe(&output) || !makePipe(&error) {
             closeAll()
             throw fail("pipe")
         }
+        if standardInput { enlarge(input) }
+        enlarge(output)
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -264,5 +270,8 @@ public final class PipeProcess {
     public var standardErrorLines: [String] { drain.tail }
 
     private static let spawnLock = NSLock()
+    /// Linux's `F_SETPIPE_SZ` (fcntl.h defines it only under `_GNU_SOURCE`, which Swift's Glibc module lacks).
+    private static let setPipeSize: Int32 = 1031
+    private static let pipeBytes: Int32 = 1 << 20
     private static let ignoreSIGPIPE: Void = { signal(SIGPIPE, SIG_IGN) }()
 }

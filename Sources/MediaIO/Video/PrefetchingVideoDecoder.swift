@@ -22,6 +22,8 @@ public final class PrefetchingVideoDecoder {
 
     /// The decoded file.
     public let info: VideoInfo
+    /// 3 (`rgb24`) or 4 (`rgb0`).
+    public let bytesPerPixel: Int
     private let queue: BlockingQueue<Item>
     private let spare: BlockingQueue<RGBImage>
     private let done = DispatchSemaphore(value: 0)
@@ -32,7 +34,8 @@ public final class PrefetchingVideoDecoder {
     /// - Parameters:
     ///   - capacity: the most decoded frames waiting for the consumer.
     ///   - threads: ffmpeg decoding threads; 0 lets ffmpeg choose.
-    /// - Throws: what ``VideoDecoder/init(path:start:end:info:allowsStillImage:threads:)`` throws.
+    ///   - bytesPerPixel: 3 for `rgb24` images, 4 for `rgb0`.
+    /// - Throws: what ``VideoDecoder/init(path:start:end:info:allowsStillImage:threads:bytesPerPixel:)`` throws.
     public init(
         path: String,
         start: Double = 0,
@@ -40,10 +43,12 @@ public final class PrefetchingVideoDecoder {
         info: VideoInfo? = nil,
         allowsStillImage: Bool = false,
         capacity: Int = 2,
-        threads: Int = 0
+        threads: Int = 0,
+        bytesPerPixel: Int = 3
     ) throws(MediaIOError) {
         let info = if let info { info } else { try VideoInfo(probing: path) }
         self.info = info
+        self.bytesPerPixel = bytesPerPixel
         let queue = BlockingQueue<Item>(capacity: capacity)
         let spare = BlockingQueue<RGBImage>(capacity: capacity + 2)
         self.queue = queue
@@ -56,14 +61,16 @@ public final class PrefetchingVideoDecoder {
             end: end,
             info: info,
             allowsStillImage: allowsStillImage,
-            threads: threads
+            threads: threads,
+            bytesPerPixel: bytesPerPixel
         )
         let transfer = Transfer(decoder)
         let done = done
         let thread = Thread {
             let decoder = transfer.value
             while true {
-                var image = spare.tryPop() ?? RGBImage(width: info.width, height: info.height)
+                var image =
+                    spare.tryPop() ?? RGBImage(width: info.width, height: info.height, bytesPerPixel: bytesPerPixel)
                 do throws(MediaIOError) {
                     guard let seconds = try decoder.nextFrame(into: &image) else { break }
                     let frame = VideoFrame(index: decoder.framesDelivered - 1, seconds: seconds, image: image)
@@ -106,7 +113,9 @@ public final class PrefetchingVideoDecoder {
 
     /// Hands an image back for reuse by a later frame (saves an allocation per frame).
     public func recycle(_ image: RGBImage) {
-        if image.width == info.width, image.height == info.height { _ = spare.tryPush(image) }
+        if image.width == info.width, image.height == info.height, image.bytesPerPixel == bytesPerPixel {
+            _ = spare.tryPush(image)
+        }
     }
 
     /// Stops decoding early.

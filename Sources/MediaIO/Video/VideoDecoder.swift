@@ -1,7 +1,7 @@
 public import PoseKit
 
 /// Decodes a video file frame by frame into ``RGBImage``s, with each frame's real timestamp, by
-/// piping `ffmpeg`'s `rgb24` output.
+/// piping `ffmpeg`'s `rgb24` output (or `rgb0`, 4 bytes a pixel, for a consumer that draws with Cairo).
 ///
 /// Reads any file this ffmpeg reads (mp4, mov, webm, avi, mkv, …). Frames come out the way they are
 /// shown: the rotation phones record is applied, so ``info`` gives the rotated size. Frame times are
@@ -38,6 +38,8 @@ public final class VideoDecoder {
     private var framesRead = 0
     private var finished = false
     private let frameBytes: Int
+    /// 3 (`rgb24`) or 4 (`rgb0`).
+    public let bytesPerPixel: Int
 
     /// Starts decoding `path`, or the segment of it from `start` lasting `duration` seconds.
     ///
@@ -45,6 +47,7 @@ public final class VideoDecoder {
     ///   - info: the file's probe, when already known (saves starting ffprobe again).
     ///   - allowsStillImage: whether a still image (decoded as one frame at time 0) is accepted.
     ///   - threads: ffmpeg decoding threads; 0 lets ffmpeg choose.
+    ///   - bytesPerPixel: 3 for `rgb24` images, 4 for `rgb0` (see ``PoseKit/RGBImage``).
     /// - Throws: ``MediaIOError``: those of ``VideoInfo/init(probing:)``, and `.stillImage` for an
     ///   image when `allowsStillImage` is false.
     public convenience init(
@@ -53,7 +56,8 @@ public final class VideoDecoder {
         duration: Double? = nil,
         info: VideoInfo? = nil,
         allowsStillImage: Bool = false,
-        threads: Int = 0
+        threads: Int = 0,
+        bytesPerPixel: Int = 3
     ) throws(MediaIOError) {
         precondition(duration.map { $0 > 0 } ?? true, "duration (\(duration ?? 0)) must be positive")
         try self.init(
@@ -62,7 +66,8 @@ public final class VideoDecoder {
             end: duration.map { start + $0 },
             info: info,
             allowsStillImage: allowsStillImage,
-            threads: threads
+            threads: threads,
+            bytesPerPixel: bytesPerPixel
         )
     }
 
@@ -76,8 +81,10 @@ public final class VideoDecoder {
         end: Double?,
         info: VideoInfo? = nil,
         allowsStillImage: Bool = false,
-        threads: Int = 0
+        threads: Int = 0,
+        bytesPerPixel: Int = 3
     ) throws(MediaIOError) {
+        precondition(bytesPerPixel == 3 || bytesPerPixel == 4, "bytesPerPixel (\(bytesPerPixel)) must be 3 or 4")
         precondition(start >= 0 && start.isFinite, "start (\(start)) must be a finite number of seconds >= 0")
         precondition(end.map { $0 > start } ?? true, "end (\(end ?? 0)) must be after start (\(start))")
         let info = if let info { info } else { try VideoInfo(probing: path) }
@@ -91,7 +98,8 @@ public final class VideoDecoder {
         self.info = info
         self.start = start
         self.end = end
-        frameBytes = info.width * info.height * 3
+        self.bytesPerPixel = bytesPerPixel
+        frameBytes = info.width * info.height * bytesPerPixel
 
         var arguments = ["-hide_banner", "-nostdin", "-nostats", "-loglevel", "info", "-threads", String(threads)]
         if !info.isStillImage {
@@ -109,7 +117,11 @@ public final class VideoDecoder {
         } else {
             arguments += ["-fps_mode", "passthrough"]
         }
-        arguments += ["-vf", "showinfo", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]
+        // showinfo only for the frames' times: without its checksums (a pass over every pixel, about a
+        // tenth of the decoding's CPU time).
+        arguments += [
+            "-vf", "showinfo=checksum=0", "-f", "rawvideo", "-pix_fmt", bytesPerPixel == 4 ? "rgb0" : "rgb24", "-",
+        ]
         let log = log
         process = try PipeProcess(
             "ffmpeg",
@@ -129,10 +141,10 @@ public final class VideoDecoder {
     ///   fails; every frame before the failure has been delivered.
     public func nextFrame(into image: inout RGBImage) throws(MediaIOError) -> Double? {
         while !finished {
-            if image.width != info.width || image.height != info.height || image.bytesPerRow != info.width * 3
-                || image.bytes.count != frameBytes
+            if image.width != info.width || image.height != info.height || image.bytesPerPixel != bytesPerPixel
+                || image.bytesPerRow != info.width * bytesPerPixel || image.bytes.count != frameBytes
             {
-                image = RGBImage(width: info.width, height: info.height)
+                image = RGBImage(width: info.width, height: info.height, bytesPerPixel: bytesPerPixel)
             }
             guard let process else { return nil }
             var result: Result<Int, MediaIOError> = .success(0)
@@ -167,7 +179,7 @@ public final class VideoDecoder {
     ///
     /// - Returns: the frame, or `nil` at the end.
     public func nextFrame() throws(MediaIOError) -> VideoFrame? {
-        var image = RGBImage(width: info.width, height: info.height)
+        var image = RGBImage(width: info.width, height: info.height, bytesPerPixel: bytesPerPixel)
         guard let seconds = try nextFrame(into: &image) else { return nil }
         return VideoFrame(index: framesDelivered - 1, seconds: seconds, image: image)
     }

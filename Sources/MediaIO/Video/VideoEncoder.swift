@@ -6,8 +6,11 @@ import Glibc
 import Darwin
 #endif
 
-/// Encodes `rgb24` frames into a video file through ffmpeg: H.264 in MP4 by default, VP9 in WebM when
-/// the file name ends in `.webm`.
+/// Encodes ``PoseKit/RGBImage`` frames (`rgb24` or `rgb0`) into a video file through ffmpeg: H.264 in MP4 by
+/// default, VP9 in WebM when the file name ends in `.webm`.
+///
+/// Each frame is converted to `yuv420p` here (``YUV420Frame``) and handed to ffmpeg in that form, which
+/// costs less CPU than ffmpeg's own RGB conversion and moves half the bytes through the pipe.
 ///
 /// Frames go to a hidden temporary file in the output's folder, which is renamed to the final name
 /// only when ``finish()`` succeeds, so a failure half-way leaves nothing under the final name.
@@ -72,7 +75,7 @@ public final class VideoEncoder {
 
     private let temporaryPath: String
     private var process: PipeProcess?
-    private var packed: [UInt8] = []
+    private var planar: YUV420Frame
     private var finished = false
 
     /// Starts ffmpeg writing to a temporary file beside `path`.
@@ -92,6 +95,7 @@ public final class VideoEncoder {
         self.configuration = configuration
         format = configuration.format ?? Format(path: path)
 
+        planar = YUV420Frame(width: configuration.width, height: configuration.height)
         try OutputFile.check(path, overwrite: configuration.overwrite)
         temporaryPath = OutputFile.temporaryPath(for: path)
 
@@ -99,7 +103,7 @@ public final class VideoEncoder {
         let evenHeight = configuration.height + configuration.height % 2
         var arguments = [
             "-hide_banner", "-loglevel", "error", "-nostdin", "-y",
-            "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", "\(configuration.width)x\(configuration.height)",
+            "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "\(configuration.width)x\(configuration.height)",
             "-framerate", Self.rational(configuration.framesPerSecond), "-i", "-", "-an",
         ]
         if evenWidth != configuration.width || evenHeight != configuration.height {
@@ -138,22 +142,10 @@ public final class VideoEncoder {
         guard let process, !finished else {
             throw MediaIOError(.encodeFailed, "the encoder was already finished or cancelled", file: path)
         }
-        let rowBytes = image.width * 3
+        planar.convert(image)
         var failed = false
-        if image.bytesPerRow == rowBytes {
-            image.bytes.withUnsafeBytes { buffer in
-                do {
-                    try process.write(UnsafeRawBufferPointer(rebasing: buffer[0..<rowBytes * image.height]))
-                } catch { failed = true }
-            }
-        } else {
-            packed.removeAll(keepingCapacity: true)
-            for row in 0..<image.height {
-                packed.append(contentsOf: image.bytes[row * image.bytesPerRow..<row * image.bytesPerRow + rowBytes])
-            }
-            packed.withUnsafeBytes { buffer in
-                do { try process.write(buffer) } catch { failed = true }
-            }
+        planar.bytes.withUnsafeBytes { buffer in
+            do { try process.write(buffer) } catch { failed = true }
         }
         if failed {
             let message = process.lastErrorLine

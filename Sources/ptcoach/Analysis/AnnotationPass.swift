@@ -161,6 +161,9 @@ final class VideoAnnotator: FrameAnnotating, @unchecked Sendable {
     /// The written file.
     var path: String { encoder.path }
 
+    /// `rgb0`: the overlay is drawn on the decoded bytes in place and the encoder reads them directly.
+    let bytesPerPixel = 4
+
     /// Starts the encoder (writing to a hidden temporary file until ``finish()``), the drawing and the writing
     /// thread.
     init(
@@ -243,7 +246,7 @@ final class VideoAnnotator: FrameAnnotating, @unchecked Sendable {
     /// spare one, or a new one), for the caller to reuse.
     func annotate(line: String, image: inout RGBImage) throws {
         if let failure = failure.message { throw CLIError(failure) }
-        var handed = spare.tryPop() ?? RGBImage(width: width, height: height)
+        var handed = spare.tryPop() ?? RGBImage(width: width, height: height, bytesPerPixel: image.bytesPerPixel)
         swap(&handed, &image)
         guard incoming.push(Incoming(line: line, image: handed)) else {
             throw CLIError(failure.message ?? "the annotated video's drawing stopped")

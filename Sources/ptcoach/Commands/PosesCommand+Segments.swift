@@ -64,6 +64,9 @@ struct PosesOutcome: Sendable {
 /// final class Drawer: FrameAnnotating { func annotate(line: String, image: inout RGBImage) throws { … } }
 /// ```
 protocol FrameAnnotating: AnyObject, Sendable {
+    /// The pictures it wants: 4 (`rgb0`, drawn on in place by Cairo) or 3 (`rgb24`) bytes a pixel.
+    var bytesPerPixel: Int { get }
+
     /// Handles one frame: its pose-track line and its picture. `image` may be kept: it is then replaced by
     /// another buffer of the same size, which the caller reuses for a later frame.
     func annotate(line: String, image: inout RGBImage) throws
@@ -189,7 +192,8 @@ extension PosesCommand {
                 end: end,
                 info: info,
                 allowsStillImage: true,
-                threads: threads
+                threads: threads,
+                bytesPerPixel: annotator?.bytesPerPixel ?? 3
             )
             let clock = ContinuousClock()
             while var frame = try frames.next() {
@@ -232,7 +236,14 @@ extension PosesCommand {
         defer { free(buffer) }
         do {
             // One decoding thread: drawing and encoding keep the other core busy (less overhead than frame threads).
-            let decoder = try PrefetchingVideoDecoder(path: path, start: start, end: end, info: info, threads: 1)
+            let decoder = try PrefetchingVideoDecoder(
+                path: path,
+                start: start,
+                end: end,
+                info: info,
+                threads: 1,
+                bytesPerPixel: annotator.bytesPerPixel
+            )
             defer { decoder.stop() }
             var count = 0
             while getline(&buffer, &capacity, file) > 0, let buffer {

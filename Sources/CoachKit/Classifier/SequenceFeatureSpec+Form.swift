@@ -1,28 +1,31 @@
 extension SequenceFeatureSpec {
     /// The version of the form features; a model saved with another version is refused.
-    public static let formVersion = 1
+    public static let formVersion = 2
 
     /// The per-frame quantities of ``formVector(for:)``: what Pose Trainer (Chen & Yang, arXiv 2006.11718)
-    /// names as the difference between good and bad form in arm exercises. For each side: the elbow angle
-    /// (curling fully), the angle between upper arm and trunk and the elbow's horizontal travel against
-    /// the shoulder (upper arm moving), the wrist's height above the shoulder (raising high enough), the
-    /// wrist's horizontal travel; and the trunk's lean from vertical (swinging, leaning back).
+    /// names as the difference between good and bad form in arm exercises, measured on the **active side**
+    /// only (slot `a`, the side that moves more): the elbow angle (curling fully), the angle between upper
+    /// arm and trunk and the elbow's horizontal travel against the shoulder (upper arm moving), the wrist's
+    /// height above the shoulder (raising high enough), the wrist's horizontal travel; and the trunk's lean
+    /// from vertical (swinging, leaning back).
+    ///
+    /// The other side is left out: in side views it is the far side, hidden or guessed by the pose
+    /// estimator (Pose Trainer's OpenPose clips see the far arm in under 20% of the frames), and in front
+    /// views of two-armed exercises it repeats the active side. Version 1 used both sides.
     var formFeatures: [FrameFeature] {
         let available = Set(refs)
         func has(_ refs: Ref...) -> Bool { refs.allSatisfy(available.contains) }
         var features: [FrameFeature] = []
-        for slot in [Slot.a, .b] {
-            let sh = Ref(part: .shoulder, slot: slot)
-            let el = Ref(part: .elbow, slot: slot)
-            let wr = Ref(part: .wrist, slot: slot)
-            let hp = Ref(part: .hip, slot: slot)
-            if has(el, sh, wr) { features.append(.angle(vertex: el, from: sh, to: wr)) }
-            if has(sh, hp, el) { features.append(.angle(vertex: sh, from: hp, to: el)) }
-            if has(el, sh) { features.append(.offset(el, from: sh)) }
-            if has(wr, sh) {
-                features.append(.rise(wr, over: sh))
-                features.append(.offset(wr, from: sh))
-            }
+        let sh = Ref(part: .shoulder, slot: .a)
+        let el = Ref(part: .elbow, slot: .a)
+        let wr = Ref(part: .wrist, slot: .a)
+        let hp = Ref(part: .hip, slot: .a)
+        if has(el, sh, wr) { features.append(.angle(vertex: el, from: sh, to: wr)) }
+        if has(sh, hp, el) { features.append(.angle(vertex: sh, from: hp, to: el)) }
+        if has(el, sh) { features.append(.offset(el, from: sh)) }
+        if has(wr, sh) {
+            features.append(.rise(wr, over: sh))
+            features.append(.offset(wr, from: sh))
         }
         let root = Ref(part: .root, slot: .mid)
         let neck = Ref(part: .neck, slot: .mid)

@@ -1,25 +1,28 @@
 extension SequenceFeatureSpec {
     /// The version of the trajectory channels; a model saved with another version is refused.
-    public static let trajectoryVersion = 1
+    public static let trajectoryVersion = 2
 
-    /// The per-frame channels of ``trajectory(for:length:)``: every joint angle and segment-to-vertical
-    /// angle of ``frameFeatures`` (elbow, shoulder = upper arm against trunk, hip, knee, trunk lean, …),
-    /// then the height of each wrist above its shoulder.
+    /// The per-frame channels of ``trajectory(for:length:)``: the joint angles and segment-to-vertical
+    /// angles of ``frameFeatures`` on the active side (slot `a`: elbow, shoulder = upper arm against trunk,
+    /// hip, knee, upper arm, forearm, thigh, shank) and the trunk's lean, then the height of the active
+    /// wrist above its shoulder. The other side is left out, as in ``formFeatures``: in side views it is
+    /// hidden or guessed, and its noise outweighs the few recordings of a small form set. The head's
+    /// direction (neck to nose) is left out too: it follows where the person looks more than their posture.
+    /// Version 1 used both sides and the head.
     var trajectoryFeatures: [FrameFeature] {
+        func onActiveSide(_ refs: Ref...) -> Bool {
+            refs.allSatisfy { $0.slot != .b && $0.part != .nose && $0.part != .head }
+        }
         var features = frameFeatures.filter {
             switch $0 {
-            case .angle, .vertical: true
+            case .angle(let vertex, let from, let to): onActiveSide(vertex, from, to)
+            case .vertical(let from, let to): onActiveSide(from, to)
             default: false
             }
         }
-        let available = Set(refs)
-        for slot in [Slot.a, .b] {
-            let wrist = Ref(part: .wrist, slot: slot)
-            let shoulder = Ref(part: .shoulder, slot: slot)
-            if available.contains(wrist), available.contains(shoulder) {
-                features.append(.rise(wrist, over: shoulder))
-            }
-        }
+        let wrist = Ref(part: .wrist, slot: .a)
+        let shoulder = Ref(part: .shoulder, slot: .a)
+        if Set(refs).isSuperset(of: [wrist, shoulder]) { features.append(.rise(wrist, over: shoulder)) }
         return features
     }
 

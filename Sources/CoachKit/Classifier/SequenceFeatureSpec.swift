@@ -47,11 +47,15 @@ public struct SequenceFeatureSpec: Sendable, Hashable {
     /// more-moving side first, so a pair must not be dropped because the far side is hidden (which side
     /// is far changes between recordings; taking the better side keeps the rule mirror-invariant).
     ///
+    /// The default coverage, 0.8, keeps a joint only when it is seen in most frames: a joint missing in a
+    /// third of them (Pose Trainer's bicep curls cut the legs off at the knees: knees seen in 69% of the
+    /// frames, ankles in 32%) is mostly the recording's median, and its channels add noise, not signal.
+    ///
     /// - Throws: ``CoachKitError`` (`.unusableTrainingSet`) when neither hips nor shoulders are seen.
     public static func fitted(
         to sequences: [PoseSequence],
         timeBins: Int,
-        minimumCoverage: Double = 0.5
+        minimumCoverage: Double = 0.8
     ) throws(CoachKitError) -> SequenceFeatureSpec {
         let tracked = PoseSequence.trackedJoints
         var coverage = [Double](repeating: 0, count: tracked.count)

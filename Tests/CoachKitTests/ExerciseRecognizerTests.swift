@@ -281,6 +281,25 @@ struct ExerciseRecognizerTests {
         #expect(id != "hurdle-step" && id != "standing-straight-leg-raise")
     }
 
+    /// People often raise their arms forward to balance in a squat (most of the real squat videos do):
+    /// the arms may move as much as the legs.
+    @Test func squattingWithTheArmsRaisedForwardIsStillASquat() throws {
+        let (state, recognizer) = try Self.recognize { p in
+            var limbs = Limbs()
+            let thigh = Self.raised(85 * p, azimuth: 90)
+            let shank = Self.raised(-20 * p, azimuth: 90)
+            let arm = Self.raised(90 * p, azimuth: 90)
+            limbs.thigh = (thigh, thigh)
+            limbs.shank = (shank, shank)
+            limbs.upperArm = (arm, arm)
+            limbs.forearm = (arm, arm)
+            limbs.drop = 70 * p
+            return limbs
+        }
+        let id = try #require(Self.winner(state), "\(Self.top(recognizer))")
+        #expect(["squat", "deep-squat", "sit-to-stand"].contains(id), "\(Self.top(recognizer))")
+    }
+
     @Test func standingStillIsLowConfidenceAndNobodyIsNoPerson() throws {
         let (state, _) = try Self.recognize { _ in Limbs() }
         #expect(state == .lowConfidence)

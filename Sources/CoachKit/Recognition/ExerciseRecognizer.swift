@@ -19,12 +19,19 @@ import Darwin
 /// - **activity**: its segment swings (on one side for `either`, on both for `both`) and every segment it
 ///   does not name (`segment`, `also`, the other side for one-sided exercises) stays well below it;
 /// - **direction**: the swing points where the definition says (forward, sideways, backward, scapular,
-///   inward, up; `around` = the forearm sweeps while the elbow angle stays);
+///   inward, up; `around` = the forearm sweeps while the elbow angle stays and the upper arm stays put),
+///   a soft likelihood with a floor (``directionFloor``), since skeletons can show a limb's swing in the
+///   wrong direction (a thigh swinging backward counts as forward at half weight);
+/// - **reach**: how many degrees the segment turns between the two ends of its swing against the
+///   definition's `reach` (log-normal, ``reachTolerance``, with a floor): independent of the view and of
+///   where the swing starts, it separates raises that share a plane a camera cannot tell apart
+///   (abduction overhead from scaption to shoulder height);
 /// - **hips**: still or moving, as declared; **posture**: upright / horizontal;
 /// - **excursion**: the primary angle's range against start → peak (a weak, wide term), and the
 ///   `throughout` form rules bounding other angles.
-/// The confidence is best² / (best + second); below `minimumConfidence` the state is `.lowConfidence`,
-/// with nobody seen for a second `.noPerson`. See `Guides.md` for how well this does.
+/// The confidence is best / (best + second + ``background``), the winner's share against the runner-up
+/// and "none of these"; below `minimumConfidence` the state is `.lowConfidence`, with nobody seen for a
+/// second `.noPerson`. See `Guides.md` for how well this does.
 ///
 /// ```swift
 /// var recognizer = ExerciseRecognizer(exercises: library.exercises)

@@ -5,7 +5,9 @@ extension ActionClassifier {
     public static let modelFormat = "ptcoach-action-classifier"
     /// The model file version this code writes and reads. Version 2 added `method` (logistic regression,
     /// form logistic regression or DTW nearest neighbour), the nearest-neighbour `trajectory` block,
-    /// `features.formVersion` and the `selection` record.
+    /// `features.formVersion` and the `selection` record. A `vote` model keeps its three members under
+    /// `members` (`logistic`, `form-logistic`, `nearest-neighbor`), each laid out like a model of that
+    /// method alone.
     public static let modelVersion = 2
 
     /// The model as one JSON document (keys sorted, numbers in shortest round-trip form, so the same
@@ -43,27 +45,44 @@ extension ActionClassifier {
                 "logisticCorrect": .number(Double(selection.logisticCorrect)),
                 "formLogisticCorrect": .number(Double(selection.formLogisticCorrect)),
                 "nearestNeighborCorrect": .number(Double(selection.nearestNeighborCorrect)),
+                "voteCorrect": .number(Double(selection.voteCorrect)),
                 "total": .number(Double(selection.total)),
             ])
         }
+        func regressionBlock(_ regression: LogisticRegression) -> [String: JSONValue] {
+            let d = regression.featureCount
+            return [
+                "standardization": .object(["mean": numbers(regression.means), "std": numbers(regression.scales)]),
+                "weights": .array(
+                    labels.indices.map { j in numbers(Array(regression.weights[(j * d)..<((j + 1) * d)])) }
+                ),
+                "biases": numbers(regression.biases),
+            ]
+        }
+        func neighborsBlock(_ neighbors: TrajectoryNearestNeighbor) -> [String: JSONValue] {
+            [
+                "trajectory": .object([
+                    "version": .number(Double(SequenceFeatureSpec.trajectoryVersion)),
+                    "length": .number(Double(neighbors.length)),
+                    "radius": .number(Double(neighbors.radius)),
+                    "channels": .number(Double(neighbors.channelCount)),
+                    "mean": numbers(neighbors.means),
+                    "std": numbers(neighbors.scales),
+                    "templates": .array(neighbors.templates.map(numbers)),
+                    "classes": .array(neighbors.templateClasses.map { .number(Double($0)) }),
+                ])
+            ]
+        }
         switch model {
         case .logistic(let regression), .formLogistic(let regression):
-            let d = regression.featureCount
-            object["standardization"] = .object(["mean": numbers(regression.means), "std": numbers(regression.scales)])
-            object["weights"] = .array(
-                labels.indices.map { j in numbers(Array(regression.weights[(j * d)..<((j + 1) * d)])) }
-            )
-            object["biases"] = numbers(regression.biases)
+            object.merge(regressionBlock(regression)) { $1 }
         case .nearestNeighbor(let neighbors):
-            object["trajectory"] = .object([
-                "version": .number(Double(SequenceFeatureSpec.trajectoryVersion)),
-                "length": .number(Double(neighbors.length)),
-                "radius": .number(Double(neighbors.radius)),
-                "channels": .number(Double(neighbors.channelCount)),
-                "mean": numbers(neighbors.means),
-                "std": numbers(neighbors.scales),
-                "templates": .array(neighbors.templates.map(numbers)),
-                "classes": .array(neighbors.templateClasses.map { .number(Double($0)) }),
+            object.merge(neighborsBlock(neighbors)) { $1 }
+        case .vote(let logistic, let form, let neighbors):
+            object["members"] = .object([
+                Configuration.Method.logistic.rawValue: .object(regressionBlock(logistic)),
+                Configuration.Method.formLogistic.rawValue: .object(regressionBlock(form)),
+                Configuration.Method.nearestNeighbor.rawValue: .object(neighborsBlock(neighbors)),
             ])
         }
         return JSONValue.object(object).jsonText
@@ -117,7 +136,7 @@ extension ActionClassifier {
         else {
             throw fail(
                 "\"method\" is \(object["method"]?.jsonText ?? "missing"); it must be \"logistic\", "
-                    + "\"form-logistic\" or \"nearest-neighbor\""
+                    + "\"form-logistic\", \"nearest-neighbor\" or \"vote\""
             )
         }
         guard let features = object["features"]?.objectValue else { throw fail("\"features\" is missing") }
@@ -144,10 +163,8 @@ extension ActionClassifier {
         }
         let spec = SequenceFeatureSpec(joints: joints, origin: origin, scale: scale, timeBins: timeBins)
         let training = object["training"]?.objectValue ?? [:]
-        let model: Model
-        switch method {
-        case .nearestNeighbor:
-            guard let block = object["trajectory"]?.objectValue else { throw fail("\"trajectory\" is missing") }
+        func neighbors(in container: [String: JSONValue]) throws(CoachKitError) -> TrajectoryNearestNeighbor {
+            guard let block = container["trajectory"]?.objectValue else { throw fail("\"trajectory\" is missing") }
             guard block["version"]?.intValue == SequenceFeatureSpec.trajectoryVersion else {
                 throw fail(
                     "trajectory version \(block["version"]?.jsonText ?? "missing") is not supported (this ptcoach "
@@ -189,18 +206,20 @@ extension ActionClassifier {
             else {
                 throw fail("\"trajectory.classes\" must give one label index (0..<\(labels.count)) per template")
             }
-            model = .nearestNeighbor(
-                TrajectoryNearestNeighbor(
-                    length: length,
-                    radius: radius,
-                    means: means,
-                    scales: scales,
-                    templates: templates,
-                    templateClasses: classes,
-                    classCount: labels.count
-                )
+            return TrajectoryNearestNeighbor(
+                length: length,
+                radius: radius,
+                means: means,
+                scales: scales,
+                templates: templates,
+                templateClasses: classes,
+                classCount: labels.count
             )
-        default:
+        }
+        func regression(
+            _ method: Configuration.Method,
+            in container: [String: JSONValue]
+        ) throws(CoachKitError) -> LogisticRegression {
             if method == .formLogistic, features["formVersion"]?.intValue != SequenceFeatureSpec.formVersion {
                 throw fail(
                     "form feature version \(features["formVersion"]?.jsonText ?? "missing") is not supported (this "
@@ -208,7 +227,7 @@ extension ActionClassifier {
                 )
             }
             let d = method == .formLogistic ? spec.formFeatureCount : spec.featureCount
-            let standardization = object["standardization"]?.objectValue ?? [:]
+            let standardization = container["standardization"]?.objectValue ?? [:]
             let means = try numbers(standardization["mean"], "standardization.mean")
             let scales = try numbers(standardization["std"], "standardization.std")
             guard means.count == d, scales.count == d else {
@@ -217,7 +236,7 @@ extension ActionClassifier {
                 )
             }
             guard scales.allSatisfy({ $0 > 0 }) else { throw fail("\"standardization.std\" must be positive") }
-            guard let weightRows = object["weights"]?.arrayValue, weightRows.count == labels.count else {
+            guard let weightRows = container["weights"]?.arrayValue, weightRows.count == labels.count else {
                 throw fail("\"weights\" must have one row per label (\(labels.count))")
             }
             var weights: [Double] = []
@@ -228,11 +247,28 @@ extension ActionClassifier {
                 }
                 weights.append(contentsOf: values)
             }
-            let biases = try numbers(object["biases"], "biases")
+            let biases = try numbers(container["biases"], "biases")
             guard biases.count == labels.count else { throw fail("\"biases\" must have one number per label") }
-            let regression = LogisticRegression(means: means, scales: scales, weights: weights, biases: biases)
-            model = method == .formLogistic ? .formLogistic(regression) : .logistic(regression)
+            return LogisticRegression(means: means, scales: scales, weights: weights, biases: biases)
         }
+        func member(_ method: Configuration.Method) throws(CoachKitError) -> [String: JSONValue] {
+            guard let block = object["members"]?.objectValue?[method.rawValue]?.objectValue else {
+                throw fail("\"members.\(method.rawValue)\" is missing; a vote model needs all three members")
+            }
+            return block
+        }
+        let model: Model =
+            switch method {
+            case .nearestNeighbor: .nearestNeighbor(try neighbors(in: object))
+            case .formLogistic: .formLogistic(try regression(.formLogistic, in: object))
+            case .vote:
+                .vote(
+                    logistic: try regression(.logistic, in: try member(.logistic)),
+                    form: try regression(.formLogistic, in: try member(.formLogistic)),
+                    neighbors: try neighbors(in: try member(.nearestNeighbor))
+                )
+            case .logistic, .automatic: .logistic(try regression(.logistic, in: object))
+            }
         let defaults = Configuration()
         let configuration = Configuration(
             regularization: max(1e-12, training["regularization"]?.doubleValue ?? defaults.regularization),
@@ -256,6 +292,7 @@ extension ActionClassifier {
                 logisticCorrect: logistic,
                 formLogisticCorrect: form,
                 nearestNeighborCorrect: neighbor,
+                voteCorrect: record["voteCorrect"]?.intValue ?? 0,
                 total: total,
                 protocolName: record["protocol"]?.stringValue ?? ""
             )

@@ -8,14 +8,16 @@
 ///   the label of the most similar training recording under dynamic time warping
 ///   (``TrajectoryNearestNeighbor``, Pose Trainer's classifier).
 ///
-/// - **form logistic**: logistic regression on a short vector of form features (elbow angle, upper arm
-///   against trunk, elbow travel, wrist height, trunk lean: their 5th/95th percentiles and range), for
-///   small form data sets.
+/// - **form logistic**: logistic regression on a short vector of form features of the active side (elbow
+///   angle, upper arm against trunk, elbow travel, wrist height, trunk lean: their 5th/95th percentiles
+///   and range), for small form data sets;
+/// - **vote**: all three of the above, each recording labelled by their majority (see ``vote(_:)``).
 ///
-/// With ``Configuration/Method/automatic`` (the default) training picks the model by cross-validation
-/// inside the training set (``ModelSelection``): another model than logistic regression only when it
-/// gets clearly more held-out training recordings right. Training is deterministic: the same recordings
-/// and labels in the same order give the same model, bit for bit.
+/// With ``Configuration/Method/automatic`` (the default) training picks the model inside the training
+/// set (``ModelSelection``): the vote for small training sets (at most ``ModelSelection/leaveOneOutLimit``
+/// recordings), otherwise logistic regression unless another model gets clearly more held-out training
+/// recordings right. Training is deterministic: the same recordings and labels in the same order give
+/// the same model, bit for bit.
 ///
 /// ```swift
 /// let classifier = try ActionClassifier.train(sequences: sequences, labels: labels)
@@ -34,8 +36,12 @@ public struct ActionClassifier: Sendable, Hashable {
             case formLogistic = "form-logistic"
             /// DTW nearest neighbour on trajectories.
             case nearestNeighbor = "nearest-neighbor"
-            /// Logistic regression unless form logistic regression or nearest neighbour cross-validates
-            /// better inside the training set by more than ``selectionMargin`` · √n (``ModelSelection``).
+            /// The majority of logistic, form logistic and nearest neighbour (``ActionClassifier/vote(_:)``).
+            case vote
+            /// The vote for training sets of at most ``ModelSelection/leaveOneOutLimit`` recordings;
+            /// otherwise logistic regression unless form logistic regression or nearest neighbour
+            /// cross-validates better inside the training set by more than ``selectionMargin`` · √n
+            /// (``ModelSelection``).
             case automatic
         }
 
@@ -86,13 +92,16 @@ public struct ActionClassifier: Sendable, Hashable {
         case logistic(LogisticRegression)
         case formLogistic(LogisticRegression)
         case nearestNeighbor(TrajectoryNearestNeighbor)
+        /// The three models above, trained on the same recordings, voting.
+        case vote(logistic: LogisticRegression, form: LogisticRegression, neighbors: TrajectoryNearestNeighbor)
 
-        /// The method name (`logistic`, `form-logistic` or `nearest-neighbor`).
+        /// The method name (`logistic`, `form-logistic`, `nearest-neighbor` or `vote`).
         public var method: Configuration.Method {
             switch self {
             case .logistic: .logistic
             case .formLogistic: .formLogistic
             case .nearestNeighbor: .nearestNeighbor
+            case .vote: .vote
             }
         }
 
@@ -100,6 +109,7 @@ public struct ActionClassifier: Sendable, Hashable {
             switch self {
             case .logistic(let model), .formLogistic(let model): model.classCount
             case .nearestNeighbor(let model): model.classCount
+            case .vote(let model, _, _): model.classCount
             }
         }
     }
@@ -165,7 +175,7 @@ public struct ActionClassifier: Sendable, Hashable {
         init(spec: SequenceFeatureSpec, sequences: [PoseSequence], configuration: Configuration) {
             self.spec = spec
             let method = configuration.method
-            let all = method == .automatic
+            let all = method == .automatic || method == .vote
             vectors = all || method == .logistic ? sequences.map(spec.vector(for:)) : []
             formVectors = all || method == .formLogistic ? sequences.map(spec.formVector(for:)) : []
             trajectories =
@@ -176,7 +186,7 @@ public struct ActionClassifier: Sendable, Hashable {
         /// The features of recording `i` that `method` reads.
         func row(_ i: Int, for method: Configuration.Method) -> [Double] {
             switch method {
-            case .logistic, .automatic: vectors[i]
+            case .logistic, .automatic, .vote: vectors[i]
             case .formLogistic: formVectors[i]
             case .nearestNeighbor: trajectories[i]
             }
@@ -208,27 +218,31 @@ public struct ActionClassifier: Sendable, Hashable {
             selection = outcome
             method = outcome.chosen
         }
-        let model: Model
-        if method == .nearestNeighbor {
-            model = .nearestNeighbor(
-                TrajectoryNearestNeighbor.fit(
-                    trajectories: rows.map { prepared.trajectories[$0] },
-                    classes: classIndices,
-                    classCount: classes.count,
-                    length: configuration.trajectoryLength,
-                    radius: configuration.warpingRadius
-                )
-            )
-        } else {
-            let regression = LogisticRegression.fit(
+        func regression(_ method: Configuration.Method) -> LogisticRegression {
+            LogisticRegression.fit(
                 features: rows.map { prepared.row($0, for: method) },
                 classes: classIndices,
                 classCount: classes.count,
                 regularization: configuration.regularization,
                 maximumIterations: configuration.maximumIterations
             )
-            model = method == .formLogistic ? .formLogistic(regression) : .logistic(regression)
         }
+        func neighbors() -> TrajectoryNearestNeighbor {
+            TrajectoryNearestNeighbor.fit(
+                trajectories: rows.map { prepared.trajectories[$0] },
+                classes: classIndices,
+                classCount: classes.count,
+                length: configuration.trajectoryLength,
+                radius: configuration.warpingRadius
+            )
+        }
+        let model: Model =
+            switch method {
+            case .nearestNeighbor: .nearestNeighbor(neighbors())
+            case .formLogistic: .formLogistic(regression(.formLogistic))
+            case .vote: .vote(logistic: regression(.logistic), form: regression(.formLogistic), neighbors: neighbors())
+            case .logistic, .automatic: .logistic(regression(.logistic))
+            }
         return ActionClassifier(
             labels: classes,
             spec: prepared.spec,
@@ -266,6 +280,14 @@ public struct ActionClassifier: Sendable, Hashable {
             prediction(regression.probabilities(spec.formVector(for: sequence)))
         case .nearestNeighbor(let neighbors):
             prediction(neighbors.probabilities(spec.trajectory(for: sequence, length: neighbors.length)))
+        case .vote(let logistic, let form, let neighbors):
+            prediction(
+                Self.vote([
+                    logistic.probabilities(spec.vector(for: sequence)),
+                    form.probabilities(spec.formVector(for: sequence)),
+                    neighbors.probabilities(spec.trajectory(for: sequence, length: neighbors.length)),
+                ])
+            )
         }
     }
 
@@ -275,7 +297,47 @@ public struct ActionClassifier: Sendable, Hashable {
         case .logistic(let regression), .formLogistic(let regression):
             prediction(regression.probabilities(prepared.row(i, for: model.method)))
         case .nearestNeighbor(let neighbors): prediction(neighbors.probabilities(prepared.trajectories[i]))
+        case .vote(let logistic, let form, let neighbors):
+            prediction(
+                Self.vote([
+                    logistic.probabilities(prepared.vectors[i]),
+                    form.probabilities(prepared.formVectors[i]),
+                    neighbors.probabilities(prepared.trajectories[i]),
+                ])
+            )
         }
+    }
+
+    /// Combines the probabilities of several models into one answer: each model votes for its most
+    /// probable class; a class with more than half of the votes wins, otherwise the class with the
+    /// highest mean probability. The result puts the winner first in probability: it is the mean of the
+    /// members' probabilities, with the winner raised to the largest of them where it was not already
+    /// (so that ``Prediction/label`` is always the most probable class).
+    ///
+    /// ```swift
+    /// let p = ActionClassifier.vote([[0.9, 0.1], [0.4, 0.6], [0.7, 0.3]])   // class 0 wins, 2 votes of 3
+    /// ```
+    public static func vote(_ members: [[Double]]) -> [Double] {
+        precondition(!members.isEmpty && members.allSatisfy { $0.count == members[0].count }, "equal-length votes")
+        let classCount = members[0].count
+        var votes = [Int](repeating: 0, count: classCount)
+        var mean = [Double](repeating: 0, count: classCount)
+        for probabilities in members {
+            votes[ModelSelection.argmax(probabilities)] += 1
+            for j in 0..<classCount { mean[j] += probabilities[j] / Double(members.count) }
+        }
+        let leader = ModelSelection.argmax(votes.map(Double.init))
+        let winner = 2 * votes[leader] > members.count ? leader : ModelSelection.argmax(mean)
+        let highest = mean.max() ?? 0
+        if mean[winner] < highest {
+            // Keep a distribution: move the difference from the others to the winner, proportionally.
+            let others = 1 - mean[winner]
+            let target = highest + 1e-9
+            let shrink = others > 0 ? (1 - target) / others : 0
+            for j in 0..<classCount where j != winner { mean[j] *= shrink }
+            mean[winner] = target
+        }
+        return mean
     }
 
     private func prediction(_ probabilities: [Double]) -> Prediction {

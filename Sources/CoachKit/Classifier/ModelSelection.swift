@@ -1,18 +1,21 @@
 /// Chooses between logistic regression, form logistic regression and DTW nearest neighbour using the
 /// training set only.
 ///
-/// The rule, fixed in advance: cross-validate the three models inside the training set — leave-one-out
-/// when it has at most ``leaveOneOutLimit`` recordings, stratified ``folds``-fold (seed 1) otherwise — and
-/// keep logistic regression (the model tuned on the large sets) unless the better of the other two gets
-/// more than `selectionMargin · √n` more of the `n` held-out recordings right
-/// (``ActionClassifier/Configuration/selectionMargin``); between those two a tie goes to form logistic
-/// regression. Inside the selection the nearest-neighbour channels are standardised with the whole
+/// The rule: cross-validate the three models (and their vote, ``ActionClassifier/vote(_:)``) inside the
+/// training set — leave-one-out when it has at most ``leaveOneOutLimit`` recordings, stratified
+/// ``folds``-fold (seed 1) otherwise. Up to ``leaveOneOutLimit`` recordings the vote is chosen: there the
+/// counts of the single models differ by one or two recordings (the margin below is 1.75 recordings at
+/// n = 30), too few to tell them apart, and the majority of three different models is steadier than
+/// any one picked by such counts. Above it, keep logistic regression (the model tuned on the large sets)
+/// unless the better of the other two gets more than `selectionMargin · √n` more of the `n` held-out
+/// recordings right (``ActionClassifier/Configuration/selectionMargin``); between those two a tie goes to
+/// form logistic regression. Inside the selection the nearest-neighbour channels are standardised with the whole
 /// training set's statistics (they use no labels); logistic regression standardises on each inner fold.
 ///
 /// ```swift
 /// let outcome = ModelSelection.select(vectors: v, formVectors: f, trajectories: t, classes: c,
 ///                                     classCount: 2, configuration: .init())
-/// print(outcome.chosen, outcome.logisticCorrect, outcome.formLogisticCorrect, outcome.total)
+/// print(outcome.chosen, outcome.logisticCorrect, outcome.voteCorrect, outcome.total)
 /// ```
 public enum ModelSelection {
     /// Training sets up to this size are cross-validated leave-one-out.
@@ -27,6 +30,8 @@ public enum ModelSelection {
         public var logisticCorrect: Int
         public var formLogisticCorrect: Int
         public var nearestNeighborCorrect: Int
+        /// Held-out training recordings the vote of the three got right.
+        public var voteCorrect: Int
         public var total: Int
         /// `leave-one-out` or `stratified K-fold`.
         public var protocolName: String
@@ -36,6 +41,7 @@ public enum ModelSelection {
             logisticCorrect: Int,
             formLogisticCorrect: Int,
             nearestNeighborCorrect: Int,
+            voteCorrect: Int,
             total: Int,
             protocolName: String
         ) {
@@ -43,6 +49,7 @@ public enum ModelSelection {
             self.logisticCorrect = logisticCorrect
             self.formLogisticCorrect = formLogisticCorrect
             self.nearestNeighborCorrect = nearestNeighborCorrect
+            self.voteCorrect = voteCorrect
             self.total = total
             self.protocolName = protocolName
         }
@@ -92,20 +99,21 @@ public enum ModelSelection {
                 distance[j * n + i] = d
             }
         }
-        var nearestNeighborCorrect = 0
+        var neighborProbabilities: [[Double]] = []
         for i in 0..<n {
             let others = (0..<n).filter { folds[$0] != folds[i] }
-            let probabilities = TrajectoryNearestNeighbor.probabilities(
-                distances: others.map { distance[i * n + $0] },
-                classes: others.map { classes[$0] },
-                classCount: classCount
+            neighborProbabilities.append(
+                TrajectoryNearestNeighbor.probabilities(
+                    distances: others.map { distance[i * n + $0] },
+                    classes: others.map { classes[$0] },
+                    classCount: classCount
+                )
             )
-            if argmax(probabilities) == classes[i] { nearestNeighborCorrect += 1 }
         }
 
         // Logistic regressions: one fit per inner fold.
-        func countCorrect(_ rows: [[Double]]) -> Int {
-            var correct = 0
+        func heldOutProbabilities(_ rows: [[Double]]) -> [[Double]] {
+            var probabilities = [[Double]](repeating: [], count: n)
             for fold in Set(folds).sorted() {
                 let train = (0..<n).filter { folds[$0] != fold }
                 let model = LogisticRegression.fit(
@@ -115,17 +123,28 @@ public enum ModelSelection {
                     regularization: configuration.regularization,
                     maximumIterations: configuration.maximumIterations
                 )
-                for i in 0..<n where folds[i] == fold && argmax(model.probabilities(rows[i])) == classes[i] {
-                    correct += 1
-                }
+                for i in 0..<n where folds[i] == fold { probabilities[i] = model.probabilities(rows[i]) }
             }
-            return correct
+            return probabilities
         }
-        let logisticCorrect = countCorrect(vectors)
-        let formLogisticCorrect = countCorrect(formVectors)
+        let logisticProbabilities = heldOutProbabilities(vectors)
+        let formProbabilities = heldOutProbabilities(formVectors)
+        func correct(_ probabilities: [[Double]]) -> Int {
+            (0..<n).count(where: { argmax(probabilities[$0]) == classes[$0] })
+        }
+        let logisticCorrect = correct(logisticProbabilities)
+        let formLogisticCorrect = correct(formProbabilities)
+        let nearestNeighborCorrect = correct(neighborProbabilities)
+        let voteCorrect = correct(
+            (0..<n).map {
+                ActionClassifier.vote([logisticProbabilities[$0], formProbabilities[$0], neighborProbabilities[$0]])
+            }
+        )
         var chosen = ActionClassifier.Configuration.Method.logistic
         let required = Double(logisticCorrect) + configuration.selectionMargin * Double(n).squareRoot()
-        if Double(max(formLogisticCorrect, nearestNeighborCorrect)) > required {
+        if n <= leaveOneOutLimit {
+            chosen = .vote
+        } else if Double(max(formLogisticCorrect, nearestNeighborCorrect)) > required {
             chosen = nearestNeighborCorrect > formLogisticCorrect ? .nearestNeighbor : .formLogistic
         }
         return Outcome(
@@ -133,6 +152,7 @@ public enum ModelSelection {
             logisticCorrect: logisticCorrect,
             formLogisticCorrect: formLogisticCorrect,
             nearestNeighborCorrect: nearestNeighborCorrect,
+            voteCorrect: voteCorrect,
             total: n,
             protocolName: protocolName
         )

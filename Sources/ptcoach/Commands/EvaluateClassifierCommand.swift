@@ -126,13 +126,13 @@ struct EvaluateClassifierCommand: AsyncParsableCommand {
             print(report.text)
         }
         let runKind = groupBy == nil && !leaveOneOut ? "per-repeat weighted F1" : "per-group accuracy"
-        let chosen = [ActionClassifier.Configuration.Method.logistic, .formLogistic, .nearestNeighbor].map { m in
+        let chosen = [ActionClassifier.Configuration.Method.logistic, .formLogistic, .nearestNeighbor, .vote].map { m in
             "\(methods.count(where: { $0 == m }))"
         }
         print(
             "RESULT \(manifest.path) protocol=\"\(protocolName)\" accuracy=\(ClassifierInput.format(report.accuracy)) "
                 + "weightedF1=\(ClassifierInput.format(report.weightedF1)) \(runKind)=\(ClassifierInput.format(mean))"
-                + "±\(ClassifierInput.format(spread)) method=\(model.method) folds logistic/form/neighbor="
+                + "±\(ClassifierInput.format(spread)) method=\(model.method) folds logistic/form/neighbor/vote="
                 + "\(chosen.joined(separator: "/")) seconds=\(ClassifierInput.format(elapsed, decimals: 2))"
         )
     }

@@ -13,10 +13,11 @@ struct TrainCommand: AsyncParsableCommand {
             Features are joint angles and body-relative positions summarised over time, invariant to \
             position, scale and mirroring; the model is an L2-regularised logistic regression. The summary \
             includes a stratified k-fold cross-validated accuracy, an estimate of accuracy on new recordings \
-            of the same kind. With --method automatic (the default) the model is logistic regression or, \
-            when one cross-validates strictly better inside the training set (leave-one-out up to 30 \
-            recordings, else stratified 5-fold), logistic regression on a few form features or DTW nearest \
-            neighbour on normalised angle trajectories. \
+            of the same kind. With --method automatic (the default): up to 30 training recordings, the \
+            majority vote of logistic regression, logistic regression on a few form features of the active \
+            side and DTW nearest neighbour on its normalised angle trajectories; above 30, logistic \
+            regression unless one of the other two cross-validates clearly better inside the training set \
+            (stratified 5-fold). \
             Training is deterministic.
             """
     )
@@ -91,14 +92,25 @@ struct TrainCommand: AsyncParsableCommand {
                 "Model: DTW nearest neighbour over \(neighbors.templates.count) recordings, "
                     + "\(neighbors.channelCount) channels x \(neighbors.length) steps, band \(neighbors.radius)"
             )
+        case .vote(_, _, let neighbors):
+            print(
+                "Model: majority vote of logistic regression (\(classifier.spec.featureCount) summary features), "
+                    + "logistic regression (\(classifier.spec.formFeatureCount) form features) and DTW nearest "
+                    + "neighbour (\(neighbors.channelCount) channels x \(neighbors.length) steps, band \(neighbors.radius))"
+            )
         }
         if let selection = classifier.selection {
+            let rule =
+                selection.chosen == .vote
+                ? "at most \(ModelSelection.leaveOneOutLimit) recordings: the vote"
+                : "another model than logistic needs more than "
+                    + "\(ClassifierInput.format(configuration.selectionMargin, decimals: 2)) x sqrt(n) more"
             print(
                 "  chosen by \(selection.protocolName) inside the training set: logistic "
                     + "\(selection.logisticCorrect)/\(selection.total), form logistic "
                     + "\(selection.formLogisticCorrect)/\(selection.total), nearest neighbour "
-                    + "\(selection.nearestNeighborCorrect)/\(selection.total) correct; another model than logistic needs more than "
-                    + "\(ClassifierInput.format(configuration.selectionMargin, decimals: 2)) x sqrt(n) more"
+                    + "\(selection.nearestNeighborCorrect)/\(selection.total), vote \(selection.voteCorrect)/\(selection.total) "
+                    + "correct; \(rule)"
             )
         }
         let trainingReport = ClassificationReport(

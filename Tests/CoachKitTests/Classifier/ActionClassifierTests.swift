@@ -129,10 +129,33 @@ struct ActionClassifierTests {
 
     @Test func truncatedWeightsAreRefused() throws {
         let (sequences, labels) = Self.trainingSet()
-        let text = try ActionClassifier.train(sequences: sequences, labels: labels).jsonText
+        let text = try ActionClassifier.train(
+            sequences: sequences,
+            labels: labels,
+            configuration: .init(method: .logistic)
+        )
+        .jsonText
         var object = try #require(try JSONValue.parse(text).objectValue)
         object["biases"] = .array([.number(0)])
         #expect(throws: CoachKitError.self) { try ActionClassifier(jsonText: JSONValue.object(object).jsonText) }
+        // The same inside a vote model's member.
+        let voteText = try ActionClassifier.train(
+            sequences: sequences,
+            labels: labels,
+            configuration: .init(method: .vote)
+        )
+        .jsonText
+        var vote = try #require(try JSONValue.parse(voteText).objectValue)
+        var members = try #require(vote["members"]?.objectValue)
+        var logistic = try #require(members["logistic"]?.objectValue)
+        logistic["biases"] = .array([.number(0)])
+        members["logistic"] = .object(logistic)
+        vote["members"] = .object(members)
+        #expect {
+            try ActionClassifier(jsonText: JSONValue.object(vote).jsonText, source: "vote.json")
+        } throws: { error in
+            (error as? CoachKitError)?.message == "vote.json: \"biases\" must have one number per label"
+        }
     }
 
     @Test func crossValidationSeparatesSyntheticMotions() throws {

@@ -120,15 +120,19 @@ struct AnalyzeCommand: AsyncParsableCommand {
                     overwrite: overwrite
                 )
             }
+            // With --annotate the poses are found in one stream, the stages running side by side (decoding,
+            // inference, drawing, encoding: about one core for inference, one for the rest): segments would
+            // each need the later parts' pictures decoded a second time, once the earlier ones are drawn.
             try PosesCommand.writePoseTrack(
                 of: input,
                 to: path,
-                segments: nil,
+                segments: annotator == nil ? nil : 1,
                 numPoses: 1,
                 mode: .video,
                 quiet: false,
                 verbose: verbose,
-                annotator: annotator
+                annotator: annotator,
+                probed: video
             )
             track = path
         }

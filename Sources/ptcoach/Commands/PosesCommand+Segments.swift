@@ -91,7 +91,9 @@ extension PosesCommand {
         let firstLines = BlockingQueue<String>(capacity: 64)
         var tasks: [SegmentTask] = []
         let run = UUID().uuidString.prefix(8)
-        let threads = plan.count >= ProcessInfo.processInfo.activeProcessorCount ? 1 : 0
+        // One decoding thread per stream where the cores are taken anyway (one stream per core, or drawing and
+        // encoding beside an annotated stream): ffmpeg's frame threads cost more CPU in all.
+        let threads = plan.count >= ProcessInfo.processInfo.activeProcessorCount || annotator != nil ? 1 : 0
         for k in 0..<plan.count {
             let temporary = k == 0 ? nil : NSTemporaryDirectory() + "ptcoach-poses-\(getpid())-\(run)-\(k).jsonl"
             let task = SegmentTask(temporaryPath: temporary)

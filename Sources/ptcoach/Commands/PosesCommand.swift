@@ -77,6 +77,7 @@ struct PosesCommand: AsyncParsableCommand {
     /// Writes the pose-track of the video or image `input` to `output` (`-` = standard output); what `poses`
     /// does, and the first step of `analyze` for a video. With `annotator`, every frame is also handed to it in
     /// time order while the poses are being found (`analyze --annotate` draws the video in the same pass).
+    /// `probed`: the input's ``VideoInfo`` when the caller already has it (saves running ffprobe again).
     static func writePoseTrack(
         of input: String,
         to output: String,
@@ -85,12 +86,13 @@ struct PosesCommand: AsyncParsableCommand {
         mode: Mode,
         quiet: Bool,
         verbose: Bool,
-        annotator: (any FrameAnnotating)? = nil
+        annotator: (any FrameAnnotating)? = nil,
+        probed: VideoInfo? = nil
     ) throws {
         let started = ContinuousClock.now
         let info: VideoInfo
         do {
-            info = try VideoInfo(probing: input)
+            info = try probed ?? VideoInfo(probing: input)
             _ = try MediaPipeRuntime.locate()
         } catch {
             throw CLIError("\(error)")

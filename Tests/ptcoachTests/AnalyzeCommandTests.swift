@@ -231,7 +231,9 @@ struct AnalyzeCommandTests {
             var row = "<td>\(index)</td><td>\(Self.clock(start))–\(Self.clock(end))</td>"
             if let peak = rep["peakAngle"]?.doubleValue {
                 row += "<td>\(Int(peak.rounded()))°</td>"
-                if let rom = rep["rangeOfMotion"]?.doubleValue { row += "<td>\(Int((rom * 100).rounded())) %</td>" }
+                if let rom = rep["rangeOfMotion"]?.doubleValue {
+                    row += "<td class=\"rom\">\(Int((rom * 100).rounded())) %</td>"
+                }
             }
             #expect(text.contains(row), "repetition \(index): no row starting \(row)")
         }

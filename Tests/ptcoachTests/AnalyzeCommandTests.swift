@@ -172,9 +172,12 @@ struct AnalyzeCommandTests {
         #expect(Double(coloured) >= 0.6 * Double(checked), "\(coloured) of \(checked) joints in their side colour")
         #expect(Double(changed) >= 0.8 * Double(checked), "\(changed) of \(checked) joint pixels changed")
 
-        // The report has the stills of the best and the worst repetition (read back from the annotated video).
+        // The report has the stills of the best and the worst repetition (read back from the annotated video):
+        // two, or one when there is a single repetition (squat_11 holds one slow squat, by hand count).
         let html = try String(contentsOfFile: report, encoding: .utf8)
-        #expect(html.components(separatedBy: "<img").count - 1 == 2)
+        let repetitions = html.components(separatedBy: "<tr class=").count - 1
+        try #require(repetitions >= 1, "the report lists no repetition")
+        #expect(html.components(separatedBy: "<img").count - 1 == min(2, repetitions))
         #expect(html.contains("src=\"data:image/png;base64,"))
     }
 

@@ -95,6 +95,10 @@ struct AnalyzeCommand: AsyncParsableCommand {
         // With --annotate, a video is drawn and encoded while its poses are found (same session, same
         // frames as the counting pass below); the video is committed only once that pass agrees.
         var annotator: VideoAnnotator?
+        // Any failure before the video is committed removes its temporary file now (not whenever the last
+        // reference to the annotator goes, which a finishing pose thread may still hold for a moment).
+        var committed = false
+        defer { if !committed { annotator?.cancel() } }
         if let video {
             // Unique per call: analyses may run side by side in one process (the tests do).
             let path = NSTemporaryDirectory() + "ptcoach-analyze-\(getpid())-\(UUID().uuidString.prefix(8)).jsonl"
@@ -159,6 +163,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
                 )
             }
             try annotator.finish()
+            committed = true
         }
         if annotate != nil || report != nil {
             try AnalysisOutputs.write(

@@ -161,7 +161,8 @@ final class VideoAnnotator: FrameAnnotating, @unchecked Sendable {
     /// The written file.
     var path: String { encoder.path }
 
-    /// `rgb0`: the overlay is drawn on the decoded bytes in place and the encoder reads them directly.
+    /// `rgb0`: the overlay is drawn on the decoded bytes in place, and the encoder converts them to `yuv420p`
+    /// from there (no copy to and from a Cairo surface).
     let bytesPerPixel = 4
 
     /// Starts the encoder (writing to a hidden temporary file until ``finish()``), the drawing and the writing

@@ -56,7 +56,8 @@ public struct ActionClassifier: Sendable, Hashable {
         public var trajectoryLength: Int
         /// The DTW band, in steps.
         public var warpingRadius: Int
-        /// For ``Method/automatic``: another model is chosen only when it gets more than
+        /// For ``Method/automatic`` on training sets above ``ModelSelection/leaveOneOutLimit`` recordings
+        /// (smaller ones take the vote): another model is chosen only when it gets more than
         /// `selectionMargin · √n` more of the `n` held-out training recordings right than logistic
         /// regression (a margin that grows like the noise of the counts). 0.32 makes it 2 recordings at
         /// n = 40, the smallest margin at which automatic selection did not lose to logistic regression on

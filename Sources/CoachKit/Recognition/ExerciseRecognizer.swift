@@ -730,7 +730,12 @@ public struct ExerciseRecognizer: Sendable {
             }
             // How far the segment turns against the definition's reach.
             let turned = turnedDegrees(slot: slot)
-            let expectedTurn = motion.reach ?? abs(rep.peak - rep.start)
+            var expectedTurn = Double.nan
+            if let reach = motion.reach {
+                expectedTurn = reach
+            } else if Self.measuresTurn(of: segment, d.primaryAngle) {
+                expectedTurn = abs(rep.peak - rep.start)
+            }
             if turned.isFinite, expectedTurn > 0 {
                 let l = log(max(1, turned) / expectedTurn)
                 reachFactor =
@@ -760,6 +765,20 @@ public struct ExerciseRecognizer: Sendable {
                 "activity \(f(activity)) (main \(f(main)) other \(f(other))) posture \(f(postureFactor)) hips \(f(hipsFactor)) direction \(f(directionFactor)) reach \(f(reachFactor)) (turned \(Self.slot(segment, side: side).map { f(turnedDegrees(slot: $0) / 100) } ?? "-")°) excursion \(f(excursion)) rules \(f(rules))"
         }
         return activity * postureFactor * hipsFactor * directionFactor * reachFactor * excursion * rules
+    }
+
+    /// Whether the primary angle is the moving segment's own turn (then |peak − start| is the default
+    /// reach): the upper arm's against the trunk, the thigh's, the forearm's about the elbow, the
+    /// shank's about the knee. A squat's knee angle is not its thigh's turn (the shank tilts too), so
+    /// there the reach is only used when declared.
+    static func measuresTurn(of segment: Motion.Segment, _ primary: AngleKind) -> Bool {
+        switch (segment, primary) {
+        case (.upperArm, .shoulderFlexion), (.upperArm, .shoulderAbduction), (.upperArm, .shoulderScaption),
+            (.upperArm, .shoulderExtension), (.thigh, .hipFlexion), (.thigh, .hipAbduction),
+            (.forearm, .elbowFlexion), (.forearm, .shoulderRotation), (.shank, .kneeFlexion):
+            true
+        default: false
+        }
     }
 
     /// The angle in degrees between a segment's mean directions at the two ends of its swing (NaN when

@@ -196,4 +196,73 @@ struct CoachingSessionTests {
         #expect(snapshot.pose != nil)
         #expect(maxProgress > 0.9)
     }
+
+    /// Squats whose knees the pose estimator throws out of the picture (x = −60) for `seconds` in the
+    /// middle of repetition `rep` (or of every repetition when `rep` is nil).
+    static func kneesOutOfFrame(seconds: Double, rep: Int?) -> [PoseFrame] {
+        var frames = SyntheticExercise(kind: .squat, idleBeforeSeconds: 1).frames(reps: 5)
+        for (i, frame) in frames.enumerated() where frame.seconds > 1 {
+            let index = Int((frame.seconds - 1) / 2.7)
+            let inRep = (frame.seconds - 1) - 2.7 * Double(index)
+            guard rep == nil || rep == index, inRep > 0.9, inRep < 0.9 + seconds else { continue }
+            for joint in [Joint.leftKnee, .rightKnee] { frames[i].poses[0][joint].x = -60 }
+        }
+        return frames
+    }
+
+    @Test func aGlitchOfAFewFramesNeitherDropsNorDelaysARepetition() {
+        let frames = Self.kneesOutOfFrame(seconds: 0.25, rep: nil)
+        let (session, events) = Self.run(frames, exercise: "squat")
+        #expect(session.repetitions.count == 5)
+        // Nor is the person told to step back for a glitch.
+        #expect(!events.contains { if case .setupGuidance = $0 { true } else { false } })
+    }
+
+    @Test func aLongerStretchOutOfFrameStillDropsTheRepetitionUnderWay() {
+        let frames = Self.kneesOutOfFrame(seconds: 0.8, rep: 2)
+        #expect(Self.run(frames, exercise: "squat").session.repetitions.count == 4)
+    }
+
+    /// The squat frames with a depth for every joint: `rigid` keeps the limbs' lengths (a depth camera),
+    /// otherwise the depth jitters by several times the image noise (a video pose estimator's guess).
+    static func withDepth(_ frames: [PoseFrame], rigid: Bool) -> [PoseFrame] {
+        var rng = SplitMix64(seed: 3)
+        return frames.map { frame in
+            var frame = frame
+            for p in frame.poses.indices {
+                for joint in Joint.allCases where frame.poses[p][joint].confidence > 0 {
+                    frame.poses[p][joint].z = rigid ? 0.5 * rng.gaussian() : 12 * rng.gaussian()
+                }
+            }
+            return frame
+        }
+    }
+
+    @Test(arguments: [true, false])
+    func depthIsTrustedOnlyWhenItDoesNotJitter(rigid: Bool) {
+        let frames = Self.withDepth(SyntheticExercise(kind: .squat).frames(reps: 2), rigid: rigid)
+        var check = DepthJitterCheck()
+        for frame in frames.prefix(40) { check.ingest(frame.poses[0]) }
+        #expect(check.trusted == rigid)
+    }
+
+    @Test func aGuessedDepthDoesNotSpoilTheCount() {
+        // A 12-px jitter in z turns the 3-D knee angle into noise; measured in the image plane the
+        // squats count, the first one included.
+        let frames = Self.withDepth(SyntheticExercise(kind: .squat, idleBeforeSeconds: 0.2).frames(reps: 5), rigid: false)
+        let (session, _) = Self.run(frames, exercise: "squat")
+        #expect(session.repetitions.count == 5)
+        let knee = session.repetitions.first?.angles.first { $0.angle == .kneeFlexion }
+        #expect(abs((knee?.max ?? 0) - 95) < 8)
+    }
+
+    @Test(arguments: [(60.0, "% of target"), (100.0, "target reached (+"), (140.0, "past the target range (+")])
+    func rangeOfMotionIsToldAgainstTheTargetNeverAsAPercentageAbove100(peak: Double, text: String) throws {
+        let frames = SyntheticExercise(kind: .squat, noisePixels: 0, peakDegrees: peak).frames(reps: 2)
+        let (session, _) = Self.run(frames, exercise: "squat")
+        let rep = try #require(session.repetitions.first)
+        let said = try #require(rep.targetText(for: Self.library["squat"]!))
+        #expect(said.contains(text), "\(said)")
+        if peak > 120 { #expect(said.hasSuffix("beyond 120°)")) }
+    }
 }

@@ -141,13 +141,14 @@ public struct PeriodicMotionCounter: Sendable {
     /// the window was replayed), oldest first.
     public private(set) var completed: [RepCounter.Completed] = []
 
-    /// Feeds one pose. `valid == false` (walking, out of frame) drops a repetition under way.
+    /// Feeds one pose. `valid == false` (walking, out of frame) drops a repetition under way. With
+    /// `useDepth == false` the keypoints' z is ignored (a video pose estimator's guessed depth).
     ///
     /// - Returns: The number of repetitions completed by this pose (see ``completed``).
     @discardableResult
-    public mutating func ingest(_ pose: Pose?, at seconds: Double, valid: Bool) -> Int {
+    public mutating func ingest(_ pose: Pose?, at seconds: Double, valid: Bool, useDepth: Bool = true) -> Int {
         if !completed.isEmpty { completed.removeAll(keepingCapacity: true) }
-        guard valid, let pose, updateFeature(pose) else {
+        guard valid, let pose, updateFeature(pose, useDepth: useDepth) else {
             _ = counter.ingest(nil, at: seconds, valid: false)
             return 0
         }
@@ -177,11 +178,11 @@ public struct PeriodicMotionCounter: Sendable {
 
     // MARK: - Features
 
-    private mutating func updateFeature(_ pose: Pose) -> Bool {
+    private mutating func updateFeature(_ pose: Pose, useDepth: Bool) -> Bool {
         let root = pose[.root]
         let neck = pose[.neck]
         guard root.confidence > 0, neck.confidence > 0 else { return false }
-        let depth = root.z != nil && neck.z != nil
+        let depth = useDepth && root.z != nil && neck.z != nil
         let dz = depth ? (neck.z! - root.z!) : 0
         let length = ((neck.x - root.x) * (neck.x - root.x) + (neck.y - root.y) * (neck.y - root.y) + dz * dz)
             .squareRoot()
@@ -193,7 +194,7 @@ public struct PeriodicMotionCounter: Sendable {
             guard k.confidence > 0 else { continue }  // hold the last value
             feature[index * 3] = (k.x - root.x) * scale
             feature[index * 3 + 1] = (k.y - root.y) * scale
-            feature[index * 3 + 2] = (k.z != nil && root.z != nil) ? (k.z! - root.z!) * scale : 0
+            feature[index * 3 + 2] = (depth && k.z != nil) ? (k.z! - root.z!) * scale : 0
         }
         return true
     }

@@ -32,7 +32,8 @@ public struct CoachingSession: Sendable {
         public var smoother: PoseSmoother.Configuration
         public var cues: CueScheduler.Configuration
         public var recognition: ExerciseRecognizer.Configuration
-        /// Measure angles in 3-D when keypoints have depth.
+        /// Measure angles in 3-D when keypoints have depth that keeps the limbs rigid (``DepthRigidityCheck``:
+        /// measured depth, not a video pose estimator's guess, which is ignored).
         public var useDepth: Bool
         /// How long the person must be in frame and not walking before a repetition may start. Waived when
         /// the person is already in frame and still at the start of the recording (a clip that starts in
@@ -47,6 +48,13 @@ public struct CoachingSession: Sendable {
         public var walkingTorsoLengths: Double
         /// Whether to report the pose as an event every frame.
         public var emitsPoseEvents: Bool
+        /// An invalid stretch (out of frame, walking, nobody seen) shorter than this is a glitch of the pose
+        /// estimator (a skeleton that collapses for a few frames, a wrist at the edge): it neither drops the
+        /// repetition under way nor restarts the settling time; those frames are just not counted.
+        public var glitchSeconds: Double
+        /// After a stretch out of frame (or without a pose) at most this long, in which the person did not
+        /// walk, a repetition may start at once: the person is still in position.
+        public var briefAbsenceSeconds: Double
 
         public init(
             exercise: ExerciseDefinition? = nil,
@@ -62,7 +70,9 @@ public struct CoachingSession: Sendable {
             minimumJointConfidence: Double = 0.2,
             edgeMarginFraction: Double = 0.005,
             walkingTorsoLengths: Double = 0.8,
-            emitsPoseEvents: Bool = true
+            emitsPoseEvents: Bool = true,
+            glitchSeconds: Double = 0.3,
+            briefAbsenceSeconds: Double = 1.5
         ) {
             self.exercise = exercise
             self.library = library
@@ -78,6 +88,8 @@ public struct CoachingSession: Sendable {
             self.edgeMarginFraction = edgeMarginFraction
             self.walkingTorsoLengths = walkingTorsoLengths
             self.emitsPoseEvents = emitsPoseEvents
+            self.glitchSeconds = glitchSeconds
+            self.briefAbsenceSeconds = briefAbsenceSeconds
         }
     }
 
@@ -116,6 +128,12 @@ public struct CoachingSession: Sendable {
     private var firstPersonSeconds = Double.nan
     private var lastPersonSeconds = -Double.infinity
     private var validSince = Double.infinity
+    /// The start of the current invalid stretch (NaN while the person is measurable).
+    private var invalidSince = Double.nan
+    /// Whether the person walked during the current invalid stretch.
+    private var walkedWhileInvalid = false
+    /// The body's image x (the root, else the neck) in the last measurable frame.
+    private var lastValidBodyX = Double.nan
     private var rootTrail: [Double]
     private var rootOnlyTrail: [Double]
     private var rootTrailTimes: [Double]
@@ -123,7 +141,10 @@ public struct CoachingSession: Sendable {
     private var torso = 0.0
     private var walkingUntil = -Double.infinity
     private var guidance: String?
+    /// Whether the latest frame's person was measurable: in frame, and not walking (diagnostics).
+    public private(set) var lastFrameValid = false
     private var hasDepth = false
+    private var depthCheck = DepthJitterCheck()
 
     // Definition-driven counting.
     private var counters: [RepCounter] = []
@@ -145,6 +166,9 @@ public struct CoachingSession: Sendable {
     /// is farther from the camera), when keypoints have depth.
     private var sideDepthDifference = 0.0
     private let primaryJoints: (left: [Joint], right: [Joint])
+    /// Shoulder and hip width in the image over the torso length, smoothed (``facesCameraSquarely``).
+    private var shoulderWidthRatio = Double.nan
+    private var hipWidthRatio = Double.nan
 
     // Holds.
     private var holdHeld = 0.0
@@ -158,7 +182,14 @@ public struct CoachingSession: Sendable {
     private var movement: PeriodicMotionCounter?
     private var angleReps = 0
     private var secondary: [RepCounter] = []
+    /// The value each secondary counter reads (`a * 2 + side` in `values`).
     private var secondarySlots: [Int] = []
+    /// The primary angle in the image plane (left, right), while it is not yet known whether the keypoints'
+    /// depth is measured or guessed (``DepthJitterCheck``): `flatCounters` count it alongside `counters`,
+    /// and replace them when the depth proves a guess, so the first repetitions are counted on the signal
+    /// used from then on.
+    private var flatPrimary: [Double] = [.nan, .nan]
+    private var flatCounters: [RepCounter] = []
     /// Repetitions of each fallback signal: [0] the movement, [k] the k-th other angle.
     private var fallbackReps: [[RepCounter.Completed]] = [[]]
     /// -1: the primary angle; 0: the movement; k: the k-th other angle.
@@ -267,6 +298,7 @@ public struct CoachingSession: Sendable {
                     }
                 counterSides = sides
                 counters = sides.map { _ in RepCounter(configuration: RepCounter.Configuration(spec)) }
+                flatCounters = counters
                 peakS = Array(repeating: -.infinity, count: sides.count)
             }
             snapshot.exerciseID = exercise.id
@@ -327,8 +359,31 @@ public struct CoachingSession: Sendable {
         let inFrame = checkFrame(pose)
         let walking = updateWalking(pose, at: t)
         updateView(pose)
+        let valid = inFrame && !walking
+        lastFrameValid = valid
+        // A short stretch out of frame without walking (a pull-up's hands above the picture at the bottom,
+        // the pose lost for a moment) that ends with the person where they were is no set-up: nothing to
+        // settle from.
+        let bodyX = pose[.root].confidence > 0 ? pose[.root].x : pose[.neck].confidence > 0 ? pose[.neck].x : .nan
+        let inPlace = bodyX.isFinite && lastValidBodyX.isFinite && torso > 0 && abs(bodyX - lastValidBodyX) <= 0.5 * torso
+        let resumesInPosition =
+            valid && !invalidSince.isNaN && !walkedWhileInvalid && inPlace
+            && t - invalidSince <= configuration.briefAbsenceSeconds
+        if valid, bodyX.isFinite { lastValidBodyX = bodyX }
+        if valid {
+            invalidSince = .nan
+            walkedWhileInvalid = false
+        } else if invalidSince.isNaN {
+            invalidSince = t
+            walkedWhileInvalid = walking
+        } else if walking {
+            walkedWhileInvalid = true
+        }
+        let glitch = !valid && t - invalidSince < configuration.glitchSeconds
         var advice: String?
-        if !inFrame {
+        if glitch {
+            advice = guidance  // a glitch changes nothing the person is told
+        } else if !inFrame {
             advice = "Step back so that your whole body is in the picture"
         } else if walking {
             advice = "Stand still in your start position"
@@ -340,11 +395,12 @@ public struct CoachingSession: Sendable {
             }
         }
         setGuidance(advice, at: t)
-        let valid = inFrame && !walking
-        if !valid {
+        if glitch {
+            // Held: nothing is counted or dropped in these frames.
+        } else if !valid {
             validSince = .infinity
         } else if validSince == .infinity {
-            validSince = t
+            validSince = resumesInPosition ? t - configuration.settleSeconds : t
         }
         let settled = valid && (t - validSince >= configuration.settleSeconds || validSince == firstPersonSeconds)
 
@@ -353,12 +409,12 @@ public struct CoachingSession: Sendable {
             checkSafety(exercise, at: t)
             if exercise.isHold {
                 updateHold(exercise, valid: settled, dt: dt, at: t)
-            } else {
+            } else if !glitch {
                 count(exercise, valid: valid, at: t, pose: pose)
             }
         } else {
             recognize(pose, steady: valid, at: t)
-            countAgnostic(pose, valid: valid, at: t)
+            if !glitch { countAgnostic(pose, valid: valid, at: t) }
         }
         finishFrame(at: t)
         return events
@@ -381,12 +437,23 @@ public struct CoachingSession: Sendable {
     }
 
     private mutating func noPerson(at t: Double) {
+        lastFrameValid = false
         previousFrameHadPerson = false
-        validSince = .infinity
-        for i in counters.indices { _ = counters[i].ingest(nil, at: t, valid: false) }
+        if invalidSince.isNaN {
+            invalidSince = t
+            walkedWhileInvalid = false
+        }
+        let glitch = t - invalidSince < configuration.glitchSeconds
+        if !glitch {
+            validSince = .infinity
+            for i in counters.indices { _ = counters[i].ingest(nil, at: t, valid: false) }
+            if depthCheck.trusted == nil {
+                for i in flatCounters.indices { _ = flatCounters[i].ingest(nil, at: t, valid: false) }
+            }
+        }
         if configuration.exercise == nil {
             recognize(nil, steady: false, at: t)
-            _ = agnostic?.ingest(nil, at: t, valid: false)
+            if !glitch { _ = agnostic?.ingest(nil, at: t, valid: false) }
         }
         if configuration.exercise?.isHold == true { updateHold(configuration.exercise!, valid: false, dt: 0, at: t) }
         if t - lastPersonSeconds >= 1 {
@@ -486,6 +553,17 @@ public struct CoachingSession: Sendable {
         let ls = pose[.leftShoulder]
         let rs = pose[.rightShoulder]
         hasDepth = configuration.useDepth && ls.z != nil && rs.z != nil && pose[.leftHip].z != nil
+        if hasDepth, depthCheck.trusted == nil {
+            depthCheck.ingest(pose)
+            // The depth proved a guess: from now on angles are measured in the image plane, and the
+            // counters that followed the primary angle that way from the start take over.
+            if depthCheck.trusted == false {
+                swap(&counters, &flatCounters)
+                resetStats(side: nil)
+                for i in peakS.indices { peakS[i] = -.infinity }
+            }
+        }
+        hasDepth = hasDepth && depthCheck.trusted != false
         guard ls.confidence > 0, rs.confidence > 0, torso > 0 else {
             view = .unknown
             return
@@ -493,6 +571,26 @@ public struct CoachingSession: Sendable {
         let width = ((ls.x - rs.x) * (ls.x - rs.x) + (ls.y - rs.y) * (ls.y - rs.y)).squareRoot()
         let ratio = width / torso
         view = ratio >= 0.45 ? .front : ratio <= 0.25 ? .side : .oblique
+        let lh = pose[.leftHip]
+        let rh = pose[.rightHip]
+        if lh.confidence > 0, rh.confidence > 0 {
+            let hips = ((lh.x - rh.x) * (lh.x - rh.x) + (lh.y - rh.y) * (lh.y - rh.y)).squareRoot() / torso
+            if shoulderWidthRatio.isNaN {
+                shoulderWidthRatio = ratio
+                hipWidthRatio = hips
+            } else {
+                shoulderWidthRatio += 0.05 * (ratio - shoulderWidthRatio)
+                hipWidthRatio += 0.05 * (hips - hipWidthRatio)
+            }
+        }
+    }
+
+    /// Whether the person has been facing the camera square-on (not just in this frame): shoulders and hips
+    /// both wide, smoothed over about a second. Left/right symmetry is only judged then; at 45° the far side
+    /// is foreshortened and partly hidden. On the real videos here, square-on front and rear views read
+    /// shoulders 0.62–0.79 and hips 0.41–0.46 of the torso length, oblique ones 0.34–0.50 and 0.23–0.29.
+    private var facesCameraSquarely: Bool {
+        view == .front && shoulderWidthRatio >= 0.55 && hipWidthRatio >= 0.35
     }
 
     private var measurementReliable: Bool {
@@ -534,10 +632,18 @@ public struct CoachingSession: Sendable {
             sideConfidence.right += 0.1 * (r / n - sideConfidence.right)
             if depth, torso > 0 { sideDepthDifference += 0.1 * ((lz - rz) / n / torso - sideDepthDifference) }
         }
+        if depthCheck.trusted == nil, hasDepth {
+            let angle = exercise.primaryAngle
+            flatPrimary[0] = angle.measure(pose, side: .left, useDepth: false) ?? .nan
+            flatPrimary[1] = angle.isSided ? (angle.measure(pose, side: .right, useDepth: false) ?? .nan) : .nan
+        } else {
+            flatPrimary[0] = .nan
+            flatPrimary[1] = .nan
+        }
         for (a, angle) in exercise.angles.enumerated() {
-            values[a * 2] = angle.measure(pose, side: .left, useDepth: configuration.useDepth) ?? .nan
+            values[a * 2] = angle.measure(pose, side: .left, useDepth: hasDepth) ?? .nan
             values[a * 2 + 1] =
-                angle.isSided ? (angle.measure(pose, side: .right, useDepth: configuration.useDepth) ?? .nan) : .nan
+                angle.isSided ? (angle.measure(pose, side: .right, useDepth: hasDepth) ?? .nan) : .nan
         }
     }
 
@@ -556,10 +662,10 @@ public struct CoachingSession: Sendable {
     }
 
     /// The primary value for a counter: one side, or for a bilateral exercise the mean of both (the
-    /// measured side alone when the far side cannot be seen).
-    private func primaryValue(side: BodySide?) -> Double? {
-        let l = values[0]
-        let r = values[1]
+    /// measured side alone when the far side cannot be seen). `flat`: measured in the image plane.
+    private func primaryValue(side: BodySide?, flat: Bool = false) -> Double? {
+        let l = flat ? flatPrimary[0] : values[0]
+        let r = flat ? flatPrimary[1] : values[1]
         switch side {
         case .left?: return l.isNaN ? nil : l
         case .right?: return r.isNaN ? nil : r
@@ -614,7 +720,7 @@ public struct CoachingSession: Sendable {
             autoNext = (autoNext + 1) % autoTimes.count
             autoCount = min(autoCount + 1, autoTimes.count)
         }
-        if movement != nil, (movement?.ingest(pose, at: t, valid: valid) ?? 0) > 0, let reps = movement?.completed {
+        if movement != nil, (movement?.ingest(pose, at: t, valid: valid, useDepth: hasDepth) ?? 0) > 0, let reps = movement?.completed {
             for rep in reps where mayCount(startingAt: rep.startSeconds) {
                 fallbackReps[0].append(rep)
                 if countingSource == 0 { completeAgnostic(rep, exercise: exercise) }
@@ -631,6 +737,11 @@ public struct CoachingSession: Sendable {
                 fallbackReps[k + 1].append(rep)
                 if countingSource == k + 1 { completeAgnostic(rep, exercise: exercise) }
                 switchToFallbackIfAngleFails(exercise)
+            }
+        }
+        if depthCheck.trusted == nil, hasDepth {
+            for c in flatCounters.indices {
+                _ = flatCounters[c].ingest(primaryValue(side: counterSides[c], flat: true), at: t, valid: valid)
             }
         }
         for c in counters.indices {
@@ -781,10 +892,11 @@ public struct CoachingSession: Sendable {
         let fromPeak = completed.endSeconds - completed.peakSeconds
         let concentric = spec.towardPeak == .concentric
         var symmetry: Repetition.Symmetry?
-        // Symmetry only where both sides are reliably seen: from the front. From the side or at an angle,
-        // one camera hides the far limb, and a video pose estimator's depth does not bring it back.
+        // Symmetry only where both sides are reliably seen: square-on from the front (or back). From the
+        // side or at an angle, one camera hides or foreshortens the far limb, and a video pose estimator's
+        // depth does not bring it back.
         if exercise.side == .both, exercise.primaryAngle.isSided, statPeak[0].isFinite, statPeak[1].isFinite,
-            !measuresOneSide
+            facesCameraSquarely
         {
             symmetry = Repetition.Symmetry(
                 left: statPeak[0],
@@ -795,7 +907,9 @@ public struct CoachingSession: Sendable {
         let index = repetitions.count + 1
         let reliable = measurementReliable
         var issues: [Repetition.FormIssue] = []
-        for rule in exercise.formRules {
+        // Form is not judged from angles the camera cannot measure (the wrong view, no measured depth): a
+        // front-view squat's knee angle reads a fraction of the real one, and "squat deeper" would be wrong.
+        for rule in exercise.formRules where reliable {
             if rule.view != .any, !hasDepth,
                 !(rule.view == .front && view == .front) && !(rule.view == .side && view == .side)
             {
@@ -1069,7 +1183,7 @@ public struct CoachingSession: Sendable {
 
     private mutating func countAgnostic(_ pose: Pose, valid: Bool, at t: Double) {
         guard agnostic != nil else { return }
-        let completed = agnostic?.ingest(pose, at: t, valid: valid) ?? 0
+        let completed = agnostic?.ingest(pose, at: t, valid: valid, useDepth: hasDepth) ?? 0
         snapshot.rangeOfMotionProgress = agnostic?.progress ?? 0
         if completed > 0, let reps = agnostic?.completed {
             for rep in reps where mayCount(startingAt: rep.startSeconds) {

@@ -184,7 +184,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
         if json {
             print(summaryJSON)
         } else {
-            print(Self.report(summary, file: input))
+            print(Self.report(summary, file: input, library: library))
         }
     }
 
@@ -263,7 +263,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
         return text
     }
 
-    static func report(_ summary: SessionSummary, file: String) -> String {
+    static func report(_ summary: SessionSummary, file: String, library: ExerciseLibrary? = nil) -> String {
         func f(_ x: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", x) }
         var lines: [String] = []
         let exercise =
@@ -278,7 +278,11 @@ struct AnalyzeCommand: AsyncParsableCommand {
                 line +=
                     ", \(primary.angle.displayName)\(side) \(f(primary.min, 0))–\(f(primary.max, 0))\(primary.angle.unit)"
             }
-            if let rom = rep.rangeOfMotion { line += ", \(Int((rom * 100).rounded()))% of target" }
+            if let definition = summary.exercise.flatMap({ library?[$0] }), let text = rep.targetText(for: definition) {
+                line += ", \(text)"
+            } else if let rom = rep.rangeOfMotion {
+                line += ", \(Int((min(rom, 1) * 100).rounded()))% of target"
+            }
             line += ", \(rep.verdict.rawValue)"
             if let issue = rep.issues.first { line += ": \(issue.cue)" }
             if !rep.safetyBreaches.isEmpty { line += " [safety: \(rep.safetyBreaches[0].warning)]" }

@@ -42,6 +42,13 @@ struct EvaluateRepsCommand: AsyncParsableCommand {
     @Flag(
         name: .long,
         help:
+            "Print, per file and frame with the exercise given: time, primary angle, progress, count, view, side, set-up guidance, whether the person is measurable."
+    )
+    var trace = false
+
+    @Flag(
+        name: .long,
+        help:
             "Print, per file, the recognizer's swings and the factors of the labelled and the top exercises (at the middle of the file)."
     )
     var explain = false
@@ -103,7 +110,7 @@ struct EvaluateRepsCommand: AsyncParsableCommand {
             let given =
                 recognitionOnly
                 ? nil
-                : Self.run(frames, exercise: definition, library: library, header: header) { session in
+                : Self.run(frames, exercise: definition, library: library, header: header, trace: trace) { session in
                     signals = session.signalCounts.map { "\($0.signal)=\($0.reps)" }.joined(separator: " ")
                 }
             let auto = Self.run(frames, exercise: nil, library: library, header: header, useDepth: !noDepth)
@@ -159,6 +166,7 @@ struct EvaluateRepsCommand: AsyncParsableCommand {
         library: ExerciseLibrary,
         header: PoseTrackHeader,
         useDepth: Bool = true,
+        trace: Bool = false,
         inspect: (CoachingSession) -> Void = { _ in }
     ) -> SessionSummary {
         var session = CoachingSession(
@@ -171,7 +179,25 @@ struct EvaluateRepsCommand: AsyncParsableCommand {
                 emitsPoseEvents: false
             )
         )
-        for frame in frames { _ = session.ingest(frame) }
+        for frame in frames {
+            _ = session.ingest(frame)
+            if trace {
+                let s = session.snapshot
+                print(
+                    String(
+                        format: "%.2f\t%@\t%.2f\t%d\t%@\t%@\t%@\t%@",
+                        s.seconds,
+                        s.primaryAngle.map { String(format: "%.0f", $0) } ?? "-",
+                        s.rangeOfMotionProgress,
+                        s.repCount,
+                        session.view.rawValue,
+                        s.side?.rawValue ?? "-",
+                        s.setupGuidance ?? "-",
+                        session.lastFrameValid ? "measurable" : "not measurable"
+                    )
+                )
+            }
+        }
         inspect(session)
         return session.summary()
     }

@@ -300,6 +300,27 @@ struct ExerciseRecognizerTests {
         #expect(["squat", "deep-squat", "sit-to-stand"].contains(id), "\(Self.top(recognizer))")
     }
 
+    @Test func seatedKneeExtensionNeedsTheThighsForward() throws {
+        let seated = try Self.recognize { p in
+            var limbs = Limbs()
+            let thigh = Self.raised(90, azimuth: 90)
+            limbs.thigh = (thigh, thigh)
+            limbs.shank = (Self.hanging, Self.raised(5 + 80 * p, azimuth: 90))
+            return limbs
+        }
+        #expect(Self.winner(seated.state) == "seated-knee-extension", "\(Self.top(seated.recognizer))")
+        // The same shank swing while standing (both thighs hanging) is not that exercise.
+        let standing = try Self.recognize { p in
+            var limbs = Limbs()
+            limbs.shank.1 = Self.raised(5 + 80 * p, azimuth: 90)
+            return limbs
+        }
+        #expect(Self.winner(standing.state) != "seated-knee-extension", "\(Self.top(standing.recognizer))")
+        let index = try #require(standing.recognizer.exercises.firstIndex { $0.id == "seated-knee-extension" })
+        let seatedIndex = try #require(seated.recognizer.exercises.firstIndex { $0.id == "seated-knee-extension" })
+        #expect(standing.recognizer.scores[index] < 0.1 * seated.recognizer.scores[seatedIndex])
+    }
+
     @Test func standingStillIsLowConfidenceAndNobodyIsNoPerson() throws {
         let (state, _) = try Self.recognize { _ in Limbs() }
         #expect(state == .lowConfidence)

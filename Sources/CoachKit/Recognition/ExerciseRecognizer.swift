@@ -614,8 +614,14 @@ public struct ExerciseRecognizer: Sendable {
             case .upright: if trunk > 40 { postureFactor = 0.15 }
             case .horizontal: if trunk < 45 { postureFactor = 0.15 }
             case .seated:
-                // Upright trunk and at least one thigh pointing forward most of the window.
-                if trunk > 40 || !(max(forwardMean[4], forwardMean[5]) > 0.5) { postureFactor = 0.15 }
+                // Upright trunk and at least one thigh pointing forward most of the window; both thighs
+                // hanging (standing) all but rule it out.
+                let thighForward = max(forwardMean[4], forwardMean[5])
+                if thighForward < 0.25 {
+                    postureFactor = 0.03
+                } else if trunk > 40 || !(thighForward > 0.5) {
+                    postureFactor = 0.15
+                }
             case .any:
                 // Less specific: when an upright and an any-posture exercise explain the motion equally
                 // (squat vs sit-to-stand), the specific one wins.

@@ -325,6 +325,8 @@ public struct PeriodicMotionCounter: Sendable {
                 for j in 0..<m { packedChoice[j] = product[j] }
             }
             if k == 0 { bestScore = score }
+            // A periodic leading component is the movement: the others need not be found.
+            if k == 0, score >= 0.5 { break }
             if k + 1 < Self.componentCount { deflate(m, eigenvalue) }
         }
         guard chosen >= 0 else { return }

@@ -152,6 +152,21 @@ struct ExerciseRecognizerTests {
         #expect(shoulderHeight.abduction / shoulderHeight.scaption < overhead.abduction / overhead.scaption)
     }
 
+    /// The "90/90" external rotation seen from the front without depth: the upper arm out at shoulder
+    /// height, the forearm turning from pointing at the camera to pointing up. In the image the elbow angle
+    /// seems to open and close as the forearm foreshortens; between the reconstructed directions it stays.
+    @Test(arguments: [true, false])
+    func externalRotationWithTheArmOutIsShoulderRotation(depth: Bool) throws {
+        let (state, recognizer) = try Self.recognize(depth: depth) { p in
+            var limbs = Limbs()
+            let a = (10 + 80 * p) * .pi / 180
+            limbs.upperArm.1 = Self.raised(90, azimuth: 0)
+            limbs.forearm.1 = (0, cos(a), sin(a))
+            return limbs
+        }
+        #expect(Self.winner(state) == "shoulder-rotation", "\(Self.top(recognizer))")
+    }
+
     @Test func forearmSweepingWhileTheUpperArmSwingsIsNotShoulderRotation() throws {
         let (state, recognizer) = try Self.recognize { p in
             var limbs = Limbs()

@@ -121,6 +121,10 @@ public struct ExerciseRecognizer: Sendable {
     private var swingEnds: [Double]
     /// Per segment slot: the mean forward component of its direction over the window.
     private var forwardMean: [Double]
+    /// Per side: the 10–90 % range of the elbow angle between the upper-arm and forearm directions (in
+    /// the same reconstructed body frame as the swings, so a forearm pointing at the camera keeps its
+    /// angle to the upper arm), degrees.
+    private var elbowRange: [Double]
     private var viewMode = 0
     private var referenceLength: [Double]
     private var torsoReference = 0.0
@@ -139,6 +143,7 @@ public struct ExerciseRecognizer: Sendable {
         swing = Array(repeating: 0, count: Self.segmentSlots)
         swingEnds = Array(repeating: .nan, count: Self.segmentSlots * 6)
         forwardMean = Array(repeating: .nan, count: Self.segmentSlots)
+        elbowRange = [.nan, .nan]
         referenceLength = Array(repeating: 0, count: Self.segmentSlots)
     }
 
@@ -353,6 +358,7 @@ public struct ExerciseRecognizer: Sendable {
         }
         viewMode = modes.0 >= modes.1 && modes.0 >= modes.2 ? 0 : (modes.1 >= modes.2 ? 1 : 2)
         for slot in 0..<Self.segmentSlots { summariseSegment(slot, count: n) }
+        for side in 0..<2 { summariseElbow(side, count: n) }
 
         var best = -1
         var bestScore = 0.0
@@ -377,6 +383,39 @@ public struct ExerciseRecognizer: Sendable {
             bestIndex = nil
             state = .lowConfidence
         }
+    }
+
+    /// The range of the angle between one side's upper-arm and forearm directions over the window.
+    private mutating func summariseElbow(_ side: Int, count n: Int) {
+        elbowRange[side] = .nan
+        let upper = Self.segmentBase + side * 3
+        let fore = Self.segmentBase + (2 + side) * 3
+        var m = 0
+        for i in 0..<n {
+            let b = i * Self.featureCount
+            let ux = ring[b + upper]
+            let uy = ring[b + upper + 1]
+            let uz = ring[b + upper + 2]
+            let fx = ring[b + fore]
+            let fy = ring[b + fore + 1]
+            let fz = ring[b + fore + 2]
+            guard !ux.isNaN, !uy.isNaN, !uz.isNaN, !fx.isNaN, !fy.isNaN, !fz.isNaN else { continue }
+            let nu = (ux * ux + uy * uy + uz * uz).squareRoot()
+            let nf = (fx * fx + fy * fy + fz * fz).squareRoot()
+            guard nu > 1e-6, nf > 1e-6 else { continue }
+            let cosine = (ux * fx + uy * fy + uz * fz) / (nu * nf)
+            scratch[m] = acos(min(1, max(-1, cosine))) * 180 / .pi
+            m += 1
+        }
+        guard m >= max(3, n / 3) else { return }
+        var lo = 0.0
+        var hi = 0.0
+        scratch.withUnsafeMutableBufferPointer { buffer in
+            let part = UnsafeMutableBufferPointer(rebasing: buffer[0..<m])
+            lo = quickselect(part, m / 10)
+            hi = quickselect(part, m - 1 - m / 10)
+        }
+        elbowRange[side] = hi - lo
     }
 
     /// The swing of one segment: its main axis of motion (power iteration on the 3 × 3 covariance of its
@@ -711,7 +750,11 @@ public struct ExerciseRecognizer: Sendable {
             if segment == .forearm {
                 // A forearm either folds at the elbow (the elbow angle changes as much as the forearm
                 // swings) or sweeps around the upper arm (the elbow angle stays).
-                let bend = Self.chord(range(.elbowFlexion, side)) / max(1e-6, swing[slot])
+                // The elbow angle between the reconstructed directions, except from the side, where the
+                // camera sees an arm moving forward square-on and the image-plane angle is the better one
+                // (the reconstructed out/in axis is only a magnitude there).
+                let elbow = viewMode == 2 ? range(.elbowFlexion, side) : elbowRange[side]
+                let bend = Self.chord(elbow) / max(1e-6, swing[slot])
                 if motion.direction == .around {
                     if bend > 0.5 { directionFactor *= exp(-(bend - 0.5) / 0.3) }
                 } else if bend < 0.5 {

@@ -124,9 +124,9 @@ struct EvaluateRepsCommand: AsyncParsableCommand {
                 agnostic: auto.reps,
                 recognized: auto.exercise,
                 signals: signals,
-                last: recognitionOnly ? Self.lastDecision(frames, library: library) : nil
+                last: recognitionOnly ? Self.lastDecision(frames, library: library, useDepth: !noDepth) : nil
             )
-            if explain { Self.explain(frames, truth: id, library: library) }
+            if explain { Self.explain(frames, truth: id, library: library, useDepth: !noDepth) }
             if perFile {
                 print(
                     "\(result.file)\tgiven \(result.given)\tagnostic \(result.agnostic)\ttrue \(result.truth)\trecognized \(result.recognized ?? "-")\tlast \(result.last ?? "-")\t\(result.signals)"
@@ -213,8 +213,8 @@ struct EvaluateRepsCommand: AsyncParsableCommand {
 
     /// The recognizer alone over the file (first pose of each frame, midpoints derived, no smoothing or
     /// gating): its last decision, or `nil` for no person / low confidence.
-    static func lastDecision(_ frames: [PoseFrame], library: ExerciseLibrary) -> String? {
-        var recognizer = ExerciseRecognizer(exercises: library.exercises)
+    static func lastDecision(_ frames: [PoseFrame], library: ExerciseLibrary, useDepth: Bool = true) -> String? {
+        var recognizer = ExerciseRecognizer(exercises: library.exercises, configuration: .init(useDepth: useDepth))
         for frame in frames {
             var pose = frame.poses.first
             pose?.deriveMidpoints()
@@ -226,8 +226,8 @@ struct EvaluateRepsCommand: AsyncParsableCommand {
 
     /// Runs the recognizer alone over the frames (the first pose of each, no smoothing) and prints its
     /// reasoning at its last decision.
-    static func explain(_ frames: [PoseFrame], truth: String, library: ExerciseLibrary) {
-        var recognizer = ExerciseRecognizer(exercises: library.exercises)
+    static func explain(_ frames: [PoseFrame], truth: String, library: ExerciseLibrary, useDepth: Bool = true) {
+        var recognizer = ExerciseRecognizer(exercises: library.exercises, configuration: .init(useDepth: useDepth))
         for frame in frames {
             var pose = frame.poses.first
             pose?.deriveMidpoints()

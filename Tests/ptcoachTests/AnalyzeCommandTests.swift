@@ -242,6 +242,32 @@ struct AnalyzeCommandTests {
         }
     }
 
+    /// `--report` without `--annotate` on a video: the stills are drawn in a second pass over the decoded
+    /// frames (only the frames that may become a still), full size, with the picture in them.
+    @Test func aVideoReportWithoutAnnotateHasItsStills() async throws {
+        try Self.require(Self.squat)
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let report = folder + "/report.html"
+        guard try await Self.analyze([Self.squat, "--exercise", "squat", "--report", report]) else { return }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["report.html"])
+        let html = try String(contentsOfFile: report, encoding: .utf8)
+        let repetitions = html.components(separatedBy: "<tr class=").count - 1
+        try #require(repetitions >= 1, "the report lists no repetition")
+        let images = html.components(separatedBy: "src=\"data:image/png;base64,").dropFirst()
+        #expect(images.count == min(2, repetitions))
+        for image in images {
+            let encoded = String(image.prefix { $0 != "\"" })
+            let png = try #require(Data(base64Encoded: encoded), "a still is not base64")
+            #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]), "a still is not a PNG")
+            // IHDR: width and height, big-endian, at bytes 16 and 20.
+            let size = [16, 20].map { at in png[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+            #expect(size == [1280, 720], "a still is \(size)")
+            // A photo compresses far less than a blank frame with an overlay (a few kilobytes).
+            #expect(png.count > 200_000, "a still is only \(png.count) bytes: is the picture missing?")
+        }
+    }
+
     @Test func pdfReportIsAPDF() async throws {
         try Self.require(Self.sideLunges)
         let folder = try Self.folder()

@@ -38,7 +38,8 @@ enum AnnotationPass {
         let fps = video?.fps ?? source.fps
         let decoder: PrefetchingVideoDecoder?
         do {
-            decoder = try video.map { try PrefetchingVideoDecoder(path: $0.path, info: $0) }
+            // rgb0: drawn on in place (see OverlayRenderer), and what the encoder reads best.
+            decoder = try video.map { try PrefetchingVideoDecoder(path: $0.path, info: $0, bytesPerPixel: 4) }
         } catch {
             throw CLIError("\(error)")
         }
@@ -63,25 +64,30 @@ enum AnnotationPass {
         var stills = [RGBImage?](repeating: nil, count: stillTimes.count)
         var stillDistance = [Double](repeating: .infinity, count: stillTimes.count)
         while let frame = try source.next() {
-            var image: RGBImage
+            var picture: VideoFrame?
             if let decoder {
-                let picture: VideoFrame?
                 do {
                     picture = try decoder.next()
                 } catch {
                     throw CLIError("\(error)")
                 }
-                guard let picture else { break }
-                image = picture.image
-            } else {
-                image = RGBImage(width: width, height: height)
+                if picture == nil { break }
             }
             _ = session.ingest(frame)
+            // Without a video to write, only a frame nearer a still's time than the last one is drawn.
+            let nearer = stillTimes.indices.contains { abs(frame.seconds - stillTimes[$0]) < stillDistance[$0] }
+            guard encoder != nil || nearer else {
+                if let picture { decoder?.recycle(picture.image) }
+                continue
+            }
             let state = OverlayState(snapshot: session.snapshot, people: frame.poses)
-            if decoder == nil {
-                image = renderer.render(state, width: width, height: height, background: background)
+            var image: RGBImage
+            if var decoded = picture.take() {
+                // Taken out of `picture`, so the only reference: drawn in place, with no copy.
+                renderer.render(state, onto: &decoded.image)
+                image = decoded.image
             } else {
-                renderer.render(state, onto: &image)
+                image = renderer.render(state, width: width, height: height, background: background)
             }
             do {
                 try encoder?.append(image)

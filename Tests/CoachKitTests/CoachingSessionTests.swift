@@ -249,7 +249,10 @@ struct CoachingSessionTests {
     @Test func aGuessedDepthDoesNotSpoilTheCount() {
         // A 12-px jitter in z turns the 3-D knee angle into noise; measured in the image plane the
         // squats count, the first one included.
-        let frames = Self.withDepth(SyntheticExercise(kind: .squat, idleBeforeSeconds: 0.2).frames(reps: 5), rigid: false)
+        let frames = Self.withDepth(
+            SyntheticExercise(kind: .squat, idleBeforeSeconds: 0.2).frames(reps: 5),
+            rigid: false
+        )
         let (session, _) = Self.run(frames, exercise: "squat")
         #expect(session.repetitions.count == 5)
         let knee = session.repetitions.first?.angles.first { $0.angle == .kneeFlexion }

@@ -32,8 +32,8 @@ public struct CoachingSession: Sendable {
         public var smoother: PoseSmoother.Configuration
         public var cues: CueScheduler.Configuration
         public var recognition: ExerciseRecognizer.Configuration
-        /// Measure angles in 3-D when keypoints have depth that keeps the limbs rigid (``DepthRigidityCheck``:
-        /// measured depth, not a video pose estimator's guess, which is ignored).
+        /// Measure angles in 3-D when keypoints have depth, unless ``DepthJitterCheck`` finds it a video pose
+        /// estimator's guess (then it is ignored and angles are measured in the image plane).
         public var useDepth: Bool
         /// How long the person must be in frame and not walking before a repetition may start. Waived when
         /// the person is already in frame and still at the start of the recording (a clip that starts in
@@ -198,7 +198,8 @@ public struct CoachingSession: Sendable {
     public var countsMovement: Bool { countingSource >= 0 }
 
     /// The repetitions each counting signal found so far (exercise given): `"angle"` (the primary angle's
-    /// counter, as counted), `"movement"`, then `"angle:<kind>:<side>:<direction>"` for each other angle.
+    /// counter, as counted), `"movement"`, then `"<kind>:<side><direction>"` for each other angle (side L, R or
+    /// -, direction + or -).
     /// For diagnostics (`ptcoach evaluate-reps --per-file`).
     public var signalCounts: [(signal: String, reps: Int)] {
         guard let exercise = configuration.exercise, exercise.repetition != nil else { return [] }
@@ -365,7 +366,8 @@ public struct CoachingSession: Sendable {
         // the pose lost for a moment) that ends with the person where they were is no set-up: nothing to
         // settle from.
         let bodyX = pose[.root].confidence > 0 ? pose[.root].x : pose[.neck].confidence > 0 ? pose[.neck].x : .nan
-        let inPlace = bodyX.isFinite && lastValidBodyX.isFinite && torso > 0 && abs(bodyX - lastValidBodyX) <= 0.5 * torso
+        let inPlace =
+            bodyX.isFinite && lastValidBodyX.isFinite && torso > 0 && abs(bodyX - lastValidBodyX) <= 0.5 * torso
         let resumesInPosition =
             valid && !invalidSince.isNaN && !walkedWhileInvalid && inPlace
             && t - invalidSince <= configuration.briefAbsenceSeconds
@@ -720,7 +722,9 @@ public struct CoachingSession: Sendable {
             autoNext = (autoNext + 1) % autoTimes.count
             autoCount = min(autoCount + 1, autoTimes.count)
         }
-        if movement != nil, (movement?.ingest(pose, at: t, valid: valid, useDepth: hasDepth) ?? 0) > 0, let reps = movement?.completed {
+        if movement != nil, (movement?.ingest(pose, at: t, valid: valid, useDepth: hasDepth) ?? 0) > 0,
+            let reps = movement?.completed
+        {
             for rep in reps where mayCount(startingAt: rep.startSeconds) {
                 fallbackReps[0].append(rep)
                 if countingSource == 0 { completeAgnostic(rep, exercise: exercise) }

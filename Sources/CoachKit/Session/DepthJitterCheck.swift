@@ -58,7 +58,8 @@ public struct DepthJitterCheck: Sendable {
                 continue
             }
             if !older[base].isNaN, !previous[base].isNaN {
-                jitterImage += abs(k.x - 2 * previous[base] + older[base]) + abs(k.y - 2 * previous[base + 1] + older[base + 1])
+                jitterImage +=
+                    abs(k.x - 2 * previous[base] + older[base]) + abs(k.y - 2 * previous[base + 1] + older[base + 1])
                 jitterDepth += abs(z - 2 * previous[base + 2] + older[base + 2])
                 samples += 1
             }

@@ -179,7 +179,7 @@ final class VideoAnnotator: FrameAnnotating, @unchecked Sendable {
         header: PoseTrackHeader,
         session configuration: CoachingSession.Configuration,
         overwrite: Bool,
-        queued: Int = 2
+        queued: Int = 6
     ) throws {
         width = video.width
         height = video.height

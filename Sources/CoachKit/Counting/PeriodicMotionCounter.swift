@@ -291,8 +291,10 @@ public struct PeriodicMotionCounter: Sendable {
         }
         // The leading principal components, by power iteration with deflation in the packed space (the
         // first warm-started from the previous first component), and how periodic each one's projection is.
-        // The first one counts unless it is not periodic (a joint that jumped and stayed, a tracking
-        // glitch lasting seconds) while a weaker one, still a real movement, clearly is.
+        // A periodic component that is the movement counted so far stays counted, unless the leading one is
+        // more periodic (two movements of similar size would otherwise take turns, each turn a replay). Otherwise the first one counts unless it is
+        // not periodic (a joint that jumped and stayed, a tracking glitch lasting seconds) while a weaker
+        // one, still a real movement, clearly is.
         var chosen = -1
         var firstScore = 0.0
         var bestScore = 0.0
@@ -315,6 +317,15 @@ public struct PeriodicMotionCounter: Sendable {
                 break
             }
             let score = periodicity(n, m)
+            var same = 0.0
+            if previous0 {
+                for j in 0..<m { same += product[j] * scratch[active[j]] }
+            }
+            if previous0, score >= 0.5, abs(same) >= 0.7, k == 0 || score >= firstScore {
+                chosen = k
+                for j in 0..<m { packedChoice[j] = product[j] }
+                break
+            }
             if k == 0 {
                 firstScore = score
                 chosen = 0
@@ -325,8 +336,8 @@ public struct PeriodicMotionCounter: Sendable {
                 for j in 0..<m { packedChoice[j] = product[j] }
             }
             if k == 0 { bestScore = score }
-            // A periodic leading component is the movement: the others need not be found.
-            if k == 0, score >= 0.5 { break }
+            // The first time, a periodic leading component is the movement: the others need not be found.
+            if k == 0, score >= 0.5, !previous0 { break }
             if k + 1 < Self.componentCount { deflate(m, eigenvalue) }
         }
         guard chosen >= 0 else { return }

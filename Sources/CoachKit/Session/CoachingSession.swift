@@ -197,6 +197,12 @@ public struct CoachingSession: Sendable {
     /// Whether repetitions come from a fallback signal because the primary angle proved unreliable.
     public var countsMovement: Bool { countingSource >= 0 }
 
+    /// With no exercise given: the projection of the pose on the movement counted (torso lengths), and which
+    /// principal component that movement is (0 = the leading one). For diagnostics (`--trace`).
+    public var agnosticSignal: (value: Double?, component: Int) {
+        (agnostic?.signal, agnostic?.lastChoice ?? 0)
+    }
+
     /// The repetitions each counting signal found so far (exercise given): `"angle"` (the primary angle's
     /// counter, as counted), `"movement"`, then `"<kind>:<side><direction>"` for each other angle (side L, R or
     /// -, direction + or -).

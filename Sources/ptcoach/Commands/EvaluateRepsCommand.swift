@@ -42,7 +42,7 @@ struct EvaluateRepsCommand: AsyncParsableCommand {
     @Flag(
         name: .long,
         help:
-            "Print, per file and frame with the exercise given: time, primary angle, progress, count, view, side, set-up guidance, whether the person is measurable."
+            "Print, per file and frame (with the exercise given, then without): time, primary angle, progress, count, view, side, set-up guidance, whether the person is measurable, and without an exercise the movement's projection and component."
     )
     var trace = false
 
@@ -113,7 +113,14 @@ struct EvaluateRepsCommand: AsyncParsableCommand {
                 : Self.run(frames, exercise: definition, library: library, header: header, trace: trace) { session in
                     signals = session.signalCounts.map { "\($0.signal)=\($0.reps)" }.joined(separator: " ")
                 }
-            let auto = Self.run(frames, exercise: nil, library: library, header: header, useDepth: !noDepth)
+            let auto = Self.run(
+                frames,
+                exercise: nil,
+                library: library,
+                header: header,
+                useDepth: !noDepth,
+                trace: trace
+            )
             let result = Result(
                 file: fields[0],
                 exercise: id,
@@ -185,7 +192,7 @@ struct EvaluateRepsCommand: AsyncParsableCommand {
                 let s = session.snapshot
                 print(
                     String(
-                        format: "%.2f\t%@\t%.2f\t%d\t%@\t%@\t%@\t%@",
+                        format: "%.2f\t%@\t%.2f\t%d\t%@\t%@\t%@\t%@\t%@",
                         s.seconds,
                         s.primaryAngle.map { String(format: "%.0f", $0) } ?? "-",
                         s.rangeOfMotionProgress,
@@ -193,7 +200,10 @@ struct EvaluateRepsCommand: AsyncParsableCommand {
                         session.view.rawValue,
                         s.side?.rawValue ?? "-",
                         s.setupGuidance ?? "-",
-                        session.lastFrameValid ? "measurable" : "not measurable"
+                        session.lastFrameValid ? "measurable" : "not measurable",
+                        exercise == nil
+                            ? "movement \(session.agnosticSignal.value.map { String(format: "%.2f", $0) } ?? "-") "
+                                + "component \(session.agnosticSignal.component)" : ""
                     )
                 )
             }

@@ -403,8 +403,8 @@ public struct ExerciseRecognizer: Sendable {
             let nu = (ux * ux + uy * uy + uz * uz).squareRoot()
             let nf = (fx * fx + fy * fy + fz * fz).squareRoot()
             guard nu > 1e-6, nf > 1e-6 else { continue }
-            let cosine = (ux * fx + uy * fy + uz * fz) / (nu * nf)
-            scratch[m] = acos(min(1, max(-1, cosine))) * 180 / .pi
+            // The cosine is monotonic in the angle: percentiles of the cosines, two acos at the end.
+            scratch[m] = min(1, max(-1, (ux * fx + uy * fy + uz * fz) / (nu * nf)))
             m += 1
         }
         guard m >= max(3, n / 3) else { return }
@@ -415,7 +415,7 @@ public struct ExerciseRecognizer: Sendable {
             lo = quickselect(part, m / 10)
             hi = quickselect(part, m - 1 - m / 10)
         }
-        elbowRange[side] = hi - lo
+        elbowRange[side] = (acos(lo) - acos(hi)) * 180 / .pi
     }
 
     /// The swing of one segment: its main axis of motion (power iteration on the 3 × 3 covariance of its

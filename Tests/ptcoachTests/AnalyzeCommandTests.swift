@@ -242,6 +242,15 @@ struct AnalyzeCommandTests {
         }
     }
 
+    /// The annotated stream's queues: six frames at each step up to 1080p, fewer as frames grow,
+    /// never under two (a queue holds about 48 MiB at most, or two frames).
+    @Test(arguments: [
+        (1280, 720, 6), (1920, 1080, 6), (2560, 1440, 3), (3840, 2160, 2), (7680, 4320, 2), (320, 240, 6),
+    ])
+    func annotationQueuesShrinkForBigFrames(width: Int, height: Int, expected: Int) {
+        #expect(VideoAnnotator.queueLength(width: width, height: height) == expected)
+    }
+
     /// `--report` without `--annotate` on a video: the stills are drawn in a second pass over the decoded
     /// frames (only the frames that may become a still), full size, with the picture in them.
     @Test func aVideoReportWithoutAnnotateHasItsStills() async throws {

@@ -179,8 +179,9 @@ final class VideoAnnotator: FrameAnnotating, @unchecked Sendable {
         header: PoseTrackHeader,
         session configuration: CoachingSession.Configuration,
         overwrite: Bool,
-        queued: Int = 6
+        queued: Int? = nil
     ) throws {
+        let queued = queued ?? Self.queueLength(width: video.width, height: video.height)
         width = video.width
         height = video.height
         drawing = Drawing(header: header, session: CoachingSession(configuration: configuration))
@@ -247,6 +248,12 @@ final class VideoAnnotator: FrameAnnotating, @unchecked Sendable {
 
     deinit {
         if !finished { cancel() }
+    }
+
+    /// How many frames may wait at each step: 6, fewer for big frames (about 48 MiB a queue: 2 for 4K), so
+    /// that a short stall of one thread does not hold up inference and memory stays bounded.
+    static func queueLength(width: Int, height: Int) -> Int {
+        max(2, min(6, (48 << 20) / max(1, width * height * 4)))
     }
 
     /// Queues the frame for drawing and encoding; `image` comes back as another buffer of the same size (a

@@ -194,9 +194,9 @@ extension PosesCommand {
                 end: end,
                 info: info,
                 allowsStillImage: true,
-                // An annotated stream keeps a few more frames ready: inference is the step everything waits
-                // for, so it should never wait for a decoder that was not scheduled for a moment.
-                capacity: annotator == nil ? 2 : 4,
+                // An annotated stream keeps a few more frames ready (below 4K): inference is the step everything
+                // waits for, so it should never wait for a decoder that was not scheduled for a moment.
+                capacity: annotator == nil || info.width * info.height > 1 << 22 ? 2 : 4,
                 threads: threads,
                 bytesPerPixel: annotator?.bytesPerPixel ?? 3
             )

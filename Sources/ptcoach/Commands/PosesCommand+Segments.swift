@@ -10,16 +10,31 @@ import Glibc
 
 // MARK: - Segments
 
-/// Where a video is cut into parts processed at the same time.
+/// Where a video is cut into parts processed at the same time, and how each later part warms up.
+///
+/// Each part runs its own MediaPipe tracker. A tracker started cold at a boundary would find the person
+/// with the detector (another region than the tracked one) and restart MediaPipe's landmark smoothing, so
+/// the keypoints would jump there (a squat split at its bottom counted twice). So every part after the
+/// first starts decoding `warmUpSeconds` before its boundary (clamped at the video's start), runs the
+/// tracker on those frames and throws their poses away: from the boundary on, its tracker is in the state
+/// one stream would be in, and the parts join without a jump.
+///
+/// ```swift
+/// let plan = SegmentPlan(info: info, requested: 2)
+/// // plan.boundaries == [0, 5, nil] for a 10 s video; plan.decodingStart(ofSegment: 1) == 4
+/// ```
 struct SegmentPlan: Sendable, Hashable {
     /// Segment `k` holds the frames with `boundaries[k] <= t < boundaries[k + 1]` (`nil` = to the end).
     var boundaries: [Double?]
+    /// How long before its boundary each later segment starts tracking (poses not written).
+    var warmUpSeconds: Double
 
     var count: Int { boundaries.count - 1 }
 
     /// At most `requested` parts, each at least `minimumSeconds` long; one part for images and
     /// videos of unknown length.
-    init(info: VideoInfo, requested: Int, minimumSeconds: Double = 1) {
+    init(info: VideoInfo, requested: Int, minimumSeconds: Double = 1, warmUpSeconds: Double = 1) {
+        self.warmUpSeconds = max(0, warmUpSeconds)
         guard !info.isStillImage, let duration = info.duration, duration > 0 else {
             boundaries = [0, nil]
             return
@@ -27,13 +42,21 @@ struct SegmentPlan: Sendable, Hashable {
         let count = max(1, min(requested, Int(duration / minimumSeconds)))
         boundaries = (0..<count).map { Double($0) * duration / Double(count) } + [nil]
     }
+
+    /// Where segment `k` starts decoding: its boundary, less the warm-up for every segment but the first.
+    func decodingStart(ofSegment k: Int) -> Double {
+        let start = boundaries[k] ?? 0
+        return k == 0 ? start : max(0, start - warmUpSeconds)
+    }
 }
 
 /// What one segment (or the whole run) produced.
 struct PosesOutcome: Sendable {
     var frames = 0
     var framesWithPerson = 0
-    /// Time spent inside the estimator, summed over streams.
+    /// Frames tracked only to warm a segment's tracker up before its boundary (not written).
+    var warmUpFrames = 0
+    /// Time spent inside the estimator on the frames written, summed over streams.
     var inferenceSeconds = 0.0
     /// The first error, as one line; frames before it were written.
     var failure: String?
@@ -46,6 +69,7 @@ struct PosesOutcome: Sendable {
         let destination = output == "-" ? "standard output" : output
         return "poses: \(frames) frames, \(framesWithPerson) with a person (\(Self.format(percent, 1))%), "
             + "\(Self.format(perFrame, 1)) ms/frame (\(segments) segment\(segments == 1 ? "" : "s"), "
+            + (warmUpFrames > 0 ? "\(warmUpFrames) warm-up frames, " : "")
             + "inference \(Self.format(inference, 1)) ms/frame per stream), wrote \(destination)"
     }
 
@@ -99,6 +123,7 @@ extension PosesCommand {
             let task = SegmentTask(temporaryPath: temporary)
             tasks.append(task)
             let start = plan.boundaries[k] ?? 0
+            let decodingStart = plan.decodingStart(ofSegment: k)
             let end = plan.boundaries[k + 1]
             let thread = Thread {
                 var outcome = PosesOutcome()
@@ -124,6 +149,7 @@ extension PosesCommand {
                     path: path,
                     info: info,
                     start: start,
+                    decodingStart: decodingStart,
                     end: end,
                     threads: threads,
                     configuration: configuration,
@@ -165,17 +191,20 @@ extension PosesCommand {
             guard total.failure == nil else { continue }
             total.frames += outcome.frames
             total.framesWithPerson += outcome.framesWithPerson
+            total.warmUpFrames += outcome.warmUpFrames
             total.inferenceSeconds += outcome.inferenceSeconds
             total.failure = outcome.failure
         }
         return total
     }
 
-    /// Decodes one segment and finds the poses in each of its frames.
+    /// Decodes one segment and finds the poses in each of its frames. The frames from `decodingStart` to
+    /// `start` only warm the tracker up (see ``SegmentPlan``): tracked, not written.
     private static func runSegment(
         path: String,
         info: VideoInfo,
         start: Double,
+        decodingStart: Double,
         end: Double?,
         threads: Int,
         configuration: MediaPipePoseEstimator.Configuration,
@@ -190,7 +219,7 @@ extension PosesCommand {
             var estimator = try MediaPipePoseEstimator(configuration: configuration)
             let frames = try PrefetchingVideoDecoder(
                 path: path,
-                start: start,
+                start: decodingStart,
                 end: end,
                 info: info,
                 allowsStillImage: true,
@@ -202,6 +231,13 @@ extension PosesCommand {
             )
             let clock = ContinuousClock()
             while var frame = try frames.next() {
+                if frame.seconds < start {
+                    // Warm-up: the tracker and its smoothing settle; the poses are dropped.
+                    _ = try estimator.poses(in: frame.image, at: frame.seconds)
+                    outcome.warmUpFrames += 1
+                    frames.recycle(frame.image)
+                    continue
+                }
                 let before = clock.now
                 let poses = try estimator.poses(in: frame.image, at: frame.seconds)
                 let spent = before.duration(to: clock.now)

@@ -3,14 +3,14 @@
 # the main job: analyses a real exercise video into repetitions, joint angles and form feedback, with an
 # annotated video and a report in out/.
 #
-#   scripts/start.sh                              # the sample squat video from ../shared/data
+#   scripts/start.sh                              # a side-view squat video from ../shared/data (calimiro squat_17)
 #   scripts/start.sh VIDEO [--exercise ID] ...    # your own video; extra options go to `ptcoach analyze`
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 
 if [ $# -eq 0 ]; then
-    video=../shared/data/videos/calimiro/squat_11.mp4
+    video=../shared/data/videos/calimiro/squat_17.mp4
     [ -f "$video" ] || { echo "start: $video is missing; put ../shared beside the repository or pass a video: scripts/start.sh VIDEO" >&2; exit 1; }
     set -- "$video" --exercise squat
 fi

@@ -230,6 +230,11 @@ struct ReportInputSessionSummaryTests {
         #expect(exercise.name == "Squat")
         #expect(exercise.angleName == "Knee flexion")
         #expect(exercise.rangeOfMotionUnit == .fraction)
+        // Reaching past the target is not a miss: the target is open-ended, shown as "≥ 100 %", null in JSON.
+        #expect(exercise.targetRange?.lowerBound == 1 && exercise.targetRange?.upperBound == .infinity)
+        let report = ReportInput(title: "t", exercises: [exercise])
+        #expect(ReportWriter.html(report).contains("target ≥ 100 %"))
+        #expect(report.jsonValue.jsonText.contains("\"targetRange\":[1,null]"))
         #expect(exercise.repetitions.map(\.rangeOfMotion) == [1.05, 0.74])
         #expect(exercise.repetitions.map(\.verdict) == [.good, .needsWork])
         // Concentric/eccentric when known, else the halves from/to the peak.

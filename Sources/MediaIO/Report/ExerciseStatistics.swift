@@ -56,9 +56,10 @@ struct ExerciseStatistics {
         }
     }
 
-    /// The target range with its unit ("90–120°").
+    /// The target range with its unit ("90–120°", or "≥ 100 %" when it has no upper end).
     var targetText: String? {
         guard let target = exercise.targetRange else { return nil }
+        guard target.upperBound.isFinite else { return "≥ " + formatRangeOfMotion(target.lowerBound) }
         switch exercise.rangeOfMotionUnit {
         case .degrees: return "\(HTMLText.number(target.lowerBound))–\(HTMLText.number(target.upperBound))°"
         case .fraction:

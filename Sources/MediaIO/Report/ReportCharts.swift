@@ -111,16 +111,18 @@ struct ReportCharts {
         guard !reps.isEmpty else { return empty(&canvas, "No range-of-motion measurements") }
         let p = plot
         let values = reps.compactMap(\.rangeOfMotion)
-        let high = max(values.max() ?? 1, exercise.targetRange?.upperBound ?? 0) * 1.12
+        let targetTop = exercise.targetRange.map { $0.upperBound.isFinite ? $0.upperBound : $0.lowerBound * 1.2 }
+        let high = max(values.max() ?? 1, targetTop ?? 0) * 1.12
         let low = 0.0
         func y(_ value: Double) -> Double { p.y + p.height * (1 - (value - low) / (high - low)) }
         yAxis(&canvas, low: low, high: high, format: statistics.formatRangeOfMotion)
         if let target = exercise.targetRange {
+            let top = min(target.upperBound, high)  // an open-ended target is shaded to the top
             canvas.rect(
                 x: p.x,
-                y: y(target.upperBound),
+                y: y(top),
                 width: p.width,
-                height: y(target.lowerBound) - y(target.upperBound),
+                height: y(target.lowerBound) - y(top),
                 fill: ReportStyle.good.withAlpha(0.14)
             )
             canvas.line(
@@ -135,7 +137,7 @@ struct ReportCharts {
             canvas.text(
                 "target \(statistics.targetText ?? "")",
                 x: p.x + p.width,
-                y: y(target.upperBound) - font * 0.4,
+                y: y(min(top, high / 1.12)) - font * 0.4,
                 size: font,
                 color: ReportStyle.good,
                 anchor: .end,

@@ -5,7 +5,9 @@ extension ReportInput {
     public var jsonValue: JSONValue {
         func number(_ value: Double?) -> JSONValue { value.map { .number($0) } ?? .null }
         func range(_ value: ClosedRange<Double>?) -> JSONValue {
-            value.map { .array([.number($0.lowerBound), .number($0.upperBound)]) } ?? .null
+            // An open end (±infinity) is null: JSON has no infinity.
+            value.map { range in .array([range.lowerBound, range.upperBound].map { $0.isFinite ? .number($0) : .null }) }
+                ?? .null
         }
         let exercises: [JSONValue] = exercises.map { exercise in
             let stats = ExerciseStatistics(exercise)

@@ -4,7 +4,8 @@ extension ReportInput.Exercise {
     /// The report section for a coaching session's summary.
     ///
     /// Range of motion is the coach's fraction of the target excursion (1 = target reached), so the
-    /// target band starts at 100 %. Tempo uses the concentric/eccentric halves when the exercise names
+    /// target is open-ended from 100 % ("≥ 100 %": going further is not a miss; a peak past the safe range
+    /// shows as a safety warning). Tempo uses the concentric/eccentric halves when the exercise names
     /// them, else the halves to and from the peak.
     ///
     /// ```swift
@@ -37,7 +38,6 @@ extension ReportInput.Exercise {
                 issues: rep.issues.map(\.cue) + rep.safetyBreaches.map(\.warning)
             )
         }
-        let highest = max(1.2, repetitions.compactMap(\.rangeOfMotion).max() ?? 0)
         let events =
             summary.formIssues.map { ReportInput.Event(seconds: $0.seconds, text: $0.cue) }
             + summary.safetyWarnings.map { ReportInput.Event(seconds: $0.seconds, text: $0.text, isSafety: true) }
@@ -45,7 +45,7 @@ extension ReportInput.Exercise {
         self.init(
             name: summary.exerciseName ?? summary.exercise ?? "Unrecognised exercise",
             angleName: angleName.prefix(1).uppercased() + angleName.dropFirst(),
-            targetRange: 1.0...highest,
+            targetRange: 1.0...Double.infinity,
             rangeOfMotionUnit: .fraction,
             targetDegrees: targetDegrees,
             prescribedReps: prescribedReps,

@@ -6,7 +6,8 @@ extension ReportInput {
         func number(_ value: Double?) -> JSONValue { value.map { .number($0) } ?? .null }
         func range(_ value: ClosedRange<Double>?) -> JSONValue {
             // An open end (±infinity) is null: JSON has no infinity.
-            value.map { range in .array([range.lowerBound, range.upperBound].map { $0.isFinite ? .number($0) : .null }) }
+            value.map { range in .array([range.lowerBound, range.upperBound].map { $0.isFinite ? .number($0) : .null })
+            }
                 ?? .null
         }
         let exercises: [JSONValue] = exercises.map { exercise in

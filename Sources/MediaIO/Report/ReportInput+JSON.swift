@@ -5,10 +5,9 @@ extension ReportInput {
     public var jsonValue: JSONValue {
         func number(_ value: Double?) -> JSONValue { value.map { .number($0) } ?? .null }
         func range(_ value: ClosedRange<Double>?) -> JSONValue {
+            guard let value else { return .null }
             // An open end (±infinity) is null: JSON has no infinity.
-            value.map { range in .array([range.lowerBound, range.upperBound].map { $0.isFinite ? .number($0) : .null })
-            }
-                ?? .null
+            return .array([value.lowerBound, value.upperBound].map { $0.isFinite ? .number($0) : .null })
         }
         let exercises: [JSONValue] = exercises.map { exercise in
             let stats = ExerciseStatistics(exercise)

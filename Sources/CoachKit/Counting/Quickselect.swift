@@ -34,3 +34,11 @@ func quickselect(_ buffer: UnsafeMutableBufferPointer<Double>, _ k: Int) -> Doub
     }
     return buffer[k]
 }
+
+/// The 10th and 90th percentiles of the first `count` values of `values` (reordered in place; no allocation).
+func tenthAndNinetiethPercentiles(_ values: inout [Double], count: Int) -> (low: Double, high: Double) {
+    values.withUnsafeMutableBufferPointer { buffer in
+        let part = UnsafeMutableBufferPointer(rebasing: buffer[0..<count])
+        return (quickselect(part, count / 10), quickselect(part, count - 1 - count / 10))
+    }
+}

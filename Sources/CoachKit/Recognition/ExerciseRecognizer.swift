@@ -335,13 +335,7 @@ public struct ExerciseRecognizer: Sendable {
                 mean[f] = .nan
                 continue
             }
-            var lo = 0.0
-            var hi = 0.0
-            scratch.withUnsafeMutableBufferPointer { buffer in
-                let part = UnsafeMutableBufferPointer(rebasing: buffer[0..<m])
-                lo = quickselect(part, m / 10)
-                hi = quickselect(part, m - 1 - m / 10)
-            }
+            let (lo, hi) = tenthAndNinetiethPercentiles(&scratch, count: m)
             low[f] = lo
             high[f] = hi
             mean[f] = sum / Double(m)
@@ -408,13 +402,7 @@ public struct ExerciseRecognizer: Sendable {
             m += 1
         }
         guard m >= max(3, n / 3) else { return }
-        var lo = 0.0
-        var hi = 0.0
-        scratch.withUnsafeMutableBufferPointer { buffer in
-            let part = UnsafeMutableBufferPointer(rebasing: buffer[0..<m])
-            lo = quickselect(part, m / 10)
-            hi = quickselect(part, m - 1 - m / 10)
-        }
+        let (lo, hi) = tenthAndNinetiethPercentiles(&scratch, count: m)
         elbowRange[side] = (acos(lo) - acos(hi)) * 180 / .pi
     }
 
@@ -490,13 +478,7 @@ public struct ExerciseRecognizer: Sendable {
             scratch[j] = (ring[k] - mx) * ax + (ring[k + 1] - my) * ay + (ring[k + 2] - mz) * az
             j += 1
         }
-        var lo = 0.0
-        var hi = 0.0
-        scratch.withUnsafeMutableBufferPointer { buffer in
-            let part = UnsafeMutableBufferPointer(rebasing: buffer[0..<m])
-            lo = quickselect(part, m / 10)
-            hi = quickselect(part, m - 1 - m / 10)
-        }
+        let (lo, hi) = tenthAndNinetiethPercentiles(&scratch, count: m)
         swing[slot] = hi - lo
         // The mean direction at each end of the swing.
         var low = (0.0, 0.0, 0.0, 0.0)

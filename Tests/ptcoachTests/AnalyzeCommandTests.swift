@@ -359,6 +359,68 @@ struct AnalyzeCommandTests {
         #expect(!FileManager.default.fileExists(atPath: NSTemporaryDirectory() + "report.docx"))
     }
 
+    // MARK: - A trained model as the recognizer
+
+    /// A model trained on three UI-PRMD movements of subjects s01–s03 (front view), labelled with exercise ids
+    /// (or with `labels` instead), written to `folder/model.json`.
+    private static func trainModel(in folder: String, labels: [String]? = nil) throws -> String {
+        let movements = [("m07", "shoulder-abduction"), ("m09", "shoulder-rotation"), ("m02", "hurdle-step")]
+        var sequences: [PoseSequence] = []
+        var ids: [String] = []
+        for (movement, id) in movements {
+            for subject in ["s01", "s02", "s03"] {
+                let path = shared.appendingPathComponent("pose-tracks/ui-prmd/\(movement)_\(subject)_front.jsonl").path
+                try require(path)
+                sequences.append(try PoseTrackSequenceSource().sequence(at: path))
+                ids.append(id)
+            }
+        }
+        let classifier = try ActionClassifier.train(sequences: sequences, labels: labels ?? ids)
+        let model = folder + "/model.json"
+        try classifier.jsonText.write(toFile: model, atomically: true, encoding: .utf8)
+        return model
+    }
+
+    @Test func aTrainedModelFindsTheExerciseWhichIsThenCountedAsIfGiven() async throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let model = try Self.trainModel(in: folder)
+        // A subject and a view the model never saw: ten shoulder abductions.
+        let input = Self.shared.appendingPathComponent("pose-tracks/ui-prmd/m07_s04_side.jsonl").path
+        try Self.require(input)
+        let json = folder + "/report.json"
+
+        #expect(try await Self.analyze([input, "--model", model, "--report", json]))
+
+        let summary = try JSONValue.parse(String(contentsOfFile: json, encoding: .utf8))
+        #expect(summary["exercise"]?.stringValue == "shoulder-abduction")
+        #expect(summary["exerciseSource"]?.stringValue == "model")
+        let reps = try #require(summary["reps"]?.intValue)
+        #expect(abs(reps - 10) <= 1, "ten abductions, counted \(reps)")
+    }
+
+    @Test func aModelIsRefusedWithAnExerciseOrWhenItsLabelsAreNotExercises() async throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let formLabels = Array(repeating: ["good", "good", "bad"], count: 3).flatMap { $0 }
+        let formModel = try Self.trainModel(in: folder, labels: formLabels)
+        let input = Self.shared.appendingPathComponent("pose-tracks/ui-prmd/m07_s04_side.jsonl").path
+        for arguments in [
+            [input, "--model", formModel, "--exercise", "squat"],
+            [input, "--model", formModel],
+            [input, "--model", folder + "/missing.json"],
+        ] {
+            await #expect {
+                _ = try await Self.analyze(arguments)
+            } throws: { error in
+                guard let error = error as? CLIError else { return false }
+                return !error.message.contains("\n")
+                    && (error.message.contains("--exercise or --model") || error.message.contains("not an exercise id")
+                        || error.message.contains("not found"))
+            }
+        }
+    }
+
     // MARK: - Pose-track lines
 
     @Test func aPoseTrackLineReadsAsTheReaderReadsIt() throws {

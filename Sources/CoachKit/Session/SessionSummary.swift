@@ -38,7 +38,8 @@ public struct SessionSummary: Sendable, Hashable, Codable {
     /// The exercise (given, or the one recognised for most repetitions); `nil` if none.
     public var exercise: String?
     public var exerciseName: String?
-    /// How the exercise was known: "given", "recognized" or "none".
+    /// How the exercise was known: "given", "recognized" (by the built-in recognizer), "model" (by a trained
+    /// classifier, `ptcoach analyze --model`) or "none".
     public var exerciseSource: String
     /// What the repetitions were counted from: "angle" (the definition's primary angle), "movement"
     /// (the dominant movement of the body, or of the exercise's joints when the angle proved unreliable), "hold".

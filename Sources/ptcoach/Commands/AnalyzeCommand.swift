@@ -46,7 +46,9 @@ struct AnalyzeCommand: AsyncParsableCommand {
             INPUT is a video (mp4, mov, webm, avi, …: its poses are found first, as `ptcoach poses` does) or a \
             pose-track file (.jsonl). With --exercise the exercise's definition drives the counting, the angles \
             and the form rules; without it the exercise is recognised from the library and any periodic \
-            movement is counted. --json prints one JSON object (exercise, reps, repetitions, …). \
+            movement is counted. --model MODEL.json (from `ptcoach train` on exercise ids) recognises the \
+            exercise of the whole recording with that classifier instead, then counts it as if it were given. \
+            --json prints one JSON object (exercise, reps, repetitions, …). \
             --annotate writes the video with the AR overlay (H.264 MP4, or WebM for a .webm name; a pose-track \
             is drawn on a plain background); --report writes a report (.html, .pdf or .json).
             """
@@ -57,6 +59,12 @@ struct AnalyzeCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: "The exercise id (see `ptcoach exercises`); recognised when left out.")
     var exercise: String?
+
+    @Option(
+        name: .long,
+        help: "Recognise the exercise with a model from `ptcoach train` on exercise ids, not the built-in recognizer."
+    )
+    var model: String?
 
     @Option(name: .long, help: "A directory of exercise definition JSON files to use instead of the bundled library.")
     var exercisesDirectory: String?
@@ -79,6 +87,10 @@ struct AnalyzeCommand: AsyncParsableCommand {
     func run() async throws {
         try AnalysisOutputs.validate(annotate: annotate, report: report, input: input, overwrite: overwrite)
         let library = try Self.loadLibrary(directory: exercisesDirectory)
+        if exercise != nil, model != nil {
+            throw CLIError("give --exercise or --model, not both: --model finds the exercise that --exercise names")
+        }
+        let classifier = try model.map(ClassifierInput.model(at:))
         var definition: ExerciseDefinition?
         if let exercise {
             do {
@@ -103,7 +115,8 @@ struct AnalyzeCommand: AsyncParsableCommand {
             // Unique per call: analyses may run side by side in one process (the tests do).
             let path = NSTemporaryDirectory() + "ptcoach-analyze-\(getpid())-\(UUID().uuidString.prefix(8)).jsonl"
             temporary = path
-            if let annotate {
+            // With --model the exercise is known only once all the poses are: the video is drawn afterwards.
+            if let annotate, classifier == nil {
                 let header = PoseTrackHeader(
                     layout: .blazePose33,
                     fps: video.fps,
@@ -140,6 +153,23 @@ struct AnalyzeCommand: AsyncParsableCommand {
             )
             track = path
         }
+        var modelPrediction: ActionClassifier.Prediction?
+        if let classifier, let model {
+            let prediction: ActionClassifier.Prediction
+            do {
+                prediction = classifier.predict(try PoseTrackSequenceSource().sequence(at: track))
+            } catch {
+                throw CLIError("\(input): \(error)")
+            }
+            guard let chosen = library[prediction.label] else {
+                throw CLIError(
+                    "\(model) labelled \(input) `\(prediction.label)`, which is not an exercise id of the library; "
+                        + "--model needs a model trained on exercise ids (see `ptcoach exercises`)"
+                )
+            }
+            definition = chosen
+            modelPrediction = prediction
+        }
         var source = try PoseTrackFrameSource(path: track)
         let configuration = Self.sessionConfiguration(
             exercise: definition,
@@ -148,11 +178,12 @@ struct AnalyzeCommand: AsyncParsableCommand {
             height: source.height
         )
         var series: [ReportInput.AngleSample] = []
-        let summary = try Self.analyze(source: &source, configuration: configuration, name: input) { snapshot in
+        var summary = try Self.analyze(source: &source, configuration: configuration, name: input) { snapshot in
             if let degrees = snapshot.primaryAngle, snapshot.primaryAngleKind?.isDegrees == true {
                 series.append(ReportInput.AngleSample(seconds: snapshot.seconds, degrees: degrees))
             }
         }
+        if modelPrediction != nil { summary.exerciseSource = "model" }
         let summaryJSON = try Self.jsonText(summary, file: input)
         if let annotator {
             try annotator.drain()
@@ -185,6 +216,10 @@ struct AnalyzeCommand: AsyncParsableCommand {
             print(summaryJSON)
         } else {
             print(Self.report(summary, file: input, library: library))
+            if let modelPrediction, let model {
+                let confidence = ClassifierInput.format(modelPrediction.confidence, decimals: 2)
+                print("  recognised by \(model): confidence \(confidence)")
+            }
         }
     }
 

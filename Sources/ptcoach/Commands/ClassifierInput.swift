@@ -59,6 +59,20 @@ enum ClassifierInput {
         return try ClassifierManifest(text: text, path: path)
     }
 
+    /// Reads a model written by `ptcoach train --out`.
+    static func model(at path: String) throws -> ActionClassifier {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw CLIError("model \(path) not found; train one with `ptcoach train --manifest M.csv --out \(path)`")
+        }
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8)
+        else { throw CLIError("model \(path) cannot be read as UTF-8 text") }
+        do {
+            return try ActionClassifier(jsonText: text, source: path)
+        } catch {
+            throw CLIError("\(error)")
+        }
+    }
+
     /// Loads every recording of a manifest, naming the manifest line of a file that is missing or broken.
     static func sequences(
         of manifest: ClassifierManifest,

@@ -37,12 +37,7 @@ struct PredictCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        guard FileManager.default.fileExists(atPath: model) else {
-            throw CLIError("model \(model) not found; train one with `ptcoach train --manifest M.csv --out \(model)`")
-        }
-        guard let data = FileManager.default.contents(atPath: model), let text = String(data: data, encoding: .utf8)
-        else { throw CLIError("model \(model) cannot be read as UTF-8 text") }
-        let classifier = try ActionClassifier(jsonText: text, source: model)
+        let classifier = try ClassifierInput.model(at: model)
 
         var names: [String] = []
         var sequences: [PoseSequence] = []

@@ -14,9 +14,10 @@ struct AnalyzeCommandTests {
     private static let shared = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("shared/data")
-    /// 1280x720 at 23.976 fps, 144 frames, two squats.
+    /// 1280x720 at 23.976 fps, 144 frames, one slow squat by hand count (oblique view).
     private static let squat = shared.appendingPathComponent("videos/calimiro/squat_11.mp4").path
-    private static let sideLunges = shared.appendingPathComponent("pose-tracks/ui-prmd/m02_s01_front.jsonl").path
+    /// UI-PRMD m02 (hurdle step), subject s01, front view: ten repetitions.
+    private static let hurdleSteps = shared.appendingPathComponent("pose-tracks/ui-prmd/m02_s01_front.jsonl").path
 
     private static func require(_ path: String) throws {
         try #require(
@@ -210,18 +211,18 @@ struct AnalyzeCommandTests {
     }
 
     @Test func htmlReportShowsTheNumbersOfTheJSONSummary() async throws {
-        try Self.require(Self.sideLunges)
+        try Self.require(Self.hurdleSteps)
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let html = folder + "/report.html"
         let json = folder + "/report.json"
-        #expect(try await Self.analyze([Self.sideLunges, "--report", html]))
-        #expect(try await Self.analyze([Self.sideLunges, "--report", json]))
+        #expect(try await Self.analyze([Self.hurdleSteps, "--report", html]))
+        #expect(try await Self.analyze([Self.hurdleSteps, "--report", json]))
 
         let summary = try JSONValue.parse(String(contentsOfFile: json, encoding: .utf8))
         let reps = try #require(summary["reps"]?.intValue)
         let repetitions = try #require(summary["repetitions"]?.arrayValue)
-        #expect(reps >= 3, "the recording has six side lunges")
+        #expect(reps >= 3, "the recording has ten hurdle steps")
         #expect(repetitions.count == reps)
 
         let text = try String(contentsOfFile: html, encoding: .utf8)
@@ -278,11 +279,11 @@ struct AnalyzeCommandTests {
     }
 
     @Test func pdfReportIsAPDF() async throws {
-        try Self.require(Self.sideLunges)
+        try Self.require(Self.hurdleSteps)
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let pdf = folder + "/report.pdf"
-        #expect(try await Self.analyze([Self.sideLunges, "--report", pdf]))
+        #expect(try await Self.analyze([Self.hurdleSteps, "--report", pdf]))
         let bytes = try #require(FileManager.default.contents(atPath: pdf))
         #expect(bytes.starts(with: Array("%PDF-".utf8)))
         #expect(bytes.count > 10_000)
@@ -296,12 +297,12 @@ struct AnalyzeCommandTests {
 
     @Test(arguments: BadOutput.allCases)
     func badOutputIsRefusedInOneLineLeavingEverythingAsItWas(_ bad: BadOutput) async throws {
-        try Self.require(Self.sideLunges)
+        try Self.require(Self.hurdleSteps)
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         // The input is a copy, named so that it could be taken for a report.
         let input = folder + "/track.json"
-        try FileManager.default.copyItem(atPath: Self.sideLunges, toPath: input)
+        try FileManager.default.copyItem(atPath: Self.hurdleSteps, toPath: input)
         let original = try #require(FileManager.default.contents(atPath: input))
         let existing = Data("keep me".utf8)
         let arguments: [String]
@@ -342,10 +343,10 @@ struct AnalyzeCommandTests {
             candidates.first { FileManager.default.isExecutableFile(atPath: $0) },
             "no ptcoach executable in \(directory.path); build it (swift build) before the tests"
         )
-        try Self.require(Self.sideLunges)
+        try Self.require(Self.hurdleSteps)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["analyze", Self.sideLunges, "--report", NSTemporaryDirectory() + "report.docx"]
+        process.arguments = ["analyze", Self.hurdleSteps, "--report", NSTemporaryDirectory() + "report.docx"]
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
@@ -424,9 +425,9 @@ struct AnalyzeCommandTests {
     // MARK: - Pose-track lines
 
     @Test func aPoseTrackLineReadsAsTheReaderReadsIt() throws {
-        try Self.require(Self.sideLunges)
-        let (header, frames) = try PoseTrackReader.readAll(path: Self.sideLunges)
-        let lines = try String(contentsOfFile: Self.sideLunges, encoding: .utf8)
+        try Self.require(Self.hurdleSteps)
+        let (header, frames) = try PoseTrackReader.readAll(path: Self.hurdleSteps)
+        let lines = try String(contentsOfFile: Self.hurdleSteps, encoding: .utf8)
             .split(separator: "\n").dropFirst().map(String.init)
         #expect(lines.count == frames.count)
         for (line, frame) in zip(lines, frames) {

@@ -12,7 +12,9 @@ import Glibc
 ///
 /// A video is split into `--segments` parts by time; each part gets its own decoder (running ahead
 /// on its own thread) and its own MediaPipe tracker, and the parts run at the same time, because
-/// MediaPipe's inference uses one core. The frames are written in order, as one pose-track.
+/// MediaPipe's inference uses one core. Each part after the first tracks the second before its start
+/// too (those poses are not written), so the parts join as one stream would (``SegmentPlan``). The
+/// frames are written in order, as one pose-track.
 struct PosesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "poses",
@@ -123,7 +125,12 @@ struct PosesCommand: AsyncParsableCommand {
         let console = StandardErrorRedirect(silenced: !verbose)
         defer { console.restore() }
 
-        let plan = SegmentPlan(info: info, requested: segments ?? ProcessInfo.processInfo.activeProcessorCount)
+        // A later segment's tracker settles on the second before its boundary (image mode has no tracker).
+        let plan = SegmentPlan(
+            info: info,
+            requested: segments ?? ProcessInfo.processInfo.activeProcessorCount,
+            warmUpSeconds: configuration.runningMode == .video ? SegmentPlan.trackerWarmUpSeconds : 0
+        )
         let progress = ProgressBar(
             total: info.estimatedFrameCount,
             descriptor: console.descriptor,

@@ -360,6 +360,24 @@ struct AnalyzeCommandTests {
         #expect(!FileManager.default.fileExists(atPath: NSTemporaryDirectory() + "report.docx"))
     }
 
+    // MARK: - Why nothing was counted
+
+    @Test func theGuidanceShownLongestIsTheReasonGiven() {
+        var tally = GuidanceTally()
+        #expect(tally.longest == nil)
+        // 0–1 s nothing, 1–3 s "step back", 3–3.5 s "turn sideways", 3.5–4 s nothing.
+        for (seconds, text) in [
+            (0.0, nil), (1.0, "Step back"), (2.0, "Step back"), (3.0, "Turn sideways"), (3.5, nil), (4.0, nil),
+        ] as [(Double, String?)] {
+            var snapshot = CoachSnapshot()
+            snapshot.seconds = seconds
+            snapshot.setupGuidance = text
+            tally.add(snapshot)
+        }
+        #expect(tally.longest?.text == "Step back")
+        #expect(tally.longest?.seconds == 2)
+    }
+
     // MARK: - A trained model as the recognizer
 
     /// A model trained on three UI-PRMD movements of subjects s01–s03 (front view), labelled with exercise ids

@@ -178,10 +178,12 @@ struct AnalyzeCommand: AsyncParsableCommand {
             height: source.height
         )
         var series: [ReportInput.AngleSample] = []
+        var guidance = GuidanceTally()
         var summary = try Self.analyze(source: &source, configuration: configuration, name: input) { snapshot in
             if let degrees = snapshot.primaryAngle, snapshot.primaryAngleKind?.isDegrees == true {
                 series.append(ReportInput.AngleSample(seconds: snapshot.seconds, degrees: degrees))
             }
+            guidance.add(snapshot)
         }
         if modelPrediction != nil { summary.exerciseSource = "model" }
         let summaryJSON = try Self.jsonText(summary, file: input)
@@ -216,6 +218,10 @@ struct AnalyzeCommand: AsyncParsableCommand {
             print(summaryJSON)
         } else {
             print(Self.report(summary, file: input, library: library))
+            if summary.reps == 0, summary.holds.isEmpty, let reason = guidance.longest {
+                let share = Int((100 * reason.seconds / max(summary.durationSeconds, 1e-9)).rounded())
+                print("  nothing counted; for \(share)% of the recording the coach said: \(reason.text)")
+            }
             if let modelPrediction, let model {
                 let confidence = ClassifierInput.format(modelPrediction.confidence, decimals: 2)
                 print("  recognised by \(model): confidence \(confidence)")
@@ -338,5 +344,22 @@ struct AnalyzeCommand: AsyncParsableCommand {
             lines.append("  good form: \(Int((good * 100).rounded()))% of repetitions")
         }
         return lines.joined(separator: "\n")
+    }
+}
+
+/// How long each set-up guidance ("Step back so that your whole body is in the picture", …) was shown:
+/// the likeliest reason when nothing was counted.
+struct GuidanceTally {
+    private var seconds: [String: Double] = [:]
+    private var last: (seconds: Double, text: String?)?
+
+    mutating func add(_ snapshot: CoachSnapshot) {
+        if let last, let text = last.text { seconds[text, default: 0] += snapshot.seconds - last.seconds }
+        last = (snapshot.seconds, snapshot.setupGuidance)
+    }
+
+    /// The guidance shown longest, if any was.
+    var longest: (text: String, seconds: Double)? {
+        seconds.max { $0.value < $1.value }.map { ($0.key, $0.value) }
     }
 }

@@ -105,7 +105,8 @@ struct PosesCommandTests {
             return nil
         }
         let distances = Joint.allCases.compactMap { joint -> Double? in
-            let u = p[joint], v = q[joint]
+            let u = p[joint]
+            let v = q[joint]
             guard u.confidence > 0.5, v.confidence > 0.5 else { return nil }
             return ((u.x - v.x) * (u.x - v.x) + (u.y - v.y) * (u.y - v.y)).squareRoot()
         }
@@ -179,7 +180,15 @@ struct PosesCommandTests {
     }
 
     @Test func laterSegmentsStartDecodingASecondBeforeTheirBoundaryAndAllTrackAsLong() throws {
-        let info = VideoInfo(path: "x.mp4", format: "mp4", codec: "h264", width: 640, height: 480, fps: 30, duration: 10)
+        let info = VideoInfo(
+            path: "x.mp4",
+            format: "mp4",
+            codec: "h264",
+            width: 640,
+            height: 480,
+            fps: 30,
+            duration: 10
+        )
         let plan = SegmentPlan(info: info, requested: 4)
         #expect(plan.boundaries == [0, 3.25, 5.5, 7.75, nil])
         #expect((0..<plan.count).map { plan.decodingStart(ofSegment: $0) } == [0, 2.25, 4.5, 6.75])
@@ -190,10 +199,26 @@ struct PosesCommandTests {
         // Image mode (no tracker, no warm-up): equal parts.
         #expect(SegmentPlan(info: info, requested: 2, warmUpSeconds: 0).boundaries == [0, 5, nil])
         // Too short for two parts that each write a second after the warm-up: one stream.
-        let short = VideoInfo(path: "x.mp4", format: "mp4", codec: "h264", width: 640, height: 480, fps: 30, duration: 1.9)
+        let short = VideoInfo(
+            path: "x.mp4",
+            format: "mp4",
+            codec: "h264",
+            width: 640,
+            height: 480,
+            fps: 30,
+            duration: 1.9
+        )
         #expect(SegmentPlan(info: short, requested: 2).count == 1)
         #expect(SegmentPlan(info: short, requested: 2, warmUpSeconds: 0).count == 1)
-        let three = VideoInfo(path: "x.mp4", format: "mp4", codec: "h264", width: 640, height: 480, fps: 30, duration: 3)
+        let three = VideoInfo(
+            path: "x.mp4",
+            format: "mp4",
+            codec: "h264",
+            width: 640,
+            height: 480,
+            fps: 30,
+            duration: 3
+        )
         #expect(SegmentPlan(info: three, requested: 2).boundaries == [0, 2, nil])
     }
 

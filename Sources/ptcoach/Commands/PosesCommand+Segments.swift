@@ -14,7 +14,7 @@ import Glibc
 ///
 /// Each part runs its own MediaPipe tracker. A tracker started cold at a boundary would find the person
 /// with the detector (another region than the tracked one) and restart MediaPipe's landmark smoothing, so
-/// the keypoints would jump there (a squat split at its bottom counted twice). So every part after the
+/// the keypoints would jump there (20% of the image diagonal; pull-ups counted 3 of 5). So every part after the
 /// first starts decoding `warmUpSeconds` before its boundary (clamped at the video's start), runs the
 /// tracker on those frames and throws their poses away: from the boundary on, its tracker is in the state
 /// one stream would be in, and the parts join without a jump. The first part is longer by the warm-up, so
@@ -34,7 +34,7 @@ struct SegmentPlan: Sendable, Hashable {
 
     /// The warm-up of a tracking (video-mode) segment. Measured on calimiro squat_11, pull-up_14, push-up_12 and
     /// squat_13 (2 segments): 0.25 s still left a 7.5% (of the diagonal) jump on squat_11, 0.5 s 1.0%, 1 s and
-    /// 2 s 0.7%, as one stream's own 0.5% there.
+    /// 2 s 0.7% (one stream's own jump there: 0.5%).
     static let trackerWarmUpSeconds = 1.0
 
     /// At most `requested` parts, each tracking the same time and writing at least `minimumSeconds`; one part

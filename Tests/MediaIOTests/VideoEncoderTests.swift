@@ -69,6 +69,23 @@ struct VideoEncoderTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == [name])
     }
 
+    @Test(arguments: [Int32(10), 0])
+    func theEncoderRunsAtItsConfiguredNiceness(niceness: Int32) throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let encoder = try VideoEncoder(
+            path: folder + "/clip.mp4",
+            configuration: .init(width: 160, height: 120, framesPerSecond: 30, niceness: niceness)
+        )
+        let process = try #require(encoder.process)
+        errno = 0
+        let actual = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(process.processID))
+        #expect(errno == 0)
+        #expect(actual == getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) + niceness)
+        try encoder.append(Self.frame(0, width: 160, height: 120))
+        try encoder.finish()
+    }
+
     @Test func aConfigurationMatchesAProbedVideo() throws {
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

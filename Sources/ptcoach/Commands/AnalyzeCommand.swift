@@ -143,7 +143,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
             try PosesCommand.writePoseTrack(
                 of: input,
                 to: path,
-                segments: annotator == nil ? nil : 1,
+                segments: nil,
                 numPoses: 1,
                 mode: .video,
                 quiet: false,

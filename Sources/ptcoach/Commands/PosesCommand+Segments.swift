@@ -116,7 +116,8 @@ protocol FrameAnnotating: AnyObject, Sendable {
 
 extension PosesCommand {
     /// Runs every segment and writes their frames in order to `sink`; with `annotator`, also hands it every
-    /// frame in order (see ``FrameAnnotating``).
+    /// frame in order (see ``FrameAnnotating``): then there is one segment, since the drawing replays the
+    /// session from the first frame (a later segment's pictures would have to be decoded again).
     static func process(
         path: String,
         info: VideoInfo,
@@ -127,6 +128,7 @@ extension PosesCommand {
         progress: ProgressBar,
         annotator: (any FrameAnnotating)? = nil
     ) throws -> PosesOutcome {
+        precondition(annotator == nil || plan.count == 1, "an annotated run finds its poses in one stream")
         let joints = header.joints
         // Segment 0 sends its lines here (written as they come); later segments write to temporary
         // files appended in order at the end, so memory does not grow with the video.
@@ -190,18 +192,7 @@ extension PosesCommand {
         }
         for (k, task) in tasks.enumerated() {
             while !task.wait(timeout: 0.2) { progress.draw() }
-            var outcome = task.outcome
-            if k > 0, total.failure == nil, outcome.failure == nil, let annotator, let temporary = task.temporaryPath {
-                outcome.failure = annotateAgain(
-                    path: path,
-                    info: info,
-                    start: plan.boundaries[k] ?? 0,
-                    end: plan.boundaries[k + 1],
-                    lines: temporary,
-                    frames: outcome.frames,
-                    annotator: annotator
-                )
-            }
+            let outcome = task.outcome
             if k > 0, total.failure == nil, let temporary = task.temporaryPath {
                 sink.append(contentsOf: temporary)
             }
@@ -272,53 +263,6 @@ extension PosesCommand {
             }
         } catch {
             outcome.failure = "\(error)"
-        }
-    }
-}
-
-extension PosesCommand {
-    /// Hands the annotator the frames of a later segment: its finished pose-track lines in `lines`, its
-    /// pictures decoded again. Returns the failure as one line, or `nil`.
-    private static func annotateAgain(
-        path: String,
-        info: VideoInfo,
-        start: Double,
-        end: Double?,
-        lines: String,
-        frames: Int,
-        annotator: any FrameAnnotating
-    ) -> String? {
-        guard let file = fopen(lines, "r") else { return "cannot read the temporary pose-track \(lines)" }
-        defer { fclose(file) }
-        var buffer: UnsafeMutablePointer<CChar>?
-        var capacity = 0
-        defer { free(buffer) }
-        do {
-            // One decoding thread: drawing and encoding keep the other core busy (less overhead than frame threads).
-            let decoder = try PrefetchingVideoDecoder(
-                path: path,
-                start: start,
-                end: end,
-                info: info,
-                threads: 1,
-                bytesPerPixel: annotator.bytesPerPixel
-            )
-            defer { decoder.stop() }
-            var count = 0
-            while getline(&buffer, &capacity, file) > 0, let buffer {
-                var line = String(cString: buffer)
-                if line.hasSuffix("\n") { line.removeLast() }
-                guard var frame = try decoder.next() else { break }
-                try annotator.annotate(line: line, image: &frame.image)
-                decoder.recycle(frame.image)
-                count += 1
-            }
-            guard count == frames else {
-                return "\(path): decoding the part from \(start) s again gave \(count) frames, the first time \(frames)"
-            }
-            return nil
-        } catch {
-            return "\(error)"
         }
     }
 }

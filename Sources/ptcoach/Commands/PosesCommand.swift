@@ -126,9 +126,10 @@ struct PosesCommand: AsyncParsableCommand {
         defer { console.restore() }
 
         // A later segment's tracker settles on the second before its boundary (image mode has no tracker).
+        // An annotated run is one stream: the drawing replays the session from the first frame.
         let plan = SegmentPlan(
             info: info,
-            requested: segments ?? ProcessInfo.processInfo.activeProcessorCount,
+            requested: annotator != nil ? 1 : segments ?? ProcessInfo.processInfo.activeProcessorCount,
             warmUpSeconds: configuration.runningMode == .video ? SegmentPlan.trackerWarmUpSeconds : 0
         )
         let progress = ProgressBar(

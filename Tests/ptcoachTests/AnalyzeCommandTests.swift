@@ -33,16 +33,9 @@ struct AnalyzeCommandTests {
         return path
     }
 
-    /// Runs `ptcoach analyze` in-process; `nil` when the pose runtime is missing (recorded as an issue).
+    /// Runs `ptcoach analyze` in-process; `false` when the pose runtime is missing (recorded as an issue).
     private static func analyze(_ arguments: [String]) async throws -> Bool {
-        let command = try #require(try CoachCommand.parseAsRoot(["analyze"] + arguments) as? AnalyzeCommand)
-        do {
-            try await command.run()
-        } catch let error as CLIError where error.message.contains("setup.sh") {
-            Issue.record("the pose runtime is missing, run scripts/setup.sh first: \(error.message)")
-            return false
-        }
-        return true
+        try await InProcessCommand.run(["analyze"] + arguments)
     }
 
     /// Runs a tool and returns its standard output.

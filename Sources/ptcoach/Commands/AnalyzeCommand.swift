@@ -304,7 +304,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
         return text
     }
 
-    static func report(_ summary: SessionSummary, file: String, library: ExerciseLibrary? = nil) -> String {
+    static func report(_ summary: SessionSummary, file: String, library: ExerciseLibrary) -> String {
         func f(_ x: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", x) }
         var lines: [String] = []
         let exercise =
@@ -319,7 +319,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
                 line +=
                     ", \(primary.angle.displayName)\(side) \(f(primary.min, 0))–\(f(primary.max, 0))\(primary.angle.unit)"
             }
-            if let definition = summary.exercise.flatMap({ library?[$0] }), let text = rep.targetText(for: definition) {
+            if let definition = summary.exercise.flatMap({ library[$0] }), let text = rep.targetText(for: definition) {
                 line += ", \(text)"
             } else if let rom = rep.rangeOfMotion {
                 line += ", \(Int((min(rom, 1) * 100).rounded()))% of target"

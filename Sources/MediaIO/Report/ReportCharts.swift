@@ -112,7 +112,8 @@ struct ReportCharts {
         let p = plot
         let values = reps.compactMap(\.rangeOfMotion)
         let targetTop = exercise.targetRange.map { $0.upperBound.isFinite ? $0.upperBound : $0.lowerBound * 1.2 }
-        let high = max(values.max() ?? 1, targetTop ?? 0) * 1.12
+        let highest = max(values.max() ?? 1, targetTop ?? 0)
+        let high = highest * 1.12  // headroom above the tallest bar or the target
         let low = 0.0
         func y(_ value: Double) -> Double { p.y + p.height * (1 - (value - low) / (high - low)) }
         yAxis(&canvas, low: low, high: high, format: statistics.formatRangeOfMotion)
@@ -137,7 +138,7 @@ struct ReportCharts {
             canvas.text(
                 "target \(statistics.targetText ?? "")",
                 x: p.x + p.width,
-                y: y(min(top, high / 1.12)) - font * 0.4,
+                y: y(min(top, highest)) - font * 0.4,
                 size: font,
                 color: ReportStyle.good,
                 anchor: .end,

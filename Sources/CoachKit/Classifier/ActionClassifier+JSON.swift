@@ -7,8 +7,12 @@ extension ActionClassifier {
     /// form logistic regression or DTW nearest neighbour), the nearest-neighbour `trajectory` block,
     /// `features.formVersion` and the `selection` record. A `vote` model keeps its three members under
     /// `members` (`logistic`, `form-logistic`, `nearest-neighbor`), each laid out like a model of that
-    /// method alone.
-    public static let modelVersion = 2
+    /// method alone. Version 3 added the rule models (`rule-logistic`, `rule-verdict`) and the `rules`
+    /// block (the exercise id and its form rules, so that `predict` measures what `train` did even if
+    /// the library changes); version 2 files are still read.
+    public static let modelVersion = 3
+    /// The model file versions this code reads.
+    public static let readableModelVersions: ClosedRange<Int> = 2...3
 
     /// The model as one JSON document (keys sorted, numbers in shortest round-trip form, so the same
     /// model always gives the same text).
@@ -38,8 +42,11 @@ extension ActionClassifier {
                 "selectionMargin": .number(configuration.selectionMargin),
             ]),
         ]
+        if let rules = configuration.rules {
+            object["rules"] = Self.rulesBlock(rules)
+        }
         if let selection {
-            object["selection"] = .object([
+            var record: [String: JSONValue] = [
                 "chosen": .string(selection.chosen.rawValue),
                 "protocol": .string(selection.protocolName),
                 "logisticCorrect": .number(Double(selection.logisticCorrect)),
@@ -47,7 +54,10 @@ extension ActionClassifier {
                 "nearestNeighborCorrect": .number(Double(selection.nearestNeighborCorrect)),
                 "voteCorrect": .number(Double(selection.voteCorrect)),
                 "total": .number(Double(selection.total)),
-            ])
+            ]
+            if let correct = selection.ruleLogisticCorrect { record["ruleLogisticCorrect"] = .number(Double(correct)) }
+            if let correct = selection.ruleVerdictCorrect { record["ruleVerdictCorrect"] = .number(Double(correct)) }
+            object["selection"] = .object(record)
         }
         func regressionBlock(_ regression: LogisticRegression) -> [String: JSONValue] {
             let d = regression.featureCount
@@ -74,8 +84,12 @@ extension ActionClassifier {
             ]
         }
         switch model {
-        case .logistic(let regression), .formLogistic(let regression):
+        case .logistic(let regression), .formLogistic(let regression), .ruleLogistic(let regression):
             object.merge(regressionBlock(regression)) { $1 }
+        case .ruleVerdict(let verdict):
+            object["verdict"] = .object([
+                "counts": .array(verdict.counts.map { .array($0.map { .number(Double($0)) }) })
+            ])
         case .nearestNeighbor(let neighbors):
             object.merge(neighborsBlock(neighbors)) { $1 }
         case .vote(let logistic, let form, let neighbors):
@@ -107,11 +121,11 @@ extension ActionClassifier {
                 "not a classifier model (no \"format\": \"\(Self.modelFormat)\"); give a file written by `ptcoach train --out`"
             )
         }
-        guard let version = object["version"]?.intValue, version == Self.modelVersion else {
+        guard let version = object["version"]?.intValue, Self.readableModelVersions.contains(version) else {
             throw fail(
                 "model version \(object["version"]?.jsonText ?? "missing") is not supported (this ptcoach reads "
-                    + "version \(Self.modelVersion) only); retrain it with this ptcoach: `ptcoach train --manifest "
-                    + "M.csv --out MODEL.json`"
+                    + "versions \(Self.readableModelVersions.lowerBound)–\(Self.readableModelVersions.upperBound)); "
+                    + "retrain it with this ptcoach: `ptcoach train --manifest M.csv --out MODEL.json`"
             )
         }
         func numbers(_ value: JSONValue?, _ name: String) throws(CoachKitError) -> [Double] {
@@ -136,7 +150,7 @@ extension ActionClassifier {
         else {
             throw fail(
                 "\"method\" is \(object["method"]?.jsonText ?? "missing"); it must be \"logistic\", "
-                    + "\"form-logistic\", \"nearest-neighbor\" or \"vote\""
+                    + "\"form-logistic\", \"nearest-neighbor\", \"vote\", \"rule-logistic\" or \"rule-verdict\""
             )
         }
         guard let features = object["features"]?.objectValue else { throw fail("\"features\" is missing") }
@@ -162,6 +176,17 @@ extension ActionClassifier {
             throw fail("\"features.timeBins\" must be an integer from 1 to 1000")
         }
         let spec = SequenceFeatureSpec(joints: joints, origin: origin, scale: scale, timeBins: timeBins)
+        var rules: RuleFeatureSpec? = nil
+        if let block = object["rules"] {
+            do {
+                rules = try Self.rules(from: block)
+            } catch {
+                throw fail(error.message)
+            }
+        }
+        if method == .ruleLogistic || method == .ruleVerdict, rules == nil {
+            throw fail("a \(method.rawValue) model needs the \"rules\" block; retrain it with this ptcoach")
+        }
         let training = object["training"]?.objectValue ?? [:]
         func neighbors(in container: [String: JSONValue]) throws(CoachKitError) -> TrajectoryNearestNeighbor {
             guard let block = container["trajectory"]?.objectValue else { throw fail("\"trajectory\" is missing") }
@@ -226,7 +251,12 @@ extension ActionClassifier {
                         + "ptcoach computes version \(SequenceFeatureSpec.formVersion)); retrain the model with this ptcoach"
                 )
             }
-            let d = method == .formLogistic ? spec.formFeatureCount : spec.featureCount
+            let d =
+                switch method {
+                case .formLogistic: spec.formFeatureCount
+                case .ruleLogistic: rules?.featureCount ?? 0
+                default: spec.featureCount
+                }
             let standardization = container["standardization"]?.objectValue ?? [:]
             let means = try numbers(standardization["mean"], "standardization.mean")
             let scales = try numbers(standardization["std"], "standardization.std")
@@ -257,6 +287,21 @@ extension ActionClassifier {
             }
             return block
         }
+        func verdict(rules: RuleFeatureSpec) throws(CoachKitError) -> RuleVerdict {
+            guard let rows = object["verdict"]?.objectValue?["counts"]?.arrayValue, rows.count == labels.count else {
+                throw fail("\"verdict.counts\" must have one row per label (\(labels.count))")
+            }
+            var counts: [[Int]] = []
+            for (k, row) in rows.enumerated() {
+                let values = try numbers(row, "verdict.counts[\(k)]")
+                let integers = values.compactMap { Int(exactly: $0) }
+                guard integers.count == 2, values.count == 2, integers.allSatisfy({ $0 >= 0 }) else {
+                    throw fail("\"verdict.counts[\(k)]\" must be two non-negative integers (rules kept, broken)")
+                }
+                counts.append(integers)
+            }
+            return RuleVerdict(counts: counts, rules: rules)
+        }
         let model: Model =
             switch method {
             case .nearestNeighbor: .nearestNeighbor(try neighbors(in: object))
@@ -267,6 +312,8 @@ extension ActionClassifier {
                     form: try regression(.formLogistic, in: try member(.formLogistic)),
                     neighbors: try neighbors(in: try member(.nearestNeighbor))
                 )
+            case .ruleLogistic: .ruleLogistic(try regression(.ruleLogistic, in: object))
+            case .ruleVerdict: .ruleVerdict(try verdict(rules: rules!))
             case .logistic, .automatic: .logistic(try regression(.logistic, in: object))
             }
         let defaults = Configuration()
@@ -277,7 +324,8 @@ extension ActionClassifier {
             method: training["method"]?.stringValue.flatMap(Configuration.Method.init(rawValue:)) ?? method,
             trajectoryLength: max(2, training["trajectoryLength"]?.intValue ?? defaults.trajectoryLength),
             warpingRadius: max(0, training["warpingRadius"]?.intValue ?? defaults.warpingRadius),
-            selectionMargin: max(0, training["selectionMargin"]?.doubleValue ?? defaults.selectionMargin)
+            selectionMargin: max(0, training["selectionMargin"]?.doubleValue ?? defaults.selectionMargin),
+            rules: rules
         )
         var selection: ModelSelection.Outcome? = nil
         if let record = object["selection"]?.objectValue,
@@ -294,9 +342,102 @@ extension ActionClassifier {
                 nearestNeighborCorrect: neighbor,
                 voteCorrect: record["voteCorrect"]?.intValue ?? 0,
                 total: total,
-                protocolName: record["protocol"]?.stringValue ?? ""
+                protocolName: record["protocol"]?.stringValue ?? "",
+                ruleLogisticCorrect: record["ruleLogisticCorrect"]?.intValue,
+                ruleVerdictCorrect: record["ruleVerdictCorrect"]?.intValue
             )
         }
         self.init(labels: labels, spec: spec, model: model, configuration: configuration, selection: selection)
+    }
+}
+
+// MARK: - Rules block
+
+extension ActionClassifier {
+    /// The `rules` block of a model file: what ``RuleFeatureSpec`` needs to measure the same features.
+    static func rulesBlock(_ rules: RuleFeatureSpec) -> JSONValue {
+        .object([
+            "version": .number(Double(RuleFeatureSpec.currentVersion)),
+            "exercise": .string(rules.exerciseID),
+            "primary": .string(rules.primaryAngle.rawValue),
+            "direction": .number(rules.direction),
+            "side": .string(rules.side.rawValue),
+            "count": .number(Double(rules.featureCount)),
+            "formRules": .array(
+                rules.rules.map { rule in
+                    var object: [String: JSONValue] = [
+                        "id": .string(rule.id),
+                        "angle": .string(rule.angle.rawValue),
+                        "at": .string(rule.at.rawValue),
+                        "cue": .string(rule.cue),
+                        "priority": .number(Double(rule.priority)),
+                        "view": .string(rule.view.rawValue),
+                    ]
+                    if let min = rule.min { object["min"] = .number(min) }
+                    if let max = rule.max { object["max"] = .number(max) }
+                    return .object(object)
+                }
+            ),
+        ])
+    }
+
+    /// Reads a `rules` block written by ``rulesBlock(_:)``.
+    static func rules(from block: JSONValue) throws(CoachKitError) -> RuleFeatureSpec {
+        func fail(_ message: String) -> CoachKitError { CoachKitError(.malformedModel, message) }
+        guard let object = block.objectValue else { throw fail("\"rules\" must be an object") }
+        guard object["version"]?.intValue == RuleFeatureSpec.currentVersion else {
+            throw fail(
+                "rule feature version \(object["version"]?.jsonText ?? "missing") is not supported (this ptcoach "
+                    + "computes version \(RuleFeatureSpec.currentVersion)); retrain the model with this ptcoach"
+            )
+        }
+        guard let exercise = object["exercise"]?.stringValue, !exercise.isEmpty else {
+            throw fail("\"rules.exercise\" must name the exercise (its library id)")
+        }
+        guard let primary = object["primary"]?.stringValue.flatMap(AngleKind.init(rawValue:)) else {
+            throw fail("\"rules.primary\" must be an angle kind such as \"elbowFlexion\"")
+        }
+        guard let direction = object["direction"]?.doubleValue, direction == 1 || direction == -1 else {
+            throw fail("\"rules.direction\" must be 1 or -1")
+        }
+        guard let side = object["side"]?.stringValue.flatMap(ExerciseDefinition.SideMode.init(rawValue:)) else {
+            throw fail("\"rules.side\" must be \"left\", \"right\", \"both\" or \"either\"")
+        }
+        guard let list = object["formRules"]?.arrayValue, !list.isEmpty else {
+            throw fail("\"rules.formRules\" must list the exercise's form rules")
+        }
+        var formRules: [ExerciseDefinition.FormRule] = []
+        for (i, item) in list.enumerated() {
+            guard let rule = item.objectValue, let id = rule["id"]?.stringValue,
+                let angle = rule["angle"]?.stringValue.flatMap(AngleKind.init(rawValue:)),
+                let at = rule["at"]?.stringValue.flatMap(ExerciseDefinition.RuleTiming.init(rawValue:))
+            else {
+                throw fail(
+                    "\"rules.formRules[\(i)]\" needs an \"id\", an \"angle\" kind and \"at\" (peak or throughout)"
+                )
+            }
+            let min = rule["min"]?.doubleValue
+            let max = rule["max"]?.doubleValue
+            guard min != nil || max != nil else { throw fail("\"rules.formRules[\(i)]\" (\(id)) has no min or max") }
+            formRules.append(
+                ExerciseDefinition.FormRule(
+                    id: id,
+                    angle: angle,
+                    at: at,
+                    min: min,
+                    max: max,
+                    cue: rule["cue"]?.stringValue ?? "",
+                    priority: rule["priority"]?.intValue ?? 1,
+                    view: rule["view"]?.stringValue.flatMap(ExerciseDefinition.CameraView.init(rawValue:)) ?? .any
+                )
+            )
+        }
+        return RuleFeatureSpec(
+            exerciseID: exercise,
+            primaryAngle: primary,
+            direction: direction,
+            side: side,
+            rules: formRules
+        )
     }
 }

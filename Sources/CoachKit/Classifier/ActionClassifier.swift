@@ -11,7 +11,11 @@
 /// - **form logistic**: logistic regression on a short vector of form features of the active side (elbow
 ///   angle, upper arm against trunk, elbow travel, wrist height, trunk lean: their 5th/95th percentiles
 ///   and range), for small form data sets;
-/// - **vote**: all three of the above, each recording labelled by their majority (see ``vote(_:)``).
+/// - **vote**: all three of the above, each recording labelled by their majority (see ``vote(_:)``);
+/// - **rule logistic** and **rule verdict**, when the recordings are of one library exercise
+///   (``Configuration/rules``): logistic regression on the exercise's form rules measured over the
+///   recording (``RuleFeatureSpec``), or the coach's own verdict (any rule broken) mapped to the label it
+///   goes with in the training set (``RuleVerdict``).
 ///
 /// With ``Configuration/Method/automatic`` (the default) training picks the model inside the training
 /// set (``ModelSelection``): the vote for small training sets (at most ``ModelSelection/leaveOneOutLimit``
@@ -38,10 +42,14 @@ public struct ActionClassifier: Sendable, Hashable {
             case nearestNeighbor = "nearest-neighbor"
             /// The majority of logistic, form logistic and nearest neighbour (``ActionClassifier/vote(_:)``).
             case vote
+            /// Logistic regression on the library exercise's form-rule features (``RuleFeatureSpec``).
+            case ruleLogistic = "rule-logistic"
+            /// The coach's verdict (any form rule broken) mapped to labels by the training set (``RuleVerdict``).
+            case ruleVerdict = "rule-verdict"
             /// The vote for training sets of at most ``ModelSelection/leaveOneOutLimit`` recordings;
             /// otherwise logistic regression unless form logistic regression or nearest neighbour
             /// cross-validates better inside the training set by more than ``selectionMargin`` · √n
-            /// (``ModelSelection``).
+            /// (``ModelSelection``). With ``Configuration/rules`` the rule models are candidates too.
             case automatic
         }
 
@@ -63,6 +71,9 @@ public struct ActionClassifier: Sendable, Hashable {
         /// n = 40, the smallest margin at which automatic selection did not lose to logistic regression on
         /// the push-up set (UI-PRMD: no margin lost); chosen on those two sets only.
         public var selectionMargin: Double
+        /// The form rules of the library exercise the recordings are of, as features (``RuleFeatureSpec``);
+        /// `nil` when the recordings are of several exercises or of none in the library.
+        public var rules: RuleFeatureSpec?
 
         public init(
             regularization: Double = 0.03,
@@ -71,7 +82,8 @@ public struct ActionClassifier: Sendable, Hashable {
             method: Method = .automatic,
             trajectoryLength: Int = 32,
             warpingRadius: Int = 8,
-            selectionMargin: Double = 0.32
+            selectionMargin: Double = 0.32,
+            rules: RuleFeatureSpec? = nil
         ) {
             precondition(regularization > 0, "regularization (\(regularization)) must be positive")
             precondition(maximumIterations > 0, "maximumIterations (\(maximumIterations)) must be positive")
@@ -85,6 +97,7 @@ public struct ActionClassifier: Sendable, Hashable {
             self.trajectoryLength = trajectoryLength
             self.warpingRadius = warpingRadius
             self.selectionMargin = selectionMargin
+            self.rules = rules
         }
     }
 
@@ -95,20 +108,28 @@ public struct ActionClassifier: Sendable, Hashable {
         case nearestNeighbor(TrajectoryNearestNeighbor)
         /// The three models above, trained on the same recordings, voting.
         case vote(logistic: LogisticRegression, form: LogisticRegression, neighbors: TrajectoryNearestNeighbor)
+        /// Logistic regression on ``RuleFeatureSpec/vector(for:)``.
+        case ruleLogistic(LogisticRegression)
+        /// The coach's verdict on ``RuleFeatureSpec/vector(for:)``.
+        case ruleVerdict(RuleVerdict)
 
-        /// The method name (`logistic`, `form-logistic`, `nearest-neighbor` or `vote`).
+        /// The method name (`logistic`, `form-logistic`, `nearest-neighbor`, `vote`, `rule-logistic` or
+        /// `rule-verdict`).
         public var method: Configuration.Method {
             switch self {
             case .logistic: .logistic
             case .formLogistic: .formLogistic
             case .nearestNeighbor: .nearestNeighbor
             case .vote: .vote
+            case .ruleLogistic: .ruleLogistic
+            case .ruleVerdict: .ruleVerdict
             }
         }
 
         var classCount: Int {
             switch self {
-            case .logistic(let model), .formLogistic(let model): model.classCount
+            case .logistic(let model), .formLogistic(let model), .ruleLogistic(let model): model.classCount
+            case .ruleVerdict(let model): model.classCount
             case .nearestNeighbor(let model): model.classCount
             case .vote(let model, _, _): model.classCount
             }
@@ -151,13 +172,14 @@ public struct ActionClassifier: Sendable, Hashable {
     /// Trains a classifier on labelled recordings.
     ///
     /// - Throws: ``CoachKitError`` (`.unusableTrainingSet`) for fewer than two classes, a recording with
-    ///   no person in it, or recordings that lack the joints needed to place the body.
+    ///   no person in it, recordings that lack the joints needed to place the body, or a rule method
+    ///   without ``Configuration/rules``.
     public static func train(
         sequences: [PoseSequence],
         labels: [String],
         configuration: Configuration = Configuration()
     ) throws(CoachKitError) -> ActionClassifier {
-        try validate(sequences: sequences, labels: labels)
+        try validate(sequences: sequences, labels: labels, configuration: configuration)
         let spec = try SequenceFeatureSpec.fitted(to: sequences, timeBins: configuration.timeBins)
         let prepared = PreparedFeatures(spec: spec, sequences: sequences, configuration: configuration)
         return train(prepared: prepared, rows: Array(sequences.indices), labels: labels, configuration: configuration)
@@ -172,6 +194,8 @@ public struct ActionClassifier: Sendable, Hashable {
         var trajectories: [[Double]]
         /// Form vectors (empty when the method does not need them).
         var formVectors: [[Double]]
+        /// Rule features (empty without ``Configuration/rules`` or when the method does not need them).
+        var ruleVectors: [[Double]]
 
         init(spec: SequenceFeatureSpec, sequences: [PoseSequence], configuration: Configuration) {
             self.spec = spec
@@ -182,6 +206,8 @@ public struct ActionClassifier: Sendable, Hashable {
             trajectories =
                 all || method == .nearestNeighbor
                 ? sequences.map { spec.trajectory(for: $0, length: configuration.trajectoryLength) } : []
+            let rules = all || method == .ruleLogistic || method == .ruleVerdict ? configuration.rules : nil
+            ruleVectors = rules.map { rules in sequences.map(rules.vector(for:)) } ?? []
         }
 
         /// The features of recording `i` that `method` reads.
@@ -190,6 +216,7 @@ public struct ActionClassifier: Sendable, Hashable {
             case .logistic, .automatic, .vote: vectors[i]
             case .formLogistic: formVectors[i]
             case .nearestNeighbor: trajectories[i]
+            case .ruleLogistic, .ruleVerdict: ruleVectors[i]
             }
         }
     }
@@ -212,6 +239,8 @@ public struct ActionClassifier: Sendable, Hashable {
                 vectors: rows.map { prepared.vectors[$0] },
                 formVectors: rows.map { prepared.formVectors[$0] },
                 trajectories: rows.map { prepared.trajectories[$0] },
+                ruleVectors: prepared.ruleVectors.isEmpty ? [] : rows.map { prepared.ruleVectors[$0] },
+                rules: configuration.rules,
                 classes: classIndices,
                 classCount: classes.count,
                 configuration: configuration
@@ -242,6 +271,16 @@ public struct ActionClassifier: Sendable, Hashable {
             case .nearestNeighbor: .nearestNeighbor(neighbors())
             case .formLogistic: .formLogistic(regression(.formLogistic))
             case .vote: .vote(logistic: regression(.logistic), form: regression(.formLogistic), neighbors: neighbors())
+            case .ruleLogistic: .ruleLogistic(regression(.ruleLogistic))
+            case .ruleVerdict:
+                .ruleVerdict(
+                    RuleVerdict.fit(
+                        features: rows.map { prepared.ruleVectors[$0] },
+                        classes: classIndices,
+                        classCount: classes.count,
+                        rules: configuration.rules!
+                    )
+                )
             case .logistic, .automatic: .logistic(regression(.logistic))
             }
         return ActionClassifier(
@@ -254,7 +293,18 @@ public struct ActionClassifier: Sendable, Hashable {
     }
 
     /// Checks that the recordings and labels can train a classifier.
-    static func validate(sequences: [PoseSequence], labels: [String]) throws(CoachKitError) {
+    static func validate(
+        sequences: [PoseSequence],
+        labels: [String],
+        configuration: Configuration = Configuration()
+    ) throws(CoachKitError) {
+        if configuration.method == .ruleLogistic || configuration.method == .ruleVerdict, configuration.rules == nil {
+            throw CoachKitError(
+                .unusableTrainingSet,
+                "method `\(configuration.method.rawValue)` needs the form rules of a library exercise; name it "
+                    + "(`--exercise ID`) or pick another method"
+            )
+        }
         precondition(sequences.count == labels.count, "\(sequences.count) sequences but \(labels.count) labels")
         let classes = Set(labels)
         guard classes.count >= 2 else {
@@ -289,14 +339,24 @@ public struct ActionClassifier: Sendable, Hashable {
                     neighbors.probabilities(spec.trajectory(for: sequence, length: neighbors.length)),
                 ])
             )
+        case .ruleLogistic(let regression):
+            prediction(regression.probabilities(ruleVector(for: sequence)))
+        case .ruleVerdict(let verdict):
+            prediction(verdict.probabilities(ruleVector(for: sequence)))
         }
+    }
+
+    /// The rule features a rule model reads (``Configuration/rules`` is set whenever such a model is).
+    private func ruleVector(for sequence: PoseSequence) -> [Double] {
+        configuration.rules!.vector(for: sequence)
     }
 
     /// Classifies recording `i` of features computed with ``spec``.
     func predict(_ i: Int, in prepared: PreparedFeatures) -> Prediction {
         switch model {
-        case .logistic(let regression), .formLogistic(let regression):
+        case .logistic(let regression), .formLogistic(let regression), .ruleLogistic(let regression):
             prediction(regression.probabilities(prepared.row(i, for: model.method)))
+        case .ruleVerdict(let verdict): prediction(verdict.probabilities(prepared.ruleVectors[i]))
         case .nearestNeighbor(let neighbors): prediction(neighbors.probabilities(prepared.trajectories[i]))
         case .vote(let logistic, let form, let neighbors):
             prediction(

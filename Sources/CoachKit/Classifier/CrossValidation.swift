@@ -14,7 +14,7 @@ public enum CrossValidation {
         /// The out-of-fold prediction of each example.
         public var predictions: [ActionClassifier.Prediction]
         public var report: ClassificationReport
-        /// The model each fold trained (`logistic` or `nearest-neighbor`), in fold order.
+        /// The model each fold trained (its ``ActionClassifier/Configuration/Method``), in fold order.
         public var methods: [ActionClassifier.Configuration.Method]
     }
 
@@ -61,7 +61,7 @@ public enum CrossValidation {
         configuration: ActionClassifier.Configuration = .init()
     ) throws(CoachKitError) -> Result {
         precondition(sequences.count == labels.count && labels.count == folds.count, "one label and fold per sequence")
-        try ActionClassifier.validate(sequences: sequences, labels: labels)
+        try ActionClassifier.validate(sequences: sequences, labels: labels, configuration: configuration)
         var cache: [SequenceFeatureSpec: ActionClassifier.PreparedFeatures] = [:]
         var predictions = [ActionClassifier.Prediction?](repeating: nil, count: sequences.count)
         var methods: [ActionClassifier.Configuration.Method] = []

@@ -12,6 +12,12 @@
 /// form logistic regression. Inside the selection the nearest-neighbour channels are standardised with the whole
 /// training set's statistics (they use no labels); logistic regression standardises on each inner fold.
 ///
+/// With form rules (``ActionClassifier/Configuration/rules``: the recordings are of one library
+/// exercise) the two rule models are cross-validated the same way and are candidates too: up to
+/// ``leaveOneOutLimit`` recordings against the vote, above it against logistic regression, each by the
+/// same `selectionMargin · √n`; between the two rule models a tie goes to the verdict (nothing fitted
+/// but its mapping to labels). Without rules the selection is what it was before they existed.
+///
 /// ```swift
 /// let outcome = ModelSelection.select(vectors: v, formVectors: f, trajectories: t, classes: c,
 ///                                     classCount: 2, configuration: .init())
@@ -32,6 +38,9 @@ public enum ModelSelection {
         public var nearestNeighborCorrect: Int
         /// Held-out training recordings the vote of the three got right.
         public var voteCorrect: Int
+        /// Held-out training recordings the rule models got right; `nil` without form rules.
+        public var ruleLogisticCorrect: Int?
+        public var ruleVerdictCorrect: Int?
         public var total: Int
         /// `leave-one-out` or `stratified K-fold`.
         public var protocolName: String
@@ -43,7 +52,9 @@ public enum ModelSelection {
             nearestNeighborCorrect: Int,
             voteCorrect: Int,
             total: Int,
-            protocolName: String
+            protocolName: String,
+            ruleLogisticCorrect: Int? = nil,
+            ruleVerdictCorrect: Int? = nil
         ) {
             self.chosen = chosen
             self.logisticCorrect = logisticCorrect
@@ -52,6 +63,8 @@ public enum ModelSelection {
             self.voteCorrect = voteCorrect
             self.total = total
             self.protocolName = protocolName
+            self.ruleLogisticCorrect = ruleLogisticCorrect
+            self.ruleVerdictCorrect = ruleVerdictCorrect
         }
     }
 
@@ -60,6 +73,8 @@ public enum ModelSelection {
         vectors: [[Double]],
         formVectors: [[Double]],
         trajectories: [[Double]],
+        ruleVectors: [[Double]] = [],
+        rules: RuleFeatureSpec? = nil,
         classes: [Int],
         classCount: Int,
         configuration: ActionClassifier.Configuration
@@ -140,12 +155,43 @@ public enum ModelSelection {
                 ActionClassifier.vote([logisticProbabilities[$0], formProbabilities[$0], neighborProbabilities[$0]])
             }
         )
+        // The rule models, when there are rules.
+        var ruleLogisticCorrect: Int? = nil
+        var ruleVerdictCorrect: Int? = nil
+        if let rules, ruleVectors.count == n {
+            ruleLogisticCorrect = correct(heldOutProbabilities(ruleVectors))
+            var verdictProbabilities = [[Double]](repeating: [], count: n)
+            for fold in Set(folds).sorted() {
+                let train = (0..<n).filter { folds[$0] != fold }
+                let verdict = RuleVerdict.fit(
+                    features: train.map { ruleVectors[$0] },
+                    classes: train.map { classes[$0] },
+                    classCount: classCount,
+                    rules: rules
+                )
+                for i in 0..<n where folds[i] == fold {
+                    verdictProbabilities[i] = verdict.probabilities(ruleVectors[i])
+                }
+            }
+            ruleVerdictCorrect = correct(verdictProbabilities)
+        }
         var chosen = ActionClassifier.Configuration.Method.logistic
-        let required = Double(logisticCorrect) + configuration.selectionMargin * Double(n).squareRoot()
+        let margin = configuration.selectionMargin * Double(n).squareRoot()
+        let required = Double(logisticCorrect) + margin
         if n <= leaveOneOutLimit {
             chosen = .vote
         } else if Double(max(formLogisticCorrect, nearestNeighborCorrect)) > required {
             chosen = nearestNeighborCorrect > formLogisticCorrect ? .nearestNeighbor : .formLogistic
+        }
+        if let ruleLogisticCorrect, let ruleVerdictCorrect {
+            // The better rule model (a tie to the verdict) replaces the choice above when it beats the
+            // default (the vote, or logistic regression) by the margin and the other candidates too.
+            let rule: ActionClassifier.Configuration.Method =
+                ruleLogisticCorrect > ruleVerdictCorrect ? .ruleLogistic : .ruleVerdict
+            let ruleCorrect = Double(max(ruleLogisticCorrect, ruleVerdictCorrect))
+            let base = Double(n <= leaveOneOutLimit ? voteCorrect : logisticCorrect)
+            let others = n <= leaveOneOutLimit ? 0 : Double(max(formLogisticCorrect, nearestNeighborCorrect))
+            if ruleCorrect > base + margin, ruleCorrect > others { chosen = rule }
         }
         return Outcome(
             chosen: chosen,
@@ -154,7 +200,9 @@ public enum ModelSelection {
             nearestNeighborCorrect: nearestNeighborCorrect,
             voteCorrect: voteCorrect,
             total: n,
-            protocolName: protocolName
+            protocolName: protocolName,
+            ruleLogisticCorrect: ruleLogisticCorrect,
+            ruleVerdictCorrect: ruleVerdictCorrect
         )
     }
 

@@ -17,6 +17,21 @@ extension ExerciseDefinition.FormRule {
         return nil
     }
 
+    /// How far a range is past this rule's bounds, with the values ``firstIssue(in:)`` checks: the value
+    /// minus `max`, or `min` minus the value (the larger when both are set). Positive when the rule is
+    /// broken (then `firstIssue` reports it), zero or negative when it is kept, by that much; `nil` when
+    /// the range is of another angle or the rule has no bound. Used by the classifier's rule features.
+    func margin(in range: Repetition.AngleRange) -> Double? {
+        guard range.angle == angle else { return nil }
+        var margin: Double?
+        if let max { margin = (at == .peak ? range.atPeak : range.max) - max }
+        if let min {
+            let below = min - (at == .peak ? range.atPeak : range.min)
+            margin = Swift.max(margin ?? below, below)
+        }
+        return margin
+    }
+
     private func issue(value: Double, limit: Double) -> Repetition.FormIssue {
         Repetition.FormIssue(rule: id, cue: cue, angle: angle, value: value, limit: limit, priority: priority)
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CoachKit
+import PoseKit
 
 /// The model options `train` and `evaluate-classifier` share: how a sequence classifier is built.
 struct ClassifierModelOptions: ParsableArguments {
@@ -29,6 +30,15 @@ struct ClassifierModelOptions: ParsableArguments {
     )
     var selectionMargin: Double = ActionClassifier.Configuration().selectionMargin
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Library exercise whose form rules become features (default: the `exercise` header label, when every recording has the same one); `none` to leave them out.",
+            valueName: "ID"
+        )
+    )
+    var exercise: String?
+
     func validate() throws {
         guard regularization > 0, regularization.isFinite else {
             throw ValidationError("--regularization must be a positive number, got \(regularization)")
@@ -46,15 +56,46 @@ struct ClassifierModelOptions: ParsableArguments {
         }
     }
 
-    /// The classifier configuration these options describe.
-    func configuration() throws -> ActionClassifier.Configuration {
+    /// The classifier configuration these options describe, for training on `sequences` (whose header
+    /// labels name the exercise when `--exercise` does not).
+    func configuration(for sequences: [PoseSequence]) throws -> ActionClassifier.Configuration {
         ActionClassifier.Configuration(
             regularization: regularization,
             timeBins: timeBins,
             method: try ClassifierInput.method(method),
             trajectoryLength: trajectoryLength,
             warpingRadius: warpingRadius,
-            selectionMargin: selectionMargin
+            selectionMargin: selectionMargin,
+            rules: try rules(for: sequences)
         )
+    }
+
+    /// The form rules to use as features: those of `--exercise`, else of the exercise every recording's
+    /// header names (`exercise` label) when it is a library exercise with form rules; `nil` otherwise.
+    func rules(for sequences: [PoseSequence]) throws -> RuleFeatureSpec? {
+        if exercise == "none" { return nil }
+        let library: ExerciseLibrary
+        do {
+            library = try ExerciseLibrary.bundled()
+        } catch {
+            throw CLIError("\(error)")
+        }
+        if let exercise {
+            let definition: ExerciseDefinition
+            do {
+                definition = try library.exercise(id: exercise)
+            } catch {
+                throw CLIError("--exercise: \(error.message)")
+            }
+            guard let rules = RuleFeatureSpec(exercise: definition) else {
+                throw CLIError(
+                    "--exercise \(exercise) has no form rules (or is a hold); name an exercise with formRules, or `none`"
+                )
+            }
+            return rules
+        }
+        let named = Set(sequences.map { $0.metadata["exercise"] })
+        guard named.count == 1, let id = named.first ?? nil, let definition = library[id] else { return nil }
+        return RuleFeatureSpec(exercise: definition)
     }
 }

@@ -48,7 +48,7 @@ struct EvaluateClassifierCommand: AsyncParsableCommand {
         let manifest = try ClassifierInput.manifest(at: manifest)
         let labels = manifest.entries.map(\.label)
         let sequences = try ClassifierInput.sequences(of: manifest)
-        let configuration = try model.configuration()
+        let configuration = try model.configuration(for: sequences)
         var methods: [ActionClassifier.Configuration.Method] = []
         let start = ContinuousClock.now
         var truth: [String] = []
@@ -126,13 +126,17 @@ struct EvaluateClassifierCommand: AsyncParsableCommand {
             print(report.text)
         }
         let runKind = groupBy == nil && !leaveOneOut ? "per-repeat weighted F1" : "per-group accuracy"
-        let chosen = [ActionClassifier.Configuration.Method.logistic, .formLogistic, .nearestNeighbor, .vote].map { m in
+        let chosen = [
+            ActionClassifier.Configuration.Method.logistic, .formLogistic, .nearestNeighbor, .vote, .ruleLogistic,
+            .ruleVerdict,
+        ].map { m in
             "\(methods.count(where: { $0 == m }))"
         }
         print(
             "RESULT \(manifest.path) protocol=\"\(protocolName)\" accuracy=\(ClassifierInput.format(report.accuracy)) "
                 + "weightedF1=\(ClassifierInput.format(report.weightedF1)) \(runKind)=\(ClassifierInput.format(mean))"
-                + "±\(ClassifierInput.format(spread)) method=\(model.method) folds logistic/form/neighbor/vote="
+                + "±\(ClassifierInput.format(spread)) method=\(model.method) rules=\(configuration.rules?.exerciseID ?? "none") "
+                + "folds logistic/form/neighbor/vote/rule-logistic/rule-verdict="
                 + "\(chosen.joined(separator: "/")) seconds=\(ClassifierInput.format(elapsed, decimals: 2))"
         )
     }

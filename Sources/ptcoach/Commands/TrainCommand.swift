@@ -60,7 +60,7 @@ struct TrainCommand: AsyncParsableCommand {
         }
         let sequences = try ClassifierInput.sequences(of: manifest)
         let loaded = ClassifierInput.seconds(since: start)
-        let configuration = try model.configuration()
+        let configuration = try model.configuration(for: sequences)
         let trainStart = ContinuousClock.now
         let classifier: ActionClassifier
         do {
@@ -92,6 +92,15 @@ struct TrainCommand: AsyncParsableCommand {
                 "Model: DTW nearest neighbour over \(neighbors.templates.count) recordings, "
                     + "\(neighbors.channelCount) channels x \(neighbors.length) steps, band \(neighbors.radius)"
             )
+        case .ruleLogistic:
+            print(
+                "Model: logistic regression on \(classifier.configuration.rules?.featureCount ?? 0) form-rule features"
+            )
+        case .ruleVerdict(let verdict):
+            print(
+                "Model: the coach's form verdict (any rule of \(verdict.rules.exerciseID) broken), mapped to labels "
+                    + "by the training set"
+            )
         case .vote(_, _, let neighbors):
             print(
                 "Model: majority vote of logistic regression (\(classifier.spec.featureCount) summary features), "
@@ -99,18 +108,30 @@ struct TrainCommand: AsyncParsableCommand {
                     + "neighbour (\(neighbors.channelCount) channels x \(neighbors.length) steps, band \(neighbors.radius))"
             )
         }
+        if let rules = classifier.configuration.rules {
+            print(
+                "Form rules of \(rules.exerciseID) as features: \(rules.rules.map(\.id).joined(separator: ", ")) "
+                    + "(margin and share of frames past each bound) and the \(rules.primaryAngle.rawValue) range"
+            )
+        }
         if let selection = classifier.selection {
+            let margin = "\(ClassifierInput.format(configuration.selectionMargin, decimals: 2)) x sqrt(n) more"
             let rule =
-                selection.chosen == .vote
-                ? "at most \(ModelSelection.leaveOneOutLimit) recordings: the vote"
-                : "another model than logistic needs more than "
-                    + "\(ClassifierInput.format(configuration.selectionMargin, decimals: 2)) x sqrt(n) more"
+                selection.total <= ModelSelection.leaveOneOutLimit
+                ? "at most \(ModelSelection.leaveOneOutLimit) recordings: the vote, unless a rule model gets "
+                    + "more than \(margin)"
+                : "another model than logistic needs more than \(margin)"
+            var ruleCounts = ""
+            if let logistic = selection.ruleLogisticCorrect, let verdict = selection.ruleVerdictCorrect {
+                ruleCounts =
+                    ", rule logistic \(logistic)/\(selection.total), rule verdict \(verdict)/\(selection.total)"
+            }
             print(
                 "  chosen by \(selection.protocolName) inside the training set: logistic "
                     + "\(selection.logisticCorrect)/\(selection.total), form logistic "
                     + "\(selection.formLogisticCorrect)/\(selection.total), nearest neighbour "
-                    + "\(selection.nearestNeighborCorrect)/\(selection.total), vote \(selection.voteCorrect)/\(selection.total) "
-                    + "correct; \(rule)"
+                    + "\(selection.nearestNeighborCorrect)/\(selection.total), vote \(selection.voteCorrect)/\(selection.total)"
+                    + ruleCounts + " correct; \(rule)"
             )
         }
         let trainingReport = ClassificationReport(

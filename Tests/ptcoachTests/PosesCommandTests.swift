@@ -2,7 +2,9 @@ import ArgumentParser
 import CoachKit
 import Foundation
 import MediaIO
+import PoseEstimation
 import PoseKit
+import Synchronization
 import Testing
 
 @testable import ptcoach
@@ -212,6 +214,68 @@ struct PosesCommandTests {
             duration: 3
         )
         #expect(SegmentPlan(info: three, requested: 2).boundaries == [0, 2, nil])
+
+        // A drawing part 0 writes half as long as each later part: 10 s = 1 s warm-up + 3 x 3 s.
+        let weighted = SegmentPlan(info: info, requested: 2, firstWeight: 0.5)
+        #expect(weighted.boundaries == [0, 4, nil])
+        #expect(weighted.decodingStart(ofSegment: 1) == 3)
+    }
+
+    /// Records what an annotated run hands over: every frame's line, in order, and its picture's size.
+    private final class RecordingAnnotator: FrameAnnotating {
+        let bytesPerPixel = 4
+        let lines = Mutex<[String]>([])
+        let pictures = Mutex<Set<String>>([])
+
+        func annotate(line: String, image: inout RGBImage) throws {
+            lines.withLock { $0.append(line) }
+            let picture = "\(image.width)x\(image.height)x\(image.bytesPerPixel)"
+            pictures.withLock { _ = $0.insert(picture) }
+        }
+    }
+
+    /// An annotated run draws every frame in one stream but finds the later part's poses in a second one: the
+    /// drawing gets each frame once, in time order, with the very line written to the pose-track, and the
+    /// pose-track is the one `poses` writes with the same parts.
+    @Test func annotatedRunDrawsEveryFrameInOrderWithTheLaterSegmentsLines() throws {
+        let runtime = try? MediaPipeRuntime.locate()
+        try #require(runtime != nil, "the pose runtime is missing, run scripts/setup.sh first")
+        let info = try VideoInfo(probing: Self.slowSquat)
+        let plan = SegmentPlan(info: info, requested: 2, firstWeight: 0.5)
+        try #require(plan.count == 2)
+        let header = PoseTrackHeader(
+            layout: .blazePose33,
+            fps: info.fps,
+            width: info.width,
+            height: info.height,
+            dimensions: 3
+        )
+        let configuration = MediaPipePoseEstimator.Configuration(runningMode: .video, numPoses: 1)
+        func run(_ annotator: RecordingAnnotator?) throws -> [String] {
+            let path = temporaryPath("annotated.jsonl")
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let sink = try OutputSink(path: path)
+            let outcome = try PosesCommand.process(
+                path: Self.slowSquat,
+                info: info,
+                plan: plan,
+                configuration: configuration,
+                header: header,
+                sink: sink,
+                progress: ProgressBar(total: nil, descriptor: 2, enabled: false),
+                annotator: annotator
+            )
+            try sink.close()
+            #expect(outcome.failure == nil)
+            return try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
+        }
+        let annotator = RecordingAnnotator()
+        let drawn = try run(annotator)
+        let plain = try run(nil)
+        #expect(drawn.count == 144)
+        #expect(drawn == plain, "the annotated run's pose-track differs from the same parts' without drawing")
+        #expect(annotator.lines.withLock { $0 } == drawn)
+        #expect(annotator.pictures.withLock { $0 } == ["1280x720x4"])
     }
 
     @Test(arguments: ["missing.mp4", "notes.mp4"])

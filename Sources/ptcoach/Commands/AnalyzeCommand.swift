@@ -137,9 +137,8 @@ struct AnalyzeCommand: AsyncParsableCommand {
                     overwrite: overwrite
                 )
             }
-            // With --annotate the poses are found in one stream, the stages running side by side (decoding,
-            // inference, drawing, encoding: about one core for inference, one for the rest): segments would
-            // each need the later parts' pictures decoded a second time, once the earlier ones are drawn.
+            // With --annotate the stages run side by side (decoding, inference, drawing, encoding); the poses
+            // are found in one stream on two cores, in one a core on more (``PosesCommand.annotatedStreams``).
             try PosesCommand.writePoseTrack(
                 of: input,
                 to: path,

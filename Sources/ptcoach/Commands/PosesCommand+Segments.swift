@@ -39,11 +39,14 @@ struct SegmentPlan: Sendable, Hashable {
 
     /// At most `requested` parts, each tracking the same time and writing at least `minimumSeconds`; one part
     /// for images and videos of unknown length. `warmUpSeconds`: 0 where there is no tracker (image mode).
+    /// `firstWeight`: how long part 0 writes, relative to each later part (1: all track the same time; below 1
+    /// where part 0 has more to do per frame, as the drawing stream of an annotated run).
     init(
         info: VideoInfo,
         requested: Int,
         minimumSeconds: Double = 1,
-        warmUpSeconds: Double = Self.trackerWarmUpSeconds
+        warmUpSeconds: Double = Self.trackerWarmUpSeconds,
+        firstWeight: Double = 1
     ) {
         let warmUp = max(0, warmUpSeconds)
         self.warmUpSeconds = warmUp
@@ -57,8 +60,10 @@ struct SegmentPlan: Sendable, Hashable {
             boundaries = [0, nil]
             return
         }
-        let part = (duration - warmUp) / Double(count)
-        boundaries = [0] + (1..<count).map { warmUp + Double($0) * part } + [nil]
+        let weight = max(0.05, firstWeight)
+        let part = (duration - warmUp) / (Double(count - 1) + weight)
+        let cuts: [Double?] = (1..<count).map { k in warmUp + (weight + Double(k - 1)) * part }
+        boundaries = [0] + cuts + [nil]
     }
 
     /// Where segment `k` starts decoding: its boundary, less the warm-up for every segment but the first.
@@ -98,9 +103,8 @@ struct PosesOutcome: Sendable {
 
 /// Draws each frame of the video once its poses are known, in time order (`analyze --annotate`).
 ///
-/// Segment 0's frames come on segment 0's thread, right after their inference, with the decoded picture
-/// (no second decode); a later segment's frames come on the calling thread once that segment and every
-/// earlier frame are done, decoded again one by one (memory stays bounded). One thread at a time uses it.
+/// Every frame comes on segment 0's thread with the picture segment 0 decoded: right after its inference
+/// before the first boundary, and with the line a later segment found (``PoseLineSpool``) after it.
 ///
 /// ```swift
 /// final class Drawer: FrameAnnotating { func annotate(line: String, image: inout RGBImage) throws { … } }
@@ -116,8 +120,13 @@ protocol FrameAnnotating: AnyObject, Sendable {
 
 extension PosesCommand {
     /// Runs every segment and writes their frames in order to `sink`; with `annotator`, also hands it every
-    /// frame in order (see ``FrameAnnotating``): then there is one segment, since the drawing replays the
-    /// session from the first frame (a later segment's pictures would have to be decoded again).
+    /// frame in order (see ``FrameAnnotating``).
+    ///
+    /// An annotated run draws in one stream, since the drawing replays the session from the first frame:
+    /// segment 0 decodes the whole video, finds the poses up to the first boundary and draws every frame.
+    /// The later segments decode their part a second time and only find its poses, at the same time as
+    /// segment 0 (two inference streams on two cores, as `poses` has), handing their lines to segment 0
+    /// through a ``PoseLineSpool`` each. A frame a later segment has no line for is inferred by segment 0.
     static func process(
         path: String,
         info: VideoInfo,
@@ -128,35 +137,46 @@ extension PosesCommand {
         progress: ProgressBar,
         annotator: (any FrameAnnotating)? = nil
     ) throws -> PosesOutcome {
-        precondition(annotator == nil || plan.count == 1, "an annotated run finds its poses in one stream")
         let joints = header.joints
+        let annotated = annotator != nil
         // Segment 0 sends its lines here (written as they come); later segments write to temporary
-        // files appended in order at the end, so memory does not grow with the video.
+        // files appended in order at the end, so memory does not grow with the video; in an annotated run
+        // they hand their lines to segment 0 instead, which writes them in order.
         let firstLines = BlockingQueue<String>(capacity: 64)
+        let spools = (0..<plan.count).map { k in annotated && k > 0 ? PoseLineSpool() : nil }
+        let handoffs = (1..<max(1, plan.count)).compactMap { k in
+            spools[k].map { (from: plan.boundaries[k] ?? 0, spool: $0) }
+        }
         var tasks: [SegmentTask] = []
         let run = UUID().uuidString.prefix(8)
         // One decoding thread per stream where the cores are taken anyway (one stream per core, or drawing and
         // encoding beside an annotated stream): ffmpeg's frame threads cost more CPU in all.
         let threads = plan.count >= ProcessInfo.processInfo.activeProcessorCount || annotator != nil ? 1 : 0
         for k in 0..<plan.count {
-            let temporary = k == 0 ? nil : NSTemporaryDirectory() + "ptcoach-poses-\(getpid())-\(run)-\(k).jsonl"
+            let spool = spools[k]
+            let temporary =
+                k == 0 || spool != nil ? nil : NSTemporaryDirectory() + "ptcoach-poses-\(getpid())-\(run)-\(k).jsonl"
             let task = SegmentTask(temporaryPath: temporary)
             tasks.append(task)
             let start = plan.boundaries[k] ?? 0
             let decodingStart = plan.decodingStart(ofSegment: k)
-            let end = plan.boundaries[k + 1]
+            // The drawing stream decodes to the end: it draws the later segments' frames too.
+            let end = k == 0 && annotated ? nil : plan.boundaries[k + 1]
             let thread = Thread {
                 var outcome = PosesOutcome()
                 let file = temporary.flatMap { fopen($0, "w") }
                 defer {
                     if let file { fclose(file) }
-                    if temporary == nil { firstLines.close() }
+                    if k == 0 { firstLines.close() }
+                    spool?.close()
                     task.finish(outcome)
                 }
-                let emit: (String) -> Void = { line in
+                let emit: (Double, String) -> Void = { seconds, line in
                     if let file {
                         fputs(line, file)
                         fputc(10, file)
+                    } else if let spool {
+                        spool.append(seconds: seconds, line: line)
                     } else {
                         firstLines.push(line)
                     }
@@ -177,6 +197,7 @@ extension PosesCommand {
                     dimensions: header.dimensions,
                     progress: progress,
                     annotator: k == 0 ? annotator : nil,
+                    handoffs: k == 0 ? handoffs : [],
                     outcome: &outcome,
                     emit: emit
                 )
@@ -208,7 +229,8 @@ extension PosesCommand {
     }
 
     /// Decodes one segment and finds the poses in each of its frames. The frames from `decodingStart` to
-    /// `start` only warm the tracker up (see ``SegmentPlan``): tracked, not written.
+    /// `start` only warm the tracker up (see ``SegmentPlan``): tracked, not written. From each handoff's
+    /// `from` on, the poses are the line of the later segment that found them (annotated runs).
     private static func runSegment(
         path: String,
         info: VideoInfo,
@@ -221,8 +243,9 @@ extension PosesCommand {
         dimensions: Int,
         progress: ProgressBar,
         annotator: (any FrameAnnotating)?,
+        handoffs: [(from: Double, spool: PoseLineSpool)],
         outcome: inout PosesOutcome,
-        emit: (String) -> Void
+        emit: (Double, String) -> Void
     ) {
         do {
             var estimator = try MediaPipePoseEstimator(configuration: configuration)
@@ -239,7 +262,17 @@ extension PosesCommand {
                 bytesPerPixel: annotator?.bytesPerPixel ?? 3
             )
             let clock = ContinuousClock()
+            // Half a frame: both decoders report each frame's own timestamp, so the lines match exactly.
+            let tolerance = 0.5 / max(info.fps, 1)
             while var frame = try frames.next() {
+                if let handoff = handoffs.last(where: { $0.from <= frame.seconds }),
+                    let line = handoff.spool.line(at: frame.seconds, tolerance: tolerance)
+                {
+                    emit(frame.seconds, line)
+                    try annotator?.annotate(line: line, image: &frame.image)
+                    frames.recycle(frame.image)
+                    continue
+                }
                 if frame.seconds < start {
                     // Warm-up: the tracker and its smoothing settle; the poses are dropped.
                     _ = try estimator.poses(in: frame.image, at: frame.seconds)
@@ -255,7 +288,7 @@ extension PosesCommand {
                 outcome.frames += 1
                 if !poses.poses.isEmpty { outcome.framesWithPerson += 1 }
                 let line = PoseTrackWriter.line(for: poses, joints: joints, dimensions: dimensions)
-                emit(line)
+                emit(frame.seconds, line)
                 // Drawn in place on the decoder's buffer, then handed back for reuse.
                 try annotator?.annotate(line: line, image: &frame.image)
                 frames.recycle(frame.image)

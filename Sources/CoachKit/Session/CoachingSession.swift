@@ -118,6 +118,11 @@ public struct CoachingSession: Sendable {
     /// set. A frame is measurable when the always-needed joints and one complete side are in view (a side
     /// view hides the far limbs).
     private let requiredSet: [Int]
+    /// For each required joint that ends a measured angle (a wrist, an ankle), the index in `requiredJoints`
+    /// of the angle's vertex on its side (the elbow, the knee); -1 for a vertex or a midline joint. Such an end
+    /// joint may lie a little outside the picture (a pose estimator extrapolates it) and still be measured:
+    /// the angle only needs the direction of the limb from the vertex, which the visible part shows.
+    private let requiredAnchor: [Int]
     private var completeFrames = 0
     private var framesWithPerson = 0
     private var secondsWithPerson = 0.0
@@ -151,6 +156,13 @@ public struct CoachingSession: Sendable {
     private var counterSides: [BodySide?] = []
     private var peakS: [Double] = []
     private var values: [Double] = []  // angle index × 2 + side, this frame
+    /// `values` one and two frames with a person ago (NaN after a frame without one): a repetition's angle
+    /// ranges use the median of the last three, so a value seen in a single frame (a limb that flips for a
+    /// frame, "39–178°") is not reported as the angle reached.
+    private var previousValues: [Double] = []
+    private var olderValues: [Double] = []
+    /// Whether `values` are from the last frame (false after a frame without a person).
+    private var valuesAreRecent = false
     private var statMin: [Double] = []
     private var statMax: [Double] = []
     private var statPeak: [Double] = []
@@ -190,6 +202,9 @@ public struct CoachingSession: Sendable {
     /// used from then on.
     private var flatPrimary: [Double] = [.nan, .nan]
     private var flatCounters: [RepCounter] = []
+    /// The repetitions `flatCounters` completed (and that could count) before the depth verdict, with their
+    /// counter: when the depth proves a guess, they replace the ones counted on the 3-D angle until then.
+    private var flatCompleted: [(rep: RepCounter.Completed, counter: Int)] = []
     /// Repetitions of each fallback signal: [0] the movement, [k] the k-th other angle.
     private var fallbackReps: [[RepCounter.Completed]] = [[]]
     /// -1: the primary angle; 0: the movement; k: the k-th other angle.
@@ -253,6 +268,8 @@ public struct CoachingSession: Sendable {
             requiredJoints = exercise.requiredJoints
             let n = exercise.angles.count * 2
             values = Array(repeating: .nan, count: n)
+            previousValues = values
+            olderValues = values
             statMin = Array(repeating: .infinity, count: n)
             statMax = Array(repeating: -.infinity, count: n)
             statPeak = Array(repeating: .nan, count: n)
@@ -332,6 +349,13 @@ public struct CoachingSession: Sendable {
         requiredSet = requiredJoints.map { joint in
             guard sidedAlternatives else { return 0 }
             return joint.isLeft ? 1 : joint.isRight ? 2 : 0
+        }
+        let joints = requiredJoints
+        requiredAnchor = joints.map { joint in
+            guard let angle = configuration.exercise?.primaryAngle, joint.isLeft || joint.isRight else { return -1 }
+            let vertex = angle.vertexJoint(side: joint.isLeft ? .left : .right)
+            guard vertex != joint, angle.joints(side: joint.isLeft ? .left : .right).contains(joint) else { return -1 }
+            return joints.firstIndex(of: vertex) ?? -1
         }
     }
 
@@ -446,6 +470,7 @@ public struct CoachingSession: Sendable {
 
     private mutating func noPerson(at t: Double) {
         lastFrameValid = false
+        valuesAreRecent = false
         previousFrameHadPerson = false
         if invalidSince.isNaN {
             invalidSince = t
@@ -488,16 +513,24 @@ public struct CoachingSession: Sendable {
         var right = true
         var hasLeft = false
         var hasRight = false
-        let margin = configuration.edgeMarginFraction
         for (index, joint) in requiredJoints.enumerated() {
             let set = requiredSet[index]
             if set == 1 { hasLeft = true }
             if set == 2 { hasRight = true }
             let k = pose[joint]
             var seen = k.confidence >= configuration.minimumJointConfidence
-            if seen, let w = configuration.frameWidth, let h = configuration.frameHeight {
-                if k.x < w * margin || k.x > w * (1 - margin) || k.y < h * margin || k.y > h * (1 - margin) {
-                    seen = false
+            if seen, !isInside(k) {
+                // An angle's end joint just past the edge (a wrist below the picture in a push-up) still gives
+                // the limb's direction when the vertex is in the picture and most of the limb is too.
+                let anchor = requiredAnchor[index]
+                seen = false
+                if anchor >= 0 {
+                    let a = pose[requiredJoints[anchor]]
+                    if a.confidence >= configuration.minimumJointConfidence, isInside(a),
+                        insideFraction(from: a, to: k) >= Self.minimumVisibleLimbFraction
+                    {
+                        seen = true
+                    }
                 }
             }
             if seen {
@@ -514,6 +547,31 @@ public struct CoachingSession: Sendable {
         let ok = always && sides
         if ok { completeFrames += 1 }
         return ok
+    }
+
+    /// The share of a limb (from its vertex to its end) that must lie in the picture for an end joint
+    /// outside it to be measured: the direction of the visible half is the limb's direction.
+    static let minimumVisibleLimbFraction = 0.5
+
+    /// Whether a keypoint lies in the picture, away from its edge (true when the frame size is not known).
+    private func isInside(_ k: Keypoint) -> Bool {
+        guard let w = configuration.frameWidth, let h = configuration.frameHeight else { return true }
+        let m = configuration.edgeMarginFraction
+        return k.x >= w * m && k.x <= w * (1 - m) && k.y >= h * m && k.y <= h * (1 - m)
+    }
+
+    /// The share of the segment from `a` (in the picture) to `b` that lies in the picture.
+    private func insideFraction(from a: Keypoint, to b: Keypoint) -> Double {
+        guard let w = configuration.frameWidth, let h = configuration.frameHeight else { return 1 }
+        let m = configuration.edgeMarginFraction
+        var fraction = 1.0
+        func clip(_ from: Double, _ to: Double, _ low: Double, _ high: Double) {
+            if to < low, from > to { fraction = Swift.min(fraction, (from - low) / (from - to)) }
+            if to > high, to > from { fraction = Swift.min(fraction, (high - from) / (to - from)) }
+        }
+        clip(a.x, b.x, w * m, w * (1 - m))
+        clip(a.y, b.y, h * m, h * (1 - m))
+        return Swift.max(0, fraction)
     }
 
     private mutating func updateWalking(_ pose: Pose, at t: Double) -> Bool {
@@ -569,7 +627,9 @@ public struct CoachingSession: Sendable {
                 swap(&counters, &flatCounters)
                 resetStats(side: nil)
                 for i in peakS.indices { peakS[i] = -.infinity }
+                recountInImagePlane()
             }
+            if depthCheck.trusted != nil { flatCompleted.removeAll() }
         }
         hasDepth = hasDepth && depthCheck.trusted != false
         guard ls.confidence > 0, rs.confidence > 0, torso > 0 else {
@@ -648,6 +708,11 @@ public struct CoachingSession: Sendable {
             flatPrimary[0] = .nan
             flatPrimary[1] = .nan
         }
+        for i in values.indices {
+            olderValues[i] = valuesAreRecent ? previousValues[i] : .nan
+            previousValues[i] = valuesAreRecent ? values[i] : .nan
+        }
+        valuesAreRecent = true
         for (a, angle) in exercise.angles.enumerated() {
             values[a * 2] = angle.measure(pose, side: .left, useDepth: hasDepth) ?? .nan
             values[a * 2 + 1] =
@@ -696,14 +761,41 @@ public struct CoachingSession: Sendable {
         }
     }
 
+    /// The depth proved a guess: the repetitions counted so far on the 3-D primary angle (a guessed depth can
+    /// swing a standing knee between 90° and 130°, squat_13's first "repetition") are replaced by those the
+    /// image-plane counters found in the same time. Their angle ranges are the primary angle's rest and peak.
+    private mutating func recountInImagePlane() {
+        guard countingSource < 0, let exercise = configuration.exercise, !repetitions.isEmpty || !flatCompleted.isEmpty
+        else { return }
+        repetitions.removeAll()
+        formIssues.removeAll()
+        angleReps = 0
+        lastRepEnd = -.infinity
+        countingCounter = nil
+        snapshot.repCount = 0
+        for (rep, c) in flatCompleted {
+            resetStats(side: nil)
+            let side = counterSides[c] ?? (exercise.primaryAngle.isSided ? measuredSide : .left)
+            let slot = side == .left || !exercise.primaryAngle.isSided ? 0 : 1
+            statMin[slot] = Swift.min(rep.restValue, rep.peakValue)
+            statMax[slot] = Swift.max(rep.restValue, rep.peakValue)
+            complete(rep, counter: c, exercise)
+        }
+        resetStats(side: nil)
+    }
+
     private func isSidedSlot(_ i: Int) -> Bool {
         configuration.exercise!.angles[i / 2].isSided
     }
 
     private mutating func updateStats(side: BodySide?, peak: Bool) {
         for i in 0..<values.count {
-            let v = values[i]
-            guard !v.isNaN else { continue }
+            // The median of the last three frames: what was held for two frames or more.
+            let a = values[i]
+            let b = previousValues[i]
+            let c = olderValues[i]
+            guard !a.isNaN, !b.isNaN, !c.isNaN else { continue }
+            let v = Swift.max(Swift.min(a, b), Swift.min(Swift.max(a, b), c))
             if let side, isSidedSlot(i), (i % 2 == 0) != (side == .left) { continue }
             if v < statMin[i] { statMin[i] = v }
             if v > statMax[i] { statMax[i] = v }
@@ -751,7 +843,13 @@ public struct CoachingSession: Sendable {
         }
         if depthCheck.trusted == nil, hasDepth {
             for c in flatCounters.indices {
-                _ = flatCounters[c].ingest(primaryValue(side: counterSides[c], flat: true), at: t, valid: valid)
+                if case .completed(let rep) = flatCounters[c].ingest(
+                    primaryValue(side: counterSides[c], flat: true),
+                    at: t,
+                    valid: valid
+                ), mayCount(startingAt: rep.startSeconds) {
+                    flatCompleted.append((rep, c))
+                }
             }
         }
         for c in counters.indices {
@@ -863,6 +961,18 @@ public struct CoachingSession: Sendable {
         }
         lastRepEnd = completed.endSeconds
         let side = counterSides[c]
+        // The primary angle on the side counted is the counter's own signal: its range holds the rest and
+        // the peak the counter saw, and its value at the peak is the repetition's peak angle. So the form rule
+        // on that angle (a push-up's depth) and the range-of-motion text judge the same number; a range that
+        // began before the depth verdict (the angles were 3-D until then) still reaches the peak.
+        let primary = exercise.primaryAngle
+        let countedSide: BodySide? = side ?? (measuresOneSide ? measuredSide : nil)
+        let countedSlot: Int? = !primary.isSided ? 0 : countedSide.map { $0 == .left ? 0 : 1 }
+        if let slot = countedSlot {
+            statMin[slot] = Swift.min(statMin[slot], completed.restValue, completed.peakValue)
+            statMax[slot] = Swift.max(statMax[slot], completed.restValue, completed.peakValue)
+            statPeak[slot] = completed.peakValue
+        }
         var angles: [Repetition.AngleRange] = []
         for (a, angle) in exercise.angles.enumerated() {
             for s in 0..<(angle.isSided ? 2 : 1) {
@@ -882,10 +992,14 @@ public struct CoachingSession: Sendable {
                 )
             }
         }
+        // A bilateral exercise measured on one side (not square-on): the form rules judge that side only, the
+        // one counted and shown. The far limb is hidden or guessed; push-up_24's far elbow read 59° at the
+        // bottom while the near one read 137°, and "lower your chest" contradicted "past the target range".
+        var nearCount = angles.count
         if side == nil, measuresOneSide {
             // The measured side first: it is the side counted and shown (a stable partition, in place).
             let near = measuredSide
-            var nearCount = 0
+            nearCount = 0
             for i in angles.indices where angles[i].side == nil || angles[i].side == near {
                 let item = angles[i]
                 var j = i
@@ -919,13 +1033,14 @@ public struct CoachingSession: Sendable {
         var issues: [Repetition.FormIssue] = []
         // Form is not judged from angles the camera cannot measure (the wrong view, no measured depth): a
         // front-view squat's knee angle reads a fraction of the real one, and "squat deeper" would be wrong.
+        let judged = nearCount == angles.count ? angles : Array(angles[..<nearCount])
         for rule in exercise.formRules where reliable {
             if rule.view != .any, !hasDepth,
                 !(rule.view == .front && view == .front) && !(rule.view == .side && view == .side)
             {
                 continue
             }
-            if let issue = rule.firstIssue(in: angles) { issues.append(issue) }
+            if let issue = rule.firstIssue(in: judged) { issues.append(issue) }
         }
         if let limit = exercise.maximumAsymmetry, let symmetry, symmetry.difference > limit {
             issues.append(

@@ -4,8 +4,11 @@ public import PoseKit
 /// by how much the depth jitters from frame to frame compared with the image coordinates.
 ///
 /// For twelve limb joints seen with confidence ≥ 0.5 in three consecutive frames, it sums the absolute
-/// second differences of x, y and of z. After `frames` poses with depth, the depth is trusted when its
-/// mean jitter is at most `ratio` × that of x and y. Measured on the first 30 frames of the recordings
+/// second differences of x, y and of z. After `frames` poses with depth in which at least
+/// `minimumJoints` of them gave a second difference, the depth is trusted when its mean jitter is at most
+/// `ratio` × that of x and y. Poses with fewer (someone half in the picture, walking in, a skeleton
+/// the estimator lost) neither count toward the verdict nor are needed for it: the first frames of a
+/// recording decide nothing when they show little of the person. Measured on the first 30 frames of the recordings
 /// here: Kinect (UI-PRMD s01–s03, KIMORE) 0.36–2.2; MediaPipe's z from the 83 videos and KERAAL's
 /// BlazePose z 2.9–35. The verdict is made once and kept. Allocation-free after `init`.
 ///
@@ -19,6 +22,8 @@ public struct DepthJitterCheck: Sendable {
     public let frames: Int
     /// The largest depth-to-image jitter ratio of trusted depth.
     public let ratio: Double
+    /// The joints (of twelve) a pose must show in three consecutive frames to count toward the verdict.
+    public let minimumJoints: Int
 
     private static let joints: [Joint] = [
         .leftShoulder, .rightShoulder, .leftElbow, .rightElbow, .leftWrist, .rightWrist, .leftHip, .rightHip,
@@ -35,9 +40,10 @@ public struct DepthJitterCheck: Sendable {
     /// Whether the depth is trusted; `nil` before the verdict.
     public private(set) var trusted: Bool?
 
-    public init(frames: Int = 30, ratio: Double = 2.5) {
+    public init(frames: Int = 30, ratio: Double = 2.5, minimumJoints: Int = 4) {
         self.frames = frames
         self.ratio = ratio
+        self.minimumJoints = minimumJoints
         previous = Array(repeating: .nan, count: Self.joints.count * 3)
         older = Array(repeating: .nan, count: Self.joints.count * 3)
     }
@@ -45,6 +51,7 @@ public struct DepthJitterCheck: Sendable {
     /// Adds one pose (ignored when it has no depth, or once the verdict is made).
     public mutating func ingest(_ pose: Pose) {
         guard trusted == nil else { return }
+        var contributing = 0
         for (j, joint) in Self.joints.enumerated() {
             let k = pose[joint]
             let base = j * 3
@@ -62,6 +69,7 @@ public struct DepthJitterCheck: Sendable {
                     abs(k.x - 2 * previous[base] + older[base]) + abs(k.y - 2 * previous[base + 1] + older[base + 1])
                 jitterDepth += abs(z - 2 * previous[base + 2] + older[base + 2])
                 samples += 1
+                contributing += 1
             }
             older[base] = previous[base]
             older[base + 1] = previous[base + 1]
@@ -70,7 +78,7 @@ public struct DepthJitterCheck: Sendable {
             previous[base + 1] = k.y
             previous[base + 2] = z
         }
-        seen += 1
+        if contributing >= minimumJoints { seen += 1 }
         guard seen >= frames, samples > 0 else { return }
         // x and y are two coordinates: the image jitter per coordinate is half the sum.
         let image = jitterImage / 2

@@ -236,6 +236,28 @@ struct AnalyzeCommandTests {
         }
     }
 
+    /// `--reps N`: the report and the JSON set the repetitions done against the prescription.
+    @Test func prescribedRepetitionsReachTheReportAndTheJSON() async throws {
+        try Self.require(Self.hurdleSteps)
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let html = folder + "/report.html"
+        let json = folder + "/report.json"
+        #expect(try await Self.analyze([Self.hurdleSteps, "--reps", "12", "--report", html]))
+        #expect(try await Self.analyze([Self.hurdleSteps, "--reps", "12", "--report", json]))
+
+        let summary = try JSONValue.parse(String(contentsOfFile: json, encoding: .utf8))
+        let reps = try #require(summary["reps"]?.intValue)
+        #expect(summary["prescribedReps"]?.intValue == 12)
+        let text = try String(contentsOfFile: html, encoding: .utf8)
+        #expect(text.contains("<div class=\"card-value\">\(reps)<small> / 12</small>"))
+        #expect(text.contains("done / prescribed"))
+
+        #expect(throws: (any Error).self) {
+            try CoachCommand.parseAsRoot(["analyze", Self.hurdleSteps, "--reps", "0"])
+        }
+    }
+
     /// The annotated stream's queues: six frames at each step up to 1080p, fewer as frames grow,
     /// never under two (a queue holds about 48 MiB at most, or two frames).
     @Test(arguments: [

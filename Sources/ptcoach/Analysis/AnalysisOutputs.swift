@@ -86,6 +86,7 @@ enum AnalysisOutputs {
         report: String?,
         overwrite: Bool,
         input: String,
+        prescribedReps: Int? = nil,
         annotated: VideoAnnotator? = nil
     ) throws {
         let wantsStills = report.map { ReportWriter.Format(path: $0) != .json } ?? false
@@ -102,6 +103,7 @@ enum AnalysisOutputs {
                 session: configuration,
                 annotate: annotate,
                 overwrite: overwrite,
+                prescribedReps: prescribedReps,
                 stillTimes: times
             )
         }
@@ -114,6 +116,7 @@ enum AnalysisOutputs {
         }
         let section = ReportInput.Exercise(
             summary: summary,
+            prescribedReps: prescribedReps,
             angleSeries: series,
             targetDegrees: exercise?.target.map { $0.min...$0.max },
             stills: stills

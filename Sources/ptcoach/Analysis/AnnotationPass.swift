@@ -22,6 +22,7 @@ enum AnnotationPass {
     ///   - track: the pose-track of the recording (from `ptcoach poses` for a video: one line per decoded frame).
     ///   - video: the video the poses come from; `nil` to draw on a plain background sized from the header.
     ///   - annotate: where to write the annotated video, if anywhere.
+    ///   - prescribedReps: the repetitions prescribed, shown beside the count ("4 / 10").
     ///   - stillTimes: the times (seconds) of the frames to return, with the overlay drawn.
     /// - Returns: one image per entry of `stillTimes` (the frame nearest that time), `nil` if no frame was drawn.
     static func run(
@@ -30,6 +31,7 @@ enum AnnotationPass {
         session configuration: CoachingSession.Configuration,
         annotate: String?,
         overwrite: Bool,
+        prescribedReps: Int? = nil,
         stillTimes: [Double]
     ) throws -> [RGBImage?] {
         var source = try PoseTrackFrameSource(path: track)
@@ -80,7 +82,7 @@ enum AnnotationPass {
                 if let picture { decoder?.recycle(picture.image) }
                 continue
             }
-            let state = OverlayState(snapshot: session.snapshot, people: frame.poses)
+            let state = OverlayState(snapshot: session.snapshot, people: frame.poses, prescribedReps: prescribedReps)
             var image: RGBImage
             if var decoded = picture.take() {
                 // Taken out of `picture`, so the only reference: drawn in place, with no copy.
@@ -138,9 +140,11 @@ final class VideoAnnotator: FrameAnnotating, @unchecked Sendable {
         var session: CoachingSession
         let renderer = OverlayRenderer()
         var frameSeconds: [Double] = []
-        init(header: PoseTrackHeader, session: CoachingSession) {
+        let prescribedReps: Int?
+        init(header: PoseTrackHeader, session: CoachingSession, prescribedReps: Int?) {
             self.header = header
             self.session = session
+            self.prescribedReps = prescribedReps
         }
     }
 
@@ -179,12 +183,17 @@ final class VideoAnnotator: FrameAnnotating, @unchecked Sendable {
         header: PoseTrackHeader,
         session configuration: CoachingSession.Configuration,
         overwrite: Bool,
+        prescribedReps: Int? = nil,
         queued: Int? = nil
     ) throws {
         let queued = queued ?? Self.queueLength(width: video.width, height: video.height)
         width = video.width
         height = video.height
-        drawing = Drawing(header: header, session: CoachingSession(configuration: configuration))
+        drawing = Drawing(
+            header: header,
+            session: CoachingSession(configuration: configuration),
+            prescribedReps: prescribedReps
+        )
         drawing.frameSeconds.reserveCapacity(video.estimatedFrameCount ?? 0)
         do {
             encoder = try VideoEncoder(
@@ -213,7 +222,11 @@ final class VideoAnnotator: FrameAnnotating, @unchecked Sendable {
                     let frame = try PoseFrame(trackLine: item.line, header: drawing.header)
                     _ = drawing.session.ingest(frame)
                     drawing.renderer.render(
-                        OverlayState(snapshot: drawing.session.snapshot, people: frame.poses),
+                        OverlayState(
+                            snapshot: drawing.session.snapshot,
+                            people: frame.poses,
+                            prescribedReps: drawing.prescribedReps
+                        ),
                         onto: &item.image
                     )
                     drawing.frameSeconds.append(frame.seconds)

@@ -66,6 +66,16 @@ struct AnalyzeCommand: AsyncParsableCommand {
     )
     var model: String?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The repetitions prescribed for the set (e.g. 10).",
+            discussion:
+                "The overlay shows the count against it (4 / 10), the report and --json the reps done against it."
+        )
+    )
+    var reps: Int?
+
     @Option(name: .long, help: "A directory of exercise definition JSON files to use instead of the bundled library.")
     var exercisesDirectory: String?
 
@@ -83,6 +93,12 @@ struct AnalyzeCommand: AsyncParsableCommand {
 
     @Flag(name: .long, help: "Show the pose runtime's own log lines (video input).")
     var verbose = false
+
+    func validate() throws {
+        if let reps, !(1...1000).contains(reps) {
+            throw ValidationError("--reps must be between 1 and 1000 (the repetitions prescribed), got \(reps)")
+        }
+    }
 
     func run() async throws {
         try AnalysisOutputs.validate(annotate: annotate, report: report, input: input, overwrite: overwrite)
@@ -134,7 +150,8 @@ struct AnalyzeCommand: AsyncParsableCommand {
                         width: Double(video.width),
                         height: Double(video.height)
                     ),
-                    overwrite: overwrite
+                    overwrite: overwrite,
+                    prescribedReps: reps
                 )
             }
             // With --annotate the stages run side by side (decoding, inference, drawing, encoding); the poses
@@ -185,10 +202,10 @@ struct AnalyzeCommand: AsyncParsableCommand {
             guidance.add(snapshot)
         }
         if modelPrediction != nil { summary.exerciseSource = "model" }
-        let summaryJSON = try Self.jsonText(summary, file: input)
+        let summaryJSON = try Self.jsonText(summary, file: input, prescribedReps: reps)
         if let annotator {
             try annotator.drain()
-            guard try Self.jsonText(annotator.summary(), file: input) == summaryJSON else {
+            guard try Self.jsonText(annotator.summary(), file: input, prescribedReps: reps) == summaryJSON else {
                 annotator.cancel()
                 throw CLIError(
                     "\(input): internal error: the drawn session differs from the counted one; no video written"
@@ -210,13 +227,14 @@ struct AnalyzeCommand: AsyncParsableCommand {
                 report: report,
                 overwrite: overwrite,
                 input: input,
+                prescribedReps: reps,
                 annotated: annotator
             )
         }
         if json {
             print(summaryJSON)
         } else {
-            print(Self.report(summary, file: input, library: library))
+            print(Self.report(summary, file: input, library: library, prescribedReps: reps))
             if summary.reps == 0, summary.holds.isEmpty, let reason = guidance.longest {
                 let share = Int((100 * reason.seconds / max(summary.durationSeconds, 1e-9)).rounded())
                 print("  nothing counted; for \(share)% of the recording the coach said: \(reason.text)")
@@ -285,7 +303,8 @@ struct AnalyzeCommand: AsyncParsableCommand {
         return session.summary()
     }
 
-    static func jsonText(_ summary: SessionSummary, file: String) throws -> String {
+    /// The `--json` object: the summary, with the file name first and the prescribed repetitions when given.
+    static func jsonText(_ summary: SessionSummary, file: String, prescribedReps: Int? = nil) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.nonConformingFloatEncodingStrategy = .convertToString(
@@ -299,18 +318,27 @@ struct AnalyzeCommand: AsyncParsableCommand {
         let fileEncoder = JSONEncoder()
         fileEncoder.outputFormatting = [.withoutEscapingSlashes]
         let escaped = String(decoding: try fileEncoder.encode(file), as: UTF8.self)
-        text = "{\"file\":\(escaped)," + text.dropFirst()
+        let prescribed = prescribedReps.map { "\"prescribedReps\":\($0)," } ?? ""
+        text = "{\"file\":\(escaped),\(prescribed)" + text.dropFirst()
         return text
     }
 
-    static func report(_ summary: SessionSummary, file: String, library: ExerciseLibrary) -> String {
+    static func report(
+        _ summary: SessionSummary,
+        file: String,
+        library: ExerciseLibrary,
+        prescribedReps: Int? = nil
+    ) -> String {
         func f(_ x: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", x) }
         var lines: [String] = []
         let exercise =
             summary.exerciseName.map { "\($0) (\(summary.exercise!), \(summary.exerciseSource))" }
             ?? "no library exercise recognised"
         lines.append("\(file): \(exercise)")
-        lines.append("  \(summary.reps) repetition\(summary.reps == 1 ? "" : "s") in \(f(summary.durationSeconds)) s")
+        let done =
+            prescribedReps.map { "\(summary.reps) of \($0) prescribed repetitions" }
+            ?? "\(summary.reps) repetition\(summary.reps == 1 ? "" : "s")"
+        lines.append("  \(done) in \(f(summary.durationSeconds)) s")
         for rep in summary.repetitions {
             var line = "  rep \(rep.index): \(f(rep.startSeconds))–\(f(rep.endSeconds)) s"
             if let primary = rep.angles.first {

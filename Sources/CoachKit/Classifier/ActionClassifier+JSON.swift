@@ -7,8 +7,8 @@ extension ActionClassifier {
     /// form logistic regression or DTW nearest neighbour), the nearest-neighbour `trajectory` block,
     /// `features.formVersion` and the `selection` record. A `vote` model keeps its three members under
     /// `members` (`logistic`, `form-logistic`, `nearest-neighbor`), each laid out like a model of that
-    /// method alone. Version 3 added the rule models (`rule-logistic`, `rule-verdict`) and the `rules`
-    /// block (the exercise id and its form rules, so that `predict` measures what `train` did even if
+    /// method alone. Version 3 added the rule models (`rule-logistic`, `rule-verdict`, and `rule-vote`,
+    /// whose members are the vote's three and `rule-verdict`) and the `rules` block (the exercise id and its form rules, so that `predict` measures what `train` did even if
     /// the library changes); version 2 files are still read.
     public static let modelVersion = 3
     /// The model file versions this code reads.
@@ -57,6 +57,7 @@ extension ActionClassifier {
             ]
             if let correct = selection.ruleLogisticCorrect { record["ruleLogisticCorrect"] = .number(Double(correct)) }
             if let correct = selection.ruleVerdictCorrect { record["ruleVerdictCorrect"] = .number(Double(correct)) }
+            if let correct = selection.ruleVoteCorrect { record["ruleVoteCorrect"] = .number(Double(correct)) }
             object["selection"] = .object(record)
         }
         func regressionBlock(_ regression: LogisticRegression) -> [String: JSONValue] {
@@ -83,12 +84,20 @@ extension ActionClassifier {
                 ])
             ]
         }
+        func verdictBlock(_ verdict: RuleVerdict) -> [String: JSONValue] {
+            ["verdict": .object(["counts": .array(verdict.counts.map { .array($0.map { .number(Double($0)) }) })])]
+        }
         switch model {
         case .logistic(let regression), .formLogistic(let regression), .ruleLogistic(let regression):
             object.merge(regressionBlock(regression)) { $1 }
         case .ruleVerdict(let verdict):
-            object["verdict"] = .object([
-                "counts": .array(verdict.counts.map { .array($0.map { .number(Double($0)) }) })
+            object.merge(verdictBlock(verdict)) { $1 }
+        case .ruleVote(let logistic, let form, let neighbors, let verdict):
+            object["members"] = .object([
+                Configuration.Method.logistic.rawValue: .object(regressionBlock(logistic)),
+                Configuration.Method.formLogistic.rawValue: .object(regressionBlock(form)),
+                Configuration.Method.nearestNeighbor.rawValue: .object(neighborsBlock(neighbors)),
+                Configuration.Method.ruleVerdict.rawValue: .object(verdictBlock(verdict)),
             ])
         case .nearestNeighbor(let neighbors):
             object.merge(neighborsBlock(neighbors)) { $1 }
@@ -150,7 +159,7 @@ extension ActionClassifier {
         else {
             throw fail(
                 "\"method\" is \(object["method"]?.jsonText ?? "missing"); it must be \"logistic\", "
-                    + "\"form-logistic\", \"nearest-neighbor\", \"vote\", \"rule-logistic\" or \"rule-verdict\""
+                    + "\"form-logistic\", \"nearest-neighbor\", \"vote\", \"rule-logistic\", \"rule-verdict\" or \"rule-vote\""
             )
         }
         guard let features = object["features"]?.objectValue else { throw fail("\"features\" is missing") }
@@ -184,7 +193,7 @@ extension ActionClassifier {
                 throw fail(error.message)
             }
         }
-        if method == .ruleLogistic || method == .ruleVerdict, rules == nil {
+        if [.ruleLogistic, .ruleVerdict, .ruleVote].contains(method), rules == nil {
             throw fail("a \(method.rawValue) model needs the \"rules\" block; retrain it with this ptcoach")
         }
         let training = object["training"]?.objectValue ?? [:]
@@ -283,12 +292,14 @@ extension ActionClassifier {
         }
         func member(_ method: Configuration.Method) throws(CoachKitError) -> [String: JSONValue] {
             guard let block = object["members"]?.objectValue?[method.rawValue]?.objectValue else {
-                throw fail("\"members.\(method.rawValue)\" is missing; a vote model needs all three members")
+                throw fail(
+                    "\"members.\(method.rawValue)\" is missing; a vote model needs all \(method == .ruleVote ? "four" : "three") members"
+                )
             }
             return block
         }
-        func verdict(rules: RuleFeatureSpec) throws(CoachKitError) -> RuleVerdict {
-            guard let rows = object["verdict"]?.objectValue?["counts"]?.arrayValue, rows.count == labels.count else {
+        func verdict(in container: [String: JSONValue], rules: RuleFeatureSpec) throws(CoachKitError) -> RuleVerdict {
+            guard let rows = container["verdict"]?.objectValue?["counts"]?.arrayValue, rows.count == labels.count else {
                 throw fail("\"verdict.counts\" must have one row per label (\(labels.count))")
             }
             var counts: [[Int]] = []
@@ -313,7 +324,14 @@ extension ActionClassifier {
                     neighbors: try neighbors(in: try member(.nearestNeighbor))
                 )
             case .ruleLogistic: .ruleLogistic(try regression(.ruleLogistic, in: object))
-            case .ruleVerdict: .ruleVerdict(try verdict(rules: rules!))
+            case .ruleVerdict: .ruleVerdict(try verdict(in: object, rules: rules!))
+            case .ruleVote:
+                .ruleVote(
+                    logistic: try regression(.logistic, in: try member(.logistic)),
+                    form: try regression(.formLogistic, in: try member(.formLogistic)),
+                    neighbors: try neighbors(in: try member(.nearestNeighbor)),
+                    verdict: try verdict(in: try member(.ruleVerdict), rules: rules!)
+                )
             case .logistic, .automatic: .logistic(try regression(.logistic, in: object))
             }
         let defaults = Configuration()
@@ -344,7 +362,8 @@ extension ActionClassifier {
                 total: total,
                 protocolName: record["protocol"]?.stringValue ?? "",
                 ruleLogisticCorrect: record["ruleLogisticCorrect"]?.intValue,
-                ruleVerdictCorrect: record["ruleVerdictCorrect"]?.intValue
+                ruleVerdictCorrect: record["ruleVerdictCorrect"]?.intValue,
+                ruleVoteCorrect: record["ruleVoteCorrect"]?.intValue
             )
         }
         self.init(labels: labels, spec: spec, model: model, configuration: configuration, selection: selection)

@@ -15,7 +15,8 @@
 /// - **rule logistic** and **rule verdict**, when the recordings are of one library exercise
 ///   (``Configuration/rules``): logistic regression on the exercise's form rules measured over the
 ///   recording (``RuleFeatureSpec``), or the coach's own verdict (any rule broken) mapped to the label it
-///   goes with in the training set (``RuleVerdict``).
+///   goes with in the training set (``RuleVerdict``); **rule vote**: the vote's three models and the
+///   rule verdict.
 ///
 /// With ``Configuration/Method/automatic`` (the default) training picks the model inside the training
 /// set (``ModelSelection``): the vote for small training sets (at most ``ModelSelection/leaveOneOutLimit``
@@ -46,6 +47,9 @@ public struct ActionClassifier: Sendable, Hashable {
             case ruleLogistic = "rule-logistic"
             /// The coach's verdict (any form rule broken) mapped to labels by the training set (``RuleVerdict``).
             case ruleVerdict = "rule-verdict"
+            /// The vote's three models and the rule verdict, voting (``ActionClassifier/vote(_:)``): what
+            /// ``automatic`` takes for small training sets when there are form rules.
+            case ruleVote = "rule-vote"
             /// The vote for training sets of at most ``ModelSelection/leaveOneOutLimit`` recordings;
             /// otherwise logistic regression unless form logistic regression or nearest neighbour
             /// cross-validates better inside the training set by more than ``selectionMargin`` · √n
@@ -112,6 +116,13 @@ public struct ActionClassifier: Sendable, Hashable {
         case ruleLogistic(LogisticRegression)
         /// The coach's verdict on ``RuleFeatureSpec/vector(for:)``.
         case ruleVerdict(RuleVerdict)
+        /// The three models of ``vote(logistic:form:neighbors:)`` and the rule verdict, voting.
+        case ruleVote(
+            logistic: LogisticRegression,
+            form: LogisticRegression,
+            neighbors: TrajectoryNearestNeighbor,
+            verdict: RuleVerdict
+        )
 
         /// The method name (`logistic`, `form-logistic`, `nearest-neighbor`, `vote`, `rule-logistic` or
         /// `rule-verdict`).
@@ -123,6 +134,7 @@ public struct ActionClassifier: Sendable, Hashable {
             case .vote: .vote
             case .ruleLogistic: .ruleLogistic
             case .ruleVerdict: .ruleVerdict
+            case .ruleVote: .ruleVote
             }
         }
 
@@ -131,7 +143,7 @@ public struct ActionClassifier: Sendable, Hashable {
             case .logistic(let model), .formLogistic(let model), .ruleLogistic(let model): model.classCount
             case .ruleVerdict(let model): model.classCount
             case .nearestNeighbor(let model): model.classCount
-            case .vote(let model, _, _): model.classCount
+            case .vote(let model, _, _), .ruleVote(let model, _, _, _): model.classCount
             }
         }
     }
@@ -200,20 +212,21 @@ public struct ActionClassifier: Sendable, Hashable {
         init(spec: SequenceFeatureSpec, sequences: [PoseSequence], configuration: Configuration) {
             self.spec = spec
             let method = configuration.method
-            let all = method == .automatic || method == .vote
+            let all = method == .automatic || method == .vote || method == .ruleVote
             vectors = all || method == .logistic ? sequences.map(spec.vector(for:)) : []
             formVectors = all || method == .formLogistic ? sequences.map(spec.formVector(for:)) : []
             trajectories =
                 all || method == .nearestNeighbor
                 ? sequences.map { spec.trajectory(for: $0, length: configuration.trajectoryLength) } : []
-            let rules = all || method == .ruleLogistic || method == .ruleVerdict ? configuration.rules : nil
+            let rules =
+                all || method == .ruleLogistic || method == .ruleVerdict ? configuration.rules : nil
             ruleVectors = rules.map { rules in sequences.map(rules.vector(for:)) } ?? []
         }
 
         /// The features of recording `i` that `method` reads.
         func row(_ i: Int, for method: Configuration.Method) -> [Double] {
             switch method {
-            case .logistic, .automatic, .vote: vectors[i]
+            case .logistic, .automatic, .vote, .ruleVote: vectors[i]
             case .formLogistic: formVectors[i]
             case .nearestNeighbor: trajectories[i]
             case .ruleLogistic, .ruleVerdict: ruleVectors[i]
@@ -266,20 +279,27 @@ public struct ActionClassifier: Sendable, Hashable {
                 radius: configuration.warpingRadius
             )
         }
+        func verdict() -> RuleVerdict {
+            RuleVerdict.fit(
+                features: rows.map { prepared.ruleVectors[$0] },
+                classes: classIndices,
+                classCount: classes.count,
+                rules: configuration.rules!
+            )
+        }
         let model: Model =
             switch method {
             case .nearestNeighbor: .nearestNeighbor(neighbors())
             case .formLogistic: .formLogistic(regression(.formLogistic))
             case .vote: .vote(logistic: regression(.logistic), form: regression(.formLogistic), neighbors: neighbors())
             case .ruleLogistic: .ruleLogistic(regression(.ruleLogistic))
-            case .ruleVerdict:
-                .ruleVerdict(
-                    RuleVerdict.fit(
-                        features: rows.map { prepared.ruleVectors[$0] },
-                        classes: classIndices,
-                        classCount: classes.count,
-                        rules: configuration.rules!
-                    )
+            case .ruleVerdict: .ruleVerdict(verdict())
+            case .ruleVote:
+                .ruleVote(
+                    logistic: regression(.logistic),
+                    form: regression(.formLogistic),
+                    neighbors: neighbors(),
+                    verdict: verdict()
                 )
             case .logistic, .automatic: .logistic(regression(.logistic))
             }
@@ -298,7 +318,7 @@ public struct ActionClassifier: Sendable, Hashable {
         labels: [String],
         configuration: Configuration = Configuration()
     ) throws(CoachKitError) {
-        if configuration.method == .ruleLogistic || configuration.method == .ruleVerdict, configuration.rules == nil {
+        if [.ruleLogistic, .ruleVerdict, .ruleVote].contains(configuration.method), configuration.rules == nil {
             throw CoachKitError(
                 .unusableTrainingSet,
                 "method `\(configuration.method.rawValue)` needs the form rules of a library exercise; name it "
@@ -343,6 +363,15 @@ public struct ActionClassifier: Sendable, Hashable {
             prediction(regression.probabilities(ruleVector(for: sequence)))
         case .ruleVerdict(let verdict):
             prediction(verdict.probabilities(ruleVector(for: sequence)))
+        case .ruleVote(let logistic, let form, let neighbors, let verdict):
+            prediction(
+                Self.vote([
+                    logistic.probabilities(spec.vector(for: sequence)),
+                    form.probabilities(spec.formVector(for: sequence)),
+                    neighbors.probabilities(spec.trajectory(for: sequence, length: neighbors.length)),
+                    verdict.probabilities(ruleVector(for: sequence)),
+                ])
+            )
         }
     }
 
@@ -357,6 +386,15 @@ public struct ActionClassifier: Sendable, Hashable {
         case .logistic(let regression), .formLogistic(let regression), .ruleLogistic(let regression):
             prediction(regression.probabilities(prepared.row(i, for: model.method)))
         case .ruleVerdict(let verdict): prediction(verdict.probabilities(prepared.ruleVectors[i]))
+        case .ruleVote(let logistic, let form, let neighbors, let verdict):
+            prediction(
+                Self.vote([
+                    logistic.probabilities(prepared.vectors[i]),
+                    form.probabilities(prepared.formVectors[i]),
+                    neighbors.probabilities(prepared.trajectories[i]),
+                    verdict.probabilities(prepared.ruleVectors[i]),
+                ])
+            )
         case .nearestNeighbor(let neighbors): prediction(neighbors.probabilities(prepared.trajectories[i]))
         case .vote(let logistic, let form, let neighbors):
             prediction(

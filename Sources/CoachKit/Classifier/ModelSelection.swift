@@ -13,10 +13,12 @@
 /// training set's statistics (they use no labels); logistic regression standardises on each inner fold.
 ///
 /// With form rules (``ActionClassifier/Configuration/rules``: the recordings are of one library
-/// exercise) the two rule models are cross-validated the same way and are candidates too: up to
-/// ``leaveOneOutLimit`` recordings against the vote, above it against logistic regression, each by the
-/// same `selectionMargin · √n`; between the two rule models a tie goes to the verdict (nothing fitted
-/// but its mapping to labels). Without rules the selection is what it was before they existed.
+/// exercise) the rule models are cross-validated the same way. Up to ``leaveOneOutLimit`` recordings,
+/// for the reason the vote is chosen there, no count picks a model: the rule verdict joins the vote as a
+/// fourth member (``ActionClassifier/Configuration/Method/ruleVote``). Above it the better rule model
+/// (a tie to the verdict, which fits nothing but its mapping to labels) is a candidate against logistic
+/// regression like the other two, by the same `selectionMargin · √n`. Without rules the selection is
+/// what it was before they existed.
 ///
 /// ```swift
 /// let outcome = ModelSelection.select(vectors: v, formVectors: f, trajectories: t, classes: c,
@@ -41,6 +43,8 @@ public enum ModelSelection {
         /// Held-out training recordings the rule models got right; `nil` without form rules.
         public var ruleLogisticCorrect: Int?
         public var ruleVerdictCorrect: Int?
+        /// Held-out training recordings the rule vote got right; `nil` without form rules.
+        public var ruleVoteCorrect: Int?
         public var total: Int
         /// `leave-one-out` or `stratified K-fold`.
         public var protocolName: String
@@ -54,7 +58,8 @@ public enum ModelSelection {
             total: Int,
             protocolName: String,
             ruleLogisticCorrect: Int? = nil,
-            ruleVerdictCorrect: Int? = nil
+            ruleVerdictCorrect: Int? = nil,
+            ruleVoteCorrect: Int? = nil
         ) {
             self.chosen = chosen
             self.logisticCorrect = logisticCorrect
@@ -65,6 +70,7 @@ public enum ModelSelection {
             self.protocolName = protocolName
             self.ruleLogisticCorrect = ruleLogisticCorrect
             self.ruleVerdictCorrect = ruleVerdictCorrect
+            self.ruleVoteCorrect = ruleVoteCorrect
         }
     }
 
@@ -158,6 +164,7 @@ public enum ModelSelection {
         // The rule models, when there are rules.
         var ruleLogisticCorrect: Int? = nil
         var ruleVerdictCorrect: Int? = nil
+        var ruleVoteCorrect: Int? = nil
         if let rules, ruleVectors.count == n {
             ruleLogisticCorrect = correct(heldOutProbabilities(ruleVectors))
             var verdictProbabilities = [[Double]](repeating: [], count: n)
@@ -174,24 +181,34 @@ public enum ModelSelection {
                 }
             }
             ruleVerdictCorrect = correct(verdictProbabilities)
+            ruleVoteCorrect = correct(
+                (0..<n).map {
+                    ActionClassifier.vote([
+                        logisticProbabilities[$0], formProbabilities[$0], neighborProbabilities[$0],
+                        verdictProbabilities[$0],
+                    ])
+                }
+            )
         }
         var chosen = ActionClassifier.Configuration.Method.logistic
-        let margin = configuration.selectionMargin * Double(n).squareRoot()
-        let required = Double(logisticCorrect) + margin
+        let required = Double(logisticCorrect) + configuration.selectionMargin * Double(n).squareRoot()
         if n <= leaveOneOutLimit {
             chosen = .vote
         } else if Double(max(formLogisticCorrect, nearestNeighborCorrect)) > required {
             chosen = nearestNeighborCorrect > formLogisticCorrect ? .nearestNeighbor : .formLogistic
         }
         if let ruleLogisticCorrect, let ruleVerdictCorrect {
-            // The better rule model (a tie to the verdict) replaces the choice above when it beats the
-            // default (the vote, or logistic regression) by the margin and the other candidates too.
-            let rule: ActionClassifier.Configuration.Method =
-                ruleLogisticCorrect > ruleVerdictCorrect ? .ruleLogistic : .ruleVerdict
-            let ruleCorrect = Double(max(ruleLogisticCorrect, ruleVerdictCorrect))
-            let base = Double(n <= leaveOneOutLimit ? voteCorrect : logisticCorrect)
-            let others = n <= leaveOneOutLimit ? 0 : Double(max(formLogisticCorrect, nearestNeighborCorrect))
-            if ruleCorrect > base + margin, ruleCorrect > others { chosen = rule }
+            if n <= leaveOneOutLimit {
+                chosen = .ruleVote
+            } else {
+                // The better rule model (a tie to the verdict) replaces the choice above when it beats
+                // logistic regression by the margin and the other candidates too.
+                let rule: ActionClassifier.Configuration.Method =
+                    ruleLogisticCorrect > ruleVerdictCorrect ? .ruleLogistic : .ruleVerdict
+                let ruleCorrect = Double(max(ruleLogisticCorrect, ruleVerdictCorrect))
+                let others = Double(max(formLogisticCorrect, nearestNeighborCorrect))
+                if ruleCorrect > required, ruleCorrect > others { chosen = rule }
+            }
         }
         return Outcome(
             chosen: chosen,
@@ -202,7 +219,8 @@ public enum ModelSelection {
             total: n,
             protocolName: protocolName,
             ruleLogisticCorrect: ruleLogisticCorrect,
-            ruleVerdictCorrect: ruleVerdictCorrect
+            ruleVerdictCorrect: ruleVerdictCorrect,
+            ruleVoteCorrect: ruleVoteCorrect
         )
     }
 

@@ -128,7 +128,7 @@ struct EvaluateClassifierCommand: AsyncParsableCommand {
         let runKind = groupBy == nil && !leaveOneOut ? "per-repeat weighted F1" : "per-group accuracy"
         let chosen = [
             ActionClassifier.Configuration.Method.logistic, .formLogistic, .nearestNeighbor, .vote, .ruleLogistic,
-            .ruleVerdict,
+            .ruleVerdict, .ruleVote,
         ].map { m in
             "\(methods.count(where: { $0 == m }))"
         }
@@ -136,7 +136,7 @@ struct EvaluateClassifierCommand: AsyncParsableCommand {
             "RESULT \(manifest.path) protocol=\"\(protocolName)\" accuracy=\(ClassifierInput.format(report.accuracy)) "
                 + "weightedF1=\(ClassifierInput.format(report.weightedF1)) \(runKind)=\(ClassifierInput.format(mean))"
                 + "±\(ClassifierInput.format(spread)) method=\(model.method) rules=\(configuration.rules?.exerciseID ?? "none") "
-                + "folds logistic/form/neighbor/vote/rule-logistic/rule-verdict="
+                + "folds logistic/form/neighbor/vote/rule-logistic/rule-verdict/rule-vote="
                 + "\(chosen.joined(separator: "/")) seconds=\(ClassifierInput.format(elapsed, decimals: 2))"
         )
     }

@@ -101,6 +101,13 @@ struct TrainCommand: AsyncParsableCommand {
                 "Model: the coach's form verdict (any rule of \(verdict.rules.exerciseID) broken), mapped to labels "
                     + "by the training set"
             )
+        case .ruleVote(_, _, let neighbors, let verdict):
+            print(
+                "Model: majority vote of logistic regression (\(classifier.spec.featureCount) summary features), "
+                    + "logistic regression (\(classifier.spec.formFeatureCount) form features), DTW nearest "
+                    + "neighbour (\(neighbors.channelCount) channels x \(neighbors.length) steps, band \(neighbors.radius)) "
+                    + "and the coach's form verdict (any rule of \(verdict.rules.exerciseID) broken)"
+            )
         case .vote(_, _, let neighbors):
             print(
                 "Model: majority vote of logistic regression (\(classifier.spec.featureCount) summary features), "
@@ -118,13 +125,13 @@ struct TrainCommand: AsyncParsableCommand {
             let margin = "\(ClassifierInput.format(configuration.selectionMargin, decimals: 2)) x sqrt(n) more"
             let rule =
                 selection.total <= ModelSelection.leaveOneOutLimit
-                ? "at most \(ModelSelection.leaveOneOutLimit) recordings: the vote, unless a rule model gets "
-                    + "more than \(margin)"
+                ? "at most \(ModelSelection.leaveOneOutLimit) recordings: the vote (with form rules, the rule vote)"
                 : "another model than logistic needs more than \(margin)"
             var ruleCounts = ""
             if let logistic = selection.ruleLogisticCorrect, let verdict = selection.ruleVerdictCorrect {
                 ruleCounts =
-                    ", rule logistic \(logistic)/\(selection.total), rule verdict \(verdict)/\(selection.total)"
+                    ", rule logistic \(logistic)/\(selection.total), rule verdict \(verdict)/\(selection.total), "
+                    + "rule vote \(selection.ruleVoteCorrect ?? 0)/\(selection.total)"
             }
             print(
                 "  chosen by \(selection.protocolName) inside the training set: logistic "

@@ -160,7 +160,7 @@ struct RuleFeatureSpecTests {
         return (sequences, labels)
     }
 
-    @Test(arguments: [ActionClassifier.Configuration.Method.ruleLogistic, .ruleVerdict])
+    @Test(arguments: [ActionClassifier.Configuration.Method.ruleLogistic, .ruleVerdict, .ruleVote])
     func ruleModelRoundTripsAndPredictsTheSame(method: ActionClassifier.Configuration.Method) throws {
         let (sequences, labels) = Self.curlSet()
         let rules = try Self.bicepRules()
@@ -223,6 +223,10 @@ struct RuleFeatureSpecTests {
         let selection = try #require(withRules.selection)
         #expect(selection.ruleLogisticCorrect != nil)
         #expect(selection.ruleVerdictCorrect == selection.total)  // the rules separate these curls exactly
+        #expect(selection.ruleVoteCorrect != nil)
+        // 12 recordings (at most 30): no count picks a model; the rule verdict joins the vote.
+        #expect(selection.chosen == .ruleVote)
+        #expect(withRules.model.method == .ruleVote)
         let without = try #require(try ActionClassifier.train(sequences: sequences, labels: labels).selection)
         #expect(without.ruleLogisticCorrect == nil && without.ruleVerdictCorrect == nil)
         #expect(without.chosen == .vote)
@@ -261,5 +265,39 @@ struct RuleFeatureSpecTests {
             (error as? CoachKitError)?.message
                 == "m.json: a rule-logistic model needs the \"rules\" block; retrain it with this ptcoach"
         }
+    }
+
+    @Test func coachsRulesFlagHalfOfTheBadPoseTrainerCurlsAndNoGoodOne() throws {
+        // Pose Trainer's bicep curls (OpenPose, side views): the library's thresholds, not fitted to these.
+        let (sequences, labels) = try PoseTrainerFormTests.load("form-pose-trainer-bicep-curl-train.csv")
+        try #require(sequences.count == 9)
+        let rules = try Self.bicepRules()
+        var flagged: [String: [String]] = [:]
+        for (sequence, label) in zip(sequences, labels) {
+            let broken = rules.brokenRules(in: rules.vector(for: sequence))
+            if !broken.isEmpty { flagged[String(sequence.name.split(separator: "/").last!), default: []] += broken }
+            if label == "good" { #expect(broken.isEmpty, "\(sequence.name): \(broken)") }
+        }
+        #expect(
+            flagged == [
+                "bicep_bad_10.jsonl": ["full-curl"], "bicep_bad_5.jsonl": ["upper-arm-still"],
+                "bicep_bad_7.jsonl": ["upper-arm-still"],
+            ]
+        )
+    }
+
+    @Test func frontRaiseWithRulesVotesInEveryFold() throws {
+        let (sequences, labels) = try PoseTrainerFormTests.load("form-pose-trainer-front-raise-train.csv")
+        try #require(sequences.count == 16)
+        let rules = try #require(RuleFeatureSpec(exercise: try ExerciseLibrary.bundled().exercise(id: "front-raise")))
+        let result = try CrossValidation.run(
+            sequences: sequences,
+            labels: labels,
+            folds: Array(sequences.indices),
+            configuration: .init(rules: rules)
+        )
+        // `scripts/evaluate-classifier.sh` gets 16/16; allow one mistake (the pipeline, not luck, is tested).
+        #expect(result.report.correct >= 15, "\(result.report.text)")
+        #expect(result.methods == Array(repeating: .ruleVote, count: 16))
     }
 }

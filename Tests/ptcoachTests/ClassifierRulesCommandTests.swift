@@ -1,0 +1,80 @@
+import CoachKit
+import Foundation
+import PoseKit
+import Testing
+
+@testable import ptcoach
+
+/// `ptcoach train` takes the form rules of the exercise the recordings' headers name (or `--exercise`),
+/// and writes them into the model so that `predict` measures the same features.
+struct ClassifierRulesCommandTests {
+    private static let data = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("shared/data").path
+
+    /// A manifest of the nine Pose Trainer bicep curls with absolute paths, in a temporary folder.
+    private func bicepManifest() throws -> (manifest: String, folder: String) {
+        let source = Self.data + "/manifests/form-pose-trainer-bicep-curl-train.csv"
+        try #require(
+            FileManager.default.fileExists(atPath: source),
+            "missing \(source): the shared data (../shared/data) must sit next to the repository"
+        )
+        let parsed = try ClassifierManifest(text: try String(contentsOfFile: source, encoding: .utf8), path: source)
+        let folder = NSTemporaryDirectory() + "ptcoach-rules-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let rows = parsed.entries.map { "\($0.path),\($0.label)" }
+        let manifest = folder + "/bicep.csv"
+        try (["path,label"] + rows).joined(separator: "\n").write(toFile: manifest, atomically: true, encoding: .utf8)
+        return (manifest, folder)
+    }
+
+    private func model(at path: String) throws -> [String: JSONValue] {
+        try #require(try JSONValue.parse(try String(contentsOfFile: path, encoding: .utf8)).objectValue)
+    }
+
+    @Test func trainTakesTheRulesOfTheExerciseTheHeadersName() async throws {
+        let (manifest, folder) = try bicepManifest()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let out = folder + "/model.json"
+        guard try await InProcessCommand.run(["train", "--manifest", manifest, "--out", out, "--folds", "0"]) else {
+            return
+        }
+        let object = try model(at: out)
+        #expect(object["rules"]?.objectValue?["exercise"]?.stringValue == "bicep-curl")
+        #expect(object["method"]?.stringValue == "rule-vote")
+        // predict loads it and scores the same files (the header labels hold the truth).
+        let classifier = try ClassifierInput.model(at: out)
+        #expect(classifier.configuration.rules?.rules.map(\.id) == ["upper-arm-still", "no-swing", "full-curl"])
+        _ = try await InProcessCommand.run(["predict", "--model", out, "--manifest", manifest, "--json"])
+    }
+
+    @Test func exerciseNoneLeavesTheRulesOut() async throws {
+        let (manifest, folder) = try bicepManifest()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let out = folder + "/model.json"
+        guard
+            try await InProcessCommand.run([
+                "train", "--manifest", manifest, "--out", out, "--folds", "0", "--exercise", "none",
+            ])
+        else { return }
+        let object = try model(at: out)
+        #expect(object["rules"] == nil)
+        #expect(object["method"]?.stringValue == "vote")
+    }
+
+    @Test(arguments: [
+        ("plank", "--exercise plank has no form rules"),
+        ("bicep-curls", "unknown exercise 'bicep-curls'"),
+    ])
+    func anExerciseWithoutUsableRulesIsRefused(exercise: String, expected: String) async throws {
+        let (manifest, folder) = try bicepManifest()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        await #expect {
+            _ = try await InProcessCommand.run([
+                "train", "--manifest", manifest, "--out", folder + "/m.json", "--exercise", exercise,
+            ])
+        } throws: { error in
+            (error as? CLIError)?.message.contains(expected) == true
+        }
+    }
+}

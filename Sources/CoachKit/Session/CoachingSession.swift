@@ -731,6 +731,10 @@ public struct CoachingSession: Sendable {
         if abs(sideConfidence.right - sideConfidence.left) > 0.05 {
             return sideConfidence.right > sideConfidence.left ? .right : .left
         }
+        // Depth decides only when it is measured: a video pose estimator's guessed z flips the near side
+        // from frame to frame, and a signal that alternates sides counts phantom repetitions (squat_11,
+        // oblique view, before the depth verdict: 2 in one descent).
+        guard depthCheck.trusted == true else { return .left }
         return sideDepthDifference > 0 ? .right : .left
     }
 
@@ -764,9 +768,12 @@ public struct CoachingSession: Sendable {
     /// The depth proved a guess: the repetitions counted so far on the 3-D primary angle (a guessed depth can
     /// swing a standing knee between 90° and 130°, squat_13's first "repetition") are replaced by those the
     /// image-plane counters found in the same time. Their angle ranges are the primary angle's rest and peak.
+    /// The fallback signals' repetitions until then were measured with the guessed depth too: forgotten.
     private mutating func recountInImagePlane() {
-        guard countingSource < 0, let exercise = configuration.exercise, !repetitions.isEmpty || !flatCompleted.isEmpty
-        else { return }
+        guard countingSource < 0, let exercise = configuration.exercise else { return }
+        for k in fallbackReps.indices { fallbackReps[k].removeAll(keepingCapacity: true) }
+        for k in secondary.indices { secondary[k].reset() }
+        guard !repetitions.isEmpty || !flatCompleted.isEmpty else { return }
         repetitions.removeAll()
         formIssues.removeAll()
         angleReps = 0

@@ -31,6 +31,19 @@
 # bicep-curl keypoints); no number was fitted to them, and every figure this script prints still comes from
 # folds whose model never saw the scored clip. `--method logistic` (or form-logistic, nearest-neighbor, vote)
 # gives one model alone.
+#
+# Form rules as features: every form manifest's recordings name one library exercise in their header
+# (`exercise` label), so `ptcoach train`/`evaluate-classifier` also measure that exercise's form rules
+# (Sources/CoachKit/Resources/Exercises/<id>.json, thresholds written from the clinical literature, not
+# from these clips) over each recording: per rule the margin past its bound (95th/5th percentile over the
+# recording, or the median over the peak tenth of the frames for `at: peak` rules) and the share of frames
+# past it, plus the primary angle's range (RuleFeatureSpec). With rules, training sets of at most 30
+# recordings take the "rule vote": the vote above plus the coach's own verdict (any rule broken), mapped
+# to labels by per-label rates in the training fold (RuleVerdict); above 30 a rule model (logistic on the
+# rule features, or the verdict) is one more candidate against logistic regression by the same margin.
+# That design is the second of two tried on these dev sets: the first let inner leave-one-out counts pick
+# a rule model for small sets and lost on bicep curls (LOO 0.242). Every set is printed twice: with the
+# rules (default) and with `--exercise none` (the classifier as it was before).
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 data="${1:-$repo/../shared/data}"
@@ -43,12 +56,17 @@ ptcoach="$scratch/release/ptcoach"
 
 run() { "$ptcoach" evaluate-classifier "$@"; echo; }
 run --manifest "$manifests/exercise-uiprmd-train.csv" --group-by subject
-run --manifest "$manifests/form-pushup-train.csv" --folds 5 --repeats 5
-for exercise in bicep-curl front-raise shoulder-press shoulder-shrug; do
-    run --manifest "$manifests/form-pose-trainer-$exercise-train.csv" --folds 5 --repeats 5
-done
-for exercise in bicep-curl front-raise shoulder-press shoulder-shrug; do
-    run --manifest "$manifests/form-pose-trainer-$exercise-train.csv" --leave-one-out
+for rules in header none; do
+    options=()
+    [ "$rules" = none ] && options=(--exercise none)
+    run --manifest "$manifests/form-pushup-train.csv" --folds 5 --repeats 5 "${options[@]}"
+    run --manifest "$manifests/form-pushup-train.csv" --leave-one-out --quiet "${options[@]}"
+    for exercise in bicep-curl front-raise shoulder-press shoulder-shrug; do
+        run --manifest "$manifests/form-pose-trainer-$exercise-train.csv" --folds 5 --repeats 5 "${options[@]}"
+    done
+    for exercise in bicep-curl front-raise shoulder-press shoulder-shrug; do
+        run --manifest "$manifests/form-pose-trainer-$exercise-train.csv" --leave-one-out "${options[@]}"
+    done
 done
 
 # Timing of the user-facing commands: train on all 90 UI-PRMD files, predict them.

@@ -13,7 +13,7 @@ struct ClassifierModelOptions: ParsableArguments {
     @Option(
         name: .long,
         help:
-            "Model: logistic, form-logistic, nearest-neighbor (DTW), vote (majority of the three), or automatic (vote up to 30 training recordings, else chosen by cross-validation inside the training data)."
+            "Model: logistic, form-logistic, nearest-neighbor (DTW), vote (majority of the three), rule-logistic, rule-verdict, rule-vote (the vote and the rule verdict; these three need form rules), or automatic (vote, or rule-vote with form rules, up to 30 training recordings; else chosen by cross-validation inside the training data)."
     )
     var method: String = ActionClassifier.Configuration().method.rawValue
 

@@ -18,6 +18,11 @@ struct TrainCommand: AsyncParsableCommand {
             side and DTW nearest neighbour on its normalised angle trajectories; above 30, logistic \
             regression unless one of the other two cross-validates clearly better inside the training set \
             (stratified 5-fold). \
+            When every recording's header names the same library exercise (label `exercise`), or with \
+            --exercise ID, that exercise's form rules measured over each recording are features too \
+            (per rule: margin past its bound and share of frames past it; the primary angle's range), \
+            the model file records them, and up to 30 recordings the vote gets a fourth member, the \
+            coach's own verdict (any rule broken); above 30 a rule model is one more candidate. \
             Training is deterministic.
             """
     )

@@ -31,11 +31,16 @@ struct ExerciseRecognizerTests {
 
     /// A person facing the camera (their left on the image right), in pixels with depth `z` (away from
     /// the camera) unless `depth` is false. Pixel sizes: torso 120, upper arm 60, forearm 55, thigh and
-    /// shank 85.
-    static func pose(_ limbs: Limbs, depth: Bool = true) -> Pose {
+    /// shank 85. `yaw` moves the camera around the person toward their left (90: a side view, the
+    /// person facing the image left, as in UI-PRMD's side views).
+    static func pose(_ limbs: Limbs, depth: Bool = true, yaw: Double = 0) -> Pose {
         var pose = Pose()
+        let c = cos(yaw * .pi / 180)
+        let s = sin(yaw * .pi / 180)
         func set(_ joint: Joint, _ p: (Double, Double, Double)) {
-            pose[joint] = Keypoint(x: p.0, y: p.1, z: depth ? p.2 : nil, confidence: 0.9)
+            let x = 320 + (p.0 - 320) * c + p.2 * s
+            let z = -(p.0 - 320) * s + p.2 * c
+            pose[joint] = Keypoint(x: x, y: p.1, z: depth ? z : nil, confidence: 0.9)
         }
         func step(
             _ from: (Double, Double, Double),
@@ -78,6 +83,7 @@ struct ExerciseRecognizerTests {
     static func recognize(
         seconds: Double = 12,
         depth: Bool = true,
+        yaw: Double = 0,
         _ limbs: (Double) -> Limbs
     ) throws -> (state: RecognitionState, recognizer: ExerciseRecognizer) {
         let library = try ExerciseLibrary.bundled()
@@ -86,7 +92,7 @@ struct ExerciseRecognizerTests {
         var state: RecognitionState?
         while t < seconds {
             let phase = 0.5 - 0.5 * cos(2 * .pi * t / 2.5)
-            if let s = recognizer.ingest(pose(limbs(phase), depth: depth), at: t) { state = s }
+            if let s = recognizer.ingest(pose(limbs(phase), depth: depth, yaw: yaw), at: t) { state = s }
             t += 1 / 30
         }
         return (try #require(state), recognizer)
@@ -189,15 +195,19 @@ struct ExerciseRecognizerTests {
         #expect(Self.winner(state) == "shoulder-flexion")
     }
 
-    @Test func oneArmRaisedBackwardIsShoulderExtension() throws {
-        let (state, _) = try Self.recognize { p in
+    /// Shoulder extension: the arm goes behind the trunk line. With depth every view shows it; without,
+    /// a side view shows the upper arm passing behind the vertical (the view the definition asks for),
+    /// and the oblique view still shows part of it.
+    @Test(arguments: [(true, 0.0), (true, 90.0), (false, 90.0), (false, 45.0)])
+    func oneArmRaisedBackwardIsShoulderExtension(depth: Bool, yaw: Double) throws {
+        let (state, recognizer) = try Self.recognize(depth: depth, yaw: yaw) { p in
             var limbs = Limbs()
             let arm = Self.raised(5 + 40 * p, azimuth: -90)
-            limbs.upperArm.1 = arm
-            limbs.forearm.1 = arm
+            limbs.upperArm.0 = arm
+            limbs.forearm.0 = arm
             return limbs
         }
-        #expect(Self.winner(state) == "shoulder-extension")
+        #expect(Self.winner(state) == "shoulder-extension", "\(Self.top(recognizer))")
     }
 
     @Test func bothArmsRaisedSidewaysIsALateralRaise() throws {
@@ -252,6 +262,25 @@ struct ExerciseRecognizerTests {
             return limbs
         }
         #expect(Self.winner(state) == "hurdle-step")
+    }
+
+    /// A physical therapist's criterion: a leg raised with the knee straight is a straight-leg raise even
+    /// when it goes as high as a hurdle step's knee lift (70°), because a hurdle step bends the knee
+    /// (`motion.hinge`); with and without depth (from the front, the thigh's forward turn is only seen
+    /// as foreshortening).
+    @Test(arguments: [true, false])
+    func straightLegRaisedAsHighAsAKneeLiftIsAStraightLegRaise(depth: Bool) throws {
+        let (state, recognizer) = try Self.recognize(depth: depth) { p in
+            var limbs = Limbs()
+            let leg = Self.raised(70 * p, azimuth: 90)
+            limbs.thigh.1 = leg
+            limbs.shank.1 = leg
+            return limbs
+        }
+        #expect(Self.winner(state) == "standing-straight-leg-raise", "\(Self.top(recognizer))")
+        let hurdle = try #require(recognizer.exercises.firstIndex { $0.id == "hurdle-step" })
+        let raise = try #require(recognizer.exercises.firstIndex { $0.id == "standing-straight-leg-raise" })
+        #expect(recognizer.scores[hurdle] < 0.5 * recognizer.scores[raise], "\(Self.top(recognizer))")
     }
 
     /// A lifted knee seen going backward (as in UI-PRMD's distorted hurdle steps) is still a leg raise:
@@ -336,6 +365,25 @@ struct ExerciseRecognizerTests {
         #expect(standing.recognizer.scores[index] < 0.1 * seated.recognizer.scores[seatedIndex])
     }
 
+    /// A short clip gets its first decision as soon as the window holds its 12 samples (1.1 s), not at the
+    /// next whole stride (2 s).
+    @Test func firstDecisionComesAsSoonAsTheWindowHoldsEnoughSamples() throws {
+        let library = try ExerciseLibrary.bundled()
+        var recognizer = ExerciseRecognizer(exercises: library.exercises)
+        var decisions: [(seconds: Double, state: RecognitionState)] = []
+        var t = 0.0
+        while t < 1.5 {
+            let phase = 0.5 - 0.5 * cos(2 * .pi * t / 2.5)
+            var limbs = Limbs()
+            limbs.forearm.1 = Self.raised(10 + 120 * phase, azimuth: 90)
+            if let state = recognizer.ingest(Self.pose(limbs), at: t) { decisions.append((t, state)) }
+            t += 1 / 30
+        }
+        let first = try #require(decisions.first { Self.winner($0.state) != nil }, "\(decisions)")
+        #expect(first.seconds > 1.05 && first.seconds < 1.25, "\(decisions)")
+        #expect(Self.winner(first.state) == "bicep-curl", "\(Self.top(recognizer))")
+    }
+
     @Test func standingStillIsLowConfidenceAndNobodyIsNoPerson() throws {
         let (state, _) = try Self.recognize { _ in Limbs() }
         #expect(state == .lowConfidence)
@@ -412,6 +460,26 @@ struct ExerciseRecognizerTests {
             file: "x.json"
         )
         #expect(fine.motion.reach == 120)
+    }
+
+    /// `motion.hinge` is `straight` or `bends`, and only for a thigh movement (the knee is judged).
+    @Test(arguments: [
+        ("thigh", "\"bent\"", "bent"), ("upperArm", "\"straight\"", "upperArm"), ("thigh", "\"bends\"", nil),
+    ])
+    func aBadHingeNamesTheFieldAndValue(segment: String, hinge: String, named: String?) throws {
+        let text = """
+            {"id": "x", "name": "X", "view": "side", "side": "either", "kind": "reps",
+             "angles": ["hipFlexion"], "primary": "hipFlexion",
+             "motion": {"segment": "\(segment)", "direction": "forward", "hinge": \(hinge)},
+             "repetition": {"start": 0, "peak": 70, "towardPeak": "concentric"}, "target": {"min": 60, "max": 90}}
+            """
+        guard let named else {
+            #expect(try ExerciseDefinition(jsonText: text, file: "x.json").motion.hinge == .bends)
+            return
+        }
+        let error = #expect(throws: CoachKitError.self) { try ExerciseDefinition(jsonText: text, file: "x.json") }
+        #expect(error?.message.contains("motion.hinge") == true, "\(error?.message ?? "")")
+        #expect(error?.message.contains(named) == true, "\(error?.message ?? "")")
     }
 
     // MARK: - UI-PRMD (dev subjects s01–s03 only; s04–s05 are held out)

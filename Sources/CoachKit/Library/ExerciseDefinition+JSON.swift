@@ -293,7 +293,7 @@ private struct FieldReader {
         guard let object = value.objectValue else {
             throw fail(
                 "motion",
-                "must be an object {\"segment\", \"direction\", \"also\"?, \"hips\"?, \"reach\"?} (got \(value.jsonText))"
+                "must be an object {\"segment\", \"direction\", \"also\"?, \"hips\"?, \"reach\"?, \"hinge\"?} (got \(value.jsonText))"
             )
         }
         let segment: ExerciseDefinition.Motion.Segment = try enumeration(object, "segment", path: "motion.segment")
@@ -325,15 +325,25 @@ private struct FieldReader {
                 "must be the degrees the segment turns in a repetition, more than 0 and at most 180 (got \(reach))"
             )
         }
+        var hinge: ExerciseDefinition.Motion.Hinge?
+        if object["hinge"] != nil {
+            hinge = try enumeration(object, "hinge", path: "motion.hinge") as ExerciseDefinition.Motion.Hinge
+            guard segment == .thigh else {
+                throw fail(
+                    "motion.hinge",
+                    "is only judged for a thigh movement (the knee), but the segment is \(segment.rawValue): remove it"
+                )
+            }
+        }
         if let unknown = object.keys.sorted().first(where: {
-            !["segment", "direction", "also", "hips", "reach"].contains($0)
+            !["segment", "direction", "also", "hips", "reach", "hinge"].contains($0)
         }) {
             throw fail(
                 "motion.\(unknown)",
-                "is not a field of the motion block (known: also, direction, hips, reach, segment)"
+                "is not a field of the motion block (known: also, direction, hinge, hips, reach, segment)"
             )
         }
-        return .init(segment: segment, direction: direction, also: also, hips: hips, reach: reach)
+        return .init(segment: segment, direction: direction, also: also, hips: hips, reach: reach, hinge: hinge)
     }
 
     func enumeration<E: RawRepresentable & CaseIterable>(

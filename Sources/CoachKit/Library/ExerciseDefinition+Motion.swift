@@ -59,6 +59,17 @@ extension ExerciseDefinition {
             case move
         }
 
+        /// What the joint at the far end of the moving segment does (the elbow for an upper arm, the
+        /// knee for a thigh): the clinical difference between a straight-leg raise and a knee lift.
+        public enum Hinge: String, Sendable, Hashable, Codable, CaseIterable {
+            /// It stays as it is while the segment moves (a straight-leg raise: the shank turns with the
+            /// thigh).
+            case straight
+            /// It bends about as far as the segment turns (a hurdle step or knee lift: the shank stays
+            /// near vertical while the thigh comes up).
+            case bends
+        }
+
         /// The segment that moves most.
         public var segment: Segment
         /// Where its far end goes.
@@ -74,19 +85,25 @@ extension ExerciseDefinition {
         /// swing starts or on the camera view (e.g. 120 for an abduction raised above shoulder height,
         /// 90 for a scaption raise to shoulder height).
         public var reach: Double?
+        /// Whether the joint at the moving segment's far end stays straight or bends during the movement
+        /// (`nil`: not judged). Only the knee of a thigh movement is judged: the elbow of an arm raise is
+        /// left to the form rules.
+        public var hinge: Hinge?
 
         public init(
             segment: Segment,
             direction: Direction,
             also: [Segment] = [],
             hips: Hips = .still,
-            reach: Double? = nil
+            reach: Double? = nil,
+            hinge: Hinge? = nil
         ) {
             self.segment = segment
             self.direction = direction
             self.also = also
             self.hips = hips
             self.reach = reach
+            self.hinge = hinge
         }
 
         /// The signature implied by a primary angle alone, for definitions without a `motion` block.

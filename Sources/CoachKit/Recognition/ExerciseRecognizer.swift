@@ -92,6 +92,11 @@ public struct ExerciseRecognizer: Sendable {
     /// factor of 1.28 at one standard deviation), with a floor for the same reason as the direction's.
     static let reachTolerance = 0.25
     static let reachFloor = 0.15
+    /// The knee's bend against the thigh's swing (both as chords): a straight-leg raise keeps it below
+    /// 0.5, a knee lift above; beyond that the fit falls as exp(−excess / this), to a floor for the same
+    /// reason as the direction's.
+    static let hingeTolerance = 0.15
+    static let hingeFloor = 0.1
 
     public let configuration: Configuration
     public let exercises: [ExerciseDefinition]
@@ -111,6 +116,10 @@ public struct ExerciseRecognizer: Sendable {
     private var lastSampleSeconds = -Double.infinity
     private var lastDecisionSeconds = -Double.infinity
     private var lastPoseSeconds = -Double.infinity
+    /// Whether a decision was made on the current window since it last restarted.
+    private var decidedOnWindow = false
+    /// The samples a window needs before a decision (12 at 10 Hz: 1.1 s).
+    private var minimumSamples: Int { min(capacity, 12) }
     private var scratch: [Double]
     private var low: [Double]
     private var high: [Double]
@@ -121,10 +130,10 @@ public struct ExerciseRecognizer: Sendable {
     private var swingEnds: [Double]
     /// Per segment slot: the mean forward component of its direction over the window.
     private var forwardMean: [Double]
-    /// Per side: the 10–90 % range of the elbow angle between the upper-arm and forearm directions (in
-    /// the same reconstructed body frame as the swings, so a forearm pointing at the camera keeps its
-    /// angle to the upper arm), degrees.
-    private var elbowRange: [Double]
+    /// Per hinge (elbow left/right, knee left/right): the 10–90 % range of the angle between the
+    /// directions of the segments it joins (in the same reconstructed body frame as the swings, so a
+    /// forearm pointing at the camera keeps its angle to the upper arm), degrees.
+    private var hingeRange: [Double]
     private var viewMode = 0
     private var referenceLength: [Double]
     private var torsoReference = 0.0
@@ -143,7 +152,7 @@ public struct ExerciseRecognizer: Sendable {
         swing = Array(repeating: 0, count: Self.segmentSlots)
         swingEnds = Array(repeating: .nan, count: Self.segmentSlots * 6)
         forwardMean = Array(repeating: .nan, count: Self.segmentSlots)
-        elbowRange = [.nan, .nan]
+        hingeRange = [.nan, .nan, .nan, .nan]
         referenceLength = Array(repeating: 0, count: Self.segmentSlots)
     }
 
@@ -156,6 +165,7 @@ public struct ExerciseRecognizer: Sendable {
         if seconds < lastSampleSeconds { reset() }
         if pose != nil, !steady {
             ringCount = 0
+            decidedOnWindow = false
             ringNext = 0
         }
         if let pose, steady {
@@ -169,19 +179,25 @@ public struct ExerciseRecognizer: Sendable {
                 ringCount = min(ringCount + 1, capacity)
             }
         }
-        guard seconds - lastDecisionSeconds >= configuration.strideSeconds else { return nil }
+        // Every stride, and as soon as a fresh window first holds enough samples (so that a short clip
+        // gets its first decision at 1.1 s rather than at the next stride, 2 s).
+        let firstFull = !decidedOnWindow && ringCount >= minimumSamples
+        guard seconds - lastDecisionSeconds >= configuration.strideSeconds || firstFull else { return nil }
         lastDecisionSeconds = seconds
         if seconds - lastPoseSeconds > 1 {
             ringCount = 0
+            decidedOnWindow = false
             ringNext = 0
             bestIndex = nil
             state = .noPerson
             return state
         }
-        guard ringCount >= min(capacity, 12) else {
+        guard ringCount >= minimumSamples else {
+            decidedOnWindow = false
             state = .lowConfidence
             return state
         }
+        decidedOnWindow = true
         decide()
         return state
     }
@@ -189,6 +205,7 @@ public struct ExerciseRecognizer: Sendable {
     /// Forgets the window.
     public mutating func reset() {
         ringCount = 0
+        decidedOnWindow = false
         ringNext = 0
         lastSampleSeconds = -.infinity
         lastDecisionSeconds = -.infinity
@@ -352,7 +369,7 @@ public struct ExerciseRecognizer: Sendable {
         }
         viewMode = modes.0 >= modes.1 && modes.0 >= modes.2 ? 0 : (modes.1 >= modes.2 ? 1 : 2)
         for slot in 0..<Self.segmentSlots { summariseSegment(slot, count: n) }
-        for side in 0..<2 { summariseElbow(side, count: n) }
+        for hinge in 0..<4 { summariseHinge(hinge, count: n) }
 
         var best = -1
         var bestScore = 0.0
@@ -379,11 +396,12 @@ public struct ExerciseRecognizer: Sendable {
         }
     }
 
-    /// The range of the angle between one side's upper-arm and forearm directions over the window.
-    private mutating func summariseElbow(_ side: Int, count n: Int) {
-        elbowRange[side] = .nan
-        let upper = Self.segmentBase + side * 3
-        let fore = Self.segmentBase + (2 + side) * 3
+    /// The range of the angle between the directions of the two segments a hinge joins over the window:
+    /// hinge 0/1 the elbow (upper arm, forearm), 2/3 the knee (thigh, shank), left/right.
+    private mutating func summariseHinge(_ hinge: Int, count n: Int) {
+        hingeRange[hinge] = .nan
+        let upper = Self.segmentBase + (hinge < 2 ? hinge : 2 + hinge) * 3
+        let fore = upper + 6
         var m = 0
         for i in 0..<n {
             let b = i * Self.featureCount
@@ -403,7 +421,7 @@ public struct ExerciseRecognizer: Sendable {
         }
         guard m >= max(3, n / 3) else { return }
         let (lo, hi) = tenthAndNinetiethPercentiles(&scratch, count: m)
-        elbowRange[side] = (acos(lo) - acos(hi)) * 180 / .pi
+        hingeRange[hinge] = (acos(lo) - acos(hi)) * 180 / .pi
     }
 
     /// The swing of one segment: its main axis of motion (power iteration on the 3 × 3 covariance of its
@@ -728,6 +746,8 @@ public struct ExerciseRecognizer: Sendable {
         // Direction of the swing, and how far it turns.
         var directionFactor = 1.0
         var reachFactor = 1.0
+        var hingeFactor = 1.0
+        var bend = Double.nan
         if let slot = Self.slot(segment, side: side) {
             if segment == .forearm {
                 // A forearm either folds at the elbow (the elbow angle changes as much as the forearm
@@ -735,13 +755,26 @@ public struct ExerciseRecognizer: Sendable {
                 // The elbow angle between the reconstructed directions, except from the side, where the
                 // camera sees an arm moving forward square-on and the image-plane angle is the better one
                 // (the reconstructed out/in axis is only a magnitude there).
-                let elbow = viewMode == 2 ? range(.elbowFlexion, side) : elbowRange[side]
+                let elbow = viewMode == 2 ? range(.elbowFlexion, side) : hingeRange[side]
                 let bend = Self.chord(elbow) / max(1e-6, swing[slot])
                 if motion.direction == .around {
                     if bend > 0.5 { directionFactor *= exp(-(bend - 0.5) / 0.3) }
                 } else if bend < 0.5 {
                     directionFactor *= exp(-(0.5 - bend) / 0.3)
                 }
+            }
+            if segment == .thigh, let hinge = motion.hinge {
+                // The knee, as a physical therapist tells a straight-leg raise (the shank turns with the
+                // thigh) from a knee lift (the knee bends about as far as the thigh comes up). From the
+                // side the image-plane knee angle is the better one, as for the elbow.
+                let knee = viewMode == 2 ? range(.kneeFlexion, side) : hingeRange[2 + side]
+                bend = Self.chord(knee) / max(1e-6, swing[slot])
+                var fit = 1.0
+                switch hinge {
+                case .straight: if bend > 0.5 { fit = exp(-(bend - 0.5) / Self.hingeTolerance) }
+                case .bends: if bend < 0.5 { fit = exp(-(0.5 - bend) / Self.hingeTolerance) }
+                }
+                hingeFactor = Self.hingeFloor + (1 - Self.hingeFloor) * fit
             }
             if let e = Self.heading(motion.direction), swingEnds[slot * 6].isFinite {
                 var cosine = headingCosine(slot: slot, expected: e, reversed: false)
@@ -793,9 +826,9 @@ public struct ExerciseRecognizer: Sendable {
         if explaining {
             func f(_ x: Double) -> String { x.isFinite ? String(Int((x * 100).rounded())) : "-" }
             explain =
-                "activity \(f(activity)) (main \(f(main)) other \(f(other))) posture \(f(postureFactor)) hips \(f(hipsFactor)) direction \(f(directionFactor)) reach \(f(reachFactor)) (turned \(Self.slot(segment, side: side).map { f(turnedDegrees(slot: $0) / 100) } ?? "-")°) excursion \(f(excursion)) rules \(f(rules))"
+                "activity \(f(activity)) (main \(f(main)) other \(f(other))) posture \(f(postureFactor)) hips \(f(hipsFactor)) direction \(f(directionFactor)) hinge \(f(hingeFactor)) (bend \(f(bend))) reach \(f(reachFactor)) (turned \(Self.slot(segment, side: side).map { f(turnedDegrees(slot: $0) / 100) } ?? "-")°) excursion \(f(excursion)) rules \(f(rules))"
         }
-        return activity * postureFactor * hipsFactor * directionFactor * reachFactor * excursion * rules
+        return activity * postureFactor * hipsFactor * directionFactor * hingeFactor * reachFactor * excursion * rules
     }
 
     /// Whether the primary angle is the moving segment's own turn (then |peak − start| is the default

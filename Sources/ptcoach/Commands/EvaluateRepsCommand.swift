@@ -15,7 +15,7 @@ struct EvaluateRepsCommand: AsyncParsableCommand {
             recognizer). Metrics: off-by-one accuracy = share of files with |predicted − true| ≤ 1; mean \
             relative error = mean of |predicted − true| / true; recognition accuracy = share of files whose \
             recognised exercise is the labelled one. Files of the --held-out subjects are reported separately. \
-            With --recognition-only the second column may be anything (e.g. a form label), only the run without \
+            With --recognition-only the second column may be anything (e.g. a form label; a library exercise id there is the label where the header has none), only the run without \
             an exercise is made, and a confusion list (labelled → recognised) is printed; --expect sets the \
             labelled exercise for every file (e.g. a dataset's own exercise code that means a library one).
             """
@@ -97,8 +97,13 @@ struct EvaluateRepsCommand: AsyncParsableCommand {
             } catch {
                 throw CLIError("\(manifest):\(number + 1): \(error.description)")
             }
-            guard let id = expect ?? header.label("exercise") else {
-                throw CLIError("\(path): the header has no labels.exercise; the evaluation needs it (or give --expect)")
+            // With --recognition-only a second column naming a library exercise is the label (a
+            // `path,exercise` manifest of pose-tracks without labels, e.g. the real videos' poses).
+            let column = recognitionOnly && fields.count >= 2 && library.exercises.contains { $0.id == fields[1] }
+            guard let id = expect ?? header.label("exercise") ?? (column ? fields[1] : nil) else {
+                throw CLIError(
+                    "\(path): the header has no labels.exercise; the evaluation needs it (or give --expect, or a library exercise id in the manifest's second column with --recognition-only)"
+                )
             }
             let definition: ExerciseDefinition
             do {

@@ -1,4 +1,5 @@
 import CoachKit
+import Foundation
 import PoseKit
 import Testing
 
@@ -267,5 +268,111 @@ struct CoachingSessionTests {
         let said = try #require(rep.targetText(for: Self.library["squat"]!))
         #expect(said.contains(text), "\(said)")
         if peak > 120 { #expect(said.hasSuffix("beyond 120°)")) }
+    }
+
+    // MARK: - Framing, depth verdict and per-repetition results
+
+    /// Squats seen in a picture `height` pixels high (the feet stand at y = 445).
+    static func runSquats(height: Double, reps: Int = 4) -> CoachingSession {
+        var session = CoachingSession(
+            configuration: .init(
+                exercise: library["squat"]!,
+                frameWidth: SyntheticExercise.width,
+                frameHeight: height,
+                emitsPoseEvents: false
+            )
+        )
+        for frame in SyntheticExercise(kind: .squat).frames(reps: reps) { _ = session.ingest(frame) }
+        return session
+    }
+
+    @Test func anAngleEndJustOutsideThePictureIsStillMeasured() {
+        // Ankles 15 px below a 430-px picture: the knee is in it and 80 % of the shank too, so the knee angle
+        // is measured and every squat counts (a push-up's wrists below the picture, push-up_1).
+        let session = Self.runSquats(height: 430)
+        #expect(session.repetitions.count == 4)
+        #expect(session.snapshot.setupGuidance == nil)
+    }
+
+    @Test func anAngleEndFarOutsideThePictureIsNotMeasured() {
+        // In a 390-px picture less than a third of the shank is visible: no direction to measure, so nothing
+        // counts and the person is asked to step back.
+        let session = Self.runSquats(height: 390)
+        #expect(session.repetitions.isEmpty)
+        #expect(session.snapshot.setupGuidance?.contains("Step back") == true)
+    }
+
+    @Test func aBilateralExerciseSeenFromTheSideIsJudgedOnTheSideCounted() throws {
+        // The far (right) leg, poorly seen, reads a straight knee throughout, as a pose estimator's guess of a
+        // hidden limb can: the depth rule must not say "squat deeper" about a 95° squat of the near leg.
+        var frames = SyntheticExercise(kind: .squat, noisePixels: 0, peakDegrees: 95).frames(reps: 3)
+        for i in frames.indices {
+            var pose = frames[i].poses[0]
+            let hip = pose[.rightHip]
+            pose[.rightKnee] = Keypoint(x: hip.x + 3, y: hip.y + 85, confidence: 0.4)
+            pose[.rightAnkle] = Keypoint(x: hip.x + 4, y: hip.y + 165, confidence: 0.4)
+            pose[.rightHip].confidence = 0.4
+            frames[i].poses[0] = pose
+        }
+        let (session, _) = Self.run(frames, exercise: "squat")
+        #expect(session.repetitions.count == 3)
+        for rep in session.repetitions {
+            #expect(!rep.issues.contains { $0.rule == "depth" }, "\(rep.issues)")
+            let knee = try #require(rep.angles.first)
+            #expect(knee.angle == .kneeFlexion && knee.side == .left)
+            // The value the rule judges is the peak the range-of-motion text reports.
+            #expect(abs(knee.atPeak - (rep.peakAngle ?? 0)) < 1e-9)
+        }
+    }
+
+    @Test func aOneFrameGlitchIsNotTheAngleReached() throws {
+        // One frame in the rest between squats 3 and 4 throws both ankles up behind the knees, so that the
+        // knees read about 145° for that frame only.
+        var frames = SyntheticExercise(kind: .squat, noisePixels: 0, peakDegrees: 95).frames(reps: 4)
+        let glitch = try #require(frames.firstIndex { $0.seconds >= 1 + 2 * 2.7 + 2.45 })
+        for joint in [Joint.leftAnkle, .rightAnkle] {
+            frames[glitch].poses[0][joint].x -= 40
+            frames[glitch].poses[0][joint].y -= 140
+        }
+        let (session, _) = Self.run(frames, exercise: "squat")
+        #expect(session.repetitions.count == 4)
+        for rep in session.repetitions {
+            let knee = try #require(rep.angles.first { $0.angle == .kneeFlexion })
+            #expect(knee.max < 105, "rep \(rep.index): knee flexion \(knee.min)–\(knee.max)°")
+        }
+    }
+
+    @Test func aPhantomRepetitionOnGuessedDepthIsReplacedByTheImagePlaneCount() {
+        // The first second: standing still while the guessed depth of the knees swings 60 px forward and
+        // back (a 3-D knee angle of about 70°, squat_13's first "repetition"); then three real squats.
+        let frames = Self.withDepth(
+            SyntheticExercise(kind: .squat, idleBeforeSeconds: 1.2).frames(reps: 3),
+            rigid: false
+        ).map { frame in
+            var frame = frame
+            if frame.seconds > 0.1, frame.seconds < 0.9 {
+                let bump = 60 * sin(Double.pi * (frame.seconds - 0.1) / 0.8)
+                for joint in [Joint.leftKnee, .rightKnee] { frame.poses[0][joint].z! -= bump }
+            }
+            return frame
+        }
+        let (session, _) = Self.run(frames, exercise: "squat")
+        #expect(session.repetitions.count == 3)
+        #expect(session.repetitions.allSatisfy { $0.startSeconds > 1 })
+    }
+
+    @Test func theDepthVerdictWaitsForFramesThatShowThePerson() {
+        // 40 poses showing two limb joints (someone at the edge of the picture) decide nothing; the verdict
+        // comes from the frames that show the person.
+        let frames = Self.withDepth(SyntheticExercise(kind: .squat).frames(reps: 2), rigid: true)
+        var check = DepthJitterCheck()
+        for frame in frames.prefix(40) {
+            var pose = frame.poses[0]
+            for joint in Joint.allCases where joint != .leftShoulder && joint != .leftHip { pose[joint] = .missing }
+            check.ingest(pose)
+        }
+        #expect(check.trusted == nil)
+        for frame in frames.prefix(40) { check.ingest(frame.poses[0]) }
+        #expect(check.trusted == true)
     }
 }

@@ -1,0 +1,59 @@
+import CoachKit
+import Foundation
+import PoseKit
+import Testing
+
+/// The kaiakol push-up clips from `../shared/data` (MediaPipe side views, one or a few repetitions each; not in
+/// the repository).
+struct RealPushUpTests {
+    static let data = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+            "shared/data/pose-tracks/kaiakol"
+        )
+
+    static func session(_ name: String) throws -> CoachingSession {
+        let path = data.appendingPathComponent(name + ".jsonl").path
+        try #require(
+            FileManager.default.fileExists(atPath: path),
+            "missing \(path): the real-clip tests need ../shared/data next to the repository"
+        )
+        let (header, frames) = try PoseTrackReader.readAll(path: path)
+        var session = CoachingSession(
+            configuration: .init(
+                exercise: try ExerciseLibrary.bundled().exercise(id: "push-up"),
+                frameWidth: Double(header.width),
+                frameHeight: Double(header.height),
+                emitsPoseEvents: false
+            )
+        )
+        for frame in frames { _ = session.ingest(frame) }
+        return session
+    }
+
+    @Test func aPushUpWithTheWristsBelowThePictureIsCounted() throws {
+        // In every frame of this clip the near wrist lies up to 25 px below the 360-px picture (MediaPipe
+        // places it there) and the far arm is barely seen; the elbows and most of the forearms are in view.
+        let session = try Self.session("pushup_correct_001")
+        #expect(session.repetitions.count >= 1)
+        #expect(session.snapshot.setupGuidance == nil)
+    }
+
+    @Test func theDepthCueNeverContradictsTheRangeOfMotion() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: Self.data.path)
+            .filter { $0.hasPrefix("pushup_") && $0.hasSuffix(".jsonl") }.sorted()
+        try #require(names.count == 50, "expected the 50 kaiakol push-up clips, found \(names.count)")
+        let pushUp = try ExerciseLibrary.bundled().exercise(id: "push-up")
+        var counted = 0
+        for name in names {
+            let session = try Self.session(String(name.dropLast(6)))
+            if !session.repetitions.isEmpty { counted += 1 }
+            for rep in session.repetitions {
+                let depth = rep.issues.contains { $0.rule == "depth" }
+                let past = rep.targetText(for: pushUp)?.hasPrefix("past the target") == true
+                #expect(!(depth && past), "\(name) rep \(rep.index): 'lower your chest' and 'past the target range'")
+            }
+        }
+        // Each clip holds at least one push-up.
+        #expect(counted == names.count, "\(counted) of \(names.count) clips counted")
+    }
+}

@@ -196,9 +196,10 @@ struct ExerciseRecognizerTests {
     }
 
     /// Shoulder extension: the arm goes behind the trunk line. With depth every view shows it; without,
-    /// a side view shows the upper arm passing behind the vertical (the view the definition asks for),
-    /// and the oblique view still shows part of it.
-    @Test(arguments: [(true, 0.0), (true, 90.0), (false, 90.0), (false, 45.0)])
+    /// a side view shows the upper arm passing behind the vertical (the view the definition asks for)
+    /// and the oblique view still part of it, while from the front it is only foreshortening: there it is
+    /// told from a forward raise by how far it turns (reach 50 against 90–150).
+    @Test(arguments: [(true, 0.0), (true, 90.0), (false, 90.0), (false, 45.0), (false, 0.0)])
     func oneArmRaisedBackwardIsShoulderExtension(depth: Bool, yaw: Double) throws {
         let (state, recognizer) = try Self.recognize(depth: depth, yaw: yaw) { p in
             var limbs = Limbs()

@@ -13,7 +13,8 @@ import Darwin
 /// eight limb segments (upper arms, forearms, thighs, shanks) in the trunk's own frame (outward /
 /// forward / up: in 3-D when keypoints have depth, so independent of the camera view; else in the image,
 /// where a front view cannot tell forward from backward and a side view cannot tell out from in), and
-/// the height of the hips above the feet. Every `strideSeconds` it summarises the last `windowSeconds`:
+/// the height of the hips above the feet. Every `strideSeconds` (and as soon as a fresh window holds 1.1 s)
+/// it summarises the last `windowSeconds`:
 /// per segment, the swing (the 10–90 % range along its main axis of motion) and where the swing goes
 /// (from the low end to the high end); then scores each exercise by
 /// - **activity**: its segment swings (on one side for `either`, on both for `both`) and every segment it
@@ -26,6 +27,8 @@ import Darwin
 ///   definition's `reach` (log-normal, ``reachTolerance``, with a floor): independent of the view and of
 ///   where the swing starts, it separates raises that share a plane a camera cannot tell apart
 ///   (abduction overhead from scaption to shoulder height);
+/// - **hinge**: for a thigh movement that declares it, the knee bends about as far as the thigh turns (a
+///   knee lift) or stays straight (``hingeTolerance``, with a floor);
 /// - **hips**: still or moving, as declared; **posture**: upright / horizontal;
 /// - **excursion**: the primary angle's range against start → peak (a weak, wide term), and the
 ///   `throughout` form rules bounding other angles.
@@ -158,7 +161,8 @@ public struct ExerciseRecognizer: Sendable {
 
     /// Feeds the selected, smoothed pose (or `nil` when nobody is seen).
     ///
-    /// - Returns: The state at each decision (every `strideSeconds`), `nil` in between.
+    /// - Returns: The state at each decision (every `strideSeconds`, and as soon as a fresh window holds
+    ///   its 12 samples), `nil` in between.
     /// - Parameter steady: `false` while the person walks or is partly out of frame: the window restarts,
     ///   so that walking in is not taken for an exercise.
     public mutating func ingest(_ pose: Pose?, at seconds: Double, steady: Bool = true) -> RecognitionState? {

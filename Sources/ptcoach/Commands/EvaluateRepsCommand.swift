@@ -49,7 +49,7 @@ struct EvaluateRepsCommand: AsyncParsableCommand {
     @Flag(
         name: .long,
         help:
-            "Print, per file, the recognizer's swings and the factors of the labelled and the top exercises (at the middle of the file)."
+            "Print, per file, the recognizer's swings and the factors of the labelled and the top exercises (at its last decision over the file)."
     )
     var explain = false
 
@@ -160,6 +160,14 @@ struct EvaluateRepsCommand: AsyncParsableCommand {
                 print(Self.metrics(exercise, set.filter { $0.exercise == exercise }))
             }
             print(Self.metrics("ALL", set))
+            let views = Array(Set(set.map(\.view))).sorted()
+            if views.count > 1 {
+                let parts = views.map { view in
+                    let files = set.filter { $0.view == view }
+                    return "\(view) \(files.filter { $0.recognized == $0.exercise }.count)/\(files.count)"
+                }
+                print("recognised by the session, by view: " + parts.joined(separator: ", "))
+            }
             print("confusion (labelled -> recognised by the session: files):")
             Self.confusion(set, exercises) { $0.recognized }
             if recognitionOnly {

@@ -375,4 +375,18 @@ struct CoachingSessionTests {
         for frame in frames.prefix(40) { check.ingest(frame.poses[0]) }
         #expect(check.trusted == true)
     }
+
+    @Test func aFormJointOutOfThePictureIsAskedForWhileTheCountGoesOn() {
+        // Shoulder abductions with the hands never seen (beyond the picture's sides): the shoulder angle counts
+        // every raise, and the coach asks to step back so that the elbow rule (arms straight) can be judged.
+        let frames = SyntheticExercise(kind: .shoulderAbduction).frames(reps: 6).map { frame in
+            var frame = frame
+            for joint in [Joint.leftWrist, .rightWrist] { frame.poses[0][joint] = .missing }
+            return frame
+        }
+        let (session, events) = Self.run(frames, exercise: "shoulder-abduction")
+        #expect(session.repetitions.count == 6)
+        let asked = events.compactMap { if case .setupGuidance(let text) = $0 { text } else { nil } }
+        #expect(asked == ["Step back so that your hands are in the picture, so I can check your form"])
+    }
 }

@@ -123,6 +123,15 @@ public struct CoachingSession: Sendable {
     /// joint may lie a little outside the picture (a pose estimator extrapolates it) and still be measured:
     /// the angle only needs the direction of the limb from the vertex, which the visible part shows.
     private let requiredAnchor: [Int]
+    /// The joints each form rule's angle needs on the left and the right (the midline ones on both), and the
+    /// view the rule needs. Counting does not wait for them; when one the view lets the coach judge is out of
+    /// the picture for a second, the person is asked to step back so that it is in (a push-up with the feet cut
+    /// off cannot be judged for its body line).
+    private let ruleJoints: [(left: [Joint], right: [Joint], angle: AngleKind, view: ExerciseDefinition.CameraView)]
+    /// The body parts (bits of ``BodyPart``) a form rule misses in this frame, and since when.
+    private var missingParts = 0
+    private var missingPartsSince = Double.nan
+    private var missingPartsAdvice: String?
     private var completeFrames = 0
     private var framesWithPerson = 0
     private var secondsWithPerson = 0.0
@@ -350,6 +359,9 @@ public struct CoachingSession: Sendable {
             guard sidedAlternatives else { return 0 }
             return joint.isLeft ? 1 : joint.isRight ? 2 : 0
         }
+        ruleJoints = (configuration.exercise?.formRules ?? []).map { rule in
+            (rule.angle.joints(side: .left), rule.angle.joints(side: .right), rule.angle, rule.view)
+        }
         let joints = requiredJoints
         requiredAnchor = joints.map { joint in
             guard let angle = configuration.exercise?.primaryAngle, joint.isLeft || joint.isRight else { return -1 }
@@ -426,6 +438,7 @@ public struct CoachingSession: Sendable {
                 advice = "Face the camera so I can measure the movement"
             }
         }
+        if advice == nil, valid { advice = adviceForFormJoints(pose, at: t) } else { missingPartsSince = .nan }
         setGuidance(advice, at: t)
         if glitch {
             // Held: nothing is counted or dropped in these frames.
@@ -517,22 +530,10 @@ public struct CoachingSession: Sendable {
             let set = requiredSet[index]
             if set == 1 { hasLeft = true }
             if set == 2 { hasRight = true }
-            let k = pose[joint]
-            var seen = k.confidence >= configuration.minimumJointConfidence
-            if seen, !isInside(k) {
-                // An angle's end joint just past the edge (a wrist below the picture in a push-up) still gives
-                // the limb's direction when the vertex is in the picture and most of the limb is too.
-                let anchor = requiredAnchor[index]
-                seen = false
-                if anchor >= 0 {
-                    let a = pose[requiredJoints[anchor]]
-                    if a.confidence >= configuration.minimumJointConfidence, isInside(a),
-                        insideFraction(from: a, to: k) >= Self.minimumVisibleLimbFraction
-                    {
-                        seen = true
-                    }
-                }
-            }
+            // An angle's end joint just past the edge (a wrist below the picture in a push-up) still gives
+            // the limb's direction when the vertex is in the picture and most of the limb is too.
+            let anchor = requiredAnchor[index]
+            let seen = isSeen(pose[joint], vertex: anchor >= 0 ? pose[requiredJoints[anchor]] : .missing)
             if seen {
                 requiredSeenFrames[index] += 1
             } else {
@@ -547,6 +548,62 @@ public struct CoachingSession: Sendable {
         let ok = always && sides
         if ok { completeFrames += 1 }
         return ok
+    }
+
+    /// "Step back so that your feet are in the picture …" when, for a second, a form rule the camera view
+    /// could judge misses joints on both sides; `nil` otherwise. Allocates only when the advice changes.
+    private mutating func adviceForFormJoints(_ pose: Pose, at t: Double) -> String? {
+        guard configuration.exercise?.isHold == false, measurementReliable else {
+            missingPartsSince = .nan
+            return nil
+        }
+        var missing = 0
+        var judged = false
+        for rule in ruleJoints {
+            if rule.view != .any, !hasDepth, !(rule.view == .front && view == .front),
+                !(rule.view == .side && view == .side)
+            {
+                continue
+            }
+            judged = true
+            var left = 0
+            var right = 0
+            let leftVertex = pose[rule.angle.vertexJoint(side: .left)]
+            let rightVertex = pose[rule.angle.vertexJoint(side: .right)]
+            for joint in rule.left where !isSeen(pose[joint], vertex: leftVertex) { left |= BodyPart.of(joint) }
+            for joint in rule.right where !isSeen(pose[joint], vertex: rightVertex) { right |= BodyPart.of(joint) }
+            guard left != 0, right != 0 else { continue }
+            // The side that misses less is the one to bring into the picture.
+            missing |= left.nonzeroBitCount <= right.nonzeroBitCount ? left : right
+        }
+        // A frame where no rule can be judged (the view changed for a moment) neither shows nor clears it.
+        if !judged { return guidance != nil && guidance == missingPartsAdvice ? guidance : nil }
+        if missing == 0 {
+            missingPartsSince = .nan
+            return nil
+        }
+        if missing != missingParts || missingPartsSince.isNaN {
+            missingParts = missing
+            missingPartsSince = t
+            missingPartsAdvice = nil
+        }
+        guard t - missingPartsSince >= 1 else { return nil }
+        if missingPartsAdvice == nil {
+            let verb = missing == BodyPart.head ? "is" : "are"
+            missingPartsAdvice =
+                "Step back so that your \(BodyPart.names(missing)) \(verb) in the picture, so I can check your form"
+        }
+        return missingPartsAdvice
+    }
+
+    /// Whether a joint of an angle is seen and in the picture, or (an end joint) a little outside it with the
+    /// angle's `vertex` in it and at least half the limb between them: the rule ``checkFrame`` applies.
+    private func isSeen(_ k: Keypoint, vertex: Keypoint) -> Bool {
+        let c = configuration.minimumJointConfidence
+        guard k.confidence >= c else { return false }
+        if isInside(k) { return true }
+        return vertex.confidence >= c && isInside(vertex)
+            && insideFraction(from: vertex, to: k) >= Self.minimumVisibleLimbFraction
     }
 
     /// The share of a limb (from its vertex to its end) that must lie in the picture for an end joint

@@ -177,6 +177,7 @@ public struct CoachingSession: Sendable {
     private var statPeak: [Double] = []
     private var breachActive: [Bool] = []
     private var pendingBreaches: [Repetition.SafetyBreach] = []
+    private var judgedAngles: [Repetition.AngleRange] = []
     private var lastRepEnd = -Double.infinity
     private var workingSide: BodySide?
     /// The counter (side) whose repetitions count, once one has counted.
@@ -284,6 +285,7 @@ public struct CoachingSession: Sendable {
             statPeak = Array(repeating: .nan, count: n)
             breachActive = Array(repeating: false, count: exercise.safetyLimits.count * 2)
             pendingBreaches.reserveCapacity(8)
+            judgedAngles.reserveCapacity(n)
             if let spec = exercise.repetition {
                 var joints: [Joint] = []
                 for angle in exercise.angles {
@@ -1097,14 +1099,16 @@ public struct CoachingSession: Sendable {
         var issues: [Repetition.FormIssue] = []
         // Form is not judged from angles the camera cannot measure (the wrong view, no measured depth): a
         // front-view squat's knee angle reads a fraction of the real one, and "squat deeper" would be wrong.
-        let judged = nearCount == angles.count ? angles : Array(angles[..<nearCount])
+        // The angles judged, in a buffer kept across repetitions (no allocation for the partition).
+        judgedAngles.removeAll(keepingCapacity: true)
+        judgedAngles.append(contentsOf: angles[..<nearCount])
         for rule in exercise.formRules where reliable {
             if rule.view != .any, !hasDepth,
                 !(rule.view == .front && view == .front) && !(rule.view == .side && view == .side)
             {
                 continue
             }
-            if let issue = rule.firstIssue(in: judged) { issues.append(issue) }
+            if let issue = rule.firstIssue(in: judgedAngles) { issues.append(issue) }
         }
         if let limit = exercise.maximumAsymmetry, let symmetry, symmetry.difference > limit {
             issues.append(

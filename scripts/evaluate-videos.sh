@@ -3,7 +3,8 @@
 # --exercise` and compares with the labels (calimiro labels are noisy, ±1) and, where present, with the careful
 # hand counts of scripts/hand-counts.csv. Prints one line per video, then for each reference the off-by-one
 # accuracy (share with |pred − reference| ≤ 1) and the mean absolute error; the hand counts also per `use`
-# column (tune = clips the counting was tuned on, holdout = clips it was not).
+# column (tune = clips the counting was tuned on, holdout = clips it was not, holdout2 = clips counted by hand
+# before the code they measure ever ran on them; see each row's note for how it was counted).
 #   scripts/evaluate-videos.sh [DATA_DIR] [FILTER_REGEX]
 # Environment: BIN (the ptcoach binary, default .build/release/ptcoach); POSES_CACHE (a folder: each video's
 # poses are found once with `ptcoach poses` and kept there, then `analyze` reads the pose-track; the counts are

@@ -222,6 +222,30 @@ struct ExerciseRecognizerTests {
         #expect(Self.winner(state) == "lateral-raise")
     }
 
+    /// A wide-grip pull-up: the upper arms come down sideways from overhead (shoulder adduction in the
+    /// frontal plane: their raised end moves toward the midline, `inward`) while the elbows bend, the
+    /// forearms stay up at the bar and the body rises; the legs hang, and may swing somewhat (a small
+    /// kip; knees pulled up to 90° with the hips moving would look like a squat with the arms raised).
+    @Test(arguments: [false, true])
+    func armsComingDownSidewaysWhileTheBodyRisesIsAPullUp(legsSwing: Bool) throws {
+        let (state, recognizer) = try Self.recognize { p in
+            var limbs = Limbs()
+            let arm = Self.raised(165 - 95 * p, azimuth: 0)
+            let forearm = Self.raised(165 - 20 * p, azimuth: 0)
+            limbs.upperArm = (arm, arm)
+            limbs.forearm = (forearm, forearm)
+            if legsSwing {
+                let thigh = Self.raised(60 * p, azimuth: 90)
+                let shank = Self.raised(-30 * p, azimuth: 90)
+                limbs.thigh = (thigh, thigh)
+                limbs.shank = (shank, shank)
+            }
+            limbs.drop = -60 * p
+            return limbs
+        }
+        #expect(Self.winner(state) == "pull-up", "\(Self.top(recognizer))")
+    }
+
     @Test func forearmFoldingUpIsABicepCurl() throws {
         let (state, _) = try Self.recognize { p in
             var limbs = Limbs()

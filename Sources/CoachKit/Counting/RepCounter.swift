@@ -236,6 +236,30 @@ public struct RepCounter: Sendable {
         }
     }
 
+    /// Whether `value` (in the signal's units) continues what the counter was doing before a gap in the signal:
+    /// a repetition under way is still past the lower threshold, a rest has not gone past the upper one. So a
+    /// pose lost for a moment at the bottom of a squat, found again still low, is the same squat; found
+    /// standing again, what happened in between was not seen. True when the counter waits for the rest position
+    /// or has seen no range yet (nothing to contradict); otherwise false for a missing or non-finite value.
+    ///
+    /// ```swift
+    /// if counter.continues(with: angleAfterGap) { /* keep the counter's state */ } else { counter.reset() }
+    /// ```
+    public func continues(with value: Double?) -> Bool {
+        guard phase != .unknown else { return true }
+        guard let value, value.isFinite else { return false }
+        let lo = min(windowMin, currentMin)
+        let hi = max(windowMax, currentMax)
+        let range = hi - lo
+        guard lo.isFinite, hi.isFinite, range >= configuration.minimumRange else { return true }
+        let s = value * configuration.direction
+        switch phase {
+        case .active: return s > lo + configuration.lowerFraction * range
+        case .rest: return s < lo + configuration.upperFraction * range
+        case .unknown: return true
+        }
+    }
+
     /// Whether the last completed sample is in the rest zone (used to reset per-repetition statistics).
     public var isAtRest: Bool { phase != .active && lastRestSeconds >= 0 }
 

@@ -55,6 +55,13 @@ public struct CoachingSession: Sendable {
         /// After a stretch out of frame (or without a pose) at most this long, in which the person did not
         /// walk, a repetition may start at once: the person is still in position.
         public var briefAbsenceSeconds: Double
+        /// An invalid stretch longer than a glitch but shorter than this (the pose lost, the feet out of the
+        /// picture for a moment) is bridged when the person did not walk, is found again where they were, and
+        /// the counted angle after it continues what it did before (still past the lower threshold in a
+        /// repetition, still short of the upper one at rest, ``RepCounter/continues(with:)``): the repetition
+        /// under way survives and records the gap (``Repetition/gapSeconds``). Otherwise it is dropped, as
+        /// any longer stretch drops it. Exercise given, repetitions only.
+        public var bridgeSeconds: Double
 
         public init(
             exercise: ExerciseDefinition? = nil,
@@ -72,7 +79,8 @@ public struct CoachingSession: Sendable {
             walkingTorsoLengths: Double = 0.8,
             emitsPoseEvents: Bool = true,
             glitchSeconds: Double = 0.3,
-            briefAbsenceSeconds: Double = 1.5
+            briefAbsenceSeconds: Double = 1.5,
+            bridgeSeconds: Double = 1.0
         ) {
             self.exercise = exercise
             self.library = library
@@ -90,6 +98,7 @@ public struct CoachingSession: Sendable {
             self.emitsPoseEvents = emitsPoseEvents
             self.glitchSeconds = glitchSeconds
             self.briefAbsenceSeconds = briefAbsenceSeconds
+            self.bridgeSeconds = bridgeSeconds
         }
     }
 
@@ -146,6 +155,23 @@ public struct CoachingSession: Sendable {
     private var invalidSince = Double.nan
     /// Whether the person walked during the current invalid stretch.
     private var walkedWhileInvalid = false
+    /// Whether the current invalid stretch (past the glitch time) is held as a possible gap to bridge
+    /// (``Configuration/bridgeSeconds``).
+    private var bridging = false
+    /// When the stretch held as a possible gap began, and (once the person is back) when it ended.
+    private var gapStartedAt = Double.nan
+    private var gapEndedAt = Double.nan
+    /// The frames seen since the person came back from a held gap, and how many of them found the counted angle
+    /// continuing the repetition: the first frames after a gap are still settling in the smoother, so the
+    /// verdict is a majority of ``gapDecisionFrames``.
+    private var gapReturnFrames = 0
+    private var gapReturnVotes = 0
+    /// Whether the person came back where they were, not having walked, and may resume at once.
+    private var gapReturnInPlace = false
+    private var gapReturnResumes = false
+    static let gapDecisionFrames = 3
+    /// The gaps bridged so far (start, end), for the repetitions they fall in.
+    private var bridgedGaps: [(start: Double, end: Double)] = []
     /// The body's image x (the root, else the neck) in the last measurable frame.
     private var lastValidBodyX = Double.nan
     private var rootTrail: [Double]
@@ -178,6 +204,14 @@ public struct CoachingSession: Sendable {
     private var breachActive: [Bool] = []
     private var pendingBreaches: [Repetition.SafetyBreach] = []
     private var judgedAngles: [Repetition.AngleRange] = []
+    /// The joints of each angle slot (`a * 2 + side`) and the vertex they are seen from (``isSeen(_:vertex:)``).
+    private var slotJoints: [[Joint]] = []
+    private var slotVertex: [Joint] = []
+    /// Whether the slot's joints are all seen in this frame: only then does its value enter the repetition's
+    /// angle ranges (an angle through an ankle the pose estimator placed outside the picture is a guess).
+    private var slotSeen: [Bool] = []
+    /// The body parts (``BodyPart`` bits) that kept each slot from being seen since the statistics were reset.
+    private var slotMissingParts: [Int] = []
     private var lastRepEnd = -Double.infinity
     private var workingSide: BodySide?
     /// The counter (side) whose repetitions count, once one has counted.
@@ -264,6 +298,9 @@ public struct CoachingSession: Sendable {
     private var formIssues: [SessionSummary.FormIssueEvent] = []
     private var warnings: [SafetyWarning] = []
     private var cueLog: [Cue] = []
+    private var withdrawnCues: [Cue] = []
+    /// While repetitions counted before the depth verdict are recounted from their image-plane angle only.
+    private var recounting = false
 
     public init(configuration: Configuration) {
         self.configuration = configuration
@@ -286,6 +323,14 @@ public struct CoachingSession: Sendable {
             breachActive = Array(repeating: false, count: exercise.safetyLimits.count * 2)
             pendingBreaches.reserveCapacity(8)
             judgedAngles.reserveCapacity(n)
+            for angle in exercise.angles {
+                for side in [BodySide.left, .right] {
+                    slotJoints.append(angle.joints(side: side))
+                    slotVertex.append(angle.vertexJoint(side: side))
+                }
+            }
+            slotSeen = Array(repeating: true, count: n)
+            slotMissingParts = Array(repeating: 0, count: n)
             if let spec = exercise.repetition {
                 var joints: [Joint] = []
                 for angle in exercise.angles {
@@ -415,6 +460,13 @@ public struct CoachingSession: Sendable {
         let resumesInPosition =
             valid && !invalidSince.isNaN && !walkedWhileInvalid && inPlace
             && t - invalidSince <= configuration.briefAbsenceSeconds
+        // The end of a stretch held as a possible gap: bridged below if the angle continues the repetition.
+        let returnsFromGap = valid && bridging
+        if returnsFromGap, gapReturnFrames == 0 {
+            gapEndedAt = t
+            gapReturnInPlace = !walkedWhileInvalid && inPlace
+            gapReturnResumes = resumesInPosition
+        }
         if valid, bodyX.isFinite { lastValidBodyX = bodyX }
         if valid {
             invalidSince = .nan
@@ -426,6 +478,21 @@ public struct CoachingSession: Sendable {
             walkedWhileInvalid = true
         }
         let glitch = !valid && t - invalidSince < configuration.glitchSeconds
+        // Past the glitch time, a stretch without walking is held (nothing counted or dropped) for up to
+        // `bridgeSeconds`; when it ends, the counted angle decides whether it was a gap in the same repetition.
+        let gapOpen =
+            !valid && !glitch && mayBridge && !walkedWhileInvalid && t - invalidSince < configuration.bridgeSeconds
+        if gapOpen {
+            if !bridging { gapStartedAt = invalidSince }
+            bridging = true
+        } else if !valid, !glitch {
+            bridging = false
+        }
+        if !valid {
+            gapReturnFrames = 0
+            gapReturnVotes = 0
+        }
+        var held = glitch || gapOpen || returnsFromGap
         var advice: String?
         if glitch {
             advice = guidance  // a glitch changes nothing the person is told
@@ -442,10 +509,12 @@ public struct CoachingSession: Sendable {
         }
         if advice == nil, valid { advice = adviceForFormJoints(pose, at: t) } else { missingPartsSince = .nan }
         setGuidance(advice, at: t)
-        if glitch {
+        if held {
             // Held: nothing is counted or dropped in these frames.
         } else if !valid {
             validSince = .infinity
+        } else if returnsFromGap {
+            // Decided once the angle is measured, below.
         } else if validSince == .infinity {
             validSince = resumesInPosition ? t - configuration.settleSeconds : t
         }
@@ -454,9 +523,26 @@ public struct CoachingSession: Sendable {
         if let exercise = configuration.exercise {
             measure(pose, exercise)
             checkSafety(exercise, at: t)
+            if returnsFromGap {
+                gapReturnFrames += 1
+                if gapReturnInPlace, countedAngleContinues() { gapReturnVotes += 1 }
+                if !gapReturnInPlace || gapReturnFrames >= Self.gapDecisionFrames {
+                    bridging = false
+                    held = false
+                    if gapReturnInPlace, 2 * gapReturnVotes > gapReturnFrames {
+                        bridgedGaps.append((gapStartedAt, gapEndedAt))
+                    } else {
+                        // Not the same repetition (or not the same place): dropped, as after any longer stretch.
+                        count(exercise, valid: false, at: t, pose: pose)
+                        validSince = gapReturnResumes ? t - configuration.settleSeconds : t
+                    }
+                    gapReturnFrames = 0
+                    gapReturnVotes = 0
+                }
+            }
             if exercise.isHold {
                 updateHold(exercise, valid: settled, dt: dt, at: t)
-            } else if !glitch {
+            } else if !held {
                 count(exercise, valid: valid, at: t, pose: pose)
             }
         } else {
@@ -492,7 +578,13 @@ public struct CoachingSession: Sendable {
             walkedWhileInvalid = false
         }
         let glitch = t - invalidSince < configuration.glitchSeconds
-        if !glitch {
+        let gapOpen = !glitch && mayBridge && !walkedWhileInvalid && t - invalidSince < configuration.bridgeSeconds
+        if gapOpen, !bridging { gapStartedAt = invalidSince }
+        if gapOpen { bridging = true }
+        gapReturnFrames = 0
+        gapReturnVotes = 0
+        if !glitch, !gapOpen {
+            bridging = false
             validSince = .infinity
             for i in counters.indices { _ = counters[i].ingest(nil, at: t, valid: false) }
             if depthCheck.trusted == nil {
@@ -734,6 +826,39 @@ public struct CoachingSession: Sendable {
         return validSince == firstPersonSeconds || start >= validSince + configuration.settleSeconds - 1e-9
     }
 
+    /// Whether an invalid stretch may be bridged: repetitions of a given exercise are being counted.
+    private var mayBridge: Bool {
+        configuration.exercise?.repetition != nil && configuration.bridgeSeconds > configuration.glitchSeconds
+    }
+
+    /// Whether the counted angle, measured again after a gap, continues what its counter did before it
+    /// (``RepCounter/continues(with:)``): the counters of the primary angle (the side counting, once one has
+    /// counted), the image-plane ones while the depth is not judged, and the other angle counting instead.
+    private func countedAngleContinues() -> Bool {
+        for c in counters.indices where countingCounter == nil || countingCounter == c {
+            if !counters[c].continues(with: primaryValue(side: counterSides[c])) { return false }
+        }
+        if depthCheck.trusted == nil, hasDepth {
+            for c in flatCounters.indices where countingCounter == nil || countingCounter == c {
+                if !flatCounters[c].continues(with: primaryValue(side: counterSides[c], flat: true)) { return false }
+            }
+        }
+        if countingSource > 0 {
+            let v = values[secondarySlots[countingSource - 1]]
+            if !secondary[countingSource - 1].continues(with: v.isNaN ? nil : v) { return false }
+        }
+        return true
+    }
+
+    /// The longest bridged gap within `start...end` (0 when none).
+    private func gapSeconds(from start: Double, to end: Double) -> Double {
+        var longest = 0.0
+        for gap in bridgedGaps where gap.start >= start - 1e-9 && gap.end <= end + 1e-9 {
+            longest = Swift.max(longest, gap.end - gap.start)
+        }
+        return longest
+    }
+
     // MARK: - Measuring
 
     private mutating func measure(_ pose: Pose, _ exercise: ExerciseDefinition) {
@@ -821,6 +946,7 @@ public struct CoachingSession: Sendable {
             statMin[i] = .infinity
             statMax[i] = -.infinity
             statPeak[i] = .nan
+            slotMissingParts[i] = 0
         }
     }
 
@@ -833,12 +959,13 @@ public struct CoachingSession: Sendable {
         for k in fallbackReps.indices { fallbackReps[k].removeAll(keepingCapacity: true) }
         for k in secondary.indices { secondary[k].reset() }
         guard !repetitions.isEmpty || !flatCompleted.isEmpty else { return }
-        repetitions.removeAll()
-        formIssues.removeAll()
+        withdrawRepetitions()
         angleReps = 0
         lastRepEnd = -.infinity
         countingCounter = nil
         snapshot.repCount = 0
+        recounting = true
+        defer { recounting = false }
         for (rep, c) in flatCompleted {
             resetStats(side: nil)
             let side = counterSides[c] ?? (exercise.primaryAngle.isSided ? measuredSide : .left)
@@ -860,7 +987,7 @@ public struct CoachingSession: Sendable {
             let a = values[i]
             let b = previousValues[i]
             let c = olderValues[i]
-            guard !a.isNaN, !b.isNaN, !c.isNaN else { continue }
+            guard !a.isNaN, !b.isNaN, !c.isNaN, slotSeen[i] else { continue }
             let v = Swift.max(Swift.min(a, b), Swift.min(Swift.max(a, b), c))
             if let side, isSidedSlot(i), (i % 2 == 0) != (side == .left) { continue }
             if v < statMin[i] { statMin[i] = v }
@@ -869,10 +996,23 @@ public struct CoachingSession: Sendable {
         }
     }
 
+    /// Which angle slots have all their joints seen in this frame (``slotSeen``), and which body parts kept
+    /// the others from it (``slotMissingParts``). No allocation.
+    private mutating func updateSlotSeen(_ pose: Pose) {
+        for i in slotJoints.indices {
+            let vertex = pose[slotVertex[i]]
+            var missing = 0
+            for joint in slotJoints[i] where !isSeen(pose[joint], vertex: vertex) { missing |= BodyPart.of(joint) }
+            slotSeen[i] = missing == 0
+            slotMissingParts[i] |= missing
+        }
+    }
+
     // MARK: - Counting
 
     private mutating func count(_ exercise: ExerciseDefinition, valid: Bool, at t: Double, pose: Pose) {
         guard let spec = exercise.repetition else { return }
+        if valid { updateSlotSeen(pose) }
         // 10-Hz ring of this exercise's angles, for repetitions counted from the movement.
         if valid, t - lastAutoSampleSeconds >= 0.095, !autoTimes.isEmpty {
             lastAutoSampleSeconds = t
@@ -989,9 +1129,28 @@ public struct CoachingSession: Sendable {
         guard best >= 0 else { return }
         countingSource = best
         // Replace the angle counter's repetitions by the fallback's.
+        withdrawRepetitions()
+        for rep in fallbackReps[best] { completeAgnostic(rep, exercise: exercise) }
+    }
+
+    /// Forgets the repetitions so far, which a recount is about to replace: their form issues leave the log,
+    /// the form cues and praise already given move to `withdrawnCues` (said, but about repetitions that no
+    /// longer exist), and such a cue still waiting is not given.
+    private mutating func withdrawRepetitions() {
         repetitions.removeAll()
         formIssues.removeAll()
-        for rep in fallbackReps[best] { completeAgnostic(rep, exercise: exercise) }
+        func aboutRepetitions(_ cue: Cue) -> Bool { cue.kind == .form || cue.kind == .encouragement }
+        cues.withdrawPending(where: aboutRepetitions)
+        var kept = 0
+        for cue in cueLog {
+            if aboutRepetitions(cue) {
+                withdrawnCues.append(cue)
+            } else {
+                cueLog[kept] = cue
+                kept += 1
+            }
+        }
+        cueLog.removeLast(cueLog.count - kept)
     }
 
     /// How irregular a signal's repetitions are: the coefficient of variation of the intervals between
@@ -1102,10 +1261,45 @@ public struct CoachingSession: Sendable {
         // The angles judged, in a buffer kept across repetitions (no allocation for the partition).
         judgedAngles.removeAll(keepingCapacity: true)
         judgedAngles.append(contentsOf: angles[..<nearCount])
-        for rule in exercise.formRules where reliable {
+        // A rule that cannot be checked is said to be unchecked, with the reason; the verdict is from the others.
+        var unchecked: [String] = []
+        var reasons: [String] = []
+        func notChecked(_ rule: ExerciseDefinition.FormRule, _ reason: String) {
+            unchecked.append(rule.id)
+            if !reasons.contains(reason) { reasons.append(reason) }
+        }
+        for rule in exercise.formRules {
+            guard reliable else {
+                notChecked(rule, "not measurable from this camera view")
+                continue
+            }
             if rule.view != .any, !hasDepth,
                 !(rule.view == .front && view == .front) && !(rule.view == .side && view == .side)
             {
+                notChecked(rule, "\(rule.id) needs a \(rule.view.rawValue) view")
+                continue
+            }
+            // The rule's angle on the sides judged: seen in the repetition, and at its peak when the rule is
+            // about the peak (an angle seen only while standing says nothing about the bottom of a squat).
+            var seen = false
+            var missing = 0
+            if let a = exercise.angles.firstIndex(of: rule.angle) {
+                for s in 0..<(rule.angle.isSided ? 2 : 1) {
+                    let i = a * 2 + s
+                    let bodySide: BodySide? = rule.angle.isSided ? (s == 0 ? .left : .right) : nil
+                    if let bodySide, let side, bodySide != side { continue }
+                    if let bodySide, side == nil, measuresOneSide, bodySide != measuredSide { continue }
+                    let measured = statMin[i].isFinite && (rule.at != .peak || !statPeak[i].isNaN)
+                    if measured { seen = true } else { missing |= slotMissingParts[i] }
+                }
+            }
+            guard seen else {
+                notChecked(
+                    rule,
+                    missing != 0
+                        ? "\(BodyPart.names(missing)) out of the picture"
+                        : recounting ? "\(rule.id) not measured in the recount" : "\(rule.id) not seen"
+                )
                 continue
             }
             if let issue = rule.firstIssue(in: judgedAngles) { issues.append(issue) }
@@ -1142,7 +1336,10 @@ public struct CoachingSession: Sendable {
             verdict: issues.isEmpty && pendingBreaches.isEmpty ? .good : .needsWork,
             issues: issues,
             safetyBreaches: pendingBreaches,
-            measurementReliable: reliable
+            measurementReliable: reliable,
+            uncheckedRules: unchecked,
+            uncheckedReason: reasons.isEmpty ? nil : reasons.joined(separator: "; "),
+            gapSeconds: gapSeconds(from: completed.startSeconds, to: completed.endSeconds)
         )
         pendingBreaches.removeAll(keepingCapacity: true)
         angleReps += 1
@@ -1400,6 +1597,12 @@ public struct CoachingSession: Sendable {
         var rom: Double?
         var issues: [Repetition.FormIssue] = []
         var side: BodySide?
+        var unchecked: [String] = []
+        var reasons: [String] = []
+        func notChecked(_ rule: ExerciseDefinition.FormRule, _ reason: String) {
+            unchecked.append(rule.id)
+            if !reasons.contains(reason) { reasons.append(reason) }
+        }
         // From the end of the previous repetition (at most 1 s before this one's start), so the range
         // includes the start position.
         let from = Swift.min(
@@ -1453,8 +1656,14 @@ public struct CoachingSession: Sendable {
                     angles.removeAll { $0.side != nil && $0.side != side }
                 }
             }
-            for rule in exercise.formRules where rule.view == .any || hasDepth {
-                if let issue = rule.firstIssue(in: angles) { issues.append(issue) }
+            for rule in exercise.formRules {
+                if rule.view != .any, !hasDepth {
+                    notChecked(rule, "\(rule.id) not judged from a movement count without depth")
+                } else if !angles.contains(where: { $0.angle == rule.angle }) {
+                    notChecked(rule, "\(rule.id) not seen")
+                } else if let issue = rule.firstIssue(in: angles) {
+                    issues.append(issue)
+                }
             }
             issues.sort { $0.priority < $1.priority }
         }
@@ -1480,7 +1689,10 @@ public struct CoachingSession: Sendable {
             verdict: issues.isEmpty ? .good : .needsWork,
             issues: issues,
             safetyBreaches: [],
-            measurementReliable: measurementReliable
+            measurementReliable: measurementReliable,
+            uncheckedRules: unchecked,
+            uncheckedReason: reasons.isEmpty ? nil : reasons.joined(separator: "; "),
+            gapSeconds: gapSeconds(from: completed.startSeconds, to: completed.endSeconds)
         )
         recordRepetition(repetition, at: completed.endSeconds)
     }
@@ -1599,6 +1811,7 @@ public struct CoachingSession: Sendable {
             formIssues: formIssues,
             safetyWarnings: warnings,
             cues: cueLog,
+            withdrawnCues: withdrawnCues,
             averages: averages,
             durationSeconds: Swift.max(0, end - start),
             secondsWithPerson: secondsWithPerson

@@ -73,6 +73,16 @@ public struct CueScheduler: Sendable {
         lastTextSeconds = cue.seconds
     }
 
+    /// Drops the waiting cue if `shouldWithdraw` says so (a form cue about a repetition that was withdrawn
+    /// must not be given after it); the cooldown and the repeat memory stay.
+    ///
+    /// ```swift
+    /// cues.withdrawPending { $0.kind == .form || $0.kind == .encouragement }
+    /// ```
+    public mutating func withdrawPending(where shouldWithdraw: (Cue) -> Bool) {
+        if let cue = pending, shouldWithdraw(cue) { pending = nil }
+    }
+
     /// Forgets waiting cues and the cooldown.
     public mutating func reset() {
         pending = nil

@@ -77,7 +77,43 @@ public struct Repetition: Sendable, Hashable, Codable {
     public var safetyBreaches: [SafetyBreach]
     /// False when the camera view does not suit the exercise and no depth was available (angles may be off by tens of degrees).
     public var measurementReliable: Bool
+    /// The form rules (their ids) that could not be checked in this repetition: their angle was not seen (the
+    /// joints out of the picture or not found), the rule needs another camera view, or the view does not suit
+    /// the exercise. The ``verdict`` is from the rules that were checked; empty when all were.
+    public var uncheckedRules: [String] = []
+    /// Why ``uncheckedRules`` were not checked, in words: "feet out of the picture", "knees-out needs a front
+    /// view", "not measurable from this camera view" (several reasons joined by "; "); `nil` when all were.
+    public var uncheckedReason: String?
+    /// The longest stretch in the repetition, in seconds, in which the person could not be measured (the pose
+    /// lost, joints out of the picture) and that was bridged because the angle after it continued the
+    /// repetition; 0 when there was none. Stretches shorter than the glitch time are not counted.
+    public var gapSeconds: Double = 0
 
     /// Seconds from start to end.
     public var durationSeconds: Double { endSeconds - startSeconds }
+}
+
+extension Repetition {
+    /// Decodes a repetition, also one written before ``uncheckedRules``, ``uncheckedReason`` and ``gapSeconds``
+    /// existed (they are then empty, `nil` and 0).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        index = try c.decode(Int.self, forKey: .index)
+        exercise = try c.decodeIfPresent(String.self, forKey: .exercise)
+        startSeconds = try c.decode(Double.self, forKey: .startSeconds)
+        endSeconds = try c.decode(Double.self, forKey: .endSeconds)
+        side = try c.decodeIfPresent(BodySide.self, forKey: .side)
+        angles = try c.decode([AngleRange].self, forKey: .angles)
+        peakAngle = try c.decodeIfPresent(Double.self, forKey: .peakAngle)
+        rangeOfMotion = try c.decodeIfPresent(Double.self, forKey: .rangeOfMotion)
+        tempo = try c.decode(Tempo.self, forKey: .tempo)
+        symmetry = try c.decodeIfPresent(Symmetry.self, forKey: .symmetry)
+        verdict = try c.decode(Verdict.self, forKey: .verdict)
+        issues = try c.decode([FormIssue].self, forKey: .issues)
+        safetyBreaches = try c.decode([SafetyBreach].self, forKey: .safetyBreaches)
+        measurementReliable = try c.decode(Bool.self, forKey: .measurementReliable)
+        uncheckedRules = try c.decodeIfPresent([String].self, forKey: .uncheckedRules) ?? []
+        uncheckedReason = try c.decodeIfPresent(String.self, forKey: .uncheckedReason)
+        gapSeconds = try c.decodeIfPresent(Double.self, forKey: .gapSeconds) ?? 0
+    }
 }

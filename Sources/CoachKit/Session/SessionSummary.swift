@@ -50,9 +50,37 @@ public struct SessionSummary: Sendable, Hashable, Codable {
     public var segments: [Segment]
     public var formIssues: [FormIssueEvent]
     public var safetyWarnings: [SafetyWarning]
+    /// The cues given, in order; cues about repetitions that were later withdrawn are in ``withdrawnCues``.
     public var cues: [Cue]
+    /// Form cues and praise that were given live about repetitions the session later withdrew (counted on a
+    /// guessed depth, then recounted in the image plane; or replaced when another signal took over the count).
+    /// They were said and cannot be unsaid, but they are about repetitions that are not in ``repetitions``, so
+    /// they are not in ``cues`` and their issues are not in ``formIssues``.
+    public var withdrawnCues: [Cue] = []
     public var averages: Averages
     public var durationSeconds: Double
     /// Seconds in which the person was seen.
     public var secondsWithPerson: Double
+}
+
+extension SessionSummary {
+    /// Decodes a summary, also one written before ``withdrawnCues`` existed (then empty).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        exercise = try c.decodeIfPresent(String.self, forKey: .exercise)
+        exerciseName = try c.decodeIfPresent(String.self, forKey: .exerciseName)
+        exerciseSource = try c.decode(String.self, forKey: .exerciseSource)
+        countedBy = try c.decode(String.self, forKey: .countedBy)
+        reps = try c.decode(Int.self, forKey: .reps)
+        repetitions = try c.decode([Repetition].self, forKey: .repetitions)
+        holds = try c.decode([Hold].self, forKey: .holds)
+        segments = try c.decode([Segment].self, forKey: .segments)
+        formIssues = try c.decode([FormIssueEvent].self, forKey: .formIssues)
+        safetyWarnings = try c.decode([SafetyWarning].self, forKey: .safetyWarnings)
+        cues = try c.decode([Cue].self, forKey: .cues)
+        withdrawnCues = try c.decodeIfPresent([Cue].self, forKey: .withdrawnCues) ?? []
+        averages = try c.decode(Averages.self, forKey: .averages)
+        durationSeconds = try c.decode(Double.self, forKey: .durationSeconds)
+        secondsWithPerson = try c.decode(Double.self, forKey: .secondsWithPerson)
+    }
 }

@@ -352,7 +352,9 @@ struct AnalyzeCommand: AsyncParsableCommand {
                 line += ", \(Int((min(rom, 1) * 100).rounded()))% of target"
             }
             line += ", \(rep.verdict.rawValue)"
+            if let reason = rep.uncheckedReason { line += " (not checked: \(reason))" }
             if let issue = rep.issues.first { line += ": \(issue.cue)" }
+            if rep.gapSeconds > 0 { line += " [pose lost for \(f(rep.gapSeconds)) s]" }
             if !rep.safetyBreaches.isEmpty { line += " [safety: \(rep.safetyBreaches[0].warning)]" }
             lines.append(line)
         }

@@ -1,0 +1,227 @@
+import CoachKit
+import Foundation
+import PoseKit
+import Testing
+
+/// What a repetition says it could not check, what happens to the cues of withdrawn repetitions, and gaps in
+/// the pose bridged within a repetition.
+extension CoachingSessionTests {
+    // MARK: - Rules not checked
+
+    @Test func aSideViewSquatSaysTheFrontViewRuleWasNotChecked() throws {
+        let frames = SyntheticExercise(kind: .squat, noisePixels: 0, peakDegrees: 95).frames(reps: 3)
+        let (session, _) = Self.run(frames, exercise: "squat")
+        #expect(session.repetitions.count == 3)
+        for rep in session.repetitions {
+            #expect(rep.uncheckedRules == ["knees-out"])
+            #expect(rep.uncheckedReason == "knees-out needs a front view")
+            // The rules checked (chest up, depth) are kept: the verdict is theirs.
+            #expect(rep.verdict == .good, "\(rep.issues)")
+        }
+    }
+
+    @Test func aFormRuleWhoseJointsAreOutOfThePictureIsNotCheckedAndSaysWhy() throws {
+        // Shoulder abductions with the hands never seen: the elbow rule cannot be checked; the lean rule can.
+        let frames = SyntheticExercise(kind: .shoulderAbduction).frames(reps: 4).map { frame in
+            var frame = frame
+            for joint in [Joint.leftWrist, .rightWrist] { frame.poses[0][joint] = .missing }
+            return frame
+        }
+        let (session, _) = Self.run(frames, exercise: "shoulder-abduction")
+        #expect(session.repetitions.count == 4)
+        for rep in session.repetitions {
+            #expect(rep.uncheckedRules == ["elbow-straight"])
+            #expect(rep.uncheckedReason == "hands out of the picture")
+            #expect(rep.verdict == .good)
+        }
+        let json = String(decoding: try JSONEncoder().encode(session.summary()), as: UTF8.self)
+        #expect(json.contains(#""uncheckedRules":["elbow-straight"]"#))
+    }
+
+    @Test func anAngleThroughAJointFarOutsideThePictureIsNotJudged() throws {
+        // The hands placed far beyond the picture's sides with full confidence (a pose estimator's guess), the
+        // forearms pointing up: judged, that would be "keep your elbow straight" on every repetition.
+        let frames = SyntheticExercise(kind: .shoulderAbduction).frames(reps: 4).map { frame in
+            var frame = frame
+            for (wrist, elbow) in [(Joint.leftWrist, Joint.leftElbow), (.rightWrist, .rightElbow)] {
+                let e = frame.poses[0][elbow]
+                frame.poses[0][wrist] = Keypoint(x: e.x < 320 ? -1500 : 2140, y: e.y - 2000, confidence: 0.9)
+            }
+            return frame
+        }
+        let (session, _) = Self.run(frames, exercise: "shoulder-abduction")
+        #expect(session.repetitions.count == 4)
+        for rep in session.repetitions {
+            #expect(!rep.issues.contains { $0.rule == "elbow-straight" }, "\(rep.issues)")
+            #expect(rep.uncheckedRules.contains("elbow-straight"))
+        }
+    }
+
+    @Test func aRealPushUpWithTheFeetOutOfThePictureSaysTheBodyLineWasNotChecked() throws {
+        // kaiakol pushup_correct_001 with the feet moved far below the picture (as a camera placed too close
+        // would show it): the body-line rule, shoulders to ankles, cannot be checked; the depth rule can.
+        let path = RealPushUpTests.data.appendingPathComponent("pushup_correct_001.jsonl").path
+        try #require(
+            FileManager.default.fileExists(atPath: path),
+            "missing \(path): the real-clip tests need ../shared/data next to the repository"
+        )
+        let (header, frames) = try PoseTrackReader.readAll(path: path)
+        let height = Double(header.height)
+        let cut = frames.map { frame in
+            var frame = frame
+            for p in frame.poses.indices {
+                for joint in [Joint.leftAnkle, .rightAnkle, .leftHeel, .rightHeel, .leftFootIndex, .rightFootIndex] {
+                    frame.poses[p][joint].y += height
+                }
+            }
+            return frame
+        }
+        func run(_ frames: [PoseFrame]) throws -> [Repetition] {
+            var session = CoachingSession(
+                configuration: .init(
+                    exercise: try ExerciseLibrary.bundled().exercise(id: "push-up"),
+                    frameWidth: Double(header.width),
+                    frameHeight: height,
+                    emitsPoseEvents: false
+                )
+            )
+            for frame in frames { _ = session.ingest(frame) }
+            return session.repetitions
+        }
+        let whole = try run(frames)
+        let reps = try run(cut)
+        #expect(reps.count == whole.count && !reps.isEmpty)
+        for rep in whole { #expect(!rep.uncheckedRules.contains("body-line")) }
+        for rep in reps {
+            #expect(rep.uncheckedRules == ["body-line"])
+            #expect(rep.uncheckedReason == "feet out of the picture")
+            #expect(!rep.issues.contains { $0.rule == "body-line" })
+            #expect((rep.verdict == .good) == rep.issues.isEmpty)
+        }
+    }
+
+    // MARK: - Withdrawn repetitions
+
+    @Test func theCuesOfAWithdrawnRepetitionAreNotTheSessionsIssues() throws {
+        // The phantom repetition on guessed depth (aPhantomRepetitionOnGuessedDepthIsReplacedByTheImagePlaneCount)
+        // is counted and cued live, then withdrawn when the depth proves a guess.
+        let frames = Self.withDepth(
+            SyntheticExercise(kind: .squat, idleBeforeSeconds: 1.2).frames(reps: 3),
+            rigid: false
+        ).map { frame in
+            var frame = frame
+            if frame.seconds > 0.1, frame.seconds < 0.9 {
+                let bump = 60 * sin(Double.pi * (frame.seconds - 0.1) / 0.8)
+                for joint in [Joint.leftKnee, .rightKnee] { frame.poses[0][joint].z! -= bump }
+            }
+            return frame
+        }
+        let (session, events) = Self.run(frames, exercise: "squat")
+        let summary = session.summary()
+        #expect(summary.reps == 3)
+        let firstEnd = try #require(summary.repetitions.first?.endSeconds)
+        // The phantom was cued live (before any real repetition ended) ...
+        let spoken = events.compactMap { if case .cue(let cue) = $0 { cue } else { nil } }
+        #expect(spoken.contains { ($0.kind == .form || $0.kind == .encouragement) && $0.seconds < firstEnd })
+        // ... and that cue is now listed as withdrawn, not among the session's cues.
+        #expect(summary.withdrawnCues.contains { $0.seconds < firstEnd })
+        #expect(!summary.cues.contains { ($0.kind == .form || $0.kind == .encouragement) && $0.seconds < firstEnd })
+        // Every issue listed belongs to a repetition that exists.
+        for issue in summary.formIssues {
+            let rep = try #require(summary.repetitions.first { $0.index == issue.repetition })
+            #expect(rep.issues.contains { $0.rule == issue.rule })
+            #expect(issue.seconds >= firstEnd - 1e-9)
+        }
+    }
+
+    @Test func aWithdrawnCueWaitingForItsTurnIsNotGiven() {
+        var cues = CueScheduler(configuration: .init(cooldownSeconds: 4))
+        #expect(cues.offer(Cue(kind: .safety, text: "Stop", seconds: 0)) != nil)
+        _ = cues.offer(Cue(kind: .form, text: "Squat a little deeper", priority: 3, seconds: 1))
+        cues.withdrawPending { $0.kind == .form }
+        #expect(cues.ingest(at: 4.5) == nil)
+    }
+
+    // MARK: - Gaps in the pose
+
+    /// Squat frames (5 repetitions after 1 s of rest, one every 2.7 s) changed by `edit(pose, secondsIntoRep)`
+    /// during repetition `rep`, from `from` to `to` seconds into it; `nil` removes the pose.
+    static func squats(rep: Int, from: Double, to: Double, _ edit: (Pose, Double) -> Pose?) -> [PoseFrame] {
+        SyntheticExercise(kind: .squat, idleBeforeSeconds: 1).frames(reps: 5).map { frame in
+            let index = Int((frame.seconds - 1) / 2.7)
+            let inRep = (frame.seconds - 1) - 2.7 * Double(index)
+            guard frame.seconds > 1, index == rep, inRep > from, inRep < to else { return frame }
+            var frame = frame
+            frame.poses = edit(frame.poses[0], inRep).map { [$0] } ?? []
+            return frame
+        }
+    }
+
+    @Test(arguments: [0.8, 1.3])
+    func kneesOutOfThePictureUpToASecondInARepetitionAreBridged(seconds: Double) {
+        let (session, _) = Self.run(Self.kneesOutOfFrame(seconds: seconds, rep: 2), exercise: "squat")
+        if seconds <= 1 {
+            // Still deep after the gap: the same squat, counted, and it says so.
+            #expect(session.repetitions.count == 5)
+            let gaps = session.repetitions.map(\.gapSeconds)
+            #expect(abs(gaps[2] - seconds) < 0.1, "\(gaps)")
+            #expect(gaps.enumerated().allSatisfy { $0.offset == 2 || $0.element == 0 }, "\(gaps)")
+        } else {
+            // Longer than a second: dropped, as before.
+            #expect(session.repetitions.count == 4)
+            #expect(session.repetitions.allSatisfy { $0.gapSeconds == 0 })
+        }
+    }
+
+    @Test func aPoseLostAtTheBottomOfASquatAndFoundStillLowIsTheSameSquat() throws {
+        // No pose from 0.9 to 1.7 s into the squat (knee about 81° before, 62° after).
+        let frames = Self.squats(rep: 2, from: 0.9, to: 1.7) { _, _ in nil }
+        let (session, _) = Self.run(frames, exercise: "squat")
+        #expect(session.repetitions.count == 5)
+        let rep = try #require(session.repetitions.dropFirst(2).first)
+        // The selector keeps the last pose for a moment, so the gap recorded is shorter than the frames without one.
+        #expect(rep.gapSeconds > 0.4 && rep.gapSeconds < 0.9, "\(rep.gapSeconds)")
+        #expect(rep.startSeconds < 1 + 2 * 2.7 + 0.9 && rep.endSeconds > 1 + 2 * 2.7 + 1.7)
+    }
+
+    @Test func aPoseFoundStandingAfterTheGapDoesNotCompleteTheSquat() {
+        // Lost from the bottom (1.2 s) until the knee is back below the lower threshold (2.0 s, 27°): the way up
+        // was not seen, so the squat is dropped rather than guessed.
+        let frames = Self.squats(rep: 2, from: 1.2, to: 2.0) { _, _ in nil }
+        let (session, _) = Self.run(frames, exercise: "squat")
+        #expect(session.repetitions.count == 4)
+    }
+
+    @Test func aPoseFoundElsewhereAfterTheGapIsNotTheSameSquat() {
+        // Lost for 0.6 s at the bottom, found 200 px to the side (about two torso lengths): someone else, or the
+        // person moved; the squat under way is dropped.
+        let frames = Self.squats(rep: 2, from: 0.9, to: 2.4) { pose, inRep in
+            guard inRep >= 1.5 else { return nil }
+            var moved = pose
+            for joint in Joint.allCases where moved[joint].confidence > 0 { moved[joint].x += 200 }
+            return moved
+        }
+        let (session, _) = Self.run(frames, exercise: "squat")
+        #expect(session.repetitions.allSatisfy { $0.gapSeconds == 0 })
+        #expect(
+            !session.repetitions.contains { $0.startSeconds < 1 + 2 * 2.7 + 0.9 && $0.endSeconds > 1 + 2 * 2.7 + 1.5 }
+        )
+    }
+
+    @Test func walkingOutAndBackInWithinASecondIsNoRepetition() {
+        // In the middle of squat 3 the person walks 300 px to the right (out of the picture) and back in 1 s,
+        // arriving where they were, knees still bent: the walk ends the squat; nothing is bridged. (The next squat,
+        // begun right after the walk, is not counted either: the person has to settle first.)
+        let frames = Self.squats(rep: 2, from: 0.7, to: 1.7) { pose, inRep in
+            let u = (inRep - 0.7) / 1.0
+            let dx = 300 * (u < 0.5 ? 2 * u : 2 - 2 * u)
+            var moved = pose
+            for joint in Joint.allCases where moved[joint].confidence > 0 { moved[joint].x += dx }
+            return moved
+        }
+        let (session, _) = Self.run(frames, exercise: "squat")
+        #expect(session.repetitions.count == 3)
+        #expect(session.repetitions.allSatisfy { $0.gapSeconds == 0 })
+        #expect(!session.repetitions.contains { $0.startSeconds < 1 + 2 * 2.7 + 1.7 && $0.endSeconds > 1 + 2 * 2.7 })
+    }
+}

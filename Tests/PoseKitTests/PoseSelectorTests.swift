@@ -1,6 +1,12 @@
 import PoseKit
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 struct PoseSelectorTests {
     /// The patient at the centre raising and lowering both arms (one rep every 3 s), 30 fps.
     private static func patient(at seconds: Double) -> SyntheticPerson {
@@ -200,5 +206,163 @@ extension PoseSelectorTests {
         var selector = PoseSelector()
         let result = selector.ingest(PoseFrame(seconds: 0, poses: [legs]))
         #expect(result == nil)
+    }
+}
+
+/// Continuing a track after a jump (rule 3) and exchanging sides part by part (rule 5).
+extension PoseSelectorTests {
+    /// A close-up person (440 px tall in a 640×480 picture) whose skeleton jumps down by half the picture
+    /// (240 px) every 15 frames and back 15 frames later, as the estimator's skeleton does at a pull-up's top.
+    private static func jumping(at frame: Int) -> SyntheticPerson {
+        let down = (frame / 15) % 2 == 1
+        return SyntheticPerson(centerX: 320, top: down ? 260 : 20, height: 440, armDegrees: 30)
+    }
+
+    @Test func keepsOnePersonWhoseSkeletonJumpsHalfThePicture() throws {
+        var generator = SeededGenerator(seed: 9)
+        var selector = PoseSelector(configuration: .init(frameCenter: Vector2(x: 320, y: 240)))
+        for i in 0..<90 {
+            let truth = Self.jumping(at: i).pose(noise: 1.5, using: &generator)
+            let result = selector.ingest(PoseFrame(seconds: Double(i) / 30, poses: [truth]))
+            let selected = try #require(result, "frame \(i): the one person in the picture was dropped")
+            #expect(selected == truth, "frame \(i): sides or joints changed")
+            #expect(selector.lastFrameContinued == (i > 0 && i % 15 == 0), "frame \(i)")
+        }
+        #expect(selector.continuationCount == 5)
+        #expect(selector.swapCount == 0)
+    }
+
+    @Test func withoutContinuationTheJumpingPersonIsLost() {
+        // The same clip with continuation turned off loses the person for a second after each jump: the
+        // rule above is what keeps them.
+        var generator = SeededGenerator(seed: 9)
+        var selector = PoseSelector(configuration: .init(continuationSeconds: 0))
+        var selected = 0
+        for i in 0..<90 {
+            let pose = Self.jumping(at: i).pose(noise: 1.5, using: &generator)
+            if selector.ingest(PoseFrame(seconds: Double(i) / 30, poses: [pose])) != nil { selected += 1 }
+        }
+        #expect(selected < 60, "selected \(selected) of 90 frames")
+    }
+
+    @Test func aPersonSeenBesideThePatientCannotContinueTheTrack() throws {
+        // Given the patient tracked and a bystander of the same size standing half overlapped, both seen
+        // for 0.7 s, when the patient steps out of the picture, the bystander alone is not selected although their box
+        // overlaps the patient's (they were seen as someone else), until the track is lost after 1 s.
+        var generator = SeededGenerator(seed: 10)
+        var selector = PoseSelector(configuration: .init(lostAfterSeconds: 1))
+        let bystander = SyntheticPerson(centerX: 420, top: 70, height: 300, armDegrees: 10)
+        for i in 0..<60 {
+            let t = Double(i) / 30
+            var poses = t >= 0.3 ? [bystander.pose(noise: 1.5, using: &generator)] : []
+            if t < 1 { poses.append(Self.patient(at: t).pose(noise: 1.5, using: &generator)) }
+            let selected = selector.ingest(PoseFrame(seconds: t, poses: poses))
+            if t < 1 {
+                let pose = try #require(selected, "t=\(t): the patient should be selected")
+                #expect(abs(pose[.root].x - 320) < 15, "t=\(t): root x \(pose[.root].x) is not the patient's")
+            } else {
+                #expect(selected == nil, "t=\(t): the bystander took over")
+            }
+        }
+        #expect(selector.continuationCount == 0)
+    }
+
+    @Test func anUnknownPoseFarFromTheTrackDoesNotContinueIt() {
+        // A person appearing elsewhere in the picture in the frame the patient leaves is not the patient.
+        var generator = SeededGenerator(seed: 11)
+        var selector = PoseSelector()
+        for i in 0..<20 {
+            let t = Double(i) / 30
+            let pose =
+                i < 10
+                ? Self.patient(at: t).pose(noise: 1.5, using: &generator)
+                : SyntheticPerson(centerX: 560, top: 60, height: 320).pose(noise: 1.5, using: &generator)
+            let selected = selector.ingest(PoseFrame(seconds: t, poses: [pose]))
+            #expect((selected != nil) == (i < 10), "frame \(i)")
+        }
+    }
+
+    @Test func twoPosesThatCouldBothContinueTheTrackGiveNobody() {
+        // After a jump, two unknown poses both overlapping the tracked box: neither clearly continues it.
+        var generator = SeededGenerator(seed: 12)
+        var selector = PoseSelector()
+        for i in 0..<10 {
+            _ = selector.ingest(
+                PoseFrame(seconds: Double(i) / 30, poses: [Self.jumping(at: 0).pose(noise: 1, using: &generator)])
+            )
+        }
+        let a = SyntheticPerson(centerX: 280, top: 200, height: 440).pose(noise: 1, using: &generator)
+        let b = SyntheticPerson(centerX: 360, top: 190, height: 430).pose(noise: 1, using: &generator)
+        #expect(selector.ingest(PoseFrame(seconds: 10.0 / 30, poses: [a, b])) == nil)
+    }
+
+    @Test(arguments: [0, 1])
+    func fixesAStretchOfSwappedLegsOrArms(part: Int) throws {
+        // Given a person raising the arms (front view), when the estimator exchanges only the legs (or only
+        // the arms below the shoulders) for frames 20–34, the selector returns the person's own joints in
+        // every frame, and exchanges nothing else.
+        var generator = SeededGenerator(seed: 13)
+        var selector = PoseSelector()
+        let legs: [Joint] = [.leftKnee, .leftAnkle]
+        let arms: [Joint] = [.leftElbow, .leftWrist]
+        for i in 0..<50 {
+            let t = Double(i) / 30
+            let truth = Self.patient(at: t).pose(noise: 1.5, using: &generator)
+            var observed = truth
+            if i >= 20 && i < 35 {
+                for joint in part == 0 ? legs : arms {
+                    observed[joint] = truth[joint.mirrored]
+                    observed[joint.mirrored] = truth[joint]
+                }
+            }
+            let result = selector.ingest(PoseFrame(seconds: t, poses: [observed]))
+            let selected = try #require(result)
+            #expect(selected == truth, "frame \(i): the joints are not the person's own")
+        }
+        #expect(selector.swapCount == 15)
+    }
+
+    @Test func aGenuineTurnIsNotUndone() throws {
+        // A person turning from facing the camera to facing away in 1.5 s: left and right cross over in the
+        // picture smoothly, and the selector keeps what the estimator says in every frame.
+        var generator = SeededGenerator(seed: 14)
+        var selector = PoseSelector()
+        for i in 0..<75 {
+            let turn = min(1, max(0, Double(i - 15) / 45))
+            var person = Self.patient(at: Double(i) / 30)
+            person.sideSpread = cos(turn * Double.pi)
+            if abs(person.sideSpread) < 0.05 { person.sideSpread = person.sideSpread < 0 ? -0.05 : 0.05 }
+            let observed = person.pose(noise: 1.5, using: &generator)
+            let result = selector.ingest(PoseFrame(seconds: Double(i) / 30, poses: [observed]))
+            let selected = try #require(result, "frame \(i)")
+            #expect(selected == observed, "frame \(i): sides exchanged during a real turn")
+        }
+        #expect(selector.swapCount == 0)
+    }
+
+    @Test func sidesAfterAJumpFollowTheShape() throws {
+        // When the skeleton jumps and the estimator exchanges left and right in the same frame, the shape
+        // (each pose centred on its box) shows the swap, and the sides are kept as before the jump.
+        var generator = SeededGenerator(seed: 15)
+        var selector = PoseSelector()
+        for i in 0..<20 {
+            var person = Self.jumping(at: 0)
+            person.armDegrees = 90
+            let truth = person.pose(noise: 1, using: &generator)
+            let result = selector.ingest(PoseFrame(seconds: Double(i) / 30, poses: [truth]))
+            #expect(result == truth, "frame \(i)")
+        }
+        var jumped = Self.jumping(at: 15)
+        jumped.armDegrees = 90
+        let truth = jumped.pose(noise: 1, using: &generator)
+        var observed = truth
+        for joint in [Joint.leftElbow, .leftWrist] {
+            observed[joint] = truth[joint.mirrored]
+            observed[joint.mirrored] = truth[joint]
+        }
+        let result = selector.ingest(PoseFrame(seconds: 20.0 / 30, poses: [observed]))
+        let selected = try #require(result)
+        #expect(selector.lastFrameContinued)
+        #expect(selected == truth)
     }
 }

@@ -1,7 +1,7 @@
 /// Picks the prominent person in each frame and follows them over time, so that a bystander cannot
 /// take over; keeps left and right consistent from frame to frame.
 ///
-/// The rules (see `Guides.md` next to this file):
+/// The rules (see `Stages.docc/PoseStages.md` next to this file):
 /// 1. **Acquire.** With nobody tracked, the prominent person is chosen: among the poses with at least
 ///    `minimumJoints` joints seen with `minimumConfidence`, the one with the largest bounding box;
 ///    boxes within `prominenceTieFraction` of the largest are a tie, broken by nearness to the frame
@@ -14,12 +14,20 @@
 ///    tracked person is visible.
 ///    A pose with fewer than `minimumJoints` seen joints (the person partly hidden) is still accepted
 ///    when at least three of its joints match, but does not become the pose later frames are matched to.
-/// 3. **Lose.** When no pose matches, the result is `nil`. After `lostAfterSeconds` without a match,
-///    the tracked person is forgotten and rule 1 applies again.
-/// 4. **Sides.** Pose estimators sometimes exchange left and right for a frame, especially in side
-///    views. When the mirrored assignment of the selected pose's left/right joints is much closer to
-///    the previous pose than the direct one (below `swapRatio` of it, and better by at least
-///    `minimumSwapGain` body sizes per joint), the pose is returned with `swappingSides()`.
+/// 3. **Continue.** When no pose matches (the estimator's skeleton jumped: a fast pull-up, a collapsed or
+///    misplaced skeleton, a cut), a pose still continues the track when the person was seen within
+///    `continuationSeconds`, its box covers at least `continuationOverlap` of the smaller of its box and
+///    the tracked one, its size is within `continuationSizeRatio` of the tracked size, it is not a person
+///    seen beside the tracked one in an earlier frame (the selector remembers the others it saw), and no
+///    other pose in the frame qualifies too.
+/// 4. **Lose.** Otherwise the result is `nil`. After `lostAfterSeconds` without a match, the tracked
+///    person is forgotten and rule 1 applies again.
+/// 5. **Sides.** Pose estimators sometimes exchange left and right for a frame or a stretch, the whole
+///    body or only the arms or legs. When the mirrored assignment of the left/right joints is much closer
+///    to the previous pose than the direct one (below `swapRatio` of it, and better by at least
+///    `minimumSwapGain` body sizes per joint), they are exchanged back: the whole pose, and each part
+///    (body, arms, legs) whose own joints clearly say so. After a continuation the shapes are compared,
+///    each pose centred on its box and scaled by its size.
 ///
 /// The stage allocates nothing in a frame without a side swap.
 ///
@@ -50,6 +58,13 @@ public struct PoseSelector: Sendable {
         public var swapRatio: Double
         /// ...and when it is better by at least this many body sizes per left/right joint.
         public var minimumSwapGain: Double
+        /// A pose that jumped can continue the track only when the person was seen at most this long ago;
+        /// 0 turns continuation off.
+        public var continuationSeconds: Double
+        /// ...when its box covers at least this share of the smaller of its box and the tracked one...
+        public var continuationOverlap: Double
+        /// ...and when its size (longer box side) is within this factor of the tracked size.
+        public var continuationSizeRatio: Double
 
         public init(
             minimumConfidence: Double = 0.3,
@@ -59,7 +74,10 @@ public struct PoseSelector: Sendable {
             prominenceTieFraction: Double = 0.1,
             frameCenter: Vector2? = nil,
             swapRatio: Double = 0.5,
-            minimumSwapGain: Double = 0.02
+            minimumSwapGain: Double = 0.02,
+            continuationSeconds: Double = 0.3,
+            continuationOverlap: Double = 0.4,
+            continuationSizeRatio: Double = 2.5
         ) {
             precondition(
                 minimumConfidence > 0 && minimumConfidence <= 1,
@@ -73,6 +91,18 @@ public struct PoseSelector: Sendable {
                 "prominenceTieFraction (\(prominenceTieFraction)) must be in [0, 1)"
             )
             precondition(swapRatio > 0 && swapRatio <= 1, "swapRatio (\(swapRatio)) must be in (0, 1]")
+            precondition(
+                continuationSeconds >= 0,
+                "continuationSeconds (\(continuationSeconds)) must not be negative; 0 turns continuation off"
+            )
+            precondition(
+                continuationOverlap > 0 && continuationOverlap <= 1,
+                "continuationOverlap (\(continuationOverlap)) must be in (0, 1]"
+            )
+            precondition(
+                continuationSizeRatio >= 1,
+                "continuationSizeRatio (\(continuationSizeRatio)) must be at least 1"
+            )
             self.minimumConfidence = minimumConfidence
             self.minimumJoints = minimumJoints
             self.maximumJumpFraction = maximumJumpFraction
@@ -81,6 +111,9 @@ public struct PoseSelector: Sendable {
             self.frameCenter = frameCenter
             self.swapRatio = swapRatio
             self.minimumSwapGain = minimumSwapGain
+            self.continuationSeconds = continuationSeconds
+            self.continuationOverlap = continuationOverlap
+            self.continuationSizeRatio = continuationSizeRatio
         }
     }
 
@@ -88,18 +121,35 @@ public struct PoseSelector: Sendable {
 
     /// The index of the selected pose in the last frame's `poses`, or `nil` when nobody was selected.
     public private(set) var trackedIndex: Int?
-    /// Whether the last frame's selected pose had its sides exchanged to stay consistent.
+    /// Whether the last frame's selected pose had sides (all or some parts) exchanged to stay consistent.
     public private(set) var lastFrameSwappedSides = false
-    /// How many frames had their sides exchanged since the start.
+    /// How many frames had sides exchanged since the start.
     public private(set) var swapCount = 0
+    /// Whether the last frame's selected pose continued the track after a jump (rule 3).
+    public private(set) var lastFrameContinued = false
+    /// How many frames continued the track after a jump since the start.
+    public private(set) var continuationCount = 0
 
     /// The last selected pose (sides fixed), when a person is tracked.
     private var reference: Pose?
     private var referenceSize = 1.0
     private var lastSeenSeconds = -Double.infinity
+    /// The other people seen recently (not selected), so that one of them cannot continue the track.
+    private var others: [Other] = []
+
+    /// A person seen beside the tracked one.
+    private struct Other {
+        var pose: Pose
+        var size: Double
+        var seconds: Double
+    }
+
+    /// How many other people are remembered.
+    private static let otherCapacity = 4
 
     public init(configuration: Configuration = .init()) {
         self.configuration = configuration
+        others.reserveCapacity(Self.otherCapacity)
     }
 
     /// Whether a person is being tracked (seen within the last `lostAfterSeconds`).
@@ -109,35 +159,47 @@ public struct PoseSelector: Sendable {
     public mutating func ingest(_ frame: PoseFrame) -> Pose? {
         trackedIndex = nil
         lastFrameSwappedSides = false
+        lastFrameContinued = false
         let seconds = frame.seconds
         if seconds < lastSeenSeconds { reset() }
         if reference != nil, seconds - lastSeenSeconds > configuration.lostAfterSeconds { reference = nil }
 
+        var chosen: (index: Int, swap: SideSwap)?
         if let reference {
-            guard let (index, swapped) = bestMatch(in: frame.poses, reference: reference, seconds: seconds) else {
-                return nil
+            chosen = bestMatch(in: frame.poses, reference: reference, seconds: seconds)
+            if chosen == nil {
+                chosen = continuation(in: frame.poses, reference: reference, seconds: seconds)
+                lastFrameContinued = chosen != nil
             }
-            return select(frame.poses[index], index: index, swapped: swapped, at: seconds)
+        } else if let index = prominentIndex(in: frame.poses) {
+            forgetOther(matching: frame.poses[index], at: seconds)
+            chosen = (index, .none)
         }
-        guard let index = prominentIndex(in: frame.poses) else { return nil }
-        return select(frame.poses[index], index: index, swapped: false, at: seconds)
+        if frame.poses.count > 1 || chosen == nil {
+            rememberOthers(in: frame.poses, except: chosen?.index, at: seconds)
+        }
+        guard let chosen else { return nil }
+        if lastFrameContinued { continuationCount += 1 }
+        return select(frame.poses[chosen.index], index: chosen.index, swap: chosen.swap, at: seconds)
     }
 
-    /// Forgets the tracked person.
+    /// Forgets the tracked person and the others seen.
     public mutating func reset() {
         reference = nil
         referenceSize = 1
         lastSeenSeconds = -Double.infinity
         trackedIndex = nil
         lastFrameSwappedSides = false
+        lastFrameContinued = false
+        others.removeAll(keepingCapacity: true)
     }
 
     // MARK: - Selection
 
-    private mutating func select(_ pose: Pose, index: Int, swapped: Bool, at seconds: Double) -> Pose {
-        let selected = swapped ? pose.swappingSides() : pose
-        if swapped { swapCount += 1 }
-        lastFrameSwappedSides = swapped
+    private mutating func select(_ pose: Pose, index: Int, swap: SideSwap, at seconds: Double) -> Pose {
+        let selected = Self.applying(swap, to: pose)
+        if !swap.isEmpty { swapCount += 1 }
+        lastFrameSwappedSides = !swap.isEmpty
         trackedIndex = index
         lastSeenSeconds = seconds
         // A pose with only a few joints (partly hidden) is returned but does not replace the reference,
@@ -186,31 +248,32 @@ public struct PoseSelector: Sendable {
         return box
     }
 
-    /// The pose closest to `reference` within the allowed jump, and whether its sides are swapped.
-    private func bestMatch(in poses: [Pose], reference: Pose, seconds: Double) -> (index: Int, swapped: Bool)? {
-        let elapsed = max(0, seconds - lastSeenSeconds)
-        let growth = configuration.lostAfterSeconds > 0 ? min(1, elapsed / configuration.lostAfterSeconds) : 1
-        let allowed = configuration.maximumJumpFraction * (1 + growth) * referenceSize
+    /// The largest mean joint distance, in pixels, for a pose `elapsed` seconds after one of body size `size`.
+    private func allowedJump(size: Double, elapsed: Double) -> Double {
+        let growth = configuration.lostAfterSeconds > 0 ? min(1, max(0, elapsed) / configuration.lostAfterSeconds) : 1
+        return configuration.maximumJumpFraction * (1 + growth) * size
+    }
+
+    /// The pose closest to `reference` within the allowed jump, and the sides to exchange.
+    private func bestMatch(in poses: [Pose], reference: Pose, seconds: Double) -> (index: Int, swap: SideSwap)? {
+        let allowed = allowedJump(size: referenceSize, elapsed: seconds - lastSeenSeconds)
         let threshold = configuration.minimumConfidence
-        var best: (index: Int, swapped: Bool)?
+        var best: (index: Int, swap: SideSwap)?
         var bestCost = Double.infinity
         for index in poses.indices {
-            // One pass over the joints gives the candidate test, the match cost and the swap test.
             let distances = Self.jointDistances(poses[index], reference, threshold: threshold)
             // A tracked person partly hidden for a moment still counts when three or more joints match.
             guard distances.seen >= min(configuration.minimumJoints, 3) else { continue }
             let cost: Double
-            var swapped = false
+            var swap = SideSwap.none
             if distances.common >= 3 {
-                cost = min(distances.direct, distances.mirrored) / Double(distances.common)
-                let lateral = Double(distances.lateral)
-                if distances.lateral >= 2,
-                    distances.lateralMirrored < configuration.swapRatio * distances.lateralDirect,
-                    (distances.lateralDirect - distances.lateralMirrored) / lateral
-                        >= configuration.minimumSwapGain * referenceSize
-                {
-                    swapped = true
+                cost = distances.meanDistance
+                guard cost <= allowed, cost < bestCost else { continue }
+                // Someone seen beside the tracked person, and closer to how they were seen, is not them.
+                if !others.isEmpty, let other = otherMatch(for: poses[index], at: seconds), other.cost < cost {
+                    continue
                 }
+                swap = sideSwap(for: distances, size: referenceSize)
             } else if distances.seen >= configuration.minimumJoints, let box = Box(poses[index], threshold: threshold),
                 let referenceBox = Box(reference, threshold: threshold)
             {
@@ -221,100 +284,83 @@ public struct PoseSelector: Sendable {
             }
             if cost <= allowed, cost < bestCost {
                 bestCost = cost
-                best = (index, swapped)
+                best = (index, swap)
             }
         }
         return best
     }
 
-    // MARK: - Geometry
-
-    /// Sums of joint distances between `pose` and `reference` over joints seen in both.
-    ///
-    /// `direct` and `mirrored` cover every joint seen in both (midline joints count the same in both);
-    /// the `lateral` sums cover the left/right joints whose mirror is seen too, for the swap test.
-    private static func jointDistances(
-        _ pose: Pose,
-        _ reference: Pose,
-        threshold: Double
-    ) -> (
-        seen: Int, common: Int, direct: Double, mirrored: Double, lateral: Int, lateralDirect: Double,
-        lateralMirrored: Double
-    ) {
-        var seen = 0
-        var common = 0
-        var direct = 0.0
-        var mirrored = 0.0
-        var lateral = 0
-        var lateralDirect = 0.0
-        var lateralMirrored = 0.0
-        pose.keypoints.withUnsafeBufferPointer { current in
-            reference.keypoints.withUnsafeBufferPointer { previous in
-                mirrorIndices.withUnsafeBufferPointer { mirrors in
-                    // A Pose always holds Joint.count keypoints, but `keypoints` is public: stay in bounds.
-                    let count = min(current.count, previous.count, mirrors.count)
-                    for index in 0..<count {
-                        let p = current[index]
-                        guard p.confidence >= threshold else { continue }
-                        seen += 1
-                        let r = previous[index]
-                        guard r.confidence >= threshold else { continue }
-                        let mirrorIndex = mirrors[index]
-                        let d = distance(p, r)
-                        common += 1
-                        direct += d
-                        if mirrorIndex == index {
-                            mirrored += d
-                        } else if mirrorIndex < count, current[mirrorIndex].confidence >= threshold {
-                            let dm = distance(current[mirrorIndex], r)
-                            mirrored += dm
-                            lateral += 1
-                            lateralDirect += d
-                            lateralMirrored += dm
-                        } else {
-                            // The mirror joint is not seen: count the direct distance for both assignments.
-                            mirrored += d
-                        }
-                    }
-                }
-            }
+    /// The one pose that continues the track after a jump (rule 3), and the sides to exchange.
+    private func continuation(in poses: [Pose], reference: Pose, seconds: Double) -> (index: Int, swap: SideSwap)? {
+        guard configuration.continuationSeconds > 0, seconds - lastSeenSeconds <= configuration.continuationSeconds,
+            let referenceBox = Box(reference, threshold: configuration.minimumConfidence)
+        else { return nil }
+        var found: (index: Int, box: Box)?
+        for index in poses.indices {
+            guard let box = candidateBox(poses[index]),
+                box.overlap(with: referenceBox) >= configuration.continuationOverlap,
+                max(box.size / referenceBox.size, referenceBox.size / box.size) <= configuration.continuationSizeRatio,
+                otherIndex(matching: poses[index], at: seconds) == nil
+            else { continue }
+            // Two poses that could both continue the track: neither clearly does.
+            if found != nil { return nil }
+            found = (index, box)
         }
-        return (seen, common, direct, mirrored, lateral, lateralDirect, lateralMirrored)
+        guard let found else { return nil }
+        let distances = Self.jointDistances(
+            poses[found.index],
+            reference,
+            threshold: configuration.minimumConfidence,
+            placement: Placement(box: found.box),
+            referencePlacement: Placement(box: referenceBox)
+        )
+        return (found.index, sideSwap(for: distances, size: 1))
     }
 
-    private static func distance(_ a: Keypoint, _ b: Keypoint) -> Double {
-        let dx = a.x - b.x
-        let dy = a.y - b.y
-        return (dx * dx + dy * dy).squareRoot()
+    // MARK: - Others
+
+    /// The index in `others` of the remembered person that `pose` continues, if any.
+    private func otherIndex(matching pose: Pose, at seconds: Double) -> Int? {
+        otherMatch(for: pose, at: seconds)?.index
     }
 
-    private static let mirrorIndices: [Int] = Joint.allCases.map(\.mirrored.rawValue)
-
-    /// A bounding box of the seen joints.
-    private struct Box {
-        var minX = Double.infinity
-        var minY = Double.infinity
-        var maxX = -Double.infinity
-        var maxY = -Double.infinity
-        var joints = 0
-
-        init?(_ pose: Pose, threshold: Double) {
-            pose.keypoints.withUnsafeBufferPointer { keypoints in
-                for keypoint in keypoints where keypoint.confidence >= threshold {
-                    guard keypoint.x.isFinite, keypoint.y.isFinite else { continue }
-                    minX = min(minX, keypoint.x)
-                    minY = min(minY, keypoint.y)
-                    maxX = max(maxX, keypoint.x)
-                    maxY = max(maxY, keypoint.y)
-                    joints += 1
-                }
+    /// The remembered person that `pose` continues, if any, and the mean joint distance to them.
+    private func otherMatch(for pose: Pose, at seconds: Double) -> (index: Int, cost: Double)? {
+        var best: (index: Int, cost: Double)?
+        var bestCost = Double.infinity
+        for index in others.indices {
+            let other = others[index]
+            let elapsed = seconds - other.seconds
+            guard elapsed <= configuration.lostAfterSeconds else { continue }
+            let distances = Self.jointDistances(pose, other.pose, threshold: configuration.minimumConfidence)
+            guard distances.common >= 3 else { continue }
+            let cost = distances.meanDistance
+            if cost <= allowedJump(size: other.size, elapsed: elapsed), cost < bestCost {
+                bestCost = cost
+                best = (index, cost)
             }
-            guard joints > 0 else { return nil }
         }
+        return best
+    }
 
-        var area: Double { (maxX - minX) * (maxY - minY) }
-        var centre: Vector2 { Vector2(x: (minX + maxX) / 2, y: (minY + maxY) / 2) }
-        /// The longer side, at least one pixel.
-        var size: Double { max(1, maxX - minX, maxY - minY) }
+    /// Remembers every candidate of the frame but the selected one as another person.
+    private mutating func rememberOthers(in poses: [Pose], except selected: Int?, at seconds: Double) {
+        for index in poses.indices where index != selected {
+            guard let box = candidateBox(poses[index]) else { continue }
+            let seen = Other(pose: poses[index], size: box.size, seconds: seconds)
+            if let known = otherIndex(matching: poses[index], at: seconds) {
+                others[known] = seen
+            } else if others.count < Self.otherCapacity {
+                others.append(seen)
+            } else if let oldest = others.indices.min(by: { others[$0].seconds < others[$1].seconds }) {
+                others[oldest] = seen
+            }
+        }
+    }
+
+    /// Forgets the remembered person that `pose` continues (they are now the tracked one).
+    private mutating func forgetOther(matching pose: Pose, at seconds: Double) {
+        guard !others.isEmpty, let index = otherIndex(matching: pose, at: seconds) else { return }
+        others[index].seconds = -.infinity
     }
 }

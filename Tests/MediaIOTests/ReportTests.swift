@@ -84,6 +84,38 @@ struct ReportTests {
         text.components(separatedBy: needle).count - 1
     }
 
+    /// A repetition the camera view could not measure is "good form", never "in target": the card counts
+    /// the measured ones and says how many were not.
+    @Test func unmeasuredRepetitionsAreNotCountedInTarget() throws {
+        var input = Self.input(stills: false)
+        for k in [1, 2] { input.exercises[0].repetitions[k - 1].rangeOfMotion = nil }
+        let html = ReportWriter.html(input)
+        #expect(html.contains("8 of 10 repetitions done; 3 of the 6 measured reached the target range"))
+        #expect(html.contains("3<small> / 6</small>"))
+        #expect(html.contains("target 90–120°, 2 not measurable"))
+        #expect(html.contains("<tr class=\"goodForm\"><td>1</td>"))
+        let json = try JSONValue.parse(ReportWriter.json(input))
+        let exercise = try #require(json["exercises"]?.arrayValue?.first)
+        #expect(exercise["repsInTarget"]?.intValue == 3)
+        #expect(exercise["repsMeasured"]?.intValue == 6)
+
+        for k in 1...8 { input.exercises[0].repetitions[k - 1].rangeOfMotion = nil }
+        let none = ReportWriter.html(input)
+        #expect(none.contains("range of motion not measurable from this camera view"))
+        #expect(!none.contains("In target range"))
+    }
+
+    /// Where the angle was not measured for a while, the angle line stops instead of ramping across the gap.
+    @Test func theAngleLineBreaksWhereTheAngleWasNotMeasured() {
+        var input = Self.input(reps: 2, stills: false)
+        let whole = Self.count("<polyline", in: ReportWriter.html(input))
+        // Drop the second rep's samples but one far later: the line has one more piece.
+        input.exercises[0].angleSeries =
+            input.exercises[0].angleSeries.filter { $0.seconds < 2.9 }
+            + [.init(seconds: 9, degrees: 40), .init(seconds: 9.1, degrees: 42)]
+        #expect(Self.count("<polyline", in: ReportWriter.html(input)) == whole + 1)
+    }
+
     @Test func htmlShowsTheNumbersOfTheSession() {
         let html = ReportWriter.html(Self.input())
         #expect(html.contains("8<small> / 10</small>"), "reps done / prescribed")

@@ -209,8 +209,9 @@ struct AnalyzeCommandTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let html = folder + "/report.html"
         let json = folder + "/report.json"
-        #expect(try await Self.analyze([Self.hurdleSteps, "--report", html]))
-        #expect(try await Self.analyze([Self.hurdleSteps, "--report", json]))
+        // The exercise given: one report section (a recognised recording may be split by exercise).
+        #expect(try await Self.analyze([Self.hurdleSteps, "--exercise", "hurdle-step", "--report", html]))
+        #expect(try await Self.analyze([Self.hurdleSteps, "--exercise", "hurdle-step", "--report", json]))
 
         let summary = try JSONValue.parse(String(contentsOfFile: json, encoding: .utf8))
         let reps = try #require(summary["reps"]?.intValue)
@@ -236,6 +237,52 @@ struct AnalyzeCommandTests {
         }
     }
 
+    /// A recording of two exercises (hurdle steps, then shoulder abductions) reports one section per exercise
+    /// recognised, whose repetitions add up to the session's and keep their numbers.
+    @Test func aReportHasOneSectionPerExerciseDone() async throws {
+        let abductions = Self.shared.appendingPathComponent("pose-tracks/ui-prmd/m07_s01_front.jsonl").path
+        try Self.require(Self.hurdleSteps)
+        try Self.require(abductions)
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // The two recordings one after the other, without their labels.
+        let first = try PoseTrackReader.readAll(path: Self.hurdleSteps)
+        let second = try PoseTrackReader.readAll(path: abductions)
+        var header = first.header
+        header.labels = [:]
+        let track = folder + "/two.jsonl"
+        var writer = try PoseTrackWriter(path: track, header: header)
+        let offset = (first.frames.last?.seconds ?? 0) + 1 / header.fps
+        for frame in first.frames { try writer.write(frame) }
+        for var frame in second.frames {
+            frame.seconds += offset
+            try writer.write(frame)
+        }
+        try writer.close()
+        let html = folder + "/report.html"
+        let json = folder + "/summary.json"
+        #expect(try await Self.analyze([track, "--report", html]))
+        #expect(try await Self.analyze([track, "--report", json]))
+
+        let summary = try JSONValue.parse(String(contentsOfFile: json, encoding: .utf8))
+        let repetitions = try #require(summary["repetitions"]?.arrayValue)
+        var byExercise: [String: Int] = [:]
+        for rep in repetitions { byExercise[rep["exercise"]?.stringValue ?? "", default: 0] += 1 }
+        try #require(byExercise.count >= 2, "the session should recognise more than one exercise: \(byExercise)")
+        #expect(byExercise["shoulder-abduction", default: 0] >= 5, "\(byExercise)")
+
+        let text = try String(contentsOfFile: html, encoding: .utf8)
+        #expect(Self.count("<section class=\"exercise\">", in: text) == byExercise.count)
+        #expect(text.contains("<h2>Shoulder abduction</h2>"))
+        for (_, reps) in byExercise {
+            #expect(text.contains("<div class=\"card-title\">Repetitions</div><div class=\"card-value\">\(reps)<"))
+        }
+    }
+
+    private static func count(_ needle: String, in text: String) -> Int {
+        text.components(separatedBy: needle).count - 1
+    }
+
     /// `--reps N`: the report and the JSON set the repetitions done against the prescription.
     @Test func prescribedRepetitionsReachTheReportAndTheJSON() async throws {
         try Self.require(Self.hurdleSteps)
@@ -243,8 +290,9 @@ struct AnalyzeCommandTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let html = folder + "/report.html"
         let json = folder + "/report.json"
-        #expect(try await Self.analyze([Self.hurdleSteps, "--reps", "12", "--report", html]))
-        #expect(try await Self.analyze([Self.hurdleSteps, "--reps", "12", "--report", json]))
+        let given = [Self.hurdleSteps, "--exercise", "hurdle-step", "--reps", "12"]
+        #expect(try await Self.analyze(given + ["--report", html]))
+        #expect(try await Self.analyze(given + ["--report", json]))
 
         let summary = try JSONValue.parse(String(contentsOfFile: json, encoding: .utf8))
         let reps = try #require(summary["reps"]?.intValue)

@@ -3,6 +3,8 @@ struct ExerciseStatistics {
     let exercise: ReportInput.Exercise
     let repsDone: Int
     let repsInTarget: Int
+    /// Repetitions with a range of motion (the others were counted where the camera view cannot measure it).
+    let repsMeasured: Int
     let meanRangeOfMotion: Double?
     let meanTempoUp: Double?
     let meanTempoDown: Double?
@@ -14,6 +16,7 @@ struct ExerciseStatistics {
         self.exercise = exercise
         repsDone = exercise.repetitions.count
         repsInTarget = exercise.repetitions.filter { Self.status(of: $0, in: exercise) == .within }.count
+        repsMeasured = exercise.repetitions.filter { $0.rangeOfMotion != nil }.count
         meanRangeOfMotion = Self.mean(exercise.repetitions.compactMap(\.rangeOfMotion))
         meanTempoUp = Self.mean(exercise.repetitions.compactMap(\.tempoUpSeconds))
         meanTempoDown = Self.mean(exercise.repetitions.compactMap(\.tempoDownSeconds))
@@ -31,7 +34,8 @@ struct ExerciseStatistics {
     }
 
     /// Green within the target range, amber short of or beyond it (or judged as needing work), red
-    /// when a safety limit was crossed.
+    /// when a safety limit was crossed; a repetition whose range was not measured is "good form" or amber,
+    /// never "in target".
     static func status(of rep: ReportInput.Repetition, in exercise: ReportInput.Exercise) -> ReportStatus {
         if rep.verdict == .unsafe { return .unsafe }
         if let rom = rep.rangeOfMotion, let target = exercise.targetRange {
@@ -39,7 +43,14 @@ struct ExerciseStatistics {
             if rom > target.upperBound { return .beyond }
             return rep.verdict == .good ? .within : .short
         }
-        return rep.verdict == .good ? .within : .short
+        return rep.verdict == .good ? .goodForm : .short
+    }
+
+    /// "target ≥ 100 %", and how many repetitions could not be measured.
+    var inTargetNote: String? {
+        guard let target = targetText else { return nil }
+        let unmeasured = repsDone - repsMeasured
+        return "target \(target)" + (unmeasured > 0 ? ", \(unmeasured) not measurable" : "")
     }
 
     /// The status of the whole set's rep count.
@@ -76,7 +87,13 @@ struct ExerciseStatistics {
             parts.append("\(repsDone) repetition\(repsDone == 1 ? "" : "s") done")
         }
         if exercise.targetRange != nil, repsDone > 0 {
-            parts.append("\(repsInTarget) reached the target range")
+            parts.append(
+                repsMeasured == 0
+                    ? "range of motion not measurable from this camera view"
+                    : repsMeasured < repsDone
+                        ? "\(repsInTarget) of the \(repsMeasured) measured reached the target range"
+                        : "\(repsInTarget) reached the target range"
+            )
         }
         if safetyCount > 0 {
             parts.append("\(safetyCount) safety warning\(safetyCount == 1 ? "" : "s")")

@@ -52,12 +52,12 @@ struct HTMLReport {
             status: stats.repCountStatus,
             id: "reps"
         )
-        if let target = stats.targetText, stats.repsDone > 0 {
-            let status: ReportStatus = stats.repsInTarget == stats.repsDone ? .within : .short
+        if let note = stats.inTargetNote, stats.repsMeasured > 0 {
+            let status: ReportStatus = stats.repsInTarget == stats.repsMeasured ? .within : .short
             html += card(
                 "In target range",
-                "\(stats.repsInTarget)<small> / \(stats.repsDone)</small>",
-                note: "target \(HTMLText.escape(target))",
+                "\(stats.repsInTarget)<small> / \(stats.repsMeasured)</small>",
+                note: HTMLText.escape(note),
                 status: status,
                 id: "in-target"
             )

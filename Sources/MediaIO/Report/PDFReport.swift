@@ -126,11 +126,11 @@ struct PDFReport {
         cards.append(
             ("REPETITIONS", reps, exercise.prescribedReps == nil ? "done" : "done / prescribed", stats.repCountStatus)
         )
-        if let target = stats.targetText, stats.repsDone > 0 {
+        if let note = stats.inTargetNote, stats.repsMeasured > 0 {
             cards.append(
                 (
-                    "IN TARGET RANGE", "\(stats.repsInTarget) / \(stats.repsDone)", "target \(target)",
-                    stats.repsInTarget == stats.repsDone ? .within : .short
+                    "IN TARGET RANGE", "\(stats.repsInTarget) / \(stats.repsMeasured)", note,
+                    stats.repsInTarget == stats.repsMeasured ? .within : .short
                 )
             )
         }

@@ -237,12 +237,22 @@ struct ReportCharts {
                 )
             }
         }
-        // Thin the line to about two points per unit of width.
+        // Thin the line to about two points per unit of width; break it where the angle was not measured
+        // for a while (nobody in the picture, another exercise), rather than draw a made-up ramp across.
         let step = max(1, series.count / Int(max(50, p.width * 2)))
+        let frameSeconds = (series.last!.seconds - series.first!.seconds) / Double(series.count - 1)
+        let gap = max(0.5, 4 * Double(step) * frameSeconds)
         var points: [(x: Double, y: Double)] = []
         points.reserveCapacity(series.count / step + 1)
+        var last: Double?
         for index in stride(from: 0, to: series.count, by: step) {
-            points.append((x(series[index].seconds), y(series[index].degrees)))
+            let sample = series[index]
+            if let last, sample.seconds - last > gap {
+                canvas.polyline(points, stroke: ReportStyle.series, width: 1.6)
+                points.removeAll(keepingCapacity: true)
+            }
+            points.append((x(sample.seconds), y(sample.degrees)))
+            last = sample.seconds
         }
         canvas.polyline(points, stroke: ReportStyle.series, width: 1.6)
         for event in exercise.events {

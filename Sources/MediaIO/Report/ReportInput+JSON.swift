@@ -20,6 +20,7 @@ extension ReportInput {
                 "prescribedReps": number(exercise.prescribedReps.map(Double.init)),
                 "reps": .number(Double(stats.repsDone)),
                 "repsInTarget": .number(Double(stats.repsInTarget)),
+                "repsMeasured": .number(Double(stats.repsMeasured)),
                 "meanRangeOfMotion": number(stats.meanRangeOfMotion),
                 "formIssues": .number(Double(stats.formIssueCount)),
                 "safetyWarnings": .number(Double(stats.safetyCount)),

@@ -45,7 +45,8 @@ extension ReportInput.Exercise {
         self.init(
             name: summary.exerciseName ?? summary.exercise ?? "Unrecognised exercise",
             angleName: angleName.prefix(1).uppercased() + angleName.dropFirst(),
-            targetRange: 1.0...Double.infinity,
+            // Movement counted without a recognised exercise has no target to reach.
+            targetRange: summary.exercise == nil ? nil : 1.0...Double.infinity,
             rangeOfMotionUnit: .fraction,
             targetDegrees: targetDegrees,
             prescribedReps: prescribedReps,

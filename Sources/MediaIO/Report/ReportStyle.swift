@@ -14,11 +14,11 @@ enum ReportStyle {
 
 /// How a repetition (or a number) compares with its target, and its colour.
 enum ReportStatus: String {
-    case within, short, beyond, unsafe, unknown
+    case within, goodForm, short, beyond, unsafe, unknown
 
     var color: OverlayColor {
         switch self {
-        case .within: ReportStyle.good
+        case .within, .goodForm: ReportStyle.good
         case .short, .beyond: ReportStyle.caution
         case .unsafe: ReportStyle.danger
         case .unknown: ReportStyle.muted
@@ -31,6 +31,7 @@ enum ReportStatus: String {
     var label: String {
         switch self {
         case .within: "in target"
+        case .goodForm: "good form"
         case .short: "short"
         case .beyond: "beyond target"
         case .unsafe: "safety"

@@ -90,13 +90,16 @@ enum AnalysisOutputs {
         annotated: VideoAnnotator? = nil
     ) throws {
         let wantsStills = report.map { ReportWriter.Format(path: $0) != .json } ?? false
-        let picks = wantsStills ? stillRepetitions(summary) : []
-        let times = picks.map { peakSeconds(of: $0.rep, in: series) }
+        // One report section per exercise done (a recording may hold several), each with its own stills.
+        let names = Dictionary(configuration.library.map { ($0.id, $0.name) }) { first, _ in first }
+        let parts = summary.exerciseParts(names: names)
+        let picks = wantsStills ? parts.map { stillRepetitions($0.summary) } : parts.map { _ in [] }
+        let times = picks.joined().map { peakSeconds(of: $0.rep, in: series) }
         var images: [RGBImage?] = []
         if let annotated {
             // The video is already written: the stills are its frames.
             images = annotated.stills(at: times)
-        } else if annotate != nil || !picks.isEmpty {
+        } else if annotate != nil || !times.isEmpty {
             images = try AnnotationPass.run(
                 track: track,
                 video: video,
@@ -108,24 +111,30 @@ enum AnalysisOutputs {
             )
         }
         guard let report else { return }
-        var stills: [ReportInput.Still] = []
-        for (k, pick) in picks.enumerated() {
-            if let image = images[k] {
-                stills.append(ReportInput.Still(caption: pick.caption, repetition: pick.rep.index, image: image))
+        var next = images.makeIterator()
+        let sections = zip(parts, picks).map { part, picks in
+            let stills = picks.compactMap { pick in
+                next.next().flatMap { image in
+                    image.map { ReportInput.Still(caption: pick.caption, repetition: pick.rep.index, image: $0) }
+                }
             }
+            let definition = part.exercise.flatMap { id in configuration.library.first { $0.id == id } }
+            return ReportInput.Exercise(
+                summary: part.summary,
+                // The prescription is for the exercise given; a recording of several has none per exercise.
+                prescribedReps: parts.count == 1 ? prescribedReps : nil,
+                angleSeries: parts.count == 1 ? series : series.filter { part.contains($0.seconds) },
+                targetDegrees: (definition ?? (parts.count == 1 ? exercise : nil))?.target.map { $0.min...$0.max },
+                stills: stills
+            )
         }
-        let section = ReportInput.Exercise(
-            summary: summary,
-            prescribedReps: prescribedReps,
-            angleSeries: series,
-            targetDegrees: exercise?.target.map { $0.min...$0.max },
-            stills: stills
-        )
-        let name = summary.exerciseName ?? "Movement"
+        let name =
+            parts.count > 1
+            ? "\(parts.count) exercises" : summary.exerciseName ?? "Movement"
         let input = ReportInput(
             title: "\(name): \(summary.reps) repetition\(summary.reps == 1 ? "" : "s")",
             subtitle: "\((input as NSString).lastPathComponent) · \(String(format: "%.1f", summary.durationSeconds)) s",
-            exercises: [section],
+            exercises: sections,
             summaryJSON: summaryJSON
         )
         do {

@@ -277,4 +277,15 @@ struct ReportInputSessionSummaryTests {
         #expect(html.contains("2 of 10 repetitions done; 1 reached the target range; 1 safety warning."))
         #expect(html.contains("<td class=\"rom\">105 %</td>") && html.contains("<td class=\"rom\">74 %</td>"))
     }
+
+    /// What the coach could not check in a repetition, and a bridged loss of the pose, are in its notes.
+    @Test func uncheckedRulesAndABridgedGapAreNoted() throws {
+        var summary = try JSONDecoder().decode(SessionSummary.self, from: Data(Self.summaryJSON.utf8))
+        summary.repetitions[0].uncheckedRules = ["knees-out"]
+        summary.repetitions[0].uncheckedReason = "knees-out needs a front view"
+        summary.repetitions[1].gapSeconds = 0.64
+        let exercise = ReportInput.Exercise(summary: summary)
+        #expect(exercise.repetitions[0].issues == ["Not checked: knees-out needs a front view"])
+        #expect(exercise.repetitions[1].issues == ["Go a little deeper", "Pose lost for 0.6 s"])
+    }
 }

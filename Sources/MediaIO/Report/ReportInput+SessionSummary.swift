@@ -26,6 +26,12 @@ extension ReportInput.Exercise {
         let repetitions = summary.repetitions.map { rep in
             let verdict: ReportInput.Verdict =
                 !rep.safetyBreaches.isEmpty ? .unsafe : rep.verdict == .good ? .good : .needsWork
+            var notes = rep.issues.map(\.cue) + rep.safetyBreaches.map(\.warning)
+            if let reason = rep.uncheckedReason { notes.append("Not checked: \(reason)") }
+            if rep.gapSeconds > 0 {
+                let tenths = (rep.gapSeconds * 10).rounded()
+                notes.append("Pose lost for \(Int(tenths) / 10).\(Int(tenths) % 10) s")
+            }
             return ReportInput.Repetition(
                 index: rep.index,
                 startSeconds: rep.startSeconds,
@@ -35,7 +41,7 @@ extension ReportInput.Exercise {
                 tempoUpSeconds: rep.tempo.concentricSeconds ?? rep.tempo.fromPeakSeconds,
                 tempoDownSeconds: rep.tempo.eccentricSeconds ?? rep.tempo.toPeakSeconds,
                 verdict: verdict,
-                issues: rep.issues.map(\.cue) + rep.safetyBreaches.map(\.warning)
+                issues: notes
             )
         }
         let events =

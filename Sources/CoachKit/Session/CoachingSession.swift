@@ -972,6 +972,7 @@ public struct CoachingSession: Sendable {
             let slot = side == .left || !exercise.primaryAngle.isSided ? 0 : 1
             statMin[slot] = Swift.min(rep.restValue, rep.peakValue)
             statMax[slot] = Swift.max(rep.restValue, rep.peakValue)
+            statPeak[slot] = rep.peakValue
             complete(rep, counter: c, exercise)
         }
         resetStats(side: nil)
@@ -1270,7 +1271,7 @@ public struct CoachingSession: Sendable {
         }
         for rule in exercise.formRules {
             guard reliable else {
-                notChecked(rule, "not measurable from this camera view")
+                notChecked(rule, "the camera view does not suit the exercise")
                 continue
             }
             if rule.view != .any, !hasDepth,

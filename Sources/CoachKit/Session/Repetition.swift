@@ -82,7 +82,7 @@ public struct Repetition: Sendable, Hashable, Codable {
     /// the exercise. The ``verdict`` is from the rules that were checked; empty when all were.
     public var uncheckedRules: [String] = []
     /// Why ``uncheckedRules`` were not checked, in words: "feet out of the picture", "knees-out needs a front
-    /// view", "not measurable from this camera view" (several reasons joined by "; "); `nil` when all were.
+    /// view", "the camera view does not suit the exercise" (several joined by "; "); `nil` when all were checked.
     public var uncheckedReason: String?
     /// The longest stretch in the repetition, in seconds, in which the person could not be measured (the pose
     /// lost, joints out of the picture) and that was bridged because the angle after it continued the

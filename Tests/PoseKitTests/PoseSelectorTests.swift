@@ -1,3 +1,4 @@
+import Foundation
 import PoseKit
 import Testing
 
@@ -364,5 +365,59 @@ extension PoseSelectorTests {
         let selected = try #require(result)
         #expect(selector.lastFrameContinued)
         #expect(selected == truth)
+    }
+}
+
+/// A real recording with the estimator's faults put in.
+extension PoseSelectorTests {
+    /// `pose` with the left/right keypoints of `joints` (left ones given) exchanged.
+    private static func exchanging(_ joints: [Joint], in pose: Pose) -> Pose {
+        var result = pose
+        for joint in joints {
+            result[joint] = pose[joint.mirrored]
+            result[joint.mirrored] = pose[joint]
+            if let world = pose.worldKeypoints {
+                result.worldKeypoints?[joint.rawValue] = world[joint.mirrored.rawValue]
+                result.worldKeypoints?[joint.mirrored.rawValue] = world[joint.rawValue]
+            }
+        }
+        return result
+    }
+
+    @Test func realRecordingWithSwappedPartsAndAJumpComesBackWhole() throws {
+        // UI-PRMD s01 (m09) from the front (Kinect, 640×480, the person about 340 px tall).
+        // Put in: the legs exchanged for frames 100–139, the arms for 170–179, the whole skeleton moved down
+        // by a third of the picture (160 px) for frames 200–259, and its sides exchanged for 230–239. The
+        // selector returns every frame, with the recording's own sides; the moved stretch stays moved.
+        // (m09 because its legs are apart: in m08_s01_front the ankles are 13 px apart and the distorted
+        // limbs move as much between frames, so a leg swap starting at frame 100 there goes unnoticed.)
+        let path = SharedData.root + "/pose-tracks/ui-prmd/m09_s01_front.jsonl"
+        try #require(
+            FileManager.default.fileExists(atPath: path),
+            "missing \(path): this test needs ../shared/data beside the repository (see its DATA.md)"
+        )
+        let (_, frames) = try PoseTrackReader.readAll(path: path)
+        try #require(frames.count >= 300, "\(path) has \(frames.count) frames, expected at least 300")
+        let legs: [Joint] = [.leftKnee, .leftAnkle, .leftToes, .leftFoot, .leftHeel, .leftFootIndex]
+        let arms: [Joint] = [.leftElbow, .leftWrist, .leftHand, .leftHandTip, .leftThumb]
+        var selector = PoseSelector()
+        for (i, frame) in frames.prefix(300).enumerated() {
+            var expected = try #require(frame.poses.first, "frame \(i) has no pose")
+            if (200..<260).contains(i) {
+                for index in expected.keypoints.indices where expected.keypoints[index].confidence > 0 {
+                    expected.keypoints[index].y += 160
+                }
+            }
+            var observed = expected
+            if (100..<140).contains(i) { observed = Self.exchanging(legs, in: observed) }
+            if (170..<180).contains(i) { observed = Self.exchanging(arms, in: observed) }
+            if (230..<240).contains(i) { observed = observed.swappingSides() }
+            let result = selector.ingest(PoseFrame(seconds: frame.seconds, poses: [observed]))
+            let selected = try #require(result, "frame \(i) was dropped")
+            let differing = Joint.allCases.filter { selected[$0] != expected[$0] }
+            #expect(differing.isEmpty, "frame \(i): \(differing) are not the recording's own")
+        }
+        #expect(selector.continuationCount == 2)
+        #expect(selector.swapCount == 40 + 10 + 10)
     }
 }

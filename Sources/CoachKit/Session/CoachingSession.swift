@@ -301,6 +301,12 @@ public struct CoachingSession: Sendable {
     private var withdrawnCues: [Cue] = []
     /// While repetitions counted before the depth verdict are recounted from their image-plane angle only.
     private var recounting = false
+    /// For each form rule of the exercise given, why it may not be checked, in words made once (a repetition
+    /// allocates only its list of unchecked rules): another view needed, not seen, not measured in a recount,
+    /// not judged from a movement count without depth.
+    private var ruleReasons: [(view: String, notSeen: String, recount: String, movement: String)] = []
+    /// The reasons of the repetition being completed, kept across repetitions.
+    private var reasonBuffer: [String] = []
 
     public init(configuration: Configuration) {
         self.configuration = configuration
@@ -406,6 +412,13 @@ public struct CoachingSession: Sendable {
             guard sidedAlternatives else { return 0 }
             return joint.isLeft ? 1 : joint.isRight ? 2 : 0
         }
+        ruleReasons = (configuration.exercise?.formRules ?? []).map { rule in
+            (
+                "\(rule.id) needs a \(rule.view.rawValue) view", "\(rule.id) not seen",
+                "\(rule.id) not measured in the recount", "\(rule.id) not judged from a movement count without depth"
+            )
+        }
+        reasonBuffer.reserveCapacity(4)
         ruleJoints = (configuration.exercise?.formRules ?? []).map { rule in
             (rule.angle.joints(side: .left), rule.angle.joints(side: .right), rule.angle, rule.view)
         }
@@ -1154,6 +1167,22 @@ public struct CoachingSession: Sendable {
         cueLog.removeLast(cueLog.count - kept)
     }
 
+    static let wrongViewReason = "the camera view does not suit the exercise"
+    static let movementReason = "rules for one camera view not judged from a movement count without depth"
+    static let notSeenReason = "angles not seen"
+
+    /// Records a rule not checked in the repetition being completed, and its reason once.
+    private mutating func noteUnchecked(_ rule: String, _ reason: String, in unchecked: inout [String]) {
+        if unchecked.isEmpty { unchecked.reserveCapacity(4) }  // one allocation per repetition at most
+        unchecked.append(rule)
+        if !reasonBuffer.contains(reason) { reasonBuffer.append(reason) }
+    }
+
+    /// The reasons of the repetition being completed, joined (no allocation for one).
+    private var uncheckedReasonText: String? {
+        reasonBuffer.isEmpty ? nil : reasonBuffer.count == 1 ? reasonBuffer[0] : reasonBuffer.joined(separator: "; ")
+    }
+
     /// How irregular a signal's repetitions are: the coefficient of variation of the intervals between
     /// their peaks (0 for a metronome). A signal that counts each repetition twice (a double peak) or
     /// misses every other one alternates short and long intervals; it is not a trustworthy fallback.
@@ -1264,20 +1293,16 @@ public struct CoachingSession: Sendable {
         judgedAngles.append(contentsOf: angles[..<nearCount])
         // A rule that cannot be checked is said to be unchecked, with the reason; the verdict is from the others.
         var unchecked: [String] = []
-        var reasons: [String] = []
-        func notChecked(_ rule: ExerciseDefinition.FormRule, _ reason: String) {
-            unchecked.append(rule.id)
-            if !reasons.contains(reason) { reasons.append(reason) }
-        }
-        for rule in exercise.formRules {
+        reasonBuffer.removeAll(keepingCapacity: true)
+        for (r, rule) in exercise.formRules.enumerated() {
             guard reliable else {
-                notChecked(rule, "the camera view does not suit the exercise")
+                noteUnchecked(rule.id, Self.wrongViewReason, in: &unchecked)
                 continue
             }
             if rule.view != .any, !hasDepth,
                 !(rule.view == .front && view == .front) && !(rule.view == .side && view == .side)
             {
-                notChecked(rule, "\(rule.id) needs a \(rule.view.rawValue) view")
+                noteUnchecked(rule.id, ruleReasons[r].view, in: &unchecked)
                 continue
             }
             // The rule's angle on the sides judged: seen in the repetition, and at its peak when the rule is
@@ -1295,11 +1320,12 @@ public struct CoachingSession: Sendable {
                 }
             }
             guard seen else {
-                notChecked(
-                    rule,
+                noteUnchecked(
+                    rule.id,
                     missing != 0
                         ? "\(BodyPart.names(missing)) out of the picture"
-                        : recounting ? "\(rule.id) not measured in the recount" : "\(rule.id) not seen"
+                        : recounting ? ruleReasons[r].recount : ruleReasons[r].notSeen,
+                    in: &unchecked
                 )
                 continue
             }
@@ -1339,7 +1365,7 @@ public struct CoachingSession: Sendable {
             safetyBreaches: pendingBreaches,
             measurementReliable: reliable,
             uncheckedRules: unchecked,
-            uncheckedReason: reasons.isEmpty ? nil : reasons.joined(separator: "; "),
+            uncheckedReason: uncheckedReasonText,
             gapSeconds: gapSeconds(from: completed.startSeconds, to: completed.endSeconds)
         )
         pendingBreaches.removeAll(keepingCapacity: true)
@@ -1599,11 +1625,7 @@ public struct CoachingSession: Sendable {
         var issues: [Repetition.FormIssue] = []
         var side: BodySide?
         var unchecked: [String] = []
-        var reasons: [String] = []
-        func notChecked(_ rule: ExerciseDefinition.FormRule, _ reason: String) {
-            unchecked.append(rule.id)
-            if !reasons.contains(reason) { reasons.append(reason) }
-        }
+        reasonBuffer.removeAll(keepingCapacity: true)
         // From the end of the previous repetition (at most 1 s before this one's start), so the range
         // includes the start position.
         let from = Swift.min(
@@ -1657,11 +1679,13 @@ public struct CoachingSession: Sendable {
                     angles.removeAll { $0.side != nil && $0.side != side }
                 }
             }
-            for rule in exercise.formRules {
+            // The exercise given has its reasons made; a recognised one says them without the rule's id.
+            let given = exercise.id == configuration.exercise?.id
+            for (r, rule) in exercise.formRules.enumerated() {
                 if rule.view != .any, !hasDepth {
-                    notChecked(rule, "\(rule.id) not judged from a movement count without depth")
+                    noteUnchecked(rule.id, given ? ruleReasons[r].movement : Self.movementReason, in: &unchecked)
                 } else if !angles.contains(where: { $0.angle == rule.angle }) {
-                    notChecked(rule, "\(rule.id) not seen")
+                    noteUnchecked(rule.id, given ? ruleReasons[r].notSeen : Self.notSeenReason, in: &unchecked)
                 } else if let issue = rule.firstIssue(in: angles) {
                     issues.append(issue)
                 }
@@ -1692,7 +1716,7 @@ public struct CoachingSession: Sendable {
             safetyBreaches: [],
             measurementReliable: measurementReliable,
             uncheckedRules: unchecked,
-            uncheckedReason: reasons.isEmpty ? nil : reasons.joined(separator: "; "),
+            uncheckedReason: uncheckedReasonText,
             gapSeconds: gapSeconds(from: completed.startSeconds, to: completed.endSeconds)
         )
         recordRepetition(repetition, at: completed.endSeconds)

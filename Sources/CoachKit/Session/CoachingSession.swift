@@ -1031,10 +1031,12 @@ public struct CoachingSession: Sendable {
         if valid, t - lastAutoSampleSeconds >= 0.095, !autoTimes.isEmpty {
             lastAutoSampleSeconds = t
             let base = autoNext * ExerciseRecognizer.featureCount
+            // Only angles whose joints are seen, as for the angle counter's repetitions.
             for (a, angle) in exercise.angles.enumerated() {
                 let k = base + ExerciseRecognizer.index(angle) * 2
-                autoRing[k] = values[a * 2]
-                autoRing[k + 1] = angle.isSided ? values[a * 2 + 1] : values[a * 2]
+                let left = slotSeen[a * 2] ? values[a * 2] : .nan
+                autoRing[k] = left
+                autoRing[k + 1] = angle.isSided ? (slotSeen[a * 2 + 1] ? values[a * 2 + 1] : .nan) : left
             }
             autoTimes[autoNext] = t
             autoNext = (autoNext + 1) % autoTimes.count

@@ -100,6 +100,30 @@ extension CoachingSessionTests {
         }
     }
 
+    @Test func aSummaryWrittenBeforeTheNewFieldsStillReads() throws {
+        let frames = SyntheticExercise(kind: .squat).frames(reps: 2)
+        let summary = Self.run(frames, exercise: "squat").session.summary()
+        #expect(summary.repetitions.first?.uncheckedRules.isEmpty == false)
+        var object = try #require(
+            try JSONSerialization.jsonObject(with: JSONEncoder().encode(summary)) as? [String: Any]
+        )
+        object["withdrawnCues"] = nil
+        let reps = try #require(object["repetitions"] as? [[String: Any]])
+        object["repetitions"] = reps.map { rep in
+            var rep = rep
+            for key in ["uncheckedRules", "uncheckedReason", "gapSeconds"] { rep[key] = nil }
+            return rep
+        }
+        let old = try JSONDecoder().decode(SessionSummary.self, from: JSONSerialization.data(withJSONObject: object))
+        #expect(old.reps == 2 && old.withdrawnCues.isEmpty)
+        #expect(
+            old.repetitions.allSatisfy { $0.uncheckedRules.isEmpty && $0.uncheckedReason == nil && $0.gapSeconds == 0 }
+        )
+        // And the new fields survive a round trip.
+        let again = try JSONDecoder().decode(SessionSummary.self, from: JSONEncoder().encode(summary))
+        #expect(again == summary)
+    }
+
     // MARK: - Withdrawn repetitions
 
     @Test func theCuesOfAWithdrawnRepetitionAreNotTheSessionsIssues() throws {

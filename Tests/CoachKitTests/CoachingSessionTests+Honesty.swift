@@ -232,10 +232,13 @@ extension CoachingSessionTests {
         )
     }
 
-    @Test func walkingOutAndBackInWithinASecondIsNoRepetition() {
+    @Test(arguments: [1.0, 2.5])
+    func walkingOutAndBackInWithinASecondIsNoRepetition(bridgeSeconds: Double) {
         // In the middle of squat 3 the person walks 300 px to the right (out of the picture) and back in 1 s,
-        // arriving where they were, knees still bent: the walk ends the squat; nothing is bridged. (The next squat,
-        // begun right after the walk, is not counted either: the person has to settle first.)
+        // arriving where they were: the walk ends the squat; nothing is bridged, also with a 2.5-s bridge. (The
+        // person counts as walking until a second after the feet stop, by when this squat is back at rest, so the
+        // angle does not continue it either; a stretch with walking is never bridged in any case. The next squat,
+        // begun right after the walk, is not counted: the person has to settle first.)
         let frames = Self.squats(rep: 2, from: 0.7, to: 1.7) { pose, inRep in
             let u = (inRep - 0.7) / 1.0
             let dx = 300 * (u < 0.5 ? 2 * u : 2 - 2 * u)
@@ -243,7 +246,16 @@ extension CoachingSessionTests {
             for joint in Joint.allCases where moved[joint].confidence > 0 { moved[joint].x += dx }
             return moved
         }
-        let (session, _) = Self.run(frames, exercise: "squat")
+        var session = CoachingSession(
+            configuration: .init(
+                exercise: Self.library["squat"]!,
+                frameWidth: SyntheticExercise.width,
+                frameHeight: SyntheticExercise.height,
+                emitsPoseEvents: false,
+                bridgeSeconds: bridgeSeconds
+            )
+        )
+        for frame in frames { _ = session.ingest(frame) }
         #expect(session.repetitions.count == 3)
         #expect(session.repetitions.allSatisfy { $0.gapSeconds == 0 })
         #expect(!session.repetitions.contains { $0.startSeconds < 1 + 2 * 2.7 + 1.7 && $0.endSeconds > 1 + 2 * 2.7 })

@@ -356,6 +356,29 @@ struct CoachingSessionTests {
         #expect(session.repetitions.allSatisfy { $0.startSeconds > 1 })
     }
 
+    @Test func aRepetitionUnderWayAtTheDepthVerdictKeepsWhatItReachedBeforeIt() throws {
+        // Quick squats on a guessed depth: the first one peaks at 0.7 s and the depth proves a guess after 30
+        // frames (1 s), while it is on its way up. Its angles must still reach its peak, in the image plane the
+        // counter followed (they used to start afresh at the verdict: the trunk lean's range ended near 11°,
+        // and a bilateral pull-up's "target reached" sat beside "Pull a little higher").
+        let frames = Self.withDepth(
+            SyntheticExercise(kind: .squat, repSeconds: 1, idleBeforeSeconds: 0.2).frames(reps: 3),
+            rigid: false
+        )
+        let (session, _) = Self.run(frames, exercise: "squat")
+        #expect(session.repetitions.count == 3)
+        let first = try #require(session.repetitions.first)
+        let second = try #require(session.repetitions.dropFirst().first)
+        for kind in [AngleKind.kneeFlexion, .hipFlexion, .trunkLean] {
+            let reached = try #require(first.angles.first { $0.angle == kind }).max
+            let later = try #require(second.angles.first { $0.angle == kind }).max
+            #expect(abs(reached - later) < 8, "\(kind): first squat \(reached)°, second \(later)°")
+        }
+        let knee = try #require(first.angles.first { $0.angle == .kneeFlexion })
+        let peak = try #require(first.peakAngle)
+        #expect(peak <= knee.max + 1e-9 && peak >= knee.min - 1e-9, "peak \(peak)° outside \(knee.min)–\(knee.max)°")
+    }
+
     @Test func theDepthVerdictWaitsForFramesThatShowThePerson() {
         // 40 poses showing two limb joints (someone at the edge of the picture) decide nothing; the verdict
         // comes from the frames that show the person.

@@ -240,12 +240,42 @@ public struct CoachingSession: Sendable {
     private var secondary: [RepCounter] = []
     /// The value each secondary counter reads (`a * 2 + side` in `values`).
     private var secondarySlots: [Int] = []
-    /// The primary angle in the image plane (left, right), while it is not yet known whether the keypoints'
-    /// depth is measured or guessed (``DepthJitterCheck``): `flatCounters` count it alongside `counters`,
-    /// and replace them when the depth proves a guess, so the first repetitions are counted on the signal
-    /// used from then on.
-    private var flatPrimary: [Double] = [.nan, .nan]
+    /// The angles in the image plane and their per-repetition statistics, while it is not yet known whether
+    /// the keypoints' depth is measured or guessed (``DepthJitterCheck``): kept as the 3-D ones are, with the
+    /// image-plane counters' phases and peaks (``swapPlanes()``), and swapped in for them when the depth
+    /// proves a guess. So the repetition under way at the verdict keeps its whole range, and its peak angle,
+    /// form rules and range of motion come from the one signal its counter followed (a first pull-up read
+    /// "target reached" with a peak of 138° while its elbows' ranges, begun at the verdict, ended at 88–104°
+    /// and "Pull a little higher" judged 44°).
+    private var imagePlane = AnglePlane()
     private var flatCounters: [RepCounter] = []
+    /// Whether the exercise's primary angle has a left and a right (read on every frame).
+    private var primaryIsSided = false
+
+    /// One plane's angle values and statistics (see ``imagePlane``); the session's own live in its properties.
+    private struct AnglePlane {
+        var values: [Double] = []
+        var previousValues: [Double] = []
+        var olderValues: [Double] = []
+        var statMin: [Double] = []
+        var statMax: [Double] = []
+        var statPeak: [Double] = []
+        var slotMissingParts: [Int] = []
+        var peakS: [Double] = []
+    }
+
+    /// Exchanges the session's angle values and statistics with ``imagePlane`` (array buffers only: no copy), so
+    /// that the same code keeps both: swapped, run, swapped back.
+    private mutating func swapPlanes() {
+        swap(&values, &imagePlane.values)
+        swap(&previousValues, &imagePlane.previousValues)
+        swap(&olderValues, &imagePlane.olderValues)
+        swap(&statMin, &imagePlane.statMin)
+        swap(&statMax, &imagePlane.statMax)
+        swap(&statPeak, &imagePlane.statPeak)
+        swap(&slotMissingParts, &imagePlane.slotMissingParts)
+        swap(&peakS, &imagePlane.peakS)
+    }
     /// The repetitions `flatCounters` completed (and that could count) before the depth verdict, with their
     /// counter: when the depth proves a guess, they replace the ones counted on the 3-D angle until then.
     private var flatCompleted: [(rep: RepCounter.Completed, counter: Int)] = []
@@ -319,6 +349,7 @@ public struct CoachingSession: Sendable {
         events.reserveCapacity(16)
         if let exercise = configuration.exercise {
             requiredJoints = exercise.requiredJoints
+            primaryIsSided = exercise.primaryAngle.isSided
             let n = exercise.angles.count * 2
             values = Array(repeating: .nan, count: n)
             previousValues = values
@@ -337,6 +368,15 @@ public struct CoachingSession: Sendable {
             }
             slotSeen = Array(repeating: true, count: n)
             slotMissingParts = Array(repeating: 0, count: n)
+            imagePlane = AnglePlane(
+                values: values,
+                previousValues: values,
+                olderValues: values,
+                statMin: statMin,
+                statMax: statMax,
+                statPeak: statPeak,
+                slotMissingParts: slotMissingParts
+            )
             if let spec = exercise.repetition {
                 var joints: [Joint] = []
                 for angle in exercise.angles {
@@ -386,6 +426,7 @@ public struct CoachingSession: Sendable {
                 counters = sides.map { _ in RepCounter(configuration: RepCounter.Configuration(spec)) }
                 flatCounters = counters
                 peakS = Array(repeating: -.infinity, count: sides.count)
+                imagePlane.peakS = peakS
             }
             snapshot.exerciseID = exercise.id
             snapshot.exerciseName = exercise.name
@@ -789,8 +830,7 @@ public struct CoachingSession: Sendable {
             // counters that followed the primary angle that way from the start take over.
             if depthCheck.trusted == false {
                 swap(&counters, &flatCounters)
-                resetStats(side: nil)
-                for i in peakS.indices { peakS[i] = -.infinity }
+                swapPlanes()
                 recountInImagePlane()
             }
             if depthCheck.trusted != nil { flatCompleted.removeAll() }
@@ -853,7 +893,7 @@ public struct CoachingSession: Sendable {
         }
         if depthCheck.trusted == nil, hasDepth {
             for c in flatCounters.indices where countingCounter == nil || countingCounter == c {
-                if !flatCounters[c].continues(with: primaryValue(side: counterSides[c], flat: true)) { return false }
+                if !flatCounters[c].continues(with: flatPrimaryValue(side: counterSides[c])) { return false }
             }
         }
         if countingSource > 0 {
@@ -896,24 +936,28 @@ public struct CoachingSession: Sendable {
             sideConfidence.left += 0.1 * (l / n - sideConfidence.left)
             sideConfidence.right += 0.1 * (r / n - sideConfidence.right)
             if depth, torso > 0 { sideDepthDifference += 0.1 * ((lz - rz) / n / torso - sideDepthDifference) }
+            measuredSide = nearSide()
         }
+        let recent = valuesAreRecent
         if depthCheck.trusted == nil, hasDepth {
-            let angle = exercise.primaryAngle
-            flatPrimary[0] = angle.measure(pose, side: .left, useDepth: false) ?? .nan
-            flatPrimary[1] = angle.isSided ? (angle.measure(pose, side: .right, useDepth: false) ?? .nan) : .nan
-        } else {
-            flatPrimary[0] = .nan
-            flatPrimary[1] = .nan
+            swapPlanes()
+            measureAngles(pose, exercise, useDepth: false, recent: recent)
+            swapPlanes()
         }
-        for i in values.indices {
-            olderValues[i] = valuesAreRecent ? previousValues[i] : .nan
-            previousValues[i] = valuesAreRecent ? values[i] : .nan
-        }
+        measureAngles(pose, exercise, useDepth: hasDepth, recent: recent)
         valuesAreRecent = true
+    }
+
+    /// This frame's angles in `values`, the last two kept (NaN where the last frame had nobody: `recent` false).
+    private mutating func measureAngles(_ pose: Pose, _ exercise: ExerciseDefinition, useDepth: Bool, recent: Bool) {
+        for i in values.indices {
+            olderValues[i] = recent ? previousValues[i] : .nan
+            previousValues[i] = recent ? values[i] : .nan
+        }
         for (a, angle) in exercise.angles.enumerated() {
-            values[a * 2] = angle.measure(pose, side: .left, useDepth: hasDepth) ?? .nan
+            values[a * 2] = angle.measure(pose, side: .left, useDepth: useDepth) ?? .nan
             values[a * 2 + 1] =
-                angle.isSided ? (angle.measure(pose, side: .right, useDepth: hasDepth) ?? .nan) : .nan
+                angle.isSided ? (angle.measure(pose, side: .right, useDepth: useDepth) ?? .nan) : .nan
         }
     }
 
@@ -922,9 +966,12 @@ public struct CoachingSession: Sendable {
     /// the better seen, is the measurement.
     private var measuresOneSide: Bool { view != .front }
 
-    /// The side a bilateral exercise is measured on when ``measuresOneSide``: the better seen one, else
-    /// (equal confidences) the nearer one by depth.
-    private var measuredSide: BodySide {
+    /// The side a bilateral exercise is measured on when ``measuresOneSide`` (``nearSide()``), as of this
+    /// frame's measurement (read on every frame).
+    private var measuredSide = BodySide.left
+
+    /// The better seen side, else (equal confidences) the nearer one by depth.
+    private func nearSide() -> BodySide {
         if abs(sideConfidence.right - sideConfidence.left) > 0.05 {
             return sideConfidence.right > sideConfidence.left ? .right : .left
         }
@@ -936,19 +983,30 @@ public struct CoachingSession: Sendable {
     }
 
     /// The primary value for a counter: one side, or for a bilateral exercise the mean of both (the
-    /// measured side alone when the far side cannot be seen). `flat`: measured in the image plane.
-    private func primaryValue(side: BodySide?, flat: Bool = false) -> Double? {
-        let l = flat ? flatPrimary[0] : values[0]
-        let r = flat ? flatPrimary[1] : values[1]
+    /// measured side alone when the far side cannot be seen).
+    private func primaryValue(side: BodySide?) -> Double? {
+        Self.primaryValue(side: side, left: values[0], right: values[1], sole: soleSide)
+    }
+
+    /// The primary angle in the image plane while the depth is not judged (``imagePlane``).
+    private func flatPrimaryValue(side: BodySide?) -> Double? {
+        Self.primaryValue(side: side, left: imagePlane.values[0], right: imagePlane.values[1], sole: soleSide)
+    }
+
+    /// The side a bilateral primary angle is measured on alone (``measuresOneSide``), else `nil`.
+    private var soleSide: BodySide? { measuresOneSide && primaryIsSided ? measuredSide : nil }
+
+    /// The primary value from its left and right values (NaN: not measured); `sole`: the only side measured.
+    /// Static, and given what it needs: `count` reads it on every frame, and a method of the session's made
+    /// the compiler copy the whole session to call it.
+    private static func primaryValue(side: BodySide?, left l: Double, right r: Double, sole: BodySide?) -> Double? {
         switch side {
         case .left?: return l.isNaN ? nil : l
         case .right?: return r.isNaN ? nil : r
         case nil:
             if l.isNaN { return r.isNaN ? nil : r }
             if r.isNaN { return l }
-            if measuresOneSide, configuration.exercise?.primaryAngle.isSided == true {
-                return measuredSide == .left ? l : r
-            }
+            if let sole { return sole == .left ? l : r }
             return (l + r) / 2
         }
     }
@@ -965,7 +1023,8 @@ public struct CoachingSession: Sendable {
 
     /// The depth proved a guess: the repetitions counted so far on the 3-D primary angle (a guessed depth can
     /// swing a standing knee between 90° and 130°, squat_13's first "repetition") are replaced by those the
-    /// image-plane counters found in the same time. Their angle ranges are the primary angle's rest and peak.
+    /// image-plane counters found in the same time. Their angle ranges are the primary angle's rest and peak;
+    /// the repetition under way keeps the image-plane statistics swapped in at the verdict.
     /// The fallback signals' repetitions until then were measured with the guessed depth too: forgotten.
     private mutating func recountInImagePlane() {
         guard countingSource < 0, let exercise = configuration.exercise else { return }
@@ -979,6 +1038,10 @@ public struct CoachingSession: Sendable {
         snapshot.repCount = 0
         recounting = true
         defer { recounting = false }
+        // Judged with the statistics of the plane given up (the 3-D ones, now in `imagePlane`) as scratch, so
+        // those of the repetition under way, in the image plane since the first frame, are kept.
+        swapPlanes()
+        defer { swapPlanes() }
         for (rep, c) in flatCompleted {
             resetStats(side: nil)
             let side = counterSides[c] ?? (exercise.primaryAngle.isSided ? measuredSide : .left)
@@ -988,7 +1051,52 @@ public struct CoachingSession: Sendable {
             statPeak[slot] = rep.peakValue
             complete(rep, counter: c, exercise)
         }
-        resetStats(side: nil)
+    }
+
+    /// While the depth is not judged: the image-plane counters and statistics, kept as the session's own are.
+    private mutating func countInImagePlane(valid: Bool, at t: Double, direction: Double) {
+        for c in flatCounters.indices {
+            let value = flatPrimaryValue(side: counterSides[c])
+            let event = flatCounters[c].ingest(value, at: t, valid: valid)
+            let active = flatCounters[c].phase == .active
+            swapPlanes()
+            updateStatistics(counter: c, value: value, active: active, valid: valid, direction: direction)
+            if case .completed = event { resetStatistics(counter: c) }
+            swapPlanes()
+            if case .completed(let rep) = event, mayCount(startingAt: rep.startSeconds) {
+                flatCompleted.append((rep, c))
+            }
+        }
+    }
+
+    /// Per-repetition statistics run from the end of the previous repetition (or from when the person
+    /// became measurable) to the end of this one, so a repetition's range includes the start position it
+    /// began from, not only the part past the counter's threshold; the peak is where counter `c`'s signal
+    /// (`value`) went furthest while its repetition was under way (`active`).
+    private mutating func updateStatistics(
+        counter c: Int,
+        value: Double?,
+        active: Bool,
+        valid: Bool,
+        direction: Double
+    ) {
+        let side = counterSides[c]
+        if !valid {
+            resetStatistics(counter: c)
+        } else if !active {
+            updateStats(side: side, peak: false)
+        } else if let value {
+            let s = value * direction
+            let isPeak = s >= peakS[c]
+            if isPeak { peakS[c] = s }
+            updateStats(side: side, peak: isPeak)
+        }
+    }
+
+    /// Starts counter `c`'s side afresh: after its repetition, or when the person is not measurable.
+    private mutating func resetStatistics(counter c: Int) {
+        resetStats(side: counterSides[c])
+        peakS[c] = -.infinity
     }
 
     private func isSidedSlot(_ i: Int) -> Bool {
@@ -1019,6 +1127,7 @@ public struct CoachingSession: Sendable {
             for joint in slotJoints[i] where !isSeen(pose[joint], vertex: vertex) { missing |= BodyPart.of(joint) }
             slotSeen[i] = missing == 0
             slotMissingParts[i] |= missing
+            imagePlane.slotMissingParts[i] |= missing
         }
     }
 
@@ -1063,42 +1172,19 @@ public struct CoachingSession: Sendable {
                 switchToFallbackIfAngleFails(exercise)
             }
         }
-        if depthCheck.trusted == nil, hasDepth {
-            for c in flatCounters.indices {
-                if case .completed(let rep) = flatCounters[c].ingest(
-                    primaryValue(side: counterSides[c], flat: true),
-                    at: t,
-                    valid: valid
-                ), mayCount(startingAt: rep.startSeconds) {
-                    flatCompleted.append((rep, c))
-                }
-            }
-        }
+        if depthCheck.trusted == nil, hasDepth { countInImagePlane(valid: valid, at: t, direction: spec.direction) }
+        let sole: BodySide? = view != .front && primaryIsSided ? measuredSide : nil
         for c in counters.indices {
-            let side = counterSides[c]
-            let value = primaryValue(side: side)
+            let value = Self.primaryValue(side: counterSides[c], left: values[0], right: values[1], sole: sole)
             let event = counters[c].ingest(value, at: t, valid: valid)
-            // Per-repetition statistics run from the end of the previous repetition (or from when the
-            // person became measurable) to the end of this one, so a repetition's range includes the start
-            // position it began from, not only the part past the counter's threshold.
-            if !valid {
-                resetStats(side: side)
-                peakS[c] = -.infinity
-            } else if counters[c].phase != .active {
-                updateStats(side: side, peak: false)
-            } else if let value {
-                let s = value * spec.direction
-                let isPeak = s >= peakS[c]
-                if isPeak { peakS[c] = s }
-                updateStats(side: side, peak: isPeak)
-            }
+            let active = counters[c].phase == .active
+            updateStatistics(counter: c, value: value, active: active, valid: valid, direction: spec.direction)
             if case .completed(let completed) = event {
                 if countingSource < 0, mayCount(startingAt: completed.startSeconds) {
                     complete(completed, counter: c, exercise)
                     switchToFallbackIfAngleFails(exercise)
                 }
-                resetStats(side: side)
-                peakS[c] = -.infinity
+                resetStatistics(counter: c)
             }
         }
         // The working side and the overlay's numbers.

@@ -8,7 +8,9 @@ import Darwin
 ///
 /// Deterministic: the weights start at zero and the optimiser has no randomness, so the same data give
 /// the same model bit for bit. The loss is the mean cross-entropy plus `regularization / 2 · ‖W‖²` (the
-/// biases are not penalised).
+/// biases are not penalised). Classes are balanced: each example's cross-entropy is weighted by
+/// n / (classes seen × examples of its class), so every class weighs the same in the loss whatever its
+/// size (scikit-learn's `class_weight="balanced"`); with equal classes every weight is 1.
 ///
 /// ```swift
 /// let model = LogisticRegression.fit(features: rows, classes: labelIndices, classCount: 3,
@@ -76,6 +78,10 @@ public struct LogisticRegression: Sendable, Hashable {
             for k in 0..<d { x[i * d + k] = standardized(features[i][k], means[k], scales[k]) }
         }
         let c = classCount
+        var perClass = [Double](repeating: 0, count: c)
+        for k in classes { perClass[k] += 1 }
+        let present = Double(perClass.count(where: { $0 > 0 }))
+        let exampleWeight = classes.map { Double(n) / (present * perClass[$0]) }
         let parameterCount = c * d + c
         let lambda = regularization
         var probabilities = [Double](repeating: 0, count: n * c)
@@ -105,9 +111,10 @@ public struct LogisticRegression: Sendable, Hashable {
                                     total += e
                                 }
                                 for j in 0..<c { p[i * c + j] /= total }
-                                loss -= log(max(p[i * c + classes[i]], 1e-300))
+                                let weight = exampleWeight[i]
+                                loss -= weight * log(max(p[i * c + classes[i]], 1e-300))
                                 for j in 0..<c {
-                                    let residual = (p[i * c + j] - (j == classes[i] ? 1 : 0)) / Double(n)
+                                    let residual = weight * (p[i * c + j] - (j == classes[i] ? 1 : 0)) / Double(n)
                                     if residual == 0 { continue }
                                     let w = j * d
                                     let r = i * d

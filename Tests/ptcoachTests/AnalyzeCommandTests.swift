@@ -398,6 +398,23 @@ struct AnalyzeCommandTests {
         }
     }
 
+    @Test(arguments: ["garbage\n", "", "t,x,y\n0,1,2\n"])
+    func aBrokenPoseTrackIsCalledOneNotABadVideo(content: String) async throws {
+        // Named .jsonl, so it was meant as a pose-track: the error says what a pose-track must start with
+        // (it used to say "not a video or image ffmpeg can read; give an mp4, mov, webm or avi file").
+        let folder = NSTemporaryDirectory() + "ptcoach-broken-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/poses.jsonl"
+        _ = FileManager.default.createFile(atPath: path, contents: Data(content.utf8))
+        await #expect {
+            _ = try await Self.analyze([path, "--exercise", "squat"])
+        } throws: { error in
+            guard let error = error as? CLIError else { return false }
+            return error.message.hasPrefix(path + ":1: not a pose-track") && !error.message.contains("\n")
+        }
+    }
+
     @Test func badOutputExitsNonZeroWithOneLineOnStandardError() throws {
         // The real executable, when the build put it beside the tests.
         let directory = Bundle.main.bundleURL.deletingLastPathComponent()

@@ -59,6 +59,15 @@ enum AnalysisOutputs {
             let text = String(decoding: head, as: UTF8.self).drop { $0 == " " || $0 == "\u{FEFF}" }
             if text.hasPrefix("{") { return nil }
         }
+        // A file named as a pose-track that does not start like one is a broken pose-track, not a bad video.
+        if ["jsonl", "json"].contains(URL(fileURLWithPath: input).pathExtension.lowercased()),
+            FileManager.default.fileExists(atPath: input)
+        {
+            throw CLIError(
+                "\(input):1: not a pose-track: its first line must be the JSON header ({\"format\":\"pose-track\", …}); "
+                    + "write it with `ptcoach poses` or see the pose-track format"
+            )
+        }
         do {
             let info = try VideoInfo(probing: input)
             if info.isStillImage {

@@ -289,3 +289,85 @@ struct ReportInputSessionSummaryTests {
         #expect(exercise.repetitions[1].issues == ["Go a little deeper", "Pose lost for 0.6 s"])
     }
 }
+
+/// Records the texts a chart draws, with a box from the font size (average DejaVu Sans advance about 0.6 em).
+private struct TextRecorder: ChartCanvas {
+    struct Box {
+        var text: String
+        var minX, maxX, minY, maxY: Double
+        func overlaps(_ other: Box) -> Bool {
+            minX < other.maxX && other.minX < maxX && minY < other.maxY && other.minY < maxY
+        }
+    }
+    var boxes: [Box] = []
+    mutating func rect(x: Double, y: Double, width: Double, height: Double, fill: OverlayColor, radius: Double) {}
+    mutating func line(
+        x1: Double,
+        y1: Double,
+        x2: Double,
+        y2: Double,
+        stroke: OverlayColor,
+        width: Double,
+        dashed: Bool
+    ) {}
+    mutating func polyline(_ points: [(x: Double, y: Double)], stroke: OverlayColor, width: Double) {}
+    mutating func circle(x: Double, y: Double, radius: Double, fill: OverlayColor) {}
+    mutating func text(
+        _ string: String,
+        x: Double,
+        y: Double,
+        size: Double,
+        color: OverlayColor,
+        anchor: TextAnchor,
+        bold: Bool
+    ) {
+        let width = 0.6 * size * Double(string.count)
+        let left =
+            switch anchor {
+            case .start: x
+            case .middle: x - width / 2
+            case .end: x - width
+            }
+        boxes.append(Box(text: string, minX: left, maxX: left + width, minY: y - 0.75 * size, maxY: y + 0.2 * size))
+    }
+}
+
+struct ReportChartLabelTests {
+    @Test(arguments: [[144.0, 151, 147, 145, 149], [97, 104, 88, 112, 95], [60, 180]])
+    func rangeOfMotionLabelsDoNotOverlap(percentages: [Double]) {
+        // pull-up_14's five repetitions (the tallest last but one, the last almost as tall), the squat set,
+        // and a last repetition far above the rest, with the coach's open-ended target (≥ 100 %).
+        var exercise = ReportInput.Exercise(
+            name: "Pull-up",
+            angleName: "Elbow flexion",
+            targetRange: 1.0...Double.infinity,
+            rangeOfMotionUnit: .fraction
+        )
+        for (k, value) in percentages.enumerated() {
+            exercise.repetitions.append(
+                .init(
+                    index: k + 1,
+                    startSeconds: Double(k) * 2,
+                    endSeconds: Double(k) * 2 + 1.5,
+                    peakDegrees: value,
+                    rangeOfMotion: value / 100,
+                    tempoUpSeconds: 0.7,
+                    tempoDownSeconds: 0.4,
+                    verdict: .good,
+                    issues: []
+                )
+            )
+        }
+        for (width, height, font) in [(640.0, 220.0, 12.0), (480.0, 150.0, 7.5)] {
+            var canvas = TextRecorder()
+            ReportCharts(statistics: ExerciseStatistics(exercise), width: width, height: height, font: font)
+                .rangeOfMotion(&canvas)
+            #expect(canvas.boxes.contains { $0.text.hasPrefix("target") })
+            for (i, a) in canvas.boxes.enumerated() {
+                for b in canvas.boxes[(i + 1)...] {
+                    #expect(!a.overlaps(b), "'\(a.text)' overlaps '\(b.text)' (\(width)x\(height))")
+                }
+            }
+        }
+    }
+}

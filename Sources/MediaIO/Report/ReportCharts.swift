@@ -135,10 +135,12 @@ struct ReportCharts {
                 width: 1,
                 dashed: true
             )
+            // Above the plot, at its right end: inside it, the label sat on the tallest bar's value when that
+            // was the last repetition ("target ≥ 100 %" over "149 %").
             canvas.text(
                 "target \(statistics.targetText ?? "")",
                 x: p.x + p.width,
-                y: y(min(top, highest)) - font * 0.4,
+                y: p.y - font * 0.4,
                 size: font,
                 color: ReportStyle.good,
                 anchor: .end,

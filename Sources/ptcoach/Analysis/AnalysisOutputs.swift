@@ -102,7 +102,7 @@ enum AnalysisOutputs {
         // One report section per exercise done (a recording may hold several), each with its own stills.
         let names = Dictionary(configuration.library.map { ($0.id, $0.name) }) { first, _ in first }
         let parts = summary.exerciseParts(names: names)
-        let picks = wantsStills ? parts.map { stillRepetitions($0.summary) } : parts.map { _ in [] }
+        let picks = wantsStills ? parts.map { stillRepetitions($0.summary.repetitions) } : parts.map { _ in [] }
         let times = picks.joined().map { peakSeconds(of: $0.rep, in: series) }
         var images: [RGBImage?] = []
         if let annotated {
@@ -153,9 +153,10 @@ enum AnalysisOutputs {
         }
     }
 
-    /// The best and the worst repetition (one still when there is one repetition, none without).
-    static func stillRepetitions(_ summary: SessionSummary) -> [(rep: Repetition, caption: String)] {
-        let reps = summary.repetitions
+    /// The best and the worst repetition (one still when there is one repetition, none without). The captions
+    /// name the still, the report adds "(repetition N)"; when every repetition was good the worst is the one
+    /// with the smallest range, and is called that rather than "needs most work".
+    static func stillRepetitions(_ reps: [Repetition]) -> [(rep: Repetition, caption: String)] {
         guard !reps.isEmpty else { return [] }
         func score(_ rep: Repetition) -> Double {
             (rep.verdict == .good ? 10 : 0) - Double(rep.issues.count + 5 * rep.safetyBreaches.count)
@@ -163,8 +164,12 @@ enum AnalysisOutputs {
         }
         let best = reps.max { score($0) < score($1) }!
         let worst = reps.min { score($0) < score($1) }!
-        if reps.count == 1 || best.index == worst.index { return [(best, "Repetition \(best.index)")] }
-        return [(best, "Best: repetition \(best.index)"), (worst, "Needs most work: repetition \(worst.index)")]
+        if reps.count == 1 || best.index == worst.index { return [(best, "Repetition shown")] }
+        let allGood = reps.allSatisfy { $0.verdict == .good && $0.issues.isEmpty && $0.safetyBreaches.isEmpty }
+        let worstCaption =
+            !allGood
+            ? "Needs most work" : worst.rangeOfMotion != nil ? "Smallest range of motion" : "Another repetition"
+        return [(best, "Best repetition"), (worst, worstCaption)]
     }
 
     /// The time within the repetition where the primary angle is farthest from its value at the start.

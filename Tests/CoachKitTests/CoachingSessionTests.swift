@@ -408,3 +408,58 @@ struct CoachingSessionTests {
         #expect(asked == ["Step back so that your hands are in the picture, so I can check your form"])
     }
 }
+
+extension CoachingSessionTests {
+    /// Four repetitions seen from the front, 2.4 s each between 1-s rests: `pose(phase)` gives the pose at
+    /// each phase of a repetition (0 rest, 1 peak).
+    static func frontView(_ pose: (Double) -> Pose) -> [PoseFrame] {
+        var frames: [PoseFrame] = []
+        var t = 0.0
+        func add(_ phase: Double) {
+            // Hips 48 px apart, 0.42 of the torso: square-on to the camera (the generator's 36 px read as turned).
+            var pose = pose(phase)
+            pose[.leftHip].x += 6
+            pose[.rightHip].x -= 6
+            frames.append(PoseFrame(seconds: t, poses: [pose]))
+            t += 1 / 30.0
+        }
+        for _ in 0..<30 { add(0) }
+        for _ in 0..<4 {
+            for i in 0..<72 { add(0.5 - 0.5 * cos(2 * .pi * Double(i) / 72)) }
+            for _ in 0..<9 { add(0) }
+        }
+        for _ in 0..<30 { add(0) }
+        return frames
+    }
+
+    @Test func unevenSidesAreToldWhereTheViewMeasuresTheAngle() throws {
+        // Lateral raises from the front (the view they need), the left arm to 90°, the right to 60°.
+        let frames = Self.frontView {
+            SyntheticExercise.body(cx: 320, view: .front, abduction: (15 + 75 * $0, 15 + 45 * $0))
+        }
+        let (session, _) = Self.run(frames, exercise: "lateral-raise")
+        #expect(session.repetitions.count == 4)
+        for rep in session.repetitions {
+            #expect(rep.measurementReliable)
+            #expect(rep.issues.contains { $0.rule == "symmetry" }, "rep \(rep.index): \(rep.issues.map(\.rule))")
+        }
+    }
+
+    @Test func unevenSidesAreNotToldFromAnAngleTheViewCannotMeasure() throws {
+        // Squats from the front (they need a side view): the left knee goes out four times as far as the right,
+        // so the two image-plane knee angles differ by about 50° at the bottom, as an occluded knee reads
+        // (squat_13 behind a rack's upright: 134° against 82°, "Move both sides evenly" on a symmetric squat).
+        let frames = Self.frontView { phase in
+            var pose = SyntheticExercise.body(cx: 320, view: .front, knee: 5 + 90 * phase)
+            pose[.leftKnee].x += 60 * phase
+            pose[.rightKnee].x -= 15 * phase
+            return pose
+        }
+        let (session, _) = Self.run(frames, exercise: "squat")
+        #expect(session.repetitions.count == 4)
+        for rep in session.repetitions {
+            #expect(!rep.measurementReliable)
+            #expect(!rep.issues.contains { $0.rule == "symmetry" }, "rep \(rep.index): \(rep.issues.map(\.rule))")
+        }
+    }
+}

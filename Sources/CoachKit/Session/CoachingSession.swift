@@ -1419,7 +1419,9 @@ public struct CoachingSession: Sendable {
             }
             if let issue = rule.firstIssue(in: judgedAngles) { issues.append(issue) }
         }
-        if let limit = exercise.maximumAsymmetry, let symmetry, symmetry.difference > limit {
+        // Like the form rules, not judged from an angle the view cannot measure (a front-view squat's knees: an
+        // occluded one read 82° beside 134°, squat_13).
+        if let limit = exercise.maximumAsymmetry, let symmetry, reliable, symmetry.difference > limit {
             issues.append(
                 .init(
                     rule: "symmetry",

@@ -278,7 +278,10 @@ public struct CoachingSession: Sendable {
     }
     /// The repetitions `flatCounters` completed (and that could count) before the depth verdict, with their
     /// counter: when the depth proves a guess, they replace the ones counted on the 3-D angle until then.
-    private var flatCompleted: [(rep: RepCounter.Completed, counter: Int)] = []
+    private var flatCompleted: [(rep: RepCounter.Completed, counter: Int, statistics: RepetitionStatistics)] = []
+
+    /// A repetition's angle ranges, values at the peak and missing parts, per slot (``statMin`` and the rest).
+    private typealias RepetitionStatistics = (min: [Double], max: [Double], peak: [Double], missingParts: [Int])
     /// Repetitions of each fallback signal: [0] the movement, [k] the k-th other angle.
     private var fallbackReps: [[RepCounter.Completed]] = [[]]
     /// -1: the primary angle; 0: the movement; k: the k-th other angle.
@@ -456,7 +459,7 @@ public struct CoachingSession: Sendable {
         ruleReasons = (configuration.exercise?.formRules ?? []).map { rule in
             (
                 "\(rule.id) needs a \(rule.view.rawValue) view", "\(rule.id) not seen",
-                "\(rule.id) not measured in the recount", "\(rule.id) not judged from a movement count without depth"
+                "\(rule.id) not measured at the start of the recording", "\(rule.id) not judged from a movement count without depth"
             )
         }
         reasonBuffer.reserveCapacity(4)
@@ -829,6 +832,9 @@ public struct CoachingSession: Sendable {
             // The depth proved a guess: from now on angles are measured in the image plane, and the
             // counters that followed the primary angle that way from the start take over.
             if depthCheck.trusted == false {
+                // Before the recount: its repetitions are judged as measured in the image plane, the view
+                // deciding what it can measure (kaiakol squat_correct_004 from behind was "reliable").
+                hasDepth = false
                 swap(&counters, &flatCounters)
                 swapPlanes()
                 recountInImagePlane()
@@ -1023,8 +1029,8 @@ public struct CoachingSession: Sendable {
 
     /// The depth proved a guess: the repetitions counted so far on the 3-D primary angle (a guessed depth can
     /// swing a standing knee between 90° and 130°, squat_13's first "repetition") are replaced by those the
-    /// image-plane counters found in the same time. Their angle ranges are the primary angle's rest and peak;
-    /// the repetition under way keeps the image-plane statistics swapped in at the verdict.
+    /// image-plane counters found in the same time, each with the image-plane statistics it had then; the
+    /// repetition under way keeps those swapped in at the verdict.
     /// The fallback signals' repetitions until then were measured with the guessed depth too: forgotten.
     private mutating func recountInImagePlane() {
         guard countingSource < 0, let exercise = configuration.exercise else { return }
@@ -1038,17 +1044,12 @@ public struct CoachingSession: Sendable {
         snapshot.repCount = 0
         recounting = true
         defer { recounting = false }
-        // Judged with the statistics of the plane given up (the 3-D ones, now in `imagePlane`) as scratch, so
-        // those of the repetition under way, in the image plane since the first frame, are kept.
+        // Each is judged on the image-plane statistics it had when its counter completed it, put in the plane
+        // given up (the 3-D one, now in `imagePlane`), so that those of the repetition under way are kept.
         swapPlanes()
         defer { swapPlanes() }
-        for (rep, c) in flatCompleted {
-            resetStats(side: nil)
-            let side = counterSides[c] ?? (exercise.primaryAngle.isSided ? measuredSide : .left)
-            let slot = side == .left || !exercise.primaryAngle.isSided ? 0 : 1
-            statMin[slot] = Swift.min(rep.restValue, rep.peakValue)
-            statMax[slot] = Swift.max(rep.restValue, rep.peakValue)
-            statPeak[slot] = rep.peakValue
+        for (rep, c, statistics) in flatCompleted {
+            (statMin, statMax, statPeak, slotMissingParts) = statistics
             complete(rep, counter: c, exercise)
         }
     }
@@ -1061,11 +1062,13 @@ public struct CoachingSession: Sendable {
             let active = flatCounters[c].phase == .active
             swapPlanes()
             updateStatistics(counter: c, value: value, active: active, valid: valid, direction: direction)
-            if case .completed = event { resetStatistics(counter: c) }
-            swapPlanes()
-            if case .completed(let rep) = event, mayCount(startingAt: rep.startSeconds) {
-                flatCompleted.append((rep, c))
+            if case .completed(let rep) = event {
+                if mayCount(startingAt: rep.startSeconds) {
+                    flatCompleted.append((rep, c, (statMin, statMax, statPeak, slotMissingParts)))
+                }
+                resetStatistics(counter: c)
             }
+            swapPlanes()
         }
     }
 

@@ -459,7 +459,8 @@ public struct CoachingSession: Sendable {
         ruleReasons = (configuration.exercise?.formRules ?? []).map { rule in
             (
                 "\(rule.id) needs a \(rule.view.rawValue) view", "\(rule.id) not seen",
-                "\(rule.id) not measured at the start of the recording", "\(rule.id) not judged from a movement count without depth"
+                "\(rule.id) not measured at the start of the recording",
+                "\(rule.id) not judged from a movement count without depth"
             )
         }
         reasonBuffer.reserveCapacity(4)

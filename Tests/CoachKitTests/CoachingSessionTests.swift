@@ -356,24 +356,41 @@ struct CoachingSessionTests {
         #expect(session.repetitions.allSatisfy { $0.startSeconds > 1 })
     }
 
+    /// Squats of `repSeconds` on a guessed depth (verdict after 30 frames, 1 s): the first one, checked to reach
+    /// the maxima of `kinds` that the last one reaches (within 8°), for tests of repetitions around the verdict.
+    static func firstOfQuickSquatsOnGuessedDepth(
+        repSeconds: Double,
+        idleBefore: Double,
+        reps: Int,
+        reaching kinds: [AngleKind]
+    ) throws -> Repetition {
+        let frames = withDepth(
+            SyntheticExercise(kind: .squat, repSeconds: repSeconds, idleBeforeSeconds: idleBefore).frames(reps: reps),
+            rigid: false
+        )
+        let (session, _) = run(frames, exercise: "squat")
+        #expect(session.repetitions.count == reps)
+        let first = try #require(session.repetitions.first)
+        let last = try #require(session.repetitions.last)
+        for kind in kinds {
+            let reached = try #require(first.angles.first { $0.angle == kind }, "\(kind) missing").max
+            let then = try #require(last.angles.first { $0.angle == kind }).max
+            #expect(abs(reached - then) < 8, "\(kind): first squat \(reached)°, last \(then)°")
+        }
+        return first
+    }
+
     @Test func aRepetitionUnderWayAtTheDepthVerdictKeepsWhatItReachedBeforeIt() throws {
         // Quick squats on a guessed depth: the first one peaks at 0.7 s and the depth proves a guess after 30
         // frames (1 s), while it is on its way up. Its angles must still reach its peak, in the image plane the
         // counter followed (they used to start afresh at the verdict: the trunk lean's range ended near 11°,
         // and a bilateral pull-up's "target reached" sat beside "Pull a little higher").
-        let frames = Self.withDepth(
-            SyntheticExercise(kind: .squat, repSeconds: 1, idleBeforeSeconds: 0.2).frames(reps: 3),
-            rigid: false
+        let first = try Self.firstOfQuickSquatsOnGuessedDepth(
+            repSeconds: 1,
+            idleBefore: 0.2,
+            reps: 3,
+            reaching: [.kneeFlexion, .hipFlexion, .trunkLean]
         )
-        let (session, _) = Self.run(frames, exercise: "squat")
-        #expect(session.repetitions.count == 3)
-        let first = try #require(session.repetitions.first)
-        let second = try #require(session.repetitions.dropFirst().first)
-        for kind in [AngleKind.kneeFlexion, .hipFlexion, .trunkLean] {
-            let reached = try #require(first.angles.first { $0.angle == kind }).max
-            let later = try #require(second.angles.first { $0.angle == kind }).max
-            #expect(abs(reached - later) < 8, "\(kind): first squat \(reached)°, second \(later)°")
-        }
         let knee = try #require(first.angles.first { $0.angle == .kneeFlexion })
         let peak = try #require(first.peakAngle)
         #expect(peak <= knee.max + 1e-9 && peak >= knee.min - 1e-9, "peak \(peak)° outside \(knee.min)–\(knee.max)°")
@@ -469,20 +486,13 @@ extension CoachingSessionTests {
         // recount"), and judged by what the view measures: from the front a squat's range is not measurable
         // (it was judged as if the depth were measured: kaiakol squat_correct_004 from behind, "past the
         // target range").
-        let side = Self.withDepth(
-            SyntheticExercise(kind: .squat, repSeconds: 0.6, idleBeforeSeconds: 0.1).frames(reps: 4),
-            rigid: false
+        let first = try Self.firstOfQuickSquatsOnGuessedDepth(
+            repSeconds: 0.6,
+            idleBefore: 0.1,
+            reps: 4,
+            reaching: [.hipFlexion, .trunkLean]
         )
-        let (session, _) = Self.run(side, exercise: "squat")
-        #expect(session.repetitions.count == 4)
-        let first = try #require(session.repetitions.first)
-        let later = try #require(session.repetitions.last)
         try #require(first.endSeconds < 1)
-        for kind in [AngleKind.hipFlexion, .trunkLean] {
-            let reached = try #require(first.angles.first { $0.angle == kind }, "\(kind) missing").max
-            let then = try #require(later.angles.first { $0.angle == kind }).max
-            #expect(abs(reached - then) < 8, "\(kind): first squat \(reached)°, last \(then)°")
-        }
         #expect(!first.uncheckedRules.contains("chest-up"), "\(first.uncheckedReason ?? "")")
 
         let front = Self.withDepth(

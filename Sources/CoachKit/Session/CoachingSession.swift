@@ -1177,6 +1177,8 @@ public struct CoachingSession: Sendable {
             }
         }
         if depthCheck.trusted == nil, hasDepth { countInImagePlane(valid: valid, at: t, direction: spec.direction) }
+        // ``soleSide``, read from the stored properties here: through the computed property the compiler copied
+        // the whole session on every frame.
         let sole: BodySide? = view != .front && primaryIsSided ? measuredSide : nil
         for c in counters.indices {
             let value = Self.primaryValue(side: counterSides[c], left: values[0], right: values[1], sole: sole)

@@ -105,6 +105,40 @@ struct CoachingSessionTests {
         )
     }
 
+    @Test func aRecognisedExerciseIsJudgedAsAGivenOneIs() throws {
+        // Side-view squats with no exercise given, the far knee read half as bent (a pose estimator's guess of
+        // a hidden limb). Recognised as squats, counted from the movement, each repetition must be
+        // judged as with --exercise squat: from the side the squat's range is measurable (it was "not
+        // measurable from this camera view" for every repetition counted without an exercise), on the near leg
+        // (the far one said "Squat a little deeper" of 95° squats, push-ups from the side likewise), at the
+        // exercise's peak (the movement's own peak can be the other end: squat_17 starts in a half squat).
+        var frames = SyntheticExercise(kind: .squat, noisePixels: 0, peakDegrees: 95).frames(reps: 6)
+        for i in frames.indices {
+            var pose = frames[i].poses[0]
+            let (hip, knee, ankle) = (pose[.rightHip], pose[.rightKnee], pose[.rightAnkle])
+            pose[.rightKnee].x = 0.5 * knee.x + 0.25 * (hip.x + ankle.x)
+            pose[.rightKnee].y = 0.5 * knee.y + 0.25 * (hip.y + ankle.y)
+            for joint in [Joint.rightHip, .rightKnee, .rightAnkle] { pose[joint].confidence = 0.4 }
+            frames[i].poses[0] = pose
+        }
+        let (session, _) = Self.run(frames, exercise: nil)
+        let summary = session.summary()
+        #expect(summary.exercise == "squat")
+        #expect(summary.reps == 6)
+        // The first is counted before the first decision names the exercise: nothing to judge it by.
+        let squats = summary.repetitions.filter { $0.exercise == "squat" }
+        #expect(squats.count >= 4)
+        for rep in squats {
+            #expect(rep.measurementReliable, "rep \(rep.index)")
+            #expect(!rep.issues.contains { $0.rule == "depth" }, "rep \(rep.index): \(rep.issues)")
+            let knee = try #require(rep.angles.first { $0.angle == .kneeFlexion && $0.side == .left })
+            #expect(
+                knee.atPeak == knee.max,
+                "rep \(rep.index): \(knee.atPeak)° at the peak of \(knee.min)–\(knee.max)°"
+            )
+        }
+    }
+
     @Test func holdTimeIsMeasured() throws {
         let frames = SyntheticExercise(kind: .wallSit).frames(reps: 12)
         let (session, events) = Self.run(frames, exercise: "wall-sit")

@@ -872,8 +872,11 @@ public struct CoachingSession: Sendable {
         view == .front && shoulderWidthRatio >= 0.55 && hipWidthRatio >= 0.35
     }
 
-    private var measurementReliable: Bool {
-        guard let exercise = configuration.exercise else { return hasDepth }
+    private var measurementReliable: Bool { measurementReliable(for: configuration.exercise) }
+
+    /// The same for `exercise` (a recognised one, for repetitions counted from the movement).
+    private func measurementReliable(for exercise: ExerciseDefinition?) -> Bool {
+        guard let exercise else { return hasDepth }
         if hasDepth || exercise.view == .any { return true }
         return (exercise.view == .front && view == .front) || (exercise.view == .side && view == .side)
     }
@@ -1714,6 +1717,34 @@ public struct CoachingSession: Sendable {
     }
 
     /// A repetition counted with no exercise given: measured with the recognised exercise's angles, if any.
+    /// When, within a repetition counted from the movement, the primary angle of the side that moved most went
+    /// furthest toward the exercise's peak (from the 10-Hz angle ring); `nil` without samples or a repetition.
+    private func exercisePeakSeconds(_ completed: RepCounter.Completed, exercise: ExerciseDefinition) -> Double? {
+        guard let spec = exercise.repetition else { return nil }
+        let k = ExerciseRecognizer.index(exercise.primaryAngle) * 2
+        var best: (range: Double, seconds: Double)?
+        for s in 0..<(exercise.primaryAngle.isSided ? 2 : 1) {
+            var lo = Double.infinity
+            var hi = -Double.infinity
+            var furthest = -Double.infinity
+            var when = completed.peakSeconds
+            for i in 0..<autoCount {
+                let time = autoTimes[i]
+                guard time >= completed.startSeconds - 0.05, time <= completed.endSeconds + 0.05 else { continue }
+                let v = autoRing[i * ExerciseRecognizer.featureCount + k + s]
+                guard !v.isNaN else { continue }
+                lo = Swift.min(lo, v)
+                hi = Swift.max(hi, v)
+                if v * spec.direction > furthest {
+                    furthest = v * spec.direction
+                    when = time
+                }
+            }
+            if lo.isFinite, hi - lo > best?.range ?? -1 { best = (hi - lo, when) }
+        }
+        return best?.seconds
+    }
+
     private mutating func completeAgnostic(_ completed: RepCounter.Completed, exercise: ExerciseDefinition?) {
         var angles: [Repetition.AngleRange] = []
         var peakAngle: Double?
@@ -1728,6 +1759,11 @@ public struct CoachingSession: Sendable {
             completed.startSeconds - 0.05,
             Swift.max(completed.startSeconds - 1, repetitions.last?.endSeconds ?? -.infinity)
         )
+        // The repetition's peak is the exercise's: where the primary angle of the side that moved most went
+        // furthest toward the definition's peak. The movement's own peak can be the other end: its rest is the
+        // side the recording starts on, and squat_17 starts in a half squat, so "at the peak" was standing
+        // (11.9°) and said "Squat a little deeper" of a 71° squat.
+        let peakSeconds = exercise.flatMap { exercisePeakSeconds(completed, exercise: $0) } ?? completed.peakSeconds
         if let exercise {
             for angle in exercise.angles {
                 let k = ExerciseRecognizer.index(angle) * 2
@@ -1745,7 +1781,7 @@ public struct CoachingSession: Sendable {
                         guard !v.isNaN else { continue }
                         lo = Swift.min(lo, v)
                         hi = Swift.max(hi, v)
-                        let distance = abs(time - completed.peakSeconds)
+                        let distance = abs(time - peakSeconds)
                         if distance < bestDistance {
                             bestDistance = distance
                             atPeak = v
@@ -1775,21 +1811,34 @@ public struct CoachingSession: Sendable {
                     angles.removeAll { $0.side != nil && $0.side != side }
                 }
             }
+            // A bilateral exercise not seen square-on is judged on the side that moved most, as a repetition
+            // counted on the angle is on the side counted: the far limb is hidden or guessed (squat_17's far
+            // knee read 40° at the near one's 71° peak: "Squat a little deeper").
+            let near = exercise.side == .both && measuresOneSide ? primary?.side : nil
+            judgedAngles.removeAll(keepingCapacity: true)
+            for range in angles where near == nil || range.side == nil || range.side == near {
+                judgedAngles.append(range)
+            }
             // The exercise given has its reasons made; a recognised one says them without the rule's id.
+            // As for a repetition counted on the angle, no rule is judged from a view that cannot measure the
+            // exercise (a front-view push-up's elbows: "Lower your chest").
             let given = exercise.id == configuration.exercise?.id
+            let reliable = measurementReliable(for: exercise)
             for (r, rule) in exercise.formRules.enumerated() {
-                if rule.view != .any, !hasDepth {
+                if !reliable {
+                    noteUnchecked(rule.id, Self.wrongViewReason, in: &unchecked)
+                } else if rule.view != .any, !hasDepth {
                     noteUnchecked(rule.id, given ? ruleReasons[r].movement : Self.movementReason, in: &unchecked)
-                } else if !angles.contains(where: { $0.angle == rule.angle }) {
+                } else if !judgedAngles.contains(where: { $0.angle == rule.angle }) {
                     noteUnchecked(rule.id, given ? ruleReasons[r].notSeen : Self.notSeenReason, in: &unchecked)
-                } else if let issue = rule.firstIssue(in: angles) {
+                } else if let issue = rule.firstIssue(in: judgedAngles) {
                     issues.append(issue)
                 }
             }
             issues.sort { $0.priority < $1.priority }
         }
-        let toPeak = completed.peakSeconds - completed.startSeconds
-        let fromPeak = completed.endSeconds - completed.peakSeconds
+        let toPeak = peakSeconds - completed.startSeconds
+        let fromPeak = completed.endSeconds - peakSeconds
         let concentric = exercise?.repetition?.towardPeak
         let repetition = Repetition(
             index: repetitions.count + 1,
@@ -1810,7 +1859,7 @@ public struct CoachingSession: Sendable {
             verdict: issues.isEmpty ? .good : .needsWork,
             issues: issues,
             safetyBreaches: [],
-            measurementReliable: measurementReliable,
+            measurementReliable: measurementReliable(for: exercise),
             uncheckedRules: unchecked,
             uncheckedReason: uncheckedReasonText,
             gapSeconds: gapSeconds(from: completed.startSeconds, to: completed.endSeconds)

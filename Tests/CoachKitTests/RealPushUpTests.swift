@@ -30,6 +30,29 @@ struct RealPushUpTests {
         return session
     }
 
+    @Test(arguments: ["pushup_correct_020", "pushup_incorrect_011"])
+    func withoutAnExerciseTheSegmentsHoldEveryRepetition(name: String) throws {
+        // Recognised as push-ups about 2 s in; the movement's repetition was reported after the segment before
+        // that decision had closed, so the segments said "— 0 reps, push-up 0 reps" of 1 repetition.
+        let path = Self.data.appendingPathComponent(name + ".jsonl").path
+        try #require(FileManager.default.fileExists(atPath: path), "missing \(path): these tests need ../shared/data")
+        let (header, frames) = try PoseTrackReader.readAll(path: path)
+        var session = CoachingSession(
+            configuration: .init(
+                exercise: nil,
+                library: try ExerciseLibrary.bundled().exercises,
+                frameWidth: Double(header.width),
+                frameHeight: Double(header.height),
+                emitsPoseEvents: false
+            )
+        )
+        for frame in frames { _ = session.ingest(frame) }
+        let summary = session.summary()
+        #expect(summary.reps >= 1)
+        #expect(summary.segments.map(\.reps).reduce(0, +) == summary.reps, "\(summary.segments)")
+        #expect(summary.segments.map(\.exercise) == ["push-up"])
+    }
+
     @Test func aPushUpWithTheWristsBelowThePictureIsCounted() throws {
         // In every frame of this clip the near wrist lies up to 25 px below the 360-px picture (MediaPipe
         // places it there) and the far arm is barely seen; the elbows and most of the forearms are in view.

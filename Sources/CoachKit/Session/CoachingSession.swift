@@ -1886,6 +1886,41 @@ public struct CoachingSession: Sendable {
     /// The number of frames in which a person was selected.
     public var personFrames: Int { framesWithPerson }
 
+    /// The segments with their repetitions counted from the repetitions themselves, by the time each ended:
+    /// the movement's are reported up to a window late, often after their segment was closed (75 of 321
+    /// recordings' segments added up to fewer repetitions than the session, e.g. "— 0, push-up 0" of 1). A
+    /// segment without an exercise that holds repetitions of the next segment's exercise is that exercise
+    /// before the recogniser's first decision, and becomes part of it.
+    static func attributing(
+        _ repetitions: [Repetition],
+        to segments: [SessionSummary.Segment]
+    ) -> [SessionSummary.Segment] {
+        var result: [SessionSummary.Segment] = []
+        var mergedStart: Double?
+        for (k, segment) in segments.enumerated() {
+            var segment = segment
+            if let start = mergedStart { segment.startSeconds = start }
+            mergedStart = nil
+            if segment.exercise == nil, k + 1 < segments.count, let next = segments[k + 1].exercise,
+                repetitions.contains(where: {
+                    $0.exercise == next && $0.endSeconds > segment.startSeconds && $0.endSeconds <= segment.endSeconds
+                })
+            {
+                mergedStart = segment.startSeconds
+                continue
+            }
+            result.append(segment)
+        }
+        // Each repetition in the segment it ended in: after the previous segment's end, up to this one's
+        // (the first and the last take what ends before or after them).
+        for k in result.indices {
+            let after = k == 0 ? -Double.infinity : result[k - 1].endSeconds
+            let until = k == result.count - 1 ? Double.infinity : result[k].endSeconds
+            result[k].reps = repetitions.count { $0.endSeconds > after && $0.endSeconds <= until }
+        }
+        return result
+    }
+
     /// What happened in the session so far.
     public func summary() -> SessionSummary {
         var segments = self.segments
@@ -1916,6 +1951,7 @@ public struct CoachingSession: Sendable {
                     )
                 )
             }
+            segments = Self.attributing(repetitions, to: segments)
         }
         var holds = self.holds
         if let hold = configuration.exercise?.hold, !holdStart.isNaN, holdHeld >= 1 {
@@ -1935,13 +1971,17 @@ public struct CoachingSession: Sendable {
             exerciseID = exercise.id
             source = "given"
         } else {
-            // The exercise recognised for the most repetitions (or the longest time).
+            // The exercise recognised for the most repetitions (each as judged, its own exercise), or the longest
+            // time.
             var best: (id: String, reps: Int, seconds: Double)?
             var totals: [String: (Int, Double)] = [:]
             for segment in segments {
                 guard let id = segment.exercise else { continue }
-                let total = totals[id, default: (0, 0)]
-                totals[id] = (total.0 + segment.reps, total.1 + segment.endSeconds - segment.startSeconds)
+                totals[id, default: (0, 0)].1 += segment.endSeconds - segment.startSeconds
+            }
+            for repetition in repetitions {
+                guard let id = repetition.exercise else { continue }
+                totals[id, default: (0, 0)].0 += 1
             }
             for (id, total) in totals.sorted(by: { $0.key < $1.key }) {
                 if best == nil || total.0 > best!.reps || (total.0 == best!.reps && total.1 > best!.seconds) {

@@ -366,7 +366,9 @@ struct AnalyzeCommand: AsyncParsableCommand {
         if summary.segments.count > 1 {
             lines.append("  segments:")
             for s in summary.segments {
-                lines.append("    \(f(s.startSeconds))–\(f(s.endSeconds)) s: \(s.exercise ?? "—") (\(s.reps) reps)")
+                lines.append(
+                    "    \(f(s.startSeconds))–\(f(s.endSeconds)) s: \(s.exercise ?? "—") (\(s.reps) rep\(s.reps == 1 ? "" : "s"))"
+                )
             }
         }
         if let good = summary.averages.goodFraction {

@@ -53,6 +53,32 @@ struct RealPushUpTests {
         #expect(summary.segments.map(\.exercise) == ["push-up"])
     }
 
+    @Test func eachSegmentCountsTheRepetitionsOfItsOwnExercise() throws {
+        // KIMORE es3_rec2, arm exercises recognised as several library exercises in turn: the shoulder
+        // abduction judged at 16.2 s ended at 16.17 s, just inside the front raise's segment, and was counted
+        // there ("front-raise (2 reps)", "shoulder-abduction (0 reps)").
+        let path = Self.data.deletingLastPathComponent().appendingPathComponent("kimore/es3_rec2.jsonl").path
+        try #require(FileManager.default.fileExists(atPath: path), "missing \(path): these tests need ../shared/data")
+        let (header, frames) = try PoseTrackReader.readAll(path: path)
+        var session = CoachingSession(
+            configuration: .init(
+                exercise: nil,
+                library: try ExerciseLibrary.bundled().exercises,
+                frameWidth: Double(header.width),
+                frameHeight: Double(header.height),
+                emitsPoseEvents: false
+            )
+        )
+        for frame in frames { _ = session.ingest(frame) }
+        let summary = session.summary()
+        try #require(Set(summary.segments.map(\.exercise)).count >= 3, "\(summary.segments)")
+        for exercise in Set(summary.segments.map(\.exercise)) {
+            let counted = summary.segments.filter { $0.exercise == exercise }.map(\.reps).reduce(0, +)
+            let judged = summary.repetitions.count { $0.exercise == exercise }
+            #expect(counted == judged, "\(exercise ?? "none"): segments \(counted), repetitions \(judged)")
+        }
+    }
+
     @Test func aPushUpWithTheWristsBelowThePictureIsCounted() throws {
         // In every frame of this clip the near wrist lies up to 25 px below the 360-px picture (MediaPipe
         // places it there) and the far arm is barely seen; the elbows and most of the forearms are in view.

@@ -1886,8 +1886,8 @@ public struct CoachingSession: Sendable {
     /// The number of frames in which a person was selected.
     public var personFrames: Int { framesWithPerson }
 
-    /// The segments with their repetitions counted from the repetitions themselves, by the time each ended:
-    /// the movement's are reported up to a window late, often after their segment was closed (75 of 321
+    /// The segments with their repetitions counted from the repetitions themselves, each in a segment of its
+    /// own exercise: the movement's are reported up to a window late, often after their segment was closed (75 of 321
     /// recordings' segments added up to fewer repetitions than the session, e.g. "— 0, push-up 0" of 1). A
     /// segment without an exercise that holds repetitions of the next segment's exercise is that exercise
     /// before the recogniser's first decision, and becomes part of it.
@@ -1911,12 +1911,22 @@ public struct CoachingSession: Sendable {
             }
             result.append(segment)
         }
-        // Each repetition in the segment it ended in: after the previous segment's end, up to this one's
-        // (the first and the last take what ends before or after them).
-        for k in result.indices {
-            let after = k == 0 ? -Double.infinity : result[k - 1].endSeconds
-            let until = k == result.count - 1 ? Double.infinity : result[k].endSeconds
-            result[k].reps = repetitions.count { $0.endSeconds > after && $0.endSeconds <= until }
+        // Each repetition in the segment of its own exercise nearest the time it ended (reported late, it can
+        // belong to the segment before the one it was judged in, or the next), else the one it ended in.
+        for k in result.indices { result[k].reps = 0 }
+        guard !result.isEmpty else { return result }
+        for repetition in repetitions {
+            let end = repetition.endSeconds
+            var home = result.firstIndex { end <= $0.endSeconds } ?? result.count - 1
+            var nearest = Double.infinity
+            for k in result.indices where result[k].exercise == repetition.exercise {
+                let distance = Swift.max(0, result[k].startSeconds - end, end - result[k].endSeconds)
+                if distance < nearest {
+                    nearest = distance
+                    home = k
+                }
+            }
+            result[home].reps += 1
         }
         return result
     }

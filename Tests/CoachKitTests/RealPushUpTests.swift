@@ -30,12 +30,8 @@ struct RealPushUpTests {
         return session
     }
 
-    @Test(arguments: ["pushup_correct_020", "pushup_incorrect_011"])
-    func withoutAnExerciseTheSegmentsHoldEveryRepetition(name: String) throws {
-        // Recognised as push-ups about 2 s in; the movement's repetition was reported after the segment before
-        // that decision had closed, so the segments said "— 0 reps, push-up 0 reps" of 1 repetition.
-        let path = Self.data.appendingPathComponent(name + ".jsonl").path
-        try #require(FileManager.default.fileExists(atPath: path), "missing \(path): these tests need ../shared/data")
+    /// The summary of a session over the pose-track at `path` with no exercise given (recognised from the library).
+    static func summaryWithoutAnExercise(_ path: String) throws -> SessionSummary {
         let (header, frames) = try PoseTrackReader.readAll(path: path)
         var session = CoachingSession(
             configuration: .init(
@@ -47,7 +43,16 @@ struct RealPushUpTests {
             )
         )
         for frame in frames { _ = session.ingest(frame) }
-        let summary = session.summary()
+        return session.summary()
+    }
+
+    @Test(arguments: ["pushup_correct_020", "pushup_incorrect_011"])
+    func withoutAnExerciseTheSegmentsHoldEveryRepetition(name: String) throws {
+        // Recognised as push-ups about 2 s in; the movement's repetition was reported after the segment before
+        // that decision had closed, so the segments said "— 0 reps, push-up 0 reps" of 1 repetition.
+        let path = Self.data.appendingPathComponent(name + ".jsonl").path
+        try #require(FileManager.default.fileExists(atPath: path), "missing \(path): these tests need ../shared/data")
+        let summary = try Self.summaryWithoutAnExercise(path)
         #expect(summary.reps >= 1)
         #expect(summary.segments.map(\.reps).reduce(0, +) == summary.reps, "\(summary.segments)")
         #expect(summary.segments.map(\.exercise) == ["push-up"])
@@ -59,18 +64,7 @@ struct RealPushUpTests {
         // there ("front-raise (2 reps)", "shoulder-abduction (0 reps)").
         let path = Self.data.deletingLastPathComponent().appendingPathComponent("kimore/es3_rec2.jsonl").path
         try #require(FileManager.default.fileExists(atPath: path), "missing \(path): these tests need ../shared/data")
-        let (header, frames) = try PoseTrackReader.readAll(path: path)
-        var session = CoachingSession(
-            configuration: .init(
-                exercise: nil,
-                library: try ExerciseLibrary.bundled().exercises,
-                frameWidth: Double(header.width),
-                frameHeight: Double(header.height),
-                emitsPoseEvents: false
-            )
-        )
-        for frame in frames { _ = session.ingest(frame) }
-        let summary = session.summary()
+        let summary = try Self.summaryWithoutAnExercise(path)
         try #require(Set(summary.segments.map(\.exercise)).count >= 3, "\(summary.segments)")
         for exercise in Set(summary.segments.map(\.exercise)) {
             let counted = summary.segments.filter { $0.exercise == exercise }.map(\.reps).reduce(0, +)

@@ -1128,13 +1128,15 @@ public struct CoachingSession: Sendable {
     /// Which angle slots have all their joints seen in this frame (``slotSeen``), and which body parts kept
     /// the others from it (``slotMissingParts``). No allocation.
     private mutating func updateSlotSeen(_ pose: Pose) {
+        // The image-plane statistics are kept only until the depth verdict (``imagePlane``).
+        let imagePlaneKept = depthCheck.trusted == nil && hasDepth
         for i in slotJoints.indices {
             let vertex = pose[slotVertex[i]]
             var missing = 0
             for joint in slotJoints[i] where !isSeen(pose[joint], vertex: vertex) { missing |= BodyPart.of(joint) }
             slotSeen[i] = missing == 0
             slotMissingParts[i] |= missing
-            imagePlane.slotMissingParts[i] |= missing
+            if imagePlaneKept { imagePlane.slotMissingParts[i] |= missing }
         }
     }
 

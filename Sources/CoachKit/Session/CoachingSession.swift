@@ -1952,13 +1952,13 @@ public struct CoachingSession: Sendable {
             let segmentStart = segments.last?.endSeconds ?? start
             if end > segmentStart {
                 let id = recognizedIndex.map { configuration.library[$0].id }
-                let reps = repetitions.filter { $0.endSeconds > segmentStart }.count
+                // Its repetitions are counted with all the others', below.
                 segments.append(
                     .init(
                         exercise: id,
                         startSeconds: segmentStart,
                         endSeconds: end,
-                        reps: reps,
+                        reps: 0,
                         confidence: recognizedConfidence
                     )
                 )

@@ -29,7 +29,8 @@ while IFS=, read -r file exercise reps _; do
         [ -s "$track" ] || "$bin" poses "$input" -o "$track" --quiet 2>/dev/null || rm -f "$track"
         [ -s "$track" ] && input=$track
     fi
-    got=$("$bin" analyze "$input" --exercise "$exercise" --json 2>/dev/null \
+    exarg=(--exercise "$exercise"); [ -n "${NO_EXERCISE:-}" ] && exarg=()
+    got=$("$bin" analyze "$input" "${exarg[@]}" --json 2>/dev/null \
         | python3 -c 'import json,sys; print(json.load(sys.stdin)["reps"])' 2>/dev/null || echo error)
     shown=$got
     if [ "$got" = error ]; then shown="error (counted as 0)"; got=0; fi

@@ -261,3 +261,73 @@ extension CoachingSessionTests {
         #expect(!session.repetitions.contains { $0.startSeconds < 1 + 2 * 2.7 + 1.7 && $0.endSeconds > 1 + 2 * 2.7 })
     }
 }
+
+// MARK: - With no exercise given
+
+extension CoachingSessionTests {
+    /// The squat frames with no pose from `from` to `to` seconds into every repetition.
+    static func squatsLost(from: Double, to: Double) -> [PoseFrame] {
+        SyntheticExercise(kind: .squat, idleBeforeSeconds: 1).frames(reps: 5).map { frame in
+            let inRep = (frame.seconds - 1).truncatingRemainder(dividingBy: 2.7)
+            guard frame.seconds > 1, inRep > from, inRep < to else { return frame }
+            var frame = frame
+            frame.poses = []
+            return frame
+        }
+    }
+
+    @Test func withNoExerciseAPoseLostInEveryRepetitionAndFoundWhereItWasIsBridged() {
+        // Lost at the bottom of every squat and found still low (as push-up_37's head leaves the picture at every
+        // top): the movement's signal continues each repetition, so all five count, each with its gap.
+        let (session, _) = Self.run(Self.squatsLost(from: 0.9, to: 1.7), exercise: nil)
+        let gaps = session.repetitions.map(\.gapSeconds)
+        #expect(session.repetitions.count == 5, "\(gaps)")
+        #expect(gaps.allSatisfy { $0 > 0.4 && $0 < 0.9 }, "\(gaps)")
+        // Found standing again (knee 14°), the way up was not seen: no squat is guessed.
+        let standing = Self.run(Self.squatsLost(from: 1.2, to: 2.15), exercise: nil).session
+        #expect(standing.repetitions.isEmpty, "\(standing.repetitions.map { ($0.startSeconds, $0.endSeconds) })")
+    }
+
+    @Test func withNoExerciseAPoseFoundElsewhereOrAWalkIsNoRepetition() {
+        let moved = Self.squats(rep: 2, from: 0.9, to: 2.4) { pose, inRep in
+            guard inRep >= 1.5 else { return nil }
+            var moved = pose
+            for joint in Joint.allCases where moved[joint].confidence > 0 { moved[joint].x += 200 }
+            return moved
+        }
+        let walked = Self.squats(rep: 2, from: 0.7, to: 1.7) { pose, inRep in
+            let u = (inRep - 0.7) / 1.0
+            let dx = 300 * (u < 0.5 ? 2 * u : 2 - 2 * u)
+            var moved = pose
+            for joint in Joint.allCases where moved[joint].confidence > 0 { moved[joint].x += dx }
+            return moved
+        }
+        for (frames, from) in [(moved, 0.9), (walked, 0.7)] {
+            let session = Self.run(frames, exercise: nil).session
+            #expect(session.repetitions.allSatisfy { $0.gapSeconds == 0 })
+            #expect(
+                !session.repetitions.contains {
+                    $0.startSeconds < 1 + 2 * 2.7 + from && $0.endSeconds > 1 + 2 * 2.7 + 1.5
+                }
+            )
+        }
+    }
+
+    @Test func aRecordingTooShortForTheMovementsWindowStillCountsItsRepetition() throws {
+        // One 1.2-s squat in a 1.6-s clip (kaiakol's clips last 1.1 s): the agnostic counter's window needs 3 s,
+        // so the summary looks for the movement in what there is, and the single decision names the exercise.
+        let frames = SyntheticExercise(kind: .squat, repSeconds: 1.2, idleBeforeSeconds: 0.2, idleAfterSeconds: 0.1)
+            .frames(reps: 1)
+        let summary = Self.run(frames, exercise: nil).session.summary()
+        #expect(summary.reps == 1)
+        let rep = try #require(summary.repetitions.first)
+        #expect(rep.startSeconds < 0.5 && rep.endSeconds > 1.1, "\(rep.startSeconds)–\(rep.endSeconds)")
+        #expect(summary.exercise == "squat")
+        // Standing still or walking for as long is nothing.
+        for kind in [SyntheticExercise.Kind.standStill, .walkOnly] {
+            let frames = SyntheticExercise(kind: kind, repSeconds: 1.2, idleBeforeSeconds: 0.2, idleAfterSeconds: 0.1)
+                .frames(reps: 1)
+            #expect(Self.run(frames, exercise: nil).session.summary().reps == 0, "\(kind)")
+        }
+    }
+}

@@ -61,6 +61,9 @@ public struct PeriodicMotionCounter: Sendable {
     // Feature ring at 10 Hz.
     private var ring: [Double]
     private var ringTimes: [Double]
+    /// Whether the signal was invalid just before each sample (a replay does not bridge it).
+    private var ringBreaks: [Bool]
+    private var breakPending = true
     private let capacity: Int
     private var ringCount = 0
     private var ringNext = 0
@@ -103,6 +106,7 @@ public struct PeriodicMotionCounter: Sendable {
         capacity = max(20, Int((configuration.windowSeconds / Self.sampleSeconds).rounded()))
         ring = Array(repeating: 0, count: capacity * dimension)
         ringTimes = Array(repeating: 0, count: capacity)
+        ringBreaks = Array(repeating: true, count: capacity)
         feature = Array(repeating: 0, count: dimension)
         mean = Array(repeating: 0, count: dimension)
         component = Array(repeating: 0, count: dimension)
@@ -150,6 +154,7 @@ public struct PeriodicMotionCounter: Sendable {
         if !completed.isEmpty { completed.removeAll(keepingCapacity: true) }
         guard valid, let pose, updateFeature(pose, useDepth: useDepth) else {
             _ = counter.ingest(nil, at: seconds, valid: false)
+            breakPending = true
             return 0
         }
         if seconds - lastSampleSeconds >= Self.sampleSeconds * 0.95 || seconds < lastSampleSeconds {
@@ -166,6 +171,52 @@ public struct PeriodicMotionCounter: Sendable {
             accept(rep)
         }
         return completed.count
+    }
+
+    /// Whether the movement has been found (the first principal component, after 3 s).
+    public var hasMovement: Bool { hasComponent }
+
+    /// The recording ended before the movement was found: finds it over the samples there are (at least
+    /// 0.8 s) and counts the repetitions in them, into ``completed``. Nothing once the movement is known.
+    ///
+    /// - Returns: The number of repetitions completed.
+    @discardableResult
+    public mutating func finish() -> Int {
+        if !completed.isEmpty { completed.removeAll(keepingCapacity: true) }
+        guard !hasComponent, ringCount >= 8 else { return 0 }
+        updateComponent()
+        return completed.count
+    }
+
+    /// The longest stretch without samples that a replay bridges (the caller holds a gap for at most about 1 s).
+    private static let longestBridge = 1.5
+
+    /// Whether `pose`, seen again after a gap in the samples, continues what the counter was doing before it
+    /// (``RepCounter/continues(with:)`` on its projection); true while there is no movement yet.
+    public func continues(with pose: Pose, useDepth: Bool = true) -> Bool {
+        guard hasComponent, torso > 0 else { return true }
+        let root = pose[.root]
+        let neck = pose[.neck]
+        guard root.confidence > 0, neck.confidence > 0 else { return counter.continues(with: nil) }
+        let depth = useDepth && root.z != nil && neck.z != nil
+        let scale = 1 / torso
+        var sum = 0.0
+        for (index, joint) in joints.enumerated() {
+            let k = pose[joint]
+            for axis in 0..<3 {
+                let d = index * 3 + axis
+                var v = feature[d]  // held for a joint not seen, as in ``ingest(_:at:valid:useDepth:)``
+                if k.confidence > 0 {
+                    switch axis {
+                    case 0: v = (k.x - root.x) * scale
+                    case 1: v = (k.y - root.y) * scale
+                    default: v = (depth && k.z != nil) ? (k.z! - root.z!) * scale : 0
+                    }
+                }
+                sum += (clip(v, d) - mean[d]) * component[d]
+            }
+        }
+        return counter.continues(with: sum)
     }
 
     private mutating func accept(_ rep: RepCounter.Completed) {
@@ -203,6 +254,8 @@ public struct PeriodicMotionCounter: Sendable {
         let base = ringNext * dimension
         for d in 0..<dimension { ring[base + d] = feature[d] }
         ringTimes[ringNext] = seconds
+        ringBreaks[ringNext] = breakPending
+        breakPending = false
         ringNext = (ringNext + 1) % capacity
         ringCount = min(ringCount + 1, capacity)
     }
@@ -384,10 +437,16 @@ public struct PeriodicMotionCounter: Sendable {
         var previousTime = -Double.infinity
         for k in 0..<n {
             let i = (start + k) % capacity
-            // A gap in the samples is an invalid stretch (walking, out of frame): do not bridge it.
-            if ringTimes[i] - previousTime > 0.35 { _ = counter.ingest(nil, at: ringTimes[i], valid: false) }
+            // An invalid stretch (walking, out of frame) is not bridged. One the caller held as a gap (no samples,
+            // none invalid) is, up to a limit, when the movement continues after it where it was: the caller could
+            // judge that only once the movement was known (``continues(with:useDepth:)``).
+            let value = project(ring, offset: i * dim)
+            let gap = ringTimes[i] - previousTime
+            if ringBreaks[i] || gap > Self.longestBridge || (gap > 0.35 && !counter.continues(with: value)) {
+                _ = counter.ingest(nil, at: ringTimes[i], valid: false)
+            }
             previousTime = ringTimes[i]
-            if case .completed(let rep) = counter.ingest(project(ring, offset: i * dim), at: ringTimes[i]) {
+            if case .completed(let rep) = counter.ingest(value, at: ringTimes[i]) {
                 accept(rep)
             }
         }

@@ -206,6 +206,16 @@ public struct ExerciseRecognizer: Sendable {
         return state
     }
 
+    /// The recording ended: a decision over the window as it is, when samples came after the last decision
+    /// (a clip too short for its first, 1.1 s, needs at least 0.8 s); `nil` when there is nothing new to decide.
+    public mutating func finish() -> RecognitionState? {
+        guard ringCount >= 8, lastSampleSeconds > lastDecisionSeconds else { return nil }
+        lastDecisionSeconds = lastSampleSeconds
+        decidedOnWindow = true
+        decide()
+        return state
+    }
+
     /// Forgets the window.
     public mutating func reset() {
         ringCount = 0

@@ -317,6 +317,9 @@ public struct CoachingSession: Sendable {
     private var agnostic: PeriodicMotionCounter?
     private var candidate: Int?
     private var candidateVotes = 0
+    /// The recognizer's last decision, when it named an exercise (index, state), and how many named one.
+    private var lastNamed: (index: Int, state: RecognitionState)?
+    private var decisions = 0
     private var recognizedIndex: Int?
     private var recognizedConfidence = 0.0
     private var autoRing: [Double] = []
@@ -581,22 +584,10 @@ public struct CoachingSession: Sendable {
         if let exercise = configuration.exercise {
             measure(pose, exercise)
             checkSafety(exercise, at: t)
-            if returnsFromGap {
-                gapReturnFrames += 1
-                if gapReturnInPlace, countedAngleContinues() { gapReturnVotes += 1 }
-                if !gapReturnInPlace || gapReturnFrames >= Self.gapDecisionFrames {
-                    bridging = false
-                    held = false
-                    if gapReturnInPlace, 2 * gapReturnVotes > gapReturnFrames {
-                        bridgedGaps.append((gapStartedAt, gapEndedAt))
-                    } else {
-                        // Not the same repetition (or not the same place): dropped, as after any longer stretch.
-                        count(exercise, valid: false, at: t, pose: pose)
-                        validSince = gapReturnResumes ? t - configuration.settleSeconds : t
-                    }
-                    gapReturnFrames = 0
-                    gapReturnVotes = 0
-                }
+            if returnsFromGap, let bridged = decideGapReturn(continues: countedAngleContinues(), at: t) {
+                held = false
+                // Not the same repetition (or not the same place): dropped, as after any longer stretch.
+                if !bridged { count(exercise, valid: false, at: t, pose: pose) }
             }
             if exercise.isHold {
                 updateHold(exercise, valid: settled, dt: dt, at: t)
@@ -605,7 +596,18 @@ public struct CoachingSession: Sendable {
             }
         } else {
             recognize(pose, steady: valid, at: t)
-            if !glitch { countAgnostic(pose, valid: valid, at: t) }
+            // A gap is bridged as for an exercise given, when the movement's signal continues where it was (the
+            // head above the picture at the top of each push-up, push-up_37).
+            if returnsFromGap,
+                let bridged = decideGapReturn(
+                    continues: agnostic?.continues(with: pose, useDepth: hasDepth) ?? true,
+                    at: t
+                )
+            {
+                held = false
+                if !bridged { countAgnostic(pose, valid: false, at: t) }
+            }
+            if !held { countAgnostic(pose, valid: valid, at: t) }
         }
         finishFrame(at: t)
         return events
@@ -651,7 +653,7 @@ public struct CoachingSession: Sendable {
         }
         if configuration.exercise == nil {
             recognize(nil, steady: false, at: t)
-            if !glitch { _ = agnostic?.ingest(nil, at: t, valid: false) }
+            if !glitch, !gapOpen { _ = agnostic?.ingest(nil, at: t, valid: false) }
         }
         if configuration.exercise?.isHold == true { updateHold(configuration.exercise!, valid: false, dt: 0, at: t) }
         if t - lastPersonSeconds >= 1 {
@@ -889,9 +891,30 @@ public struct CoachingSession: Sendable {
         return validSince == firstPersonSeconds || start >= validSince + configuration.settleSeconds - 1e-9
     }
 
-    /// Whether an invalid stretch may be bridged: repetitions of a given exercise are being counted.
+    /// Whether an invalid stretch may be bridged: repetitions are being counted (of a given exercise, or of the
+    /// movement when none is given).
     private var mayBridge: Bool {
-        configuration.exercise?.repetition != nil && configuration.bridgeSeconds > configuration.glitchSeconds
+        (configuration.exercise?.repetition != nil || agnostic != nil)
+            && configuration.bridgeSeconds > configuration.glitchSeconds
+    }
+
+    /// Decides, over the first frames after a held gap, whether it was a gap in the same repetition: `nil` while
+    /// undecided; then `true` (bridged and recorded) or `false`, when the caller drops the repetition under way
+    /// and the person settles again (at once when they came back in position).
+    private mutating func decideGapReturn(continues: Bool, at t: Double) -> Bool? {
+        gapReturnFrames += 1
+        if gapReturnInPlace, continues { gapReturnVotes += 1 }
+        guard !gapReturnInPlace || gapReturnFrames >= Self.gapDecisionFrames else { return nil }
+        bridging = false
+        let bridged = gapReturnInPlace && 2 * gapReturnVotes > gapReturnFrames
+        if bridged {
+            bridgedGaps.append((gapStartedAt, gapEndedAt))
+        } else {
+            validSince = gapReturnResumes ? t - configuration.settleSeconds : t
+        }
+        gapReturnFrames = 0
+        gapReturnVotes = 0
+        return bridged
     }
 
     /// Whether the counted angle, measured again after a gap, continues what its counter did before it
@@ -1636,6 +1659,12 @@ public struct CoachingSession: Sendable {
         guard let decision else { return }
         // A new exercise takes over after winning two decisions in a row.
         let index = recognizer?.bestIndex
+        if case .exercise = decision, let index {
+            lastNamed = (index, decision)
+            decisions += 1
+        } else {
+            lastNamed = nil
+        }
         switch decision {
         case .exercise(_, let confidence):
             if index == recognizedIndex {
@@ -1933,8 +1962,37 @@ public struct CoachingSession: Sendable {
         return result
     }
 
-    /// What happened in the session so far.
+    /// What happened in the session so far, as if the recording ended now: a movement the agnostic counter had
+    /// too little of to find (its window needs 3 s; kaiakol's squats last 1.1 s) is looked for in what there is.
     public func summary() -> SessionSummary {
+        guard agnostic != nil, agnostic?.hasMovement == false || (recognizedIndex == nil && decisions <= 1) else {
+            return summarised()
+        }
+        var ended = self
+        ended.endRecording()
+        return ended.summarised()
+    }
+
+    /// The end of the recording, for the agnostic counter (``PeriodicMotionCounter/finish()``).
+    private mutating func endRecording() {
+        // A recording too short for two decisions in a row that name an exercise (kaiakol's 1.1-s squats get one at
+        // most) is named by a last decision over all of it, which nothing follows to contradict.
+        if recognizedIndex == nil, decisions <= 1 {
+            if let final = recognizer?.finish() {
+                let index = recognizer?.bestIndex
+                if case .exercise = final, let index { lastNamed = (index, final) } else { lastNamed = nil }
+            }
+            if let (index, state) = lastNamed, case .exercise(_, let confidence) = state {
+                switchExercise(to: index, confidence: confidence, state: state, at: lastSeconds)
+            }
+        }
+        guard (agnostic?.finish() ?? 0) > 0, let reps = agnostic?.completed else { return }
+        for rep in reps where mayCount(startingAt: rep.startSeconds) {
+            completeAgnostic(rep, exercise: recognizedIndex.map { configuration.library[$0] })
+        }
+    }
+
+    private func summarised() -> SessionSummary {
         var segments = self.segments
         let end = lastSeconds.isFinite ? lastSeconds : 0
         let start = firstSeconds.isNaN ? 0 : firstSeconds

@@ -222,15 +222,17 @@ struct ExerciseRecognizerTests {
         #expect(Self.winner(state) == "lateral-raise")
     }
 
-    /// A wide-grip pull-up: the upper arms come down sideways from overhead (shoulder adduction in the
-    /// frontal plane: their raised end moves toward the midline, `inward`) while the elbows bend, the
-    /// forearms stay up at the bar and the body rises; the legs hang, and may swing somewhat (a small
-    /// kip; knees pulled up to 90° with the hips moving would look like a squat with the arms raised).
+    /// A wide-grip pull-up: the upper arms come down sideways from up and out at the bar (150°) to the sides
+    /// (30°, chin over the bar), shoulder adduction in the frontal plane, as in the calimiro front views
+    /// (`sideways`: the raised end points out; the definition said `inward`, which fitted only a half pull-up
+    /// from arms past vertical, and no real pull-up was recognised), while the elbows bend, the forearms stay up
+    /// at the bar and the body rises; the legs hang, and may swing somewhat (a small kip; knees pulled up to 90°
+    /// with the hips moving would look like a squat with the arms raised).
     @Test(arguments: [false, true])
     func armsComingDownSidewaysWhileTheBodyRisesIsAPullUp(legsSwing: Bool) throws {
         let (state, recognizer) = try Self.recognize { p in
             var limbs = Limbs()
-            let arm = Self.raised(165 - 95 * p, azimuth: 0)
+            let arm = Self.raised(150 - 120 * p, azimuth: 0)
             let forearm = Self.raised(165 - 20 * p, azimuth: 0)
             limbs.upperArm = (arm, arm)
             limbs.forearm = (forearm, forearm)

@@ -293,7 +293,7 @@ private struct FieldReader {
         guard let object = value.objectValue else {
             throw fail(
                 "motion",
-                "must be an object {\"segment\", \"direction\", \"also\"?, \"hips\"?, \"reach\"?, \"hinge\"?} (got \(value.jsonText))"
+                "must be an object {\"segment\", \"direction\", \"also\"?, \"hips\"?, \"reach\"?, \"hinge\"?, \"hands\"?} (got \(value.jsonText))"
             )
         }
         let segment: ExerciseDefinition.Motion.Segment = try enumeration(object, "segment", path: "motion.segment")
@@ -335,15 +335,27 @@ private struct FieldReader {
                 )
             }
         }
+        var hands: ExerciseDefinition.Motion.Hands?
+        if object["hands"] != nil {
+            hands = try enumeration(object, "hands", path: "motion.hands") as ExerciseDefinition.Motion.Hands
+        }
         if let unknown = object.keys.sorted().first(where: {
-            !["segment", "direction", "also", "hips", "reach", "hinge"].contains($0)
+            !["segment", "direction", "also", "hips", "reach", "hinge", "hands"].contains($0)
         }) {
             throw fail(
                 "motion.\(unknown)",
-                "is not a field of the motion block (known: also, direction, hinge, hips, reach, segment)"
+                "is not a field of the motion block (known: also, direction, hands, hinge, hips, reach, segment)"
             )
         }
-        return .init(segment: segment, direction: direction, also: also, hips: hips, reach: reach, hinge: hinge)
+        return .init(
+            segment: segment,
+            direction: direction,
+            also: also,
+            hips: hips,
+            reach: reach,
+            hinge: hinge,
+            hands: hands
+        )
     }
 
     func enumeration<E: RawRepresentable & CaseIterable>(

@@ -59,6 +59,16 @@ extension ExerciseDefinition {
             case move
         }
 
+        /// What the hands do in the picture while the shoulders move: the difference between an exercise
+        /// done holding on to something that stays put (a bar, the floor) and one where the hands travel.
+        public enum Hands: String, Sendable, Hashable, Codable, CaseIterable {
+            /// They stay where they are while the shoulders move (pull-up and dip: on the bar; push-up: on
+            /// the floor).
+            case anchored
+            /// They travel well beyond the shoulders' own movement (jumping jack, burpee).
+            case move
+        }
+
         /// What the joint at the far end of the moving segment does (the elbow for an upper arm, the
         /// knee for a thigh): the clinical difference between a straight-leg raise and a knee lift.
         public enum Hinge: String, Sendable, Hashable, Codable, CaseIterable {
@@ -89,6 +99,9 @@ extension ExerciseDefinition {
         /// (`nil`: not judged). Only the knee of a thigh movement is judged: the elbow of an arm raise is
         /// left to the form rules.
         public var hinge: Hinge?
+        /// What the hands do in the picture relative to the shoulders (`nil`: not judged; most exercises,
+        /// since a patient may hold on to a chair in any standing exercise).
+        public var hands: Hands?
 
         public init(
             segment: Segment,
@@ -96,7 +109,8 @@ extension ExerciseDefinition {
             also: [Segment] = [],
             hips: Hips = .still,
             reach: Double? = nil,
-            hinge: Hinge? = nil
+            hinge: Hinge? = nil,
+            hands: Hands? = nil
         ) {
             self.segment = segment
             self.direction = direction
@@ -104,6 +118,7 @@ extension ExerciseDefinition {
             self.hips = hips
             self.reach = reach
             self.hinge = hinge
+            self.hands = hands
         }
 
         /// The signature implied by a primary angle alone, for definitions without a `motion` block.

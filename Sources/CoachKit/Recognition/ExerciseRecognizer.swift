@@ -78,7 +78,11 @@ public struct ExerciseRecognizer: Sendable {
     static let viewSlot = segmentBase + segmentSlots * 3
     static let hipsSlot = viewSlot + 1
     static let shouldersSlot = hipsSlot + 1
-    static let featureCount = shouldersSlot + 1
+    /// The image position (x, y, in torso lengths) of the hands (the mean of the wrists seen), then of the
+    /// shoulders' midpoint: whether the hands stay put while the body moves (`motion.hands`).
+    static let handsSlot = shouldersSlot + 1
+    static let shoulderPositionSlot = handsSlot + 2
+    static let featureCount = shoulderPositionSlot + 2
     static let sampleSeconds = 0.1
     /// The direction factor never drops below this: the chance that a skeleton shows a limb's swing in the
     /// wrong direction (2-D ambiguity, distorted or mislabelled joints), so that one wrong heading does not
@@ -100,6 +104,13 @@ public struct ExerciseRecognizer: Sendable {
     /// reason as the direction's.
     static let hingeTolerance = 0.15
     static let hingeFloor = 0.1
+    /// `motion.hands`: anchored hands travel at most this much (against the shoulders' travel) for full
+    /// credit, moving hands at least `movingHands`; beyond, the fit falls as exp(−excess / tolerance) (twice
+    /// the tolerance for moving hands) to the floor, for the same reason as the direction's.
+    static let anchoredHands = 0.5
+    static let movingHands = 1.5
+    static let handsTolerance = 0.3
+    static let handsFloor = 0.1
 
     public let configuration: Configuration
     public let exercises: [ExerciseDefinition]
@@ -271,6 +282,19 @@ public struct ExerciseRecognizer: Sendable {
         let head = pose[.nose].confidence > 0 ? pose[.nose] : pose[.head]
         if head.confidence > 0, torsoReference > 1e-6 {
             sample[Self.shouldersSlot] = ((ls.y + rs.y) / 2 - head.y) / torsoReference
+        }
+        if torsoReference > 1e-6 {
+            sample[Self.shoulderPositionSlot] = (ls.x + rs.x) / 2 / torsoReference
+            sample[Self.shoulderPositionSlot + 1] = (ls.y + rs.y) / 2 / torsoReference
+            let lw = pose[.leftWrist]
+            let rw = pose[.rightWrist]
+            let seen = (lw.confidence > 0 ? 1.0 : 0) + (rw.confidence > 0 ? 1.0 : 0)
+            if seen > 0 {
+                sample[Self.handsSlot] =
+                    ((lw.confidence > 0 ? lw.x : 0) + (rw.confidence > 0 ? rw.x : 0)) / seen / torsoReference
+                sample[Self.handsSlot + 1] =
+                    ((lw.confidence > 0 ? lw.y : 0) + (rw.confidence > 0 ? rw.y : 0)) / seen / torsoReference
+            }
         }
 
         let depth = configuration.useDepth && ls.z != nil && rs.z != nil && neck.z != nil && root.z != nil
@@ -757,6 +781,27 @@ public struct ExerciseRecognizer: Sendable {
             }
         }
 
+        // Hands: how far they travel in the picture against the shoulders' own travel (10–90 % ranges, in
+        // torso lengths; the shoulders' at least 0.1, so that a body standing still cannot make any hand
+        // movement look large).
+        var handsFactor = 1.0
+        if let hands = motion.hands {
+            let travel = handTravel
+            if travel.isFinite {
+                switch hands {
+                case .anchored:
+                    if travel > Self.anchoredHands {
+                        handsFactor = exp(-(travel - Self.anchoredHands) / Self.handsTolerance)
+                    }
+                case .move:
+                    if travel < Self.movingHands {
+                        handsFactor = exp(-(Self.movingHands - travel) / (2 * Self.handsTolerance))
+                    }
+                }
+                handsFactor = max(Self.handsFloor, handsFactor)
+            }
+        }
+
         // Direction of the swing, and how far it turns.
         var directionFactor = 1.0
         var reachFactor = 1.0
@@ -840,9 +885,25 @@ public struct ExerciseRecognizer: Sendable {
         if explaining {
             func f(_ x: Double) -> String { x.isFinite ? String(Int((x * 100).rounded())) : "-" }
             explain =
-                "activity \(f(activity)) (main \(f(main)) other \(f(other))) posture \(f(postureFactor)) hips \(f(hipsFactor)) direction \(f(directionFactor)) hinge \(f(hingeFactor)) (bend \(f(bend))) reach \(f(reachFactor)) (turned \(Self.slot(segment, side: side).map { f(turnedDegrees(slot: $0) / 100) } ?? "-")°) excursion \(f(excursion)) rules \(f(rules))"
+                "activity \(f(activity)) (main \(f(main)) other \(f(other))) posture \(f(postureFactor)) hips \(f(hipsFactor)) hands \(f(handsFactor)) (travel \(f(handTravel))) direction \(f(directionFactor)) hinge \(f(hingeFactor)) (bend \(f(bend))) reach \(f(reachFactor)) (turned \(Self.slot(segment, side: side).map { f(turnedDegrees(slot: $0) / 100) } ?? "-")°) excursion \(f(excursion)) rules \(f(rules))"
         }
-        return activity * postureFactor * hipsFactor * directionFactor * hingeFactor * reachFactor * excursion * rules
+        return activity * postureFactor * hipsFactor * handsFactor * directionFactor * hingeFactor * reachFactor * excursion * rules
+    }
+
+    /// How far the hands travel in the picture over the window against the shoulders' midpoint (both as the
+    /// length of their 10–90 % x and y ranges, the shoulders' at least 0.1 torso lengths); NaN when the
+    /// hands were not seen in enough samples. About 0.05–0.5 for pull-ups and push-ups (hands on the bar or
+    /// the floor), about 1 where the hands go along with the body, 3–5 in jumping jacks.
+    private var handTravel: Double {
+        func travel(_ slot: Int) -> Double {
+            let dx = high[slot] - low[slot]
+            let dy = high[slot + 1] - low[slot + 1]
+            return (dx * dx + dy * dy).squareRoot()
+        }
+        let hands = travel(Self.handsSlot)
+        let shoulders = travel(Self.shoulderPositionSlot)
+        guard hands.isFinite, shoulders.isFinite else { return .nan }
+        return hands / max(shoulders, 0.1)
     }
 
     /// Whether the primary angle is the moving segment's own turn (then |peak − start| is the default

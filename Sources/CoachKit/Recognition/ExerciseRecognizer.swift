@@ -885,9 +885,14 @@ public struct ExerciseRecognizer: Sendable {
         if explaining {
             func f(_ x: Double) -> String { x.isFinite ? String(Int((x * 100).rounded())) : "-" }
             explain =
-                "activity \(f(activity)) (main \(f(main)) other \(f(other))) posture \(f(postureFactor)) hips \(f(hipsFactor)) hands \(f(handsFactor)) (travel \(f(handTravel))) direction \(f(directionFactor)) hinge \(f(hingeFactor)) (bend \(f(bend))) reach \(f(reachFactor)) (turned \(Self.slot(segment, side: side).map { f(turnedDegrees(slot: $0) / 100) } ?? "-")°) excursion \(f(excursion)) rules \(f(rules))"
+                "activity \(f(activity)) (main \(f(main)) other \(f(other))) posture \(f(postureFactor)) hips \(f(hipsFactor)) "
+                + "hands \(f(handsFactor)) (travel \(f(handTravel))) direction \(f(directionFactor)) "
+                + "hinge \(f(hingeFactor)) (bend \(f(bend))) reach \(f(reachFactor)) "
+                + "(turned \(Self.slot(segment, side: side).map { f(turnedDegrees(slot: $0) / 100) } ?? "-")°) "
+                + "excursion \(f(excursion)) rules \(f(rules))"
         }
-        return activity * postureFactor * hipsFactor * handsFactor * directionFactor * hingeFactor * reachFactor * excursion * rules
+        return activity * postureFactor * hipsFactor * handsFactor * directionFactor * hingeFactor * reachFactor
+            * excursion * rules
     }
 
     /// How far the hands travel in the picture over the window against the shoulders' midpoint (both as the

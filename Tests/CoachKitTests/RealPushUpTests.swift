@@ -58,6 +58,24 @@ struct RealPushUpTests {
         #expect(summary.segments.map(\.exercise) == ["push-up"])
     }
 
+    /// A clip one recognition window holds whole, never named twice in a row, is named by a last decision over
+    /// all of it, and its one segment carries that name with its repetition. Before, the name went to a segment
+    /// opened at the clip's last frame, which was dropped for being empty: the segment said "none", and a clip
+    /// with no repetition counted (Pose Trainer's shrugs are 1–2 s) was not named at all (shrugs 4 of 19).
+    @Test(arguments: [
+        ("pose-trainer/shouldershrug_good_2", "shoulder-shrug"), ("pose-trainer/frontraise_good_14", "front-raise"),
+        ("kaiakol/squat_correct_016", "squat"),
+    ])
+    func aShortClipIsNamedByADecisionOverAllOfIt(name: String, exercise: String) throws {
+        let path = Self.data.deletingLastPathComponent().appendingPathComponent(name + ".jsonl").path
+        try #require(FileManager.default.fileExists(atPath: path), "missing \(path): these tests need ../shared/data")
+        let summary = try Self.summaryWithoutAnExercise(path)
+        #expect(summary.exercise == exercise, "\(summary.segments)")
+        #expect(summary.segments.map(\.exercise) == [exercise], "\(summary.segments)")
+        #expect(summary.segments.map(\.reps).reduce(0, +) == summary.reps, "\(summary.segments)")
+        #expect(summary.repetitions.allSatisfy { $0.exercise == exercise }, "\(summary.repetitions.map(\.exercise))")
+    }
+
     @Test func eachSegmentCountsTheRepetitionsOfItsOwnExercise() throws {
         // KIMORE es3_rec2, arm exercises recognised as several library exercises in turn: the shoulder
         // abduction judged at 16.2 s ended at 16.17 s, just inside the front raise's segment, and was counted

@@ -1965,7 +1965,7 @@ public struct CoachingSession: Sendable {
     /// What happened in the session so far, as if the recording ended now: a movement the agnostic counter had
     /// too little of to find (its window needs 3 s; kaiakol's squats last 1.1 s) is looked for in what there is.
     public func summary() -> SessionSummary {
-        guard agnostic != nil, agnostic?.hasMovement == false || (recognizedIndex == nil && decisions <= 1) else {
+        guard agnostic != nil, agnostic?.hasMovement == false || isNamedAtItsEnd else {
             return summarised()
         }
         var ended = self
@@ -1973,17 +1973,32 @@ public struct CoachingSession: Sendable {
         return ended.summarised()
     }
 
+    /// Whether the recording is named by a last decision over it when it ends: one too short for two decisions in
+    /// a row that name an exercise (kaiakol's 1.1-s squats get one at most), or one that no decision named twice in
+    /// a row and that one recognition window holds whole (calimiro squat_7: 2.3 s, its two decisions disagreed),
+    /// since that decision then sees all of it and nothing follows to contradict it.
+    private var isNamedAtItsEnd: Bool {
+        guard recognizedIndex == nil else { return false }
+        if decisions <= 1 { return true }
+        guard let window = recognizer?.configuration.windowSeconds, lastSeconds - firstSeconds <= window else {
+            return false
+        }
+        return !segments.contains { $0.exercise != nil }
+    }
+
     /// The end of the recording, for the agnostic counter (``PeriodicMotionCounter/finish()``).
     private mutating func endRecording() {
-        // A recording too short for two decisions in a row that name an exercise (kaiakol's 1.1-s squats get one at
-        // most) is named by a last decision over all of it, which nothing follows to contradict.
-        if recognizedIndex == nil, decisions <= 1 {
+        if isNamedAtItsEnd {
             if let final = recognizer?.finish() {
                 let index = recognizer?.bestIndex
                 if case .exercise = final, let index { lastNamed = (index, final) } else { lastNamed = nil }
             }
             if let (index, state) = lastNamed, case .exercise(_, let confidence) = state {
-                switchExercise(to: index, confidence: confidence, state: state, at: lastSeconds)
+                // The decision names what it saw: the segment still open, from where the last one closed (the
+                // whole recording when none did), not a moment at its end (which left the recording's only
+                // segment, and its repetition, without the exercise the summary names).
+                let open = segments.last?.endSeconds ?? (firstSeconds.isNaN ? lastSeconds : firstSeconds)
+                switchExercise(to: index, confidence: confidence, state: state, at: open)
             }
         }
         guard (agnostic?.finish() ?? 0) > 0, let reps = agnostic?.completed else { return }

@@ -279,6 +279,26 @@ struct ExerciseRecognizerTests {
         #expect(confidence > 0.6, "\(Self.top(recognizer))")
     }
 
+    /// A pull-up filmed from the waist up: the estimator folds the legs it cannot see up over the hips, so the
+    /// thighs seem to swing from hanging to pointing up while the body rises, which a deep squat explains better
+    /// than the arms do (calimiro pull-up_5). Hanging from the hands, held beyond the head and staying put, is no
+    /// standing exercise: the posture decides.
+    @Test func hangingFromABarWithTheLegsFoldedUpIsAPullUp() throws {
+        let (state, recognizer) = try Self.recognize { p in
+            var limbs = Limbs()
+            let arm = Self.raised(150 - 90 * p, azimuth: 0)
+            limbs.upperArm = (arm, arm)
+            limbs.forearm = (arm, arm)
+            let thigh = Self.raised(20 + 140 * p, azimuth: 90)
+            limbs.thigh = (thigh, thigh)
+            limbs.shank = (Self.hanging, Self.hanging)
+            limbs.drop = -50 * p
+            limbs.hands = (out: 100, y: 40)  // on the bar
+            return limbs
+        }
+        #expect(Self.winner(state) == "pull-up", "\(Self.top(recognizer))")
+    }
+
     @Test func forearmFoldingUpIsABicepCurl() throws {
         let (state, _) = try Self.recognize { p in
             var limbs = Limbs()

@@ -27,8 +27,11 @@ public struct ExerciseDefinition: Sendable, Hashable, Codable {
 
     /// The body position the exercise is done in, used by recognition and the set-up check.
     public enum Posture: String, Sendable, Hashable, Codable, CaseIterable {
-        /// Trunk upright (standing, or hanging from a bar).
+        /// Trunk upright, standing.
         case upright
+        /// Trunk upright, hanging from the hands held above the head (pull-up): told by the hands staying put
+        /// beyond the head.
+        case hanging
         /// Trunk roughly horizontal (plank, push-up, lying).
         case horizontal
         /// Sitting: trunk upright, thighs forward (seated knee extension).

@@ -82,7 +82,10 @@ public struct ExerciseRecognizer: Sendable {
     /// shoulders' midpoint: whether the hands stay put while the body moves (`motion.hands`).
     static let handsSlot = shouldersSlot + 1
     static let shoulderPositionSlot = handsSlot + 2
-    static let featureCount = shoulderPositionSlot + 2
+    /// 1 when every wrist seen is beyond the head along the trunk (from the hips to the neck, in the picture), 0
+    /// when one is not, NaN when none is seen: its window mean is the share of the time the hands are overhead.
+    static let overheadSlot = shoulderPositionSlot + 2
+    static let featureCount = overheadSlot + 1
     static let sampleSeconds = 0.1
     /// The direction factor never drops below this: the chance that a skeleton shows a limb's swing in the
     /// wrong direction (2-D ambiguity, distorted or mislabelled joints), so that one wrong heading does not
@@ -108,6 +111,9 @@ public struct ExerciseRecognizer: Sendable {
     /// credit, moving hands at least `movingHands`; beyond, the fit falls as exp(−excess / tolerance) (twice
     /// the tolerance for moving hands) to the floor, for the same reason as the direction's.
     static let anchoredHands = 0.5
+    /// The share of the window with the hands beyond the head that, with anchored hands, is hanging from a bar
+    /// (at the top of a pull-up the hands are at the chin, below the head).
+    static let hangingOverhead = 0.4
     static let movingHands = 1.5
     static let handsTolerance = 0.3
     static let handsFloor = 0.1
@@ -289,6 +295,15 @@ public struct ExerciseRecognizer: Sendable {
             let lw = pose[.leftWrist]
             let rw = pose[.rightWrist]
             let seen = (lw.confidence > 0 ? 1.0 : 0) + (rw.confidence > 0 ? 1.0 : 0)
+            let axisX = neck.x - root.x
+            let axisY = neck.y - root.y
+            if seen > 0, head.confidence > 0 {
+                // Along the trunk, from the neck: the head against each wrist seen.
+                let headReach = (head.x - neck.x) * axisX + (head.y - neck.y) * axisY
+                let above = { (w: Keypoint) in (w.x - neck.x) * axisX + (w.y - neck.y) * axisY > headReach }
+                let overhead = (lw.confidence <= 0 || above(lw)) && (rw.confidence <= 0 || above(rw))
+                sample[Self.overheadSlot] = overhead ? 1 : 0
+            }
             if seen > 0 {
                 sample[Self.handsSlot] =
                     ((lw.confidence > 0 ? lw.x : 0) + (rw.confidence > 0 ? rw.x : 0)) / seen / torsoReference
@@ -688,7 +703,7 @@ public struct ExerciseRecognizer: Sendable {
         var postureFactor = 1.0
         if trunk.isFinite {
             switch d.posture {
-            case .upright: if trunk > 40 { postureFactor = 0.15 }
+            case .upright, .hanging: if trunk > 40 { postureFactor = 0.15 }
             case .horizontal: if trunk < 45 { postureFactor = 0.15 }
             case .seated:
                 // Upright trunk and at least one thigh pointing forward most of the window; both thighs
@@ -704,6 +719,13 @@ public struct ExerciseRecognizer: Sendable {
                 // (squat vs sit-to-stand), the specific one wins.
                 postureFactor = 0.9
             }
+        }
+        // Hanging from a bar: the hands beyond the head much of the time, and staying put. Nothing done standing,
+        // sitting or lying looks like that (a patient holding on to a chair holds it lower).
+        if d.posture != .hanging, mean[Self.overheadSlot] >= Self.hangingOverhead,
+            handTravel <= Self.anchoredHands
+        {
+            postureFactor = min(postureFactor, 0.15)
         }
         let hipsRange = high[Self.hipsSlot] - low[Self.hipsSlot]
 

@@ -289,6 +289,37 @@ struct CoachingSessionTests {
         #expect(abs((knee?.max ?? 0) - 95) < 8)
     }
 
+    @Test func withNoExerciseAGuessedDepthDoesNotSpoilTheAnglesEither() throws {
+        // Without an exercise the repetitions, counted from the movement, report the recognised exercise's
+        // angles from the recognizer's samples, which were measured in 3-D whatever the depth verdict said: the
+        // jittering depth made the squats' knees read as bent throughout (real front-view pull-ups read 20–48°
+        // of elbow flexion instead of 7–151°, and were told "Pull a little higher"). As with the exercise
+        // given, they are measured in the image plane once the depth proves a guess.
+        // A guess four times as wild as the other tests' (48 px against 85-px thighs and shanks).
+        let frames = Self.withDepth(
+            SyntheticExercise(kind: .squat, idleBeforeSeconds: 0.2).frames(reps: 8),
+            rigid: false
+        ).map { frame in
+            var frame = frame
+            for p in frame.poses.indices {
+                for joint in Joint.allCases { frame.poses[p][joint].z = frame.poses[p][joint].z.map { 4 * $0 } }
+            }
+            return frame
+        }
+        let given = Self.run(frames, exercise: "squat").session.repetitions
+        let (session, _) = Self.run(frames, exercise: nil)
+        // The first repetition ends before the recognizer has named the exercise.
+        let squats = session.repetitions.filter { $0.exercise == "squat" }
+        try #require(squats.count >= 6, "\(session.repetitions.map(\.exercise))")
+        let knees = squats.compactMap { $0.angles.first { $0.angle == .kneeFlexion } }
+        try #require(knees.count == squats.count)
+        let reached = try #require(given.first?.angles.first { $0.angle == .kneeFlexion }?.max)
+        for knee in knees {
+            #expect(abs(knee.max - reached) < 8, "knee \(knee.min)–\(knee.max)°, given the exercise \(reached)°")
+            #expect(knee.min < 20, "knee \(knee.min)–\(knee.max)°: standing is near 0°")
+        }
+    }
+
     @Test(arguments: [(60.0, "% of target"), (100.0, "target reached (+"), (140.0, "past the target range (+")])
     func rangeOfMotionIsToldAgainstTheTargetNeverAsAPercentageAbove100(peak: Double, text: String) throws {
         let frames = SyntheticExercise(kind: .squat, noisePixels: 0, peakDegrees: peak).frames(reps: 2)

@@ -85,7 +85,11 @@ public struct ExerciseRecognizer: Sendable {
     /// 1 when every wrist seen is beyond the head along the trunk (from the hips to the neck, in the picture), 0
     /// when one is not, NaN when none is seen: its window mean is the share of the time the hands are overhead.
     static let overheadSlot = shoulderPositionSlot + 2
-    static let featureCount = overheadSlot + 1
+    /// Every angle kind again, measured in the image plane (as ``sample``'s first block, without depth): what a
+    /// repetition counted with no exercise given reports once the session has found the depth to be a guess.
+    /// The recognizer itself does not use them.
+    public static let flatAngleBase = overheadSlot + 1
+    public static let featureCount = flatAngleBase + kinds.count * 2
     static let sampleSeconds = 0.1
     /// The direction factor never drops below this: the chance that a skeleton shows a limb's swing in the
     /// wrong direction (2-D ambiguity, distorted or mislabelled joints), so that one wrong heading does not
@@ -274,6 +278,16 @@ public struct ExerciseRecognizer: Sendable {
                 ? (kind.measure(pose, side: .right, useDepth: configuration.useDepth) ?? .nan) : sample[k * 2]
         }
         for i in Self.segmentBase..<Self.featureCount { sample[i] = .nan }
+        for (k, kind) in Self.kinds.enumerated() {
+            let base = Self.flatAngleBase + k * 2
+            guard configuration.useDepth else {
+                sample[base] = sample[k * 2]
+                sample[base + 1] = sample[k * 2 + 1]
+                continue
+            }
+            sample[base] = kind.measure(pose, side: .left, useDepth: false) ?? .nan
+            sample[base + 1] = kind.isSided ? (kind.measure(pose, side: .right, useDepth: false) ?? .nan) : sample[base]
+        }
         let ls = pose[.leftShoulder]
         let rs = pose[.rightShoulder]
         let neck = pose[.neck]
@@ -389,7 +403,7 @@ public struct ExerciseRecognizer: Sendable {
     private mutating func decide() {
         let n = ringCount
         // Robust range (10th–90th percentile) and mean of every scalar feature over the window.
-        for f in 0..<Self.featureCount where f < Self.segmentBase || f >= Self.hipsSlot {
+        for f in 0..<Self.flatAngleBase where f < Self.segmentBase || f >= Self.hipsSlot {
             var m = 0
             var sum = 0.0
             for i in 0..<n {

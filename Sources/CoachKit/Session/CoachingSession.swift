@@ -838,6 +838,9 @@ public struct CoachingSession: Sendable {
                 // Before the recount: its repetitions are judged as measured in the image plane, the view
                 // deciding what it can measure (kaiakol squat_correct_004 from behind was "reliable").
                 hasDepth = false
+                if recognizer != nil {
+                    for i in 0..<autoCount { useImagePlaneAngles(ofSample: i) }
+                }
                 swap(&counters, &flatCounters)
                 swapPlanes()
                 recountInImagePlane()
@@ -1652,6 +1655,7 @@ public struct CoachingSession: Sendable {
             lastAutoSampleSeconds = t
             let base = autoNext * ExerciseRecognizer.featureCount
             for f in 0..<ExerciseRecognizer.featureCount { autoRing[base + f] = recognizer!.sample[f] }
+            if depthCheck.trusted == false { useImagePlaneAngles(ofSample: autoNext) }
             autoTimes[autoNext] = t
             autoNext = (autoNext + 1) % autoTimes.count
             autoCount = min(autoCount + 1, autoTimes.count)
@@ -1691,6 +1695,17 @@ public struct CoachingSession: Sendable {
                 snapshot.recognition = decision
                 events.append(.recognized(decision))
             }
+        }
+    }
+
+    /// The angles of one sample of the 10-Hz ring (no exercise given) as measured in the image plane: once the
+    /// depth proved a guess, a repetition counted from the movement reports them, as one counted from the angle
+    /// does (pull-up_10 from the front: elbow flexion 20–48° in the guessed 3-D against 7–151° in the picture,
+    /// and "Pull a little higher" of three full pull-ups).
+    private mutating func useImagePlaneAngles(ofSample i: Int) {
+        let base = i * ExerciseRecognizer.featureCount
+        for k in 0..<(ExerciseRecognizer.featureCount - ExerciseRecognizer.flatAngleBase) {
+            autoRing[base + k] = autoRing[base + ExerciseRecognizer.flatAngleBase + k]
         }
     }
 
@@ -1739,7 +1754,9 @@ public struct CoachingSession: Sendable {
         }
         if let index = recognizedIndex {
             let exercise = configuration.library[index]
-            let k = ExerciseRecognizer.index(exercise.primaryAngle) * 2
+            let k =
+                ExerciseRecognizer.index(exercise.primaryAngle) * 2
+                + (depthCheck.trusted == false ? ExerciseRecognizer.flatAngleBase : 0)
             let l = recognizer?.sample[k] ?? .nan
             let r = recognizer?.sample[k + 1] ?? .nan
             snapshot.primaryAngle =

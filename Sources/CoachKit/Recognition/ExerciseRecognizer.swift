@@ -278,9 +278,13 @@ public struct ExerciseRecognizer: Sendable {
                 ? (kind.measure(pose, side: .right, useDepth: configuration.useDepth) ?? .nan) : sample[k * 2]
         }
         for i in Self.segmentBase..<Self.featureCount { sample[i] = .nan }
+        // Measured again only where depth was used (the same numbers without it).
+        let measuredWithDepth =
+            configuration.useDepth && pose[.leftShoulder].z != nil && pose[.rightShoulder].z != nil
+            && pose[.leftHip].z != nil
         for (k, kind) in Self.kinds.enumerated() {
             let base = Self.flatAngleBase + k * 2
-            guard configuration.useDepth else {
+            guard measuredWithDepth else {
                 sample[base] = sample[k * 2]
                 sample[base + 1] = sample[k * 2 + 1]
                 continue

@@ -402,4 +402,17 @@ struct OverlayStateCoachSnapshotTests {
         #expect(state.cueKind == .encouragement)
         #expect(state.rangeOfMotion?.progress == 0.95)
     }
+
+    @Test func withNoExerciseNamedTheOverlaySaysItIsObservingAndCounts() {
+        var snapshot = CoachSnapshot()
+        snapshot.recognition = .lowConfidence
+        snapshot.repCount = 1
+        let nobody = OverlayState(snapshot: snapshot, people: [])
+        #expect(nobody.exerciseName == nil && nobody.reps == nil)
+        snapshot.pose = OverlayRendererTests.knownPose()
+        let state = OverlayState(snapshot: snapshot, people: [snapshot.pose!])
+        #expect(state.exerciseName == OverlayState.observing && state.confidence == nil)
+        #expect(state.reps == 1)
+        #expect(state.rangeOfMotion == nil)
+    }
 }

@@ -58,6 +58,13 @@ extension OverlayState {
             confidence = snapshot.confidence
             reps = snapshot.repCount
             self.prescribedReps = prescribedReps
+        } else if snapshot.pose != nil, snapshot.hold == nil {
+            // No exercise given and none recognised yet: the recogniser is watching, as Apple's sample says it,
+            // and the movement's count shows from the start (the first repetition often ends before the exercise
+            // is named).
+            exerciseName = Self.observing
+            reps = snapshot.repCount
+            self.prescribedReps = prescribedReps
         }
         // The warning banner already says it; the cue line would repeat it.
         cue = snapshot.cueText == snapshot.safetyWarning ? nil : snapshot.cueText
@@ -78,6 +85,9 @@ extension OverlayState {
             holdTargetSeconds = hold.targetSeconds
         }
     }
+
+    /// The title while a person is seen and no exercise is named.
+    public static let observing = "Observing…"
 
     private static func centre(of pose: Pose) -> Vector2? {
         pose.boundingBox().map { Vector2(x: ($0.minX + $0.maxX) / 2, y: ($0.minY + $0.maxY) / 2) }

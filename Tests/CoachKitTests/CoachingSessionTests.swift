@@ -255,13 +255,13 @@ struct CoachingSessionTests {
 
     /// The squat frames with a depth for every joint: `rigid` keeps the limbs' lengths (a depth camera),
     /// otherwise the depth jitters by several times the image noise (a video pose estimator's guess).
-    static func withDepth(_ frames: [PoseFrame], rigid: Bool) -> [PoseFrame] {
+    static func withDepth(_ frames: [PoseFrame], rigid: Bool, guessPixels: Double = 12) -> [PoseFrame] {
         var rng = SplitMix64(seed: 3)
         return frames.map { frame in
             var frame = frame
             for p in frame.poses.indices {
                 for joint in Joint.allCases where frame.poses[p][joint].confidence > 0 {
-                    frame.poses[p][joint].z = rigid ? 0.5 * rng.gaussian() : 12 * rng.gaussian()
+                    frame.poses[p][joint].z = rigid ? 0.5 * rng.gaussian() : guessPixels * rng.gaussian()
                 }
             }
             return frame
@@ -298,14 +298,9 @@ struct CoachingSessionTests {
         // A guess four times as wild as the other tests' (48 px against 85-px thighs and shanks).
         let frames = Self.withDepth(
             SyntheticExercise(kind: .squat, idleBeforeSeconds: 0.2).frames(reps: 8),
-            rigid: false
-        ).map { frame in
-            var frame = frame
-            for p in frame.poses.indices {
-                for joint in Joint.allCases { frame.poses[p][joint].z = frame.poses[p][joint].z.map { 4 * $0 } }
-            }
-            return frame
-        }
+            rigid: false,
+            guessPixels: 48
+        )
         let given = Self.run(frames, exercise: "squat").session.repetitions
         let (session, _) = Self.run(frames, exercise: nil)
         // The first repetition ends before the recognizer has named the exercise.

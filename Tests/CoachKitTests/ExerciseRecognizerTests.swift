@@ -299,6 +299,24 @@ struct ExerciseRecognizerTests {
         #expect(Self.winner(state) == "pull-up", "\(Self.top(recognizer))")
     }
 
+    /// The same movement with the hands held still at chest height is no pull-up: nobody hangs from hands that
+    /// are never above the head (a 1.1-s kaiakol squat, arms raised forward to balance, was named a pull-up).
+    @Test func handsNeverAboveTheHeadAreNoPullUp() throws {
+        let (state, recognizer) = try Self.recognize { p in
+            var limbs = Limbs()
+            let arm = Self.raised(150 - 120 * p, azimuth: 0)
+            let forearm = Self.raised(165 - 20 * p, azimuth: 0)
+            limbs.upperArm = (arm, arm)
+            limbs.forearm = (forearm, forearm)
+            limbs.drop = -60 * p
+            limbs.hands = (out: 100, y: 260)  // below the shoulders, whatever the body does
+            return limbs
+        }
+        #expect(Self.winner(state) != "pull-up", "\(Self.top(recognizer))")
+        let pullUp = try #require(recognizer.exercises.firstIndex { $0.id == "pull-up" })
+        #expect(recognizer.scores[pullUp] < 0.2, "\(Self.top(recognizer))")
+    }
+
     @Test func forearmFoldingUpIsABicepCurl() throws {
         let (state, _) = try Self.recognize { p in
             var limbs = Limbs()

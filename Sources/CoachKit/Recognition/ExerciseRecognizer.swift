@@ -118,6 +118,9 @@ public struct ExerciseRecognizer: Sendable {
     /// The share of the window with the hands beyond the head that, with anchored hands, is hanging from a bar
     /// (at the top of a pull-up the hands are at the chin, below the head).
     static let hangingOverhead = 0.4
+    /// Below this share (where the hands are seen) nobody hangs from them: a squat's arms raised forward to
+    /// balance, anchored as they move with nothing, made a pull-up of a 1.1-s kaiakol squat.
+    static let hangingOverheadAtLeast = 0.2
     static let movingHands = 1.5
     static let handsTolerance = 0.3
     static let handsFloor = 0.1
@@ -743,6 +746,10 @@ public struct ExerciseRecognizer: Sendable {
         if d.posture != .hanging, mean[Self.overheadSlot] >= Self.hangingOverhead,
             handTravel <= Self.anchoredHands
         {
+            postureFactor = min(postureFactor, 0.15)
+        }
+        // And hanging needs the hands overhead some of the time, where they are seen.
+        if d.posture == .hanging, mean[Self.overheadSlot] < Self.hangingOverheadAtLeast {
             postureFactor = min(postureFactor, 0.15)
         }
         let hipsRange = high[Self.hipsSlot] - low[Self.hipsSlot]

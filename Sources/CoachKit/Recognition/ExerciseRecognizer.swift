@@ -115,15 +115,15 @@ public struct ExerciseRecognizer: Sendable {
     /// credit, moving hands at least `movingHands`; beyond, the fit falls as exp(−excess / tolerance) (twice
     /// the tolerance for moving hands) to the floor, for the same reason as the direction's.
     static let anchoredHands = 0.5
+    static let movingHands = 1.5
+    static let handsTolerance = 0.3
+    static let handsFloor = 0.1
     /// The share of the window with the hands beyond the head that, with anchored hands, is hanging from a bar
     /// (at the top of a pull-up the hands are at the chin, below the head).
     static let hangingOverhead = 0.4
     /// Below this share (where the hands are seen) nobody hangs from them: a squat's arms raised forward to
     /// balance, anchored as they move with nothing, made a pull-up of a 1.1-s kaiakol squat.
     static let hangingOverheadAtLeast = 0.2
-    static let movingHands = 1.5
-    static let handsTolerance = 0.3
-    static let handsFloor = 0.1
 
     public let configuration: Configuration
     public let exercises: [ExerciseDefinition]

@@ -62,9 +62,13 @@ struct RealPushUpTests {
     /// all of it, and its one segment carries that name with its repetition. Before, the name went to a segment
     /// opened at the clip's last frame, which was dropped for being empty: the segment said "none", and a clip
     /// with no repetition counted (Pose Trainer's shrugs are 1–2 s) was not named at all (shrugs 4 of 19).
+    /// The repetitions completed before that name are measured and judged as the exercise named, as if it had been
+    /// named before them (frontraise_good_12 and pushup_incorrect_004: a repetition with no exercise, no angles and a
+    /// "good" that nothing had judged).
     @Test(arguments: [
         ("pose-trainer/shouldershrug_good_2", "shoulder-shrug"), ("pose-trainer/frontraise_good_14", "front-raise"),
-        ("kaiakol/squat_correct_016", "squat"),
+        ("kaiakol/squat_correct_016", "squat"), ("pose-trainer/frontraise_good_12", "front-raise"),
+        ("kaiakol/pushup_incorrect_004", "push-up"),
     ])
     func aShortClipIsNamedByADecisionOverAllOfIt(name: String, exercise: String) throws {
         let path = Self.data.deletingLastPathComponent().appendingPathComponent(name + ".jsonl").path
@@ -74,6 +78,10 @@ struct RealPushUpTests {
         #expect(summary.segments.map(\.exercise) == [exercise], "\(summary.segments)")
         #expect(summary.segments.map(\.reps).reduce(0, +) == summary.reps, "\(summary.segments)")
         #expect(summary.repetitions.allSatisfy { $0.exercise == exercise }, "\(summary.repetitions.map(\.exercise))")
+        let primary = try ExerciseLibrary.bundled().exercise(id: exercise).primaryAngle
+        for repetition in summary.repetitions {
+            #expect(repetition.angles.contains { $0.angle == primary }, "rep \(repetition.index): \(repetition.angles)")
+        }
     }
 
     @Test func eachSegmentCountsTheRepetitionsOfItsOwnExercise() throws {

@@ -1794,6 +1794,23 @@ public struct CoachingSession: Sendable {
     }
 
     private mutating func completeAgnostic(_ completed: RepCounter.Completed, exercise: ExerciseDefinition?) {
+        let repetition = judgedAgnostic(
+            completed,
+            exercise: exercise,
+            index: repetitions.count + 1,
+            previousEnd: repetitions.last?.endSeconds ?? -.infinity
+        )
+        recordRepetition(repetition, at: completed.endSeconds)
+    }
+
+    /// A repetition counted from the movement, measured and judged as one of `exercise` (from the 10-Hz ring of
+    /// angles), or only timed without one. `previousEnd`: where the repetition before it ended.
+    private mutating func judgedAgnostic(
+        _ completed: RepCounter.Completed,
+        exercise: ExerciseDefinition?,
+        index: Int,
+        previousEnd: Double
+    ) -> Repetition {
         var angles: [Repetition.AngleRange] = []
         var peakAngle: Double?
         var rom: Double?
@@ -1803,10 +1820,7 @@ public struct CoachingSession: Sendable {
         reasonBuffer.removeAll(keepingCapacity: true)
         // From the end of the previous repetition (at most 1 s before this one's start), so the range
         // includes the start position.
-        let from = Swift.min(
-            completed.startSeconds - 0.05,
-            Swift.max(completed.startSeconds - 1, repetitions.last?.endSeconds ?? -.infinity)
-        )
+        let from = Swift.min(completed.startSeconds - 0.05, Swift.max(completed.startSeconds - 1, previousEnd))
         // The repetition's peak is the exercise's: where the primary angle of the side that moved most went
         // furthest toward the definition's peak. The movement's own peak can be the other end: its rest is the
         // side the recording starts on, and squat_17 starts in a half squat, so "at the peak" was standing
@@ -1888,8 +1902,8 @@ public struct CoachingSession: Sendable {
         let toPeak = peakSeconds - completed.startSeconds
         let fromPeak = completed.endSeconds - peakSeconds
         let concentric = exercise?.repetition?.towardPeak
-        let repetition = Repetition(
-            index: repetitions.count + 1,
+        return Repetition(
+            index: index,
             exercise: exercise?.id,
             startSeconds: completed.startSeconds,
             endSeconds: completed.endSeconds,
@@ -1912,7 +1926,6 @@ public struct CoachingSession: Sendable {
             uncheckedReason: uncheckedReasonText,
             gapSeconds: gapSeconds(from: completed.startSeconds, to: completed.endSeconds)
         )
-        recordRepetition(repetition, at: completed.endSeconds)
     }
 
     // MARK: - Summary
@@ -2003,6 +2016,34 @@ public struct CoachingSession: Sendable {
         return !segments.contains { $0.exercise != nil }
     }
 
+    /// The repetitions completed in the open segment before the recording was named at its end are measured and
+    /// judged as the exercise named, as they would have been had it been named before them (push-up_37: two
+    /// push-ups with no angles and a "good" that nothing had judged).
+    private mutating func judgeUnnamedRepetitions(as exercise: ExerciseDefinition, from start: Double) {
+        for i in repetitions.indices where repetitions[i].exercise == nil && repetitions[i].endSeconds > start {
+            let old = repetitions[i]
+            let completed = RepCounter.Completed(
+                startSeconds: old.startSeconds,
+                peakSeconds: old.startSeconds + old.tempo.toPeakSeconds,
+                endSeconds: old.endSeconds,
+                peakValue: .nan,
+                restValue: .nan
+            )
+            let judged = judgedAgnostic(
+                completed,
+                exercise: exercise,
+                index: old.index,
+                previousEnd: i > 0 ? repetitions[i - 1].endSeconds : -.infinity
+            )
+            repetitions[i] = judged
+            for issue in judged.issues {
+                formIssues.append(
+                    .init(seconds: old.endSeconds, repetition: old.index, rule: issue.rule, cue: issue.cue)
+                )
+            }
+        }
+    }
+
     /// The end of the recording, for the agnostic counter (``PeriodicMotionCounter/finish()``).
     private mutating func endRecording() {
         if isNamedAtItsEnd {
@@ -2016,6 +2057,7 @@ public struct CoachingSession: Sendable {
                 // segment, and its repetition, without the exercise the summary names).
                 let open = segments.last?.endSeconds ?? (firstSeconds.isNaN ? lastSeconds : firstSeconds)
                 switchExercise(to: index, confidence: confidence, state: state, at: open)
+                judgeUnnamedRepetitions(as: configuration.library[index], from: open)
             }
         }
         guard (agnostic?.finish() ?? 0) > 0, let reps = agnostic?.completed else { return }

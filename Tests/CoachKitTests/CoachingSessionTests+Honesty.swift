@@ -216,15 +216,22 @@ extension CoachingSessionTests {
         #expect(session.repetitions.count == 4)
     }
 
+    /// `pose` with every joint seen moved `dx` pixels to the side.
+    static func shifted(_ pose: Pose, by dx: Double) -> Pose {
+        var moved = pose
+        for joint in Joint.allCases where moved[joint].confidence > 0 { moved[joint].x += dx }
+        return moved
+    }
+
+    /// The third squat lost at its bottom (0.9–1.5 s into it) and found 200 px to the side until 2.4 s.
+    static func squatsFoundElsewhere() -> [PoseFrame] {
+        squats(rep: 2, from: 0.9, to: 2.4) { pose, inRep in inRep >= 1.5 ? shifted(pose, by: 200) : nil }
+    }
+
     @Test func aPoseFoundElsewhereAfterTheGapIsNotTheSameSquat() {
         // Lost for 0.6 s at the bottom, found 200 px to the side (about two torso lengths): someone else, or the
         // person moved; the squat under way is dropped.
-        let frames = Self.squats(rep: 2, from: 0.9, to: 2.4) { pose, inRep in
-            guard inRep >= 1.5 else { return nil }
-            var moved = pose
-            for joint in Joint.allCases where moved[joint].confidence > 0 { moved[joint].x += 200 }
-            return moved
-        }
+        let frames = Self.squatsFoundElsewhere()
         let (session, _) = Self.run(frames, exercise: "squat")
         #expect(session.repetitions.allSatisfy { $0.gapSeconds == 0 })
         #expect(
@@ -241,10 +248,7 @@ extension CoachingSessionTests {
         // begun right after the walk, is not counted: the person has to settle first.)
         let frames = Self.squats(rep: 2, from: 0.7, to: 1.7) { pose, inRep in
             let u = (inRep - 0.7) / 1.0
-            let dx = 300 * (u < 0.5 ? 2 * u : 2 - 2 * u)
-            var moved = pose
-            for joint in Joint.allCases where moved[joint].confidence > 0 { moved[joint].x += dx }
-            return moved
+            return Self.shifted(pose, by: 300 * (u < 0.5 ? 2 * u : 2 - 2 * u))
         }
         var session = CoachingSession(
             configuration: .init(
@@ -289,18 +293,10 @@ extension CoachingSessionTests {
     }
 
     @Test func withNoExerciseAPoseFoundElsewhereOrAWalkIsNoRepetition() {
-        let moved = Self.squats(rep: 2, from: 0.9, to: 2.4) { pose, inRep in
-            guard inRep >= 1.5 else { return nil }
-            var moved = pose
-            for joint in Joint.allCases where moved[joint].confidence > 0 { moved[joint].x += 200 }
-            return moved
-        }
+        let moved = Self.squatsFoundElsewhere()
         let walked = Self.squats(rep: 2, from: 0.7, to: 1.7) { pose, inRep in
             let u = (inRep - 0.7) / 1.0
-            let dx = 300 * (u < 0.5 ? 2 * u : 2 - 2 * u)
-            var moved = pose
-            for joint in Joint.allCases where moved[joint].confidence > 0 { moved[joint].x += dx }
-            return moved
+            return Self.shifted(pose, by: 300 * (u < 0.5 ? 2 * u : 2 - 2 * u))
         }
         for (frames, from) in [(moved, 0.9), (walked, 0.7)] {
             let session = Self.run(frames, exercise: nil).session

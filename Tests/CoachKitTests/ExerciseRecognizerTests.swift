@@ -549,14 +549,26 @@ struct ExerciseRecognizerTests {
              "motion": {"segment": "upperArm", "direction": "sideways", "reach": \(reach)},
              "repetition": {"start": 10, "peak": 90, "towardPeak": "concentric"}, "target": {"min": 80, "max": 120}}
             """
-        let error = #expect(throws: CoachKitError.self) { try ExerciseDefinition(jsonText: text, file: "x.json") }
-        #expect(error?.message.contains("motion.reach") == true, "\(error?.message ?? "")")
-        #expect(error?.message.contains(reach.replacingOccurrences(of: "\"", with: "")) == true)
+        Self.expectRejected(text, naming: "motion.reach", reach.replacingOccurrences(of: "\"", with: ""))
         let fine = try ExerciseDefinition(
             jsonText: text.replacingOccurrences(of: "\"reach\": \(reach)", with: "\"reach\": 120"),
             file: "x.json"
         )
         #expect(fine.motion.reach == 120)
+    }
+
+    /// Loading the definition `text` fails with a message naming the `field` and the `value` given.
+    static func expectRejected(
+        _ text: String,
+        naming field: String,
+        _ value: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let error = #expect(throws: CoachKitError.self, sourceLocation: sourceLocation) {
+            try ExerciseDefinition(jsonText: text, file: "x.json")
+        }
+        #expect(error?.message.contains(field) == true, "\(error?.message ?? "")", sourceLocation: sourceLocation)
+        #expect(error?.message.contains(value) == true, "\(error?.message ?? "")", sourceLocation: sourceLocation)
     }
 
     /// `motion.hinge` is `straight` or `bends`, and only for a thigh movement (the knee is judged).
@@ -574,9 +586,7 @@ struct ExerciseRecognizerTests {
             #expect(try ExerciseDefinition(jsonText: text, file: "x.json").motion.hinge == .bends)
             return
         }
-        let error = #expect(throws: CoachKitError.self) { try ExerciseDefinition(jsonText: text, file: "x.json") }
-        #expect(error?.message.contains("motion.hinge") == true, "\(error?.message ?? "")")
-        #expect(error?.message.contains(named) == true, "\(error?.message ?? "")")
+        Self.expectRejected(text, naming: "motion.hinge", named)
     }
 
     /// `motion.hands` is `anchored` or `move`.
@@ -592,9 +602,7 @@ struct ExerciseRecognizerTests {
             #expect(try ExerciseDefinition(jsonText: text, file: "x.json").motion.hands == .anchored)
             return
         }
-        let error = #expect(throws: CoachKitError.self) { try ExerciseDefinition(jsonText: text, file: "x.json") }
-        #expect(error?.message.contains("motion.hands") == true, "\(error?.message ?? "")")
-        #expect(error?.message.contains(named) == true, "\(error?.message ?? "")")
+        Self.expectRejected(text, naming: "motion.hands", named)
     }
 
     // MARK: - UI-PRMD (dev subjects s01–s03 only; s04–s05 are held out)

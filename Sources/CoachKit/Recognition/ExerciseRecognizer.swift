@@ -161,6 +161,8 @@ public struct ExerciseRecognizer: Sendable {
     /// directions of the segments it joins (in the same reconstructed body frame as the swings, so a
     /// forearm pointing at the camera keeps its angle to the upper arm), degrees.
     private var hingeRange: [Double]
+    /// The window's hand travel (``measuredHandTravel()``), once per decision.
+    private var handTravel = Double.nan
     private var viewMode = 0
     private var referenceLength: [Double]
     private var torsoReference = 0.0
@@ -442,6 +444,7 @@ public struct ExerciseRecognizer: Sendable {
             }
         }
         viewMode = modes.0 >= modes.1 && modes.0 >= modes.2 ? 0 : (modes.1 >= modes.2 ? 1 : 2)
+        handTravel = measuredHandTravel()
         for slot in 0..<Self.segmentSlots { summariseSegment(slot, count: n) }
         for hinge in 0..<4 { summariseHinge(hinge, count: n) }
 
@@ -946,7 +949,7 @@ public struct ExerciseRecognizer: Sendable {
     /// length of their 10–90 % x and y ranges, the shoulders' at least 0.1 torso lengths); NaN when the
     /// hands were not seen in enough samples. About 0.05–0.5 for pull-ups and push-ups (hands on the bar or
     /// the floor), about 1 where the hands go along with the body, 3–5 in jumping jacks.
-    private var handTravel: Double {
+    private func measuredHandTravel() -> Double {
         func travel(_ slot: Int) -> Double {
             let dx = high[slot] - low[slot]
             let dy = high[slot + 1] - low[slot + 1]

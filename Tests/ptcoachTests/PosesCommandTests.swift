@@ -234,15 +234,15 @@ struct PosesCommandTests {
         }
     }
 
-    /// An annotated run draws every frame in one stream but finds the later part's poses in a second one: the
-    /// drawing gets each frame once, in time order, with the very line written to the pose-track, and the
-    /// pose-track is the one `poses` writes with the same parts.
-    @Test func annotatedRunDrawsEveryFrameInOrderWithTheLaterSegmentsLines() throws {
-        let runtime = try? MediaPipeRuntime.locate()
-        try #require(runtime != nil, "the pose runtime is missing, run scripts/setup.sh first")
+    /// Runs `process` on the slow squat with `plan`, annotated by `annotator` if given; the pose-track's lines
+    /// and the outcome.
+    private func runSlowSquat(
+        plan: SegmentPlan,
+        annotator: RecordingAnnotator?,
+        helperNiceness: Int32 = 0,
+        patience: Double? = nil
+    ) throws -> (lines: [String], outcome: PosesOutcome) {
         let info = try VideoInfo(probing: Self.slowSquat)
-        let plan = SegmentPlan(info: info, requested: 2, firstWeight: 0.5)
-        try #require(plan.count == 2)
         let header = PoseTrackHeader(
             layout: .blazePose33,
             fps: info.fps,
@@ -250,32 +250,104 @@ struct PosesCommandTests {
             height: info.height,
             dimensions: 3
         )
-        let configuration = MediaPipePoseEstimator.Configuration(runningMode: .video, numPoses: 1)
-        func run(_ annotator: RecordingAnnotator?) throws -> [String] {
-            let path = temporaryPath("annotated.jsonl")
-            defer { try? FileManager.default.removeItem(atPath: path) }
-            let sink = try OutputSink(path: path)
-            let outcome = try PosesCommand.process(
-                path: Self.slowSquat,
-                info: info,
-                plan: plan,
-                configuration: configuration,
-                header: header,
-                sink: sink,
-                progress: ProgressBar(total: nil, descriptor: 2, enabled: false),
-                annotator: annotator
-            )
-            try sink.close()
-            #expect(outcome.failure == nil)
-            return try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
-        }
+        let path = temporaryPath("annotated.jsonl")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let sink = try OutputSink(path: path)
+        let outcome = try PosesCommand.process(
+            path: Self.slowSquat,
+            info: info,
+            plan: plan,
+            configuration: MediaPipePoseEstimator.Configuration(runningMode: .video, numPoses: 1),
+            header: header,
+            sink: sink,
+            progress: ProgressBar(total: nil, descriptor: 2, enabled: false),
+            annotator: annotator,
+            helperNiceness: helperNiceness,
+            patience: patience
+        )
+        try sink.close()
+        #expect(outcome.failure == nil)
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
+        return (lines, outcome)
+    }
+
+    /// An annotated run draws every frame in one stream but finds the later part's poses in a second one: the
+    /// drawing gets each frame once, in time order, with the very line written to the pose-track, and the
+    /// pose-track is the one `poses` writes with the same parts.
+    @Test func annotatedRunDrawsEveryFrameInOrderWithTheLaterSegmentsLines() throws {
+        let runtime = try? MediaPipeRuntime.locate()
+        try #require(runtime != nil, "the pose runtime is missing, run scripts/setup.sh first")
+        let plan = SegmentPlan(info: try VideoInfo(probing: Self.slowSquat), requested: 2, firstWeight: 0.5)
+        try #require(plan.count == 2)
         let annotator = RecordingAnnotator()
-        let drawn = try run(annotator)
-        let plain = try run(nil)
+        let drawn = try runSlowSquat(plan: plan, annotator: annotator).lines
+        let plain = try runSlowSquat(plan: plan, annotator: nil).lines
         #expect(drawn.count == 144)
         #expect(drawn == plain, "the annotated run's pose-track differs from the same parts' without drawing")
         #expect(annotator.lines.withLock { $0 } == drawn)
         #expect(annotator.pictures.withLock { $0 } == ["1280x720x4"])
+    }
+
+    /// A low-priority helper that has not finished its part when the drawing stream reaches it (here: it has
+    /// five times as much to do, and no patience) is abandoned: the drawing stream finds those poses itself,
+    /// exactly as one stream does, every frame drawn once, and the helper's frames are not counted.
+    @Test func anUnfinishedHelperIsAbandonedAndTheDrawingStreamTracksOnAsOneStream() throws {
+        let runtime = try? MediaPipeRuntime.locate()
+        try #require(runtime != nil, "the pose runtime is missing, run scripts/setup.sh first")
+        let info = try VideoInfo(probing: Self.slowSquat)
+        let plan = SegmentPlan(info: info, requested: 2, firstWeight: 0.2)
+        try #require(plan.count == 2)
+        let annotator = RecordingAnnotator()
+        let helped = try runSlowSquat(plan: plan, annotator: annotator, helperNiceness: 19, patience: 0)
+        let one = try runSlowSquat(plan: SegmentPlan(info: info, requested: 1), annotator: nil)
+        #expect(helped.lines.count == 144)
+        let differs = helped.lines.indices.first { $0 < one.lines.count && helped.lines[$0] != one.lines[$0] }
+        #expect(differs == nil, "frame \(differs ?? 0) differs from one stream's: the abandoned helper's line was used")
+        #expect(annotator.lines.withLock { $0 } == helped.lines)
+        #expect(helped.outcome.frames == 144)
+        #expect(helped.outcome.warmUpFrames == 0)
+    }
+
+    /// On two cores an annotated run gives a helper the share the other core leaves idle: a fifth at 720p,
+    /// nearly half for a small video, none at 1080p; on more cores one stream a core, on one core one stream.
+    @Test func annotatedRunsGiveAHelperWhatTheSecondCoreLeaves() {
+        func video(_ width: Int, _ height: Int) -> VideoInfo {
+            VideoInfo(path: "x.mp4", format: "mp4", codec: "h264", width: width, height: height, fps: 30, duration: 24)
+        }
+        #expect(abs(PosesCommand.helperShare(width: 1280, height: 720) - 0.2) < 1e-9)
+        #expect(PosesCommand.helperShare(width: 522, height: 294) > 0.45)
+        #expect(PosesCommand.helperShare(width: 1920, height: 1080) == 0)
+        #expect(PosesCommand.helperShare(width: 3840, height: 2160) == 0)
+
+        let hd = PosesCommand.annotatedStreams(info: video(1280, 720), cores: 2, warmUpSeconds: 1)
+        // 23 s after the warm-up: 4/5 to the drawing stream.
+        #expect(hd.plan.count == 2)
+        #expect(abs((hd.plan.boundaries[1] ?? 0) - (1 + 23 * 0.8)) < 1e-9)
+        #expect(hd.helperNiceness == 19)
+        #expect(hd.patience == 0.5)
+        #expect(PosesCommand.annotatedStreams(info: video(1920, 1080), cores: 2, warmUpSeconds: 1).plan.count == 1)
+        #expect(PosesCommand.annotatedStreams(info: video(1280, 720), cores: 1, warmUpSeconds: 1).plan.count == 1)
+        let four = PosesCommand.annotatedStreams(info: video(1920, 1080), cores: 4, warmUpSeconds: 1)
+        #expect(four.plan.count == 4)
+        #expect(four.helperNiceness == 0)
+        #expect(four.patience == nil)
+    }
+
+    /// The spool a helper writes to: waiting for its end gives up after the timeout, and an abandoned spool
+    /// says so to the helper.
+    @Test func theSpoolWaitsForItsEndAtMostTheTimeoutAndCanBeAbandoned() {
+        let spool = PoseLineSpool()
+        spool.append(seconds: 0, line: "a")
+        let clock = ContinuousClock()
+        let started = clock.now
+        #expect(!spool.waitUntilClosed(timeout: 0.05))
+        #expect(started.duration(to: clock.now) >= .milliseconds(40))
+        #expect(!spool.isAbandoned)
+        spool.abandon()
+        #expect(spool.isAbandoned)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) { spool.close() }
+        #expect(spool.waitUntilClosed(timeout: 30))
+        #expect(spool.line(at: 0, tolerance: 0.01) == "a")
     }
 
     @Test(arguments: ["missing.mp4", "notes.mp4"])

@@ -18,6 +18,7 @@ final class PoseLineSpool: @unchecked Sendable {
     private var entries: [(seconds: Double, line: String)] = []
     private var head = 0
     private var closed = false
+    private var abandoned = false
 
     /// Adds the line of the frame at `seconds` (frames come in time order).
     func append(seconds: Double, line: String) {
@@ -33,6 +34,31 @@ final class PoseLineSpool: @unchecked Sendable {
         closed = true
         condition.broadcast()
         condition.unlock()
+    }
+
+    /// Waits until the segment has ended, at most `timeout` seconds; `true` if it has.
+    func waitUntilClosed(timeout: Double) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: max(0, timeout))
+        condition.lock()
+        defer { condition.unlock() }
+        while !closed {
+            if !condition.wait(until: deadline) { return closed }
+        }
+        return true
+    }
+
+    /// The lines will not be taken: the segment may stop (it reads ``isAbandoned``).
+    func abandon() {
+        condition.lock()
+        abandoned = true
+        condition.unlock()
+    }
+
+    /// Whether the reader gave up on these lines (``abandon()``).
+    var isAbandoned: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return abandoned
     }
 
     /// The line of the frame at `seconds`, waiting until the segment has reached it; lines of earlier frames

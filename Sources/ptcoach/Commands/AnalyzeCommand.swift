@@ -155,7 +155,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
                 )
             }
             // With --annotate the stages run side by side (decoding, inference, drawing, encoding); the poses
-            // are found in one stream on two cores, in one a core on more (``PosesCommand.annotatedStreams``).
+            // are found as ``PosesCommand/annotatedStreams(info:cores:warmUpSeconds:)`` says.
             try PosesCommand.writePoseTrack(
                 of: input,
                 to: path,

@@ -73,6 +73,17 @@ struct SegmentPlan: Sendable, Hashable {
     }
 }
 
+/// How the streams of an annotated run share the poses (``PosesCommand/annotatedStreams(info:cores:warmUpSeconds:)``).
+struct AnnotatedStreams: Sendable, Hashable {
+    var plan: SegmentPlan
+    /// How much nicer than the caller the later segments run (0: the same priority).
+    var helperNiceness: Int32
+    /// `nil`: the drawing stream takes a later segment's lines as they come, waiting as long as needed.
+    /// Otherwise it takes them only once that segment has found them all, waiting at its boundary at most
+    /// `patience` times the time it would itself need for them; past that it finds them itself.
+    var patience: Double?
+}
+
 /// What one segment (or the whole run) produced.
 struct PosesOutcome: Sendable {
     var frames = 0
@@ -135,7 +146,9 @@ extension PosesCommand {
         header: PoseTrackHeader,
         sink: OutputSink,
         progress: ProgressBar,
-        annotator: (any FrameAnnotating)? = nil
+        annotator: (any FrameAnnotating)? = nil,
+        helperNiceness: Int32 = 0,
+        patience: Double? = nil
     ) throws -> PosesOutcome {
         let joints = header.joints
         let annotated = annotator != nil
@@ -163,6 +176,12 @@ extension PosesCommand {
             // The drawing stream decodes to the end: it draws the later segments' frames too.
             let end = k == 0 && annotated ? nil : plan.boundaries[k + 1]
             let thread = Thread {
+                if k > 0, helperNiceness != 0 {
+                    // Linux: the calling thread only; the threads and processes it starts (MediaPipe's, ffmpeg)
+                    // inherit it. Best effort: at the normal priority the run is slower, not wrong.
+                    let which = __priority_which_t(PRIO_PROCESS.rawValue)
+                    _ = setpriority(which, 0, getpriority(which, 0) + helperNiceness)
+                }
                 var outcome = PosesOutcome()
                 let file = temporary.flatMap { fopen($0, "w") }
                 defer {
@@ -198,9 +217,13 @@ extension PosesCommand {
                     progress: progress,
                     annotator: k == 0 ? annotator : nil,
                     handoffs: k == 0 ? handoffs : [],
+                    patience: patience,
+                    abandoned: { spool?.isAbandoned ?? false },
                     outcome: &outcome,
                     emit: emit
                 )
+                // An abandoned helper's lines were not used: the drawing stream found those poses itself.
+                if spool?.isAbandoned == true { outcome = PosesOutcome() }
             }
             thread.name = "poses-segment-\(k)"
             thread.start()
@@ -244,6 +267,8 @@ extension PosesCommand {
         progress: ProgressBar,
         annotator: (any FrameAnnotating)?,
         handoffs: [(from: Double, spool: PoseLineSpool)],
+        patience: Double?,
+        abandoned: () -> Bool,
         outcome: inout PosesOutcome,
         emit: (Double, String) -> Void
     ) {
@@ -264,9 +289,21 @@ extension PosesCommand {
             let clock = ContinuousClock()
             // Half a frame: both decoders report each frame's own timestamp, so the lines match exactly.
             let tolerance = 0.5 / max(info.fps, 1)
+            // Per handoff, once its boundary is reached: whether its lines are taken (or found here).
+            var taken = [Bool?](repeating: nil, count: handoffs.count)
             while var frame = try frames.next() {
-                if let handoff = handoffs.last(where: { $0.from <= frame.seconds }),
-                    let line = handoff.spool.line(at: frame.seconds, tolerance: tolerance)
+                if abandoned() { return }
+                if let index = handoffs.lastIndex(where: { $0.from <= frame.seconds }),
+                    taken[index]
+                        ?? takes(
+                            handoffs[index],
+                            until: index + 1 < handoffs.count ? handoffs[index + 1].from : info.duration,
+                            fps: info.fps,
+                            patience: patience,
+                            outcome: outcome,
+                            decided: &taken[index]
+                        ),
+                    let line = handoffs[index].spool.line(at: frame.seconds, tolerance: tolerance)
                 {
                     emit(frame.seconds, line)
                     try annotator?.annotate(line: line, image: &frame.image)
@@ -297,6 +334,28 @@ extension PosesCommand {
         } catch {
             outcome.failure = "\(error)"
         }
+    }
+
+    /// Whether the drawing stream takes the lines of `handoff` (decided once, at its boundary; see
+    /// ``AnnotatedStreams/patience``). Refused, the segment is abandoned and stops.
+    private static func takes(
+        _ handoff: (from: Double, spool: PoseLineSpool),
+        until end: Double?,
+        fps: Double,
+        patience: Double?,
+        outcome: PosesOutcome,
+        decided: inout Bool?
+    ) -> Bool {
+        var take = true
+        if let patience {
+            // The time this stream would need for the segment's frames, at its own pace so far.
+            let perFrame = outcome.frames > 0 ? outcome.inferenceSeconds / Double(outcome.frames) : 0.05
+            let frames = end.map { max(0, $0 - handoff.from) * fps } ?? 0
+            take = handoff.spool.waitUntilClosed(timeout: patience * frames * perFrame)
+            if !take { handoff.spool.abandon() }
+        }
+        decided = take
+        return take
     }
 }
 

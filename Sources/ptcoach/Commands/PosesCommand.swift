@@ -76,11 +76,48 @@ struct PosesCommand: AsyncParsableCommand {
         )
     }
 
-    /// How many streams find the poses of an annotated run on `cores` cores: one on two cores or fewer, where
-    /// a second stream's decoding of its part costs more than it saves (24 s 720p clip, 2 cores: 18.0 s CPU
-    /// against one stream's 15.0 s, 12.97 s against 11.07 s wall); one a core on more, so that inference,
-    /// the step one stream waits for, no longer sets the pace.
-    static func annotatedStreams(cores: Int) -> Int { cores <= 2 ? 1 : cores }
+    /// How an annotated run of `info` finds its poses on `cores` cores.
+    ///
+    /// On two cores one stream's inference is the step everything waits for, while decoding, drawing and
+    /// encoding leave part of the other core idle; a second stream at the same priority would take the drawing
+    /// stream's core half the time. So a *helper* finds the poses of the end of the video at the lowest priority
+    /// (niceness 19), in the time the other core leaves: its share is ``helperShare(width:height:)``, none for
+    /// frames over about 1.1 megapixels (1080p leaves nothing idle). The drawing stream takes the helper's
+    /// lines only once it has finished them all, waiting at most half the time it would need itself: a helper
+    /// starved by other work on the machine then costs that wait, and the drawing stream finds those poses
+    /// itself, exactly as one stream would have.
+    ///
+    /// On more cores, one stream a core at the same priority, the drawing stream (segment 0) writing half as
+    /// long as each of the others, and taking their lines as they come. On one core, one stream.
+    static func annotatedStreams(info: VideoInfo, cores: Int, warmUpSeconds: Double) -> AnnotatedStreams {
+        guard cores == 2 else {
+            let plan = SegmentPlan(info: info, requested: max(1, cores), warmUpSeconds: warmUpSeconds, firstWeight: 0.5)
+            return AnnotatedStreams(plan: plan, helperNiceness: 0, patience: nil)
+        }
+        let share = helperShare(width: info.width, height: info.height)
+        let plan = SegmentPlan(
+            info: info,
+            requested: share > 0 ? 2 : 1,
+            warmUpSeconds: warmUpSeconds,
+            firstWeight: share > 0 ? (1 - share) / share : 1
+        )
+        return AnnotatedStreams(plan: plan, helperNiceness: 19, patience: 0.5)
+    }
+
+    /// The share of an annotated video's poses a low-priority helper finds on two cores: what the second core
+    /// leaves idle while the drawing stream infers. Decoding, drawing and encoding a frame cost about `load`
+    /// of one inference (0.75 at 1280x720, in proportion to the pixels); inference `I` a frame, the helper
+    /// finishes with the drawing stream when `share · I = (1 − share) · (I − load · I)`. Below 10 %, none.
+    ///
+    /// Measured (24 s clips, 2 cores, `analyze --annotate` / `poses`, 2 rounds each): 720p 1.50–1.56 with one
+    /// stream, 1.27–1.42 with a fifth to the helper (the share given here), 1.35 with a quarter; 522x294
+    /// 1.81–1.92, 1.06–1.17 with 0.47 (given here), 1.19–1.31 with a third; 1080p 1.48–1.54, no better with a
+    /// helper of 9 % or 14 %.
+    static func helperShare(width: Int, height: Int) -> Double {
+        let load = 0.75 * Double(width * height) / (1280 * 720)
+        let share = max(0, 1 - load) / (2 - min(load, 1))
+        return share >= 0.1 ? share : 0
+    }
 
     /// Writes the pose-track of the video or image `input` to `output` (`-` = standard output); what `poses`
     /// does, and the first step of `analyze` for a video. With `annotator`, every frame is also handed to it in
@@ -133,13 +170,24 @@ struct PosesCommand: AsyncParsableCommand {
 
         // A later segment's tracker settles on the second before its boundary (image mode has no tracker).
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        let plan = SegmentPlan(
-            info: info,
-            requested: segments ?? (annotator == nil ? cores : Self.annotatedStreams(cores: cores)),
-            warmUpSeconds: configuration.runningMode == .video ? SegmentPlan.trackerWarmUpSeconds : 0,
+        let warmUp = configuration.runningMode == .video ? SegmentPlan.trackerWarmUpSeconds : 0
+        let streams: AnnotatedStreams
+        if let segments {
             // The drawing stream (segment 0) has every frame to draw besides its own poses to find.
-            firstWeight: annotator == nil ? 1 : 0.5
-        )
+            let plan = SegmentPlan(
+                info: info,
+                requested: segments,
+                warmUpSeconds: warmUp,
+                firstWeight: annotator == nil ? 1 : 0.5
+            )
+            streams = AnnotatedStreams(plan: plan, helperNiceness: 0, patience: nil)
+        } else if annotator != nil {
+            streams = Self.annotatedStreams(info: info, cores: cores, warmUpSeconds: warmUp)
+        } else {
+            let plan = SegmentPlan(info: info, requested: cores, warmUpSeconds: warmUp)
+            streams = AnnotatedStreams(plan: plan, helperNiceness: 0, patience: nil)
+        }
+        let plan = streams.plan
         let progress = ProgressBar(
             total: info.estimatedFrameCount,
             descriptor: console.descriptor,
@@ -153,7 +201,9 @@ struct PosesCommand: AsyncParsableCommand {
             header: header,
             sink: sink,
             progress: progress,
-            annotator: annotator
+            annotator: annotator,
+            helperNiceness: streams.helperNiceness,
+            patience: streams.patience
         )
         progress.clear()
         try sink.close()

@@ -308,24 +308,42 @@ struct PosesCommandTests {
         #expect(helped.outcome.warmUpFrames == 0)
     }
 
-    /// On two cores an annotated run gives a helper the share the other core leaves idle: a fifth at 720p,
-    /// nearly half for a small video, none at 1080p; on more cores one stream a core, on one core one stream.
+    /// On two cores an annotated run gives a helper the share the other core leaves idle, less its fixed cost:
+    /// a fifth of a 24 s 720p video, over 0.4 of a small one, none at 1080p or for a short video; on more cores
+    /// one stream a core, on one core one stream.
     @Test func annotatedRunsGiveAHelperWhatTheSecondCoreLeaves() {
-        func video(_ width: Int, _ height: Int) -> VideoInfo {
-            VideoInfo(path: "x.mp4", format: "mp4", codec: "h264", width: width, height: height, fps: 30, duration: 24)
+        func video(_ width: Int, _ height: Int, seconds: Double = 24) -> VideoInfo {
+            VideoInfo(
+                path: "x.mp4",
+                format: "mp4",
+                codec: "h264",
+                width: width,
+                height: height,
+                fps: 30,
+                duration: seconds
+            )
         }
-        #expect(abs(PosesCommand.helperShare(width: 1280, height: 720) - 0.2) < 1e-9)
-        #expect(PosesCommand.helperShare(width: 522, height: 294) > 0.45)
-        #expect(PosesCommand.helperShare(width: 1920, height: 1080) == 0)
-        #expect(PosesCommand.helperShare(width: 3840, height: 2160) == 0)
+        func share(_ width: Int, _ height: Int, seconds: Double) -> Double {
+            PosesCommand.helperShare(width: width, height: height, frames: seconds * 30, fixed: 30 + 16)
+        }
+        #expect(abs(share(1280, 720, seconds: 24) - 0.2) < 0.01)
+        #expect(share(522, 294, seconds: 20) > 0.4)
+        #expect(share(1920, 1080, seconds: 24) == 0)
+        #expect(share(3840, 2160, seconds: 60) == 0)
+        #expect(share(1280, 720, seconds: 8) == 0)
+        #expect(share(1280, 720, seconds: 60) > share(1280, 720, seconds: 24))
 
         let hd = PosesCommand.annotatedStreams(info: video(1280, 720), cores: 2, warmUpSeconds: 1)
-        // 23 s after the warm-up: 4/5 to the drawing stream.
+        // 23 s after the warm-up: the helper's share of them last.
         #expect(hd.plan.count == 2)
-        #expect(abs((hd.plan.boundaries[1] ?? 0) - (1 + 23 * 0.8)) < 1e-9)
+        #expect(abs((hd.plan.boundaries[1] ?? 0) - (1 + 23 * (1 - share(1280, 720, seconds: 24)))) < 1e-9)
         #expect(hd.helperNiceness == 19)
         #expect(hd.patience == 0.5)
         #expect(PosesCommand.annotatedStreams(info: video(1920, 1080), cores: 2, warmUpSeconds: 1).plan.count == 1)
+        #expect(
+            PosesCommand.annotatedStreams(info: video(1280, 720, seconds: 8), cores: 2, warmUpSeconds: 1).plan.count
+                == 1
+        )
         #expect(PosesCommand.annotatedStreams(info: video(1280, 720), cores: 1, warmUpSeconds: 1).plan.count == 1)
         let four = PosesCommand.annotatedStreams(info: video(1920, 1080), cores: 4, warmUpSeconds: 1)
         #expect(four.plan.count == 4)

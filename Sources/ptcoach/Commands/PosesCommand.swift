@@ -81,8 +81,8 @@ struct PosesCommand: AsyncParsableCommand {
     /// On two cores one stream's inference is the step everything waits for, while decoding, drawing and
     /// encoding leave part of the other core idle; a second stream at the same priority would take the drawing
     /// stream's core half the time. So a *helper* finds the poses of the end of the video at the lowest priority
-    /// (niceness 19), in the time the other core leaves: its share is ``helperShare(width:height:)``, none for
-    /// frames over about 1.1 megapixels (1080p leaves nothing idle). The drawing stream takes the helper's
+    /// (niceness 19), in the time the other core leaves: its share is ``helperShare(width:height:frames:fixed:)``,
+    /// none for short videos or frames over about 1 megapixel (1080p leaves nothing idle). The drawing stream takes the helper's
     /// lines only once it has finished them all, waiting at most half the time it would need itself: a helper
     /// starved by other work on the machine then costs that wait, and the drawing stream finds those poses
     /// itself, exactly as one stream would have.
@@ -94,7 +94,12 @@ struct PosesCommand: AsyncParsableCommand {
             let plan = SegmentPlan(info: info, requested: max(1, cores), warmUpSeconds: warmUpSeconds, firstWeight: 0.5)
             return AnnotatedStreams(plan: plan, helperNiceness: 0, patience: nil)
         }
-        let share = helperShare(width: info.width, height: info.height)
+        let share = helperShare(
+            width: info.width,
+            height: info.height,
+            frames: (info.duration ?? 0) * info.fps,
+            fixed: warmUpSeconds * info.fps + 16
+        )
         let plan = SegmentPlan(
             info: info,
             requested: share > 0 ? 2 : 1,
@@ -105,18 +110,24 @@ struct PosesCommand: AsyncParsableCommand {
     }
 
     /// The share of an annotated video's poses a low-priority helper finds on two cores: what the second core
-    /// leaves idle while the drawing stream infers. Decoding, drawing and encoding a frame cost about `load`
-    /// of one inference (0.75 at 1280x720, in proportion to the pixels); inference `I` a frame, the helper
-    /// finishes with the drawing stream when `share · I = (1 − share) · (I − load · I)`. Below 10 %, none.
+    /// leaves idle while the drawing stream infers, less what the helper spends before its first line.
     ///
-    /// Measured (24 s clips, 2 cores, `analyze --annotate` / `poses`, 2 rounds each): 720p 1.50–1.56 with one
-    /// stream, 1.27–1.42 with a fifth to the helper (the share given here), 1.35 with a quarter; 522x294
-    /// 1.81–1.92, 1.06–1.17 with 0.47 (given here), 1.19–1.31 with a third; 1080p 1.48–1.54, no better with a
-    /// helper of 9 % or 14 %.
-    static func helperShare(width: Int, height: Int) -> Double {
-        let load = 0.75 * Double(width * height) / (1280 * 720)
-        let share = max(0, 1 - load) / (2 - min(load, 1))
-        return share >= 0.1 ? share : 0
+    /// In units of one frame's inference: decoding, drawing and encoding a frame cost `load` (0.66 at
+    /// 1280x720, in proportion to the pixels), so while the drawing stream infers its `(1 − share) · frames`
+    /// the other core has `(1 − share) · frames · (1 − load)` to spare; the helper needs `share · frames` plus
+    /// `fixed`: its warm-up frames and about 16 frames' worth of starting MediaPipe. Below 15 %, none: the gain
+    /// would be small, and a helper that does not finish in time only costs.
+    ///
+    /// Measured (2 cores, `analyze --annotate` / `poses`, 2 rounds each): 24 s 720p 1.50–1.56 with one stream,
+    /// 1.27–1.42 with a fifth to the helper (the share given here), 1.35 with a quarter; 20 s 522x294 1.81–1.92,
+    /// 1.06–1.17 with 0.47, 1.19–1.31 with a third; 16 s 1080p 1.48–1.54, no better with a helper of 9 % or
+    /// 14 %. The 8.4 s 720p pull-up_14 took 4.6–5.1 s with a fifth to the helper against 4.4–4.5 s alone: the
+    /// helper's fixed cost is why short videos get none.
+    static func helperShare(width: Int, height: Int, frames: Double, fixed: Double) -> Double {
+        let load = 0.66 * Double(width * height) / (1280 * 720)
+        guard load < 1, frames > 0 else { return 0 }
+        let share = (1 - load - fixed / frames) / (2 - load)
+        return share >= 0.15 ? share : 0
     }
 
     /// Writes the pose-track of the video or image `input` to `output` (`-` = standard output); what `poses`

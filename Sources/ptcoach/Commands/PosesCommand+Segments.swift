@@ -136,8 +136,10 @@ extension PosesCommand {
     /// An annotated run draws in one stream, since the drawing replays the session from the first frame:
     /// segment 0 decodes the whole video, finds the poses up to the first boundary and draws every frame.
     /// The later segments decode their part a second time and only find its poses, at the same time as
-    /// segment 0 (two inference streams on two cores, as `poses` has), handing their lines to segment 0
-    /// through a ``PoseLineSpool`` each. A frame a later segment has no line for is inferred by segment 0.
+    /// segment 0, `helperNiceness` nicer than the caller, handing their lines to segment 0 through a
+    /// ``PoseLineSpool`` each; with `patience`, segment 0 takes them only once a segment has finished, and
+    /// otherwise abandons it and tracks on itself (see ``AnnotatedStreams``). A frame a later segment has no
+    /// line for is inferred by segment 0.
     static func process(
         path: String,
         info: VideoInfo,

@@ -295,16 +295,17 @@ extension PosesCommand {
             var taken = [Bool?](repeating: nil, count: handoffs.count)
             while var frame = try frames.next() {
                 if abandoned() { return }
-                if let index = handoffs.lastIndex(where: { $0.from <= frame.seconds }),
-                    taken[index]
-                        ?? takes(
-                            handoffs[index],
-                            until: index + 1 < handoffs.count ? handoffs[index + 1].from : info.duration,
-                            fps: info.fps,
-                            patience: patience,
-                            outcome: outcome,
-                            decided: &taken[index]
-                        ),
+                let handoff = handoffs.lastIndex { $0.from <= frame.seconds }
+                if let index = handoff, taken[index] == nil {
+                    taken[index] = takes(
+                        handoffs[index],
+                        until: index + 1 < handoffs.count ? handoffs[index + 1].from : info.duration,
+                        fps: info.fps,
+                        patience: patience,
+                        outcome: outcome
+                    )
+                }
+                if let index = handoff, taken[index] == true,
                     let line = handoffs[index].spool.line(at: frame.seconds, tolerance: tolerance)
                 {
                     emit(frame.seconds, line)
@@ -345,18 +346,14 @@ extension PosesCommand {
         until end: Double?,
         fps: Double,
         patience: Double?,
-        outcome: PosesOutcome,
-        decided: inout Bool?
+        outcome: PosesOutcome
     ) -> Bool {
-        var take = true
-        if let patience {
-            // The time this stream would need for the segment's frames, at its own pace so far.
-            let perFrame = outcome.frames > 0 ? outcome.inferenceSeconds / Double(outcome.frames) : 0.05
-            let frames = end.map { max(0, $0 - handoff.from) * fps } ?? 0
-            take = handoff.spool.waitUntilClosed(timeout: patience * frames * perFrame)
-            if !take { handoff.spool.abandon() }
-        }
-        decided = take
+        guard let patience else { return true }
+        // The time this stream would need for the segment's frames, at its own pace so far.
+        let perFrame = outcome.frames > 0 ? outcome.inferenceSeconds / Double(outcome.frames) : 0.05
+        let frames = end.map { max(0, $0 - handoff.from) * fps } ?? 0
+        let take = handoff.spool.waitUntilClosed(timeout: patience * frames * perFrame)
+        if !take { handoff.spool.abandon() }
         return take
     }
 }

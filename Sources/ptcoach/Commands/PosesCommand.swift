@@ -182,22 +182,20 @@ struct PosesCommand: AsyncParsableCommand {
         // A later segment's tracker settles on the second before its boundary (image mode has no tracker).
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let warmUp = configuration.runningMode == .video ? SegmentPlan.trackerWarmUpSeconds : 0
-        let streams: AnnotatedStreams
-        if let segments {
-            // The drawing stream (segment 0) has every frame to draw besides its own poses to find.
-            let plan = SegmentPlan(
-                info: info,
-                requested: segments,
-                warmUpSeconds: warmUp,
-                firstWeight: annotator == nil ? 1 : 0.5
+        let streams =
+            annotator != nil && segments == nil
+            ? Self.annotatedStreams(info: info, cores: cores, warmUpSeconds: warmUp)
+            : AnnotatedStreams(
+                plan: SegmentPlan(
+                    info: info,
+                    requested: segments ?? cores,
+                    warmUpSeconds: warmUp,
+                    // The drawing stream (segment 0) has every frame to draw besides its own poses to find.
+                    firstWeight: annotator == nil ? 1 : 0.5
+                ),
+                helperNiceness: 0,
+                patience: nil
             )
-            streams = AnnotatedStreams(plan: plan, helperNiceness: 0, patience: nil)
-        } else if annotator != nil {
-            streams = Self.annotatedStreams(info: info, cores: cores, warmUpSeconds: warmUp)
-        } else {
-            let plan = SegmentPlan(info: info, requested: cores, warmUpSeconds: warmUp)
-            streams = AnnotatedStreams(plan: plan, helperNiceness: 0, patience: nil)
-        }
         let plan = streams.plan
         let progress = ProgressBar(
             total: info.estimatedFrameCount,

@@ -19,6 +19,17 @@ struct ExerciseRecognizerTests {
         return (sin(e) * cos(a), sin(e) * sin(a), -cos(e))
     }
 
+    /// The arms of a wide-grip pull-up at `p` (0: hanging from the bar, 1: chin over it): the upper arms come
+    /// down sideways from 150° to 30° while the forearms stay up at the bar; the rest as ``Limbs`` starts.
+    static func pullUpArms(_ p: Double) -> Limbs {
+        var limbs = Limbs()
+        let arm = raised(150 - 120 * p, azimuth: 0)
+        let forearm = raised(165 - 20 * p, azimuth: 0)
+        limbs.upperArm = (arm, arm)
+        limbs.forearm = (forearm, forearm)
+        return limbs
+    }
+
     /// What each limb segment does at one moment.
     struct Limbs {
         var upperArm: (Direction, Direction) = (hanging, hanging)
@@ -234,11 +245,7 @@ struct ExerciseRecognizerTests {
     @Test(arguments: [false, true])
     func armsComingDownSidewaysWhileTheBodyRisesIsAPullUp(legsSwing: Bool) throws {
         let (state, recognizer) = try Self.recognize { p in
-            var limbs = Limbs()
-            let arm = Self.raised(150 - 120 * p, azimuth: 0)
-            let forearm = Self.raised(165 - 20 * p, azimuth: 0)
-            limbs.upperArm = (arm, arm)
-            limbs.forearm = (forearm, forearm)
+            var limbs = Self.pullUpArms(p)
             if legsSwing {
                 let thigh = Self.raised(60 * p, azimuth: 90)
                 let shank = Self.raised(-30 * p, azimuth: 90)
@@ -303,11 +310,7 @@ struct ExerciseRecognizerTests {
     /// are never above the head (a 1.1-s kaiakol squat, arms raised forward to balance, was named a pull-up).
     @Test func handsNeverAboveTheHeadAreNoPullUp() throws {
         let (state, recognizer) = try Self.recognize { p in
-            var limbs = Limbs()
-            let arm = Self.raised(150 - 120 * p, azimuth: 0)
-            let forearm = Self.raised(165 - 20 * p, azimuth: 0)
-            limbs.upperArm = (arm, arm)
-            limbs.forearm = (forearm, forearm)
+            var limbs = Self.pullUpArms(p)
             limbs.drop = -60 * p
             limbs.hands = (out: 100, y: 260)  // below the shoulders, whatever the body does
             return limbs

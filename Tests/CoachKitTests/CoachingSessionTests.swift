@@ -86,6 +86,16 @@ struct CoachingSessionTests {
         #expect(session.snapshot.setupGuidance != nil)
     }
 
+    @Test func countsWithoutAnExerciseWhenOnlyTheUpperBodyIsInThePicture() {
+        // A close camera (a pull-up or push-up filmed from the waist up): with no exercise given, the coach
+        // follows the movement as long as the neck and both shoulders are in the picture.
+        let frames = SyntheticExercise(kind: .shoulderAbduction, peakDegrees: 140, waistUp: true).frames(reps: 8)
+        #expect(frames[0].poses[0][.leftHip].y > SyntheticExercise.height)
+        let (session, _) = Self.run(frames, exercise: nil)
+        #expect(session.summary().reps == 8)
+        #expect(session.jointsNeverSeen.isEmpty)
+    }
+
     @Test func countsWithoutAnExerciseAndRecognisesIt() {
         // Raised above shoulder height, as the definition's motion.reach (120°) says: at shoulder height
         // a frontal raise is scored close to scaption (reach 90°), see Guides.md.

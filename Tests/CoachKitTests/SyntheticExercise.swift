@@ -21,6 +21,9 @@ struct SyntheticExercise {
     /// Peak of the moving angle (degrees); default per kind.
     var peakDegrees: Double?
     var legsCutOff = false
+    /// A close camera: the body 200 px lower, hips and legs below the picture where a pose estimator
+    /// guesses them (confidence 0.3, kept by the smoother).
+    var waistUp = false
     var seed: UInt64 = 42
 
     static let width = 640.0
@@ -34,7 +37,7 @@ struct SyntheticExercise {
         let dt = 1 / fps
         let cx = 320.0
         func add(_ pose: Pose) {
-            var poses = [jitter(pose, &rng)]
+            var poses = [jitter(waistUp ? Self.lowered(pose) : pose, &rng)]
             if bystander {
                 // A smaller person further back, waving an arm: never the coached one.
                 let wave = 60 + 50 * sin(2 * .pi * t * 1.3)
@@ -180,6 +183,16 @@ struct SyntheticExercise {
             set(.nose, cx, neckY - 28 * scale)
         }
         return Pose(p)
+    }
+
+    /// `pose` 200 px lower, its hips and legs guessed (confidence 0.3).
+    private static func lowered(_ pose: Pose) -> Pose {
+        var pose = pose
+        for joint in Joint.allCases where pose[joint].confidence > 0 { pose[joint].y += 200 }
+        for joint in [Joint.root, .leftHip, .rightHip, .leftKnee, .rightKnee, .leftAnkle, .rightAnkle] {
+            pose[joint].confidence = 0.3
+        }
+        return pose
     }
 
     private func jitter(_ pose: Pose, _ rng: inout SplitMix64) -> Pose {

@@ -441,7 +441,10 @@ public struct CoachingSession: Sendable {
             snapshot.targetRange = exercise.target.map { $0.min...$0.max }
             snapshot.recognition = .exercise(id: exercise.id, confidence: 1)
         } else {
-            requiredJoints = [.neck, .root, .leftShoulder, .rightShoulder, .leftHip, .rightHip]
+            // With no exercise given, the upper body: a pull-up or push-up filmed close shows no hips, and the
+            // movement is still followed (the hips a pose estimator guesses past the edge anchor it). An exercise
+            // given needs its own primary angle's joints instead.
+            requiredJoints = [.neck, .leftShoulder, .rightShoulder]
             recognizer = ExerciseRecognizer(exercises: configuration.library, configuration: configuration.recognition)
             agnostic = PeriodicMotionCounter()
             let capacity = 300

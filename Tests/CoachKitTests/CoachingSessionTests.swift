@@ -76,6 +76,9 @@ struct CoachingSessionTests {
         let frames = SyntheticExercise(kind: kind).frames(reps: 6)
         #expect(Self.run(frames, exercise: "squat").session.repetitions.isEmpty)
         #expect(Self.run(frames, exercise: nil).session.repetitions.isEmpty)
+        // Filmed close, only the upper body in the picture (enough with no exercise given): still nothing.
+        let close = SyntheticExercise(kind: kind, waistUp: true).frames(reps: 6)
+        #expect(Self.run(close, exercise: nil).session.summary().reps == 0)
     }
 
     @Test func partlyOutOfFrameCountsNothingAndSaysWhichJoints() {

@@ -111,6 +111,8 @@ public struct RepCounter: Sendable {
     private var windowMin = Double.infinity
     private var windowMax = -Double.infinity
     private var windowBuckets = 80
+    /// The window's length changed since its range was last found: found again in full at the next bucket.
+    private var windowResized = false
 
     private var restMin = Double.infinity
     private var lastRestSeconds = 0.0
@@ -284,19 +286,37 @@ public struct RepCounter: Sendable {
 
     private mutating func record(_ s: Double, at seconds: Double) {
         if seconds - bucketStart >= Self.bucketSeconds || seconds < bucketStart {
-            if currentMin.isFinite {
-                bucketMin[bucketNext] = currentMin
-                bucketMax[bucketNext] = currentMax
-                bucketNext = (bucketNext + 1) % bucketMin.count
-                bucketCount = min(bucketCount + 1, bucketMin.count)
-                recomputeWindow()
-            }
+            if currentMin.isFinite { pushBucket() }
             bucketStart = seconds
             currentMin = s
             currentMax = s
         } else {
             currentMin = min(currentMin, s)
             currentMax = max(currentMax, s)
+        }
+    }
+
+    /// Closes the current bucket into the ring. The window's range is updated in place unless the bucket that
+    /// leaves the window held its minimum or maximum (then, or after a resize, it is found again in full): the
+    /// same range as a full search, at a fraction of its cost.
+    private mutating func pushBucket() {
+        let capacity = bucketMin.count
+        let n = min(bucketCount, windowBuckets)
+        var extremeLeaves = false
+        if n == windowBuckets, n > 0 {
+            let oldest = (bucketNext - n + capacity) % capacity
+            extremeLeaves = bucketMin[oldest] <= windowMin || bucketMax[oldest] >= windowMax
+        }
+        bucketMin[bucketNext] = currentMin
+        bucketMax[bucketNext] = currentMax
+        bucketNext = (bucketNext + 1) % capacity
+        bucketCount = min(bucketCount + 1, capacity)
+        if extremeLeaves || windowResized {
+            windowResized = false
+            recomputeWindow()
+        } else {
+            windowMin = min(windowMin, currentMin)
+            windowMax = max(windowMax, currentMax)
         }
     }
 
@@ -321,6 +341,8 @@ public struct RepCounter: Sendable {
         // Median of the last three durations (zeros before three repetitions are ignored by max()).
         let medianDuration = a > 0 ? max(min(a, b), min(max(a, b), c)) : max(b, c)
         let seconds = max(configuration.windowSeconds, 2 * medianDuration)
-        windowBuckets = min(bucketMin.count, Int((seconds / Self.bucketSeconds).rounded()))
+        let buckets = min(bucketMin.count, Int((seconds / Self.bucketSeconds).rounded()))
+        if buckets != windowBuckets { windowResized = true }
+        windowBuckets = buckets
     }
 }

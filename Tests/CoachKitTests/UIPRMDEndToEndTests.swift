@@ -30,4 +30,28 @@ struct UIPRMDEndToEndTests {
         for frame in frames { _ = session.ingest(frame) }
         #expect(abs(session.repetitions.count - 10) <= 1, "\(name): counted \(session.repetitions.count)")
     }
+
+    /// With no exercise given: the straight-leg raise seen from the side, where the whole body's movement
+    /// finds 5 of the 10 raises (the leg's brief lift is a small part of it) and the knee's angle finds them
+    /// all; and a shoulder abduction, where the movement already counts all ten and no angle replaces it.
+    @Test(arguments: [("m06_s01_side", "angle:kneeFlexion"), ("m07_s02_front", "movement")])
+    func countsTenRepetitionsWithNoExerciseGiven(name: String, countedBy: String) throws {
+        let path = Self.data.appendingPathComponent(name + ".jsonl").path
+        try #require(
+            FileManager.default.fileExists(atPath: path),
+            "missing \(path): the end-to-end tests need ../shared/data next to the repository"
+        )
+        let (header, frames) = try PoseTrackReader.readAll(path: path)
+        var session = CoachingSession(
+            configuration: .init(
+                library: try ExerciseLibrary.bundled().exercises,
+                frameWidth: Double(header.width),
+                frameHeight: Double(header.height)
+            )
+        )
+        for frame in frames { _ = session.ingest(frame) }
+        let summary = session.summary()
+        #expect(abs(summary.reps - 10) <= 1, "\(name): counted \(summary.reps)")
+        #expect(summary.countedBy == countedBy)
+    }
 }

@@ -238,8 +238,11 @@ public struct CoachingSession: Sendable {
     private var movement: PeriodicMotionCounter?
     private var angleReps = 0
     private var secondary: [RepCounter] = []
-    /// The value each secondary counter reads (`a * 2 + side` in `values`).
+    /// The value each secondary counter reads (`a * 2 + side` in `values`; with no exercise given, the angle's
+    /// slot in the recognizer's 10-Hz samples, `ExerciseRecognizer.index(kind) * 2 + side`).
     private var secondarySlots: [Int] = []
+    /// With no exercise given: whether the secondary counters were told of an invalid stretch since their last sample.
+    private var secondaryInvalid = true
     /// The angles in the image plane and their per-repetition statistics, while it is not yet known whether
     /// the keypoints' depth is measured or guessed (``DepthJitterCheck``): kept as the 3-D ones are, with the
     /// image-plane counters' phases and peaks (``swapPlanes()``), and swapped in for them when the depth
@@ -284,7 +287,9 @@ public struct CoachingSession: Sendable {
     private typealias RepetitionStatistics = (min: [Double], max: [Double], peak: [Double], missingParts: [Int])
     /// Repetitions of each fallback signal: [0] the movement, [k] the k-th other angle.
     private var fallbackReps: [[RepCounter.Completed]] = [[]]
-    /// -1: the primary angle; 0: the movement; k: the k-th other angle.
+    /// -1: the primary angle; 0: the movement; k: the k-th other angle. With no exercise given, the movement
+    /// counts until one of the body's angles (every library angle kind, each side and direction) proves it
+    /// misses repetitions, by the same test as a fallback with an exercise given.
     private var countingSource = -1
     /// Whether repetitions come from a fallback signal because the primary angle proved unreliable.
     public var countsMovement: Bool { countingSource >= 0 }
@@ -447,6 +452,16 @@ public struct CoachingSession: Sendable {
             requiredJoints = [.neck, .leftShoulder, .rightShoulder]
             recognizer = ExerciseRecognizer(exercises: configuration.library, configuration: configuration.recognition)
             agnostic = PeriodicMotionCounter()
+            countingSource = 0
+            for (k, kind) in ExerciseRecognizer.kinds.enumerated() where kind.isDegrees {
+                for side in 0..<(kind.isSided ? 2 : 1) {
+                    for direction in [1.0, -1.0] {
+                        secondary.append(RepCounter(configuration: .init(direction: direction, minimumRange: 15)))
+                        secondarySlots.append(k * 2 + side)
+                        fallbackReps.append([])
+                    }
+                }
+            }
             let capacity = 300
             autoRing = Array(repeating: .nan, count: capacity * ExerciseRecognizer.featureCount)
             autoTimes = Array(repeating: -.infinity, count: capacity)
@@ -843,6 +858,7 @@ public struct CoachingSession: Sendable {
                 hasDepth = false
                 if recognizer != nil {
                     for i in 0..<autoCount { useImagePlaneAngles(ofSample: i) }
+                    recountAnglesInImagePlane()
                 }
                 swap(&counters, &flatCounters)
                 swapPlanes()
@@ -1247,23 +1263,27 @@ public struct CoachingSession: Sendable {
     /// or one of its other measured angles — has been counted two repetitions more: then the primary
     /// angle is not measurable here (wrong camera view, distorted skeleton), and repetitions come from
     /// that signal from then on, the ones missed included.
-    private mutating func switchToFallbackIfAngleFails(_ exercise: ExerciseDefinition) {
+    private mutating func switchToFallbackIfAngleFails(_ exercise: ExerciseDefinition?) {
         // The same test applies to the fallback counting now: a fallback that took over early (it was the
         // first to get two ahead) gives way to another that has since counted two more than it.
+        // With no exercise given, the movement is judged only once it is known (its first repetitions come in
+        // a replay after about 3 s), and an angle replaces it only if it also saw every repetition the movement
+        // counted: the movement's repetitions, missed in part, not a noisy angle's own rhythm.
+        let movementOnly = configuration.exercise == nil
+        if movementOnly, agnostic?.hasMovement != true { return }
         var best = -1
         var bestCount = (countingSource < 0 ? angleReps : fallbackReps[countingSource].count) + 1
         for (k, reps) in fallbackReps.enumerated() where k != countingSource && reps.count > bestCount {
+            if movementOnly,
+                reps.count < 4 || !Self.restsBetween(reps)
+                    || !repetitions.allSatisfy({ counted in reps.contains { Self.overlap($0, counted) } })
+            {
+                continue
+            }
             // Extra counts inside the angle's repetitions are the fallback's own noise; only
             // repetitions where the angle saw none show that the angle missed them.
             var missed = 0
-            for rep in reps
-            where !repetitions.contains(where: {
-                // An angle repetition spans its threshold crossings; the movement around it belongs to it too.
-                let margin = 0.5 * ($0.endSeconds - $0.startSeconds)
-                return $0.startSeconds - margin < rep.endSeconds && rep.startSeconds < $0.endSeconds + margin
-            }) {
-                missed += 1
-            }
+            for rep in reps where !repetitions.contains(where: { Self.overlap(rep, $0) }) { missed += 1 }
             guard missed >= 2, Self.irregularity(reps) <= 0.3 else { continue }
             best = k
             bestCount = reps.count
@@ -1273,6 +1293,34 @@ public struct CoachingSession: Sendable {
         // Replace the angle counter's repetitions by the fallback's.
         withdrawRepetitions()
         for rep in fallbackReps[best] { completeAgnostic(rep, exercise: exercise) }
+    }
+
+    /// The angle the `k`-th secondary counter reads: one of the exercise's, or with none given, of the body's.
+    private func countedAngle(_ k: Int) -> AngleKind {
+        let slot = secondarySlots[k]
+        return configuration.exercise?.angles[slot / 2] ?? ExerciseRecognizer.kinds[slot / 2]
+    }
+
+    /// Whether a signal's repetitions are excursions from a rest, not the rests of an opposite excursion: on
+    /// average each lasts at most twice the pause before the next. A steady back-and-forth is above the
+    /// threshold 60% of its cycle (1.5 times its pause); the same angle counted in the wrong direction spends
+    /// the brief movements of a hurdle step at "rest" and the long rests "active".
+    static func restsBetween(_ reps: [RepCounter.Completed]) -> Bool {
+        guard reps.count >= 2 else { return true }
+        var active = 0.0
+        var rest = 0.0
+        for i in reps.indices {
+            active += reps[i].endSeconds - reps[i].startSeconds
+            if i > 0 { rest += reps[i].startSeconds - reps[i - 1].endSeconds }
+        }
+        return active / Double(reps.count) <= 2 * rest / Double(reps.count - 1)
+    }
+
+    /// Whether a signal's repetition falls within a counted one: a counted repetition spans its threshold
+    /// crossings, and the movement around it (half its length on each side) belongs to it too.
+    private static func overlap(_ rep: RepCounter.Completed, _ counted: Repetition) -> Bool {
+        let margin = 0.5 * (counted.endSeconds - counted.startSeconds)
+        return counted.startSeconds - margin < rep.endSeconds && rep.startSeconds < counted.endSeconds + margin
     }
 
     /// Forgets the repetitions so far, which a recount is about to replace: their form issues leave the log,
@@ -1656,12 +1704,17 @@ public struct CoachingSession: Sendable {
         let decision = recognizer?.ingest(pose, at: t, steady: steady)
         if pose != nil, steady, t - lastAutoSampleSeconds >= 0.095 {
             lastAutoSampleSeconds = t
-            let base = autoNext * ExerciseRecognizer.featureCount
+            let written = autoNext
+            let base = written * ExerciseRecognizer.featureCount
             for f in 0..<ExerciseRecognizer.featureCount { autoRing[base + f] = recognizer!.sample[f] }
-            if depthCheck.trusted == false { useImagePlaneAngles(ofSample: autoNext) }
-            autoTimes[autoNext] = t
+            if depthCheck.trusted == false { useImagePlaneAngles(ofSample: written) }
+            autoTimes[written] = t
             autoNext = (autoNext + 1) % autoTimes.count
             autoCount = min(autoCount + 1, autoTimes.count)
+            countAngles(ofSample: written)
+        } else if pose == nil || !steady, !secondaryInvalid {
+            secondaryInvalid = true
+            for k in secondary.indices { _ = secondary[k].ingest(nil, at: t, valid: false) }
         }
         guard let decision else { return }
         // A new exercise takes over after winning two decisions in a row.
@@ -1712,6 +1765,35 @@ public struct CoachingSession: Sendable {
         }
     }
 
+    /// With no exercise given, counts each of the body's angles in the 10-Hz sample `i` of the ring (the depth's
+    /// or the image plane's, as the ring holds them); one that proves the movement misses repetitions takes over.
+    private mutating func countAngles(ofSample i: Int) {
+        secondaryInvalid = false
+        let base = i * ExerciseRecognizer.featureCount
+        let exercise = recognizedIndex.map { configuration.library[$0] }
+        for k in secondary.indices {
+            let v = autoRing[base + secondarySlots[k]]
+            guard case .completed(let rep) = secondary[k].ingest(v.isNaN ? nil : v, at: autoTimes[i]),
+                mayCount(startingAt: rep.startSeconds)
+            else { continue }
+            fallbackReps[k + 1].append(rep)
+            if countingSource == k + 1 { completeAgnostic(rep, exercise: exercise) }
+            switchToFallbackIfAngleFails(exercise)
+        }
+    }
+
+    /// The depth proved a guess with no exercise given: the angles' counters start again from the image-plane
+    /// angles of the samples so far, so that they measure what the picture shows from the start.
+    private mutating func recountAnglesInImagePlane() {
+        guard configuration.exercise == nil, countingSource == 0 else { return }
+        for k in secondary.indices {
+            secondary[k].reset()
+            fallbackReps[k + 1].removeAll(keepingCapacity: true)
+        }
+        let first = autoCount < autoTimes.count ? 0 : autoNext
+        for j in 0..<autoCount { countAngles(ofSample: (first + j) % autoTimes.count) }
+    }
+
     private mutating func switchExercise(to index: Int?, confidence: Double, state: RecognitionState, at t: Double) {
         closeSegment(at: t)
         recognizedIndex = index
@@ -1751,9 +1833,12 @@ public struct CoachingSession: Sendable {
         let completed = agnostic?.ingest(pose, at: t, valid: valid, useDepth: hasDepth) ?? 0
         snapshot.rangeOfMotionProgress = agnostic?.progress ?? 0
         if completed > 0, let reps = agnostic?.completed {
+            let exercise = recognizedIndex.map { configuration.library[$0] }
             for rep in reps where mayCount(startingAt: rep.startSeconds) {
-                completeAgnostic(rep, exercise: recognizedIndex.map { configuration.library[$0] })
+                fallbackReps[0].append(rep)
+                if countingSource == 0 { completeAgnostic(rep, exercise: exercise) }
             }
+            switchToFallbackIfAngleFails(exercise)
         }
         if let index = recognizedIndex {
             let exercise = configuration.library[index]
@@ -2154,13 +2239,11 @@ public struct CoachingSession: Sendable {
             exercise: exerciseID,
             exerciseName: name,
             exerciseSource: source,
-            countedBy: configuration.exercise == nil
+            countedBy: countingSource == 0
                 ? "movement"
-                : countingSource == 0
-                    ? "movement"
-                    : countingSource > 0
-                        ? "angle:" + configuration.exercise!.angles[secondarySlots[countingSource - 1] / 2].rawValue
-                        : (configuration.exercise!.isHold ? "hold" : "angle"),
+                : countingSource > 0
+                    ? "angle:" + countedAngle(countingSource - 1).rawValue
+                    : (configuration.exercise?.isHold == true ? "hold" : "angle"),
             reps: repetitions.count,
             repetitions: repetitions,
             holds: holds,

@@ -42,7 +42,9 @@ public struct SessionSummary: Sendable, Hashable, Codable {
     /// classifier, `ptcoach analyze --model`) or "none".
     public var exerciseSource: String
     /// What the repetitions were counted from: "angle" (the definition's primary angle), "movement"
-    /// (the dominant movement of the body, or of the exercise's joints when the angle proved unreliable), "hold".
+    /// (the dominant movement of the body, or of the exercise's joints when the angle proved unreliable),
+    /// "angle:<kind>" (another angle that proved the one counting missed repetitions: one of the exercise's, or
+    /// with no exercise given, any of the body's), "hold".
     public var countedBy: String
     public var reps: Int
     public var repetitions: [Repetition]

@@ -12,12 +12,7 @@ struct UIPRMDEndToEndTests {
 
     @Test(arguments: ["m07_s01_front", "m10_s02_side", "m09_s03_oblique", "m07_s03_side"])
     func countsTenRepetitionsWithinOne(name: String) throws {
-        let path = Self.data.appendingPathComponent(name + ".jsonl").path
-        try #require(
-            FileManager.default.fileExists(atPath: path),
-            "missing \(path): the end-to-end tests need ../shared/data next to the repository"
-        )
-        let (header, frames) = try PoseTrackReader.readAll(path: path)
+        let (header, frames) = try PoseTrackReader.readAll(path: try Self.path(name))
         let library = try ExerciseLibrary.bundled()
         let exercise = try library.exercise(id: try #require(header.label("exercise")))
         var session = CoachingSession(
@@ -36,22 +31,18 @@ struct UIPRMDEndToEndTests {
     /// all; and a shoulder abduction, where the movement already counts all ten and no angle replaces it.
     @Test(arguments: [("m06_s01_side", "angle:kneeFlexion"), ("m07_s02_front", "movement")])
     func countsTenRepetitionsWithNoExerciseGiven(name: String, countedBy: String) throws {
-        let path = Self.data.appendingPathComponent(name + ".jsonl").path
+        let summary = try RealPushUpTests.summaryWithoutAnExercise(try Self.path(name))
+        #expect(abs(summary.reps - 10) <= 1, "\(name): counted \(summary.reps)")
+        #expect(summary.countedBy == countedBy)
+    }
+
+    /// The path of a UI-PRMD recording, which must exist.
+    static func path(_ name: String) throws -> String {
+        let path = data.appendingPathComponent(name + ".jsonl").path
         try #require(
             FileManager.default.fileExists(atPath: path),
             "missing \(path): the end-to-end tests need ../shared/data next to the repository"
         )
-        let (header, frames) = try PoseTrackReader.readAll(path: path)
-        var session = CoachingSession(
-            configuration: .init(
-                library: try ExerciseLibrary.bundled().exercises,
-                frameWidth: Double(header.width),
-                frameHeight: Double(header.height)
-            )
-        )
-        for frame in frames { _ = session.ingest(frame) }
-        let summary = session.summary()
-        #expect(abs(summary.reps - 10) <= 1, "\(name): counted \(summary.reps)")
-        #expect(summary.countedBy == countedBy)
+        return path
     }
 }

@@ -1266,9 +1266,11 @@ public struct CoachingSession: Sendable {
     private mutating func switchToFallbackIfAngleFails(_ exercise: ExerciseDefinition?) {
         // The same test applies to the fallback counting now: a fallback that took over early (it was the
         // first to get two ahead) gives way to another that has since counted two more than it.
-        // With no exercise given, the movement is judged only once it is known (its first repetitions come in
-        // a replay after about 3 s), and an angle replaces it only if it also saw every repetition the movement
-        // counted: the movement's repetitions, missed in part, not a noisy angle's own rhythm.
+        // With no exercise given there are some 40 candidates, so more is asked: the movement is judged only
+        // once it is known (its first repetitions come in a replay after about 3 s), and an angle replaces it
+        // only with at least 4 repetitions (so that their regularity is measured), excursions from a rest
+        // (``restsBetween(_:)``), among them every repetition the movement counted: the movement's repetitions,
+        // missed in part, not a noisy angle's own rhythm.
         let movementOnly = configuration.exercise == nil
         if movementOnly, agnostic?.hasMovement != true { return }
         var best = -1
@@ -1305,7 +1307,7 @@ public struct CoachingSession: Sendable {
     /// average each lasts at most twice the pause before the next. A steady back-and-forth is above the
     /// threshold 60% of its cycle (1.5 times its pause); the same angle counted in the wrong direction spends
     /// the brief movements of a hurdle step at "rest" and the long rests "active".
-    static func restsBetween(_ reps: [RepCounter.Completed]) -> Bool {
+    private static func restsBetween(_ reps: [RepCounter.Completed]) -> Bool {
         guard reps.count >= 2 else { return true }
         var active = 0.0
         var rest = 0.0

@@ -1767,12 +1767,24 @@ public struct CoachingSession: Sendable {
         }
     }
 
+    /// The exercise recognised so far, with no exercise given.
+    private var recognizedExercise: ExerciseDefinition? { recognizedIndex.map { configuration.library[$0] } }
+
+    /// Repetitions the movement completed (no exercise given): counted, when the movement is what counts.
+    private mutating func completeMovement(_ reps: [RepCounter.Completed]) {
+        let exercise = recognizedExercise
+        for rep in reps where mayCount(startingAt: rep.startSeconds) {
+            fallbackReps[0].append(rep)
+            if countingSource == 0 { completeAgnostic(rep, exercise: exercise) }
+        }
+    }
+
     /// With no exercise given, counts each of the body's angles in the 10-Hz sample `i` of the ring (the depth's
     /// or the image plane's, as the ring holds them); one that proves the movement misses repetitions takes over.
     private mutating func countAngles(ofSample i: Int) {
         secondaryInvalid = false
         let base = i * ExerciseRecognizer.featureCount
-        let exercise = recognizedIndex.map { configuration.library[$0] }
+        let exercise = recognizedExercise
         for k in secondary.indices {
             let v = autoRing[base + secondarySlots[k]]
             guard case .completed(let rep) = secondary[k].ingest(v.isNaN ? nil : v, at: autoTimes[i]),
@@ -1835,12 +1847,8 @@ public struct CoachingSession: Sendable {
         let completed = agnostic?.ingest(pose, at: t, valid: valid, useDepth: hasDepth) ?? 0
         snapshot.rangeOfMotionProgress = agnostic?.progress ?? 0
         if completed > 0, let reps = agnostic?.completed {
-            let exercise = recognizedIndex.map { configuration.library[$0] }
-            for rep in reps where mayCount(startingAt: rep.startSeconds) {
-                fallbackReps[0].append(rep)
-                if countingSource == 0 { completeAgnostic(rep, exercise: exercise) }
-            }
-            switchToFallbackIfAngleFails(exercise)
+            completeMovement(reps)
+            switchToFallbackIfAngleFails(recognizedExercise)
         }
         if let index = recognizedIndex {
             let exercise = configuration.library[index]
@@ -2151,9 +2159,7 @@ public struct CoachingSession: Sendable {
             }
         }
         guard (agnostic?.finish() ?? 0) > 0, let reps = agnostic?.completed else { return }
-        for rep in reps where mayCount(startingAt: rep.startSeconds) {
-            completeAgnostic(rep, exercise: recognizedIndex.map { configuration.library[$0] })
-        }
+        completeMovement(reps)
     }
 
     private func summarised() -> SessionSummary {

@@ -234,13 +234,11 @@ struct PosesCommandTests {
         }
     }
 
-    /// Runs `process` on the slow squat with `plan`, annotated by `annotator` if given; the pose-track's lines
+    /// Runs `process` on the slow squat with `streams`, annotated by `annotator` if given; the pose-track's lines
     /// and the outcome.
     private func runSlowSquat(
-        plan: SegmentPlan,
-        annotator: RecordingAnnotator?,
-        helperNiceness: Int32 = 0,
-        patience: Double? = nil
+        _ streams: AnnotatedStreams,
+        annotator: RecordingAnnotator?
     ) throws -> (lines: [String], outcome: PosesOutcome) {
         let info = try VideoInfo(probing: Self.slowSquat)
         let header = PoseTrackHeader(
@@ -256,14 +254,12 @@ struct PosesCommandTests {
         let outcome = try PosesCommand.process(
             path: Self.slowSquat,
             info: info,
-            plan: plan,
+            streams: streams,
             configuration: MediaPipePoseEstimator.Configuration(runningMode: .video, numPoses: 1),
             header: header,
             sink: sink,
             progress: ProgressBar(total: nil, descriptor: 2, enabled: false),
-            annotator: annotator,
-            helperNiceness: helperNiceness,
-            patience: patience
+            annotator: annotator
         )
         try sink.close()
         #expect(outcome.failure == nil)
@@ -280,8 +276,8 @@ struct PosesCommandTests {
         let plan = SegmentPlan(info: try VideoInfo(probing: Self.slowSquat), requested: 2, firstWeight: 0.5)
         try #require(plan.count == 2)
         let annotator = RecordingAnnotator()
-        let drawn = try runSlowSquat(plan: plan, annotator: annotator).lines
-        let plain = try runSlowSquat(plan: plan, annotator: nil).lines
+        let drawn = try runSlowSquat(AnnotatedStreams(plan: plan), annotator: annotator).lines
+        let plain = try runSlowSquat(AnnotatedStreams(plan: plan), annotator: nil).lines
         #expect(drawn.count == 144)
         #expect(drawn == plain, "the annotated run's pose-track differs from the same parts' without drawing")
         #expect(annotator.lines.withLock { $0 } == drawn)
@@ -298,8 +294,11 @@ struct PosesCommandTests {
         let plan = SegmentPlan(info: info, requested: 2, firstWeight: 0.2)
         try #require(plan.count == 2)
         let annotator = RecordingAnnotator()
-        let helped = try runSlowSquat(plan: plan, annotator: annotator, helperNiceness: 19, patience: 0)
-        let one = try runSlowSquat(plan: SegmentPlan(info: info, requested: 1), annotator: nil)
+        let helped = try runSlowSquat(
+            AnnotatedStreams(plan: plan, helperNiceness: 19, patience: 0),
+            annotator: annotator
+        )
+        let one = try runSlowSquat(AnnotatedStreams(plan: SegmentPlan(info: info, requested: 1)), annotator: nil)
         #expect(helped.lines.count == 144)
         let differs = helped.lines.indices.first { $0 < one.lines.count && helped.lines[$0] != one.lines[$0] }
         #expect(differs == nil, "frame \(differs ?? 0) differs from one stream's: the abandoned helper's line was used")

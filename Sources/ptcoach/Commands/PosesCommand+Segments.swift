@@ -77,11 +77,11 @@ struct SegmentPlan: Sendable, Hashable {
 struct AnnotatedStreams: Sendable, Hashable {
     var plan: SegmentPlan
     /// How much nicer than the caller the later segments run (0: the same priority).
-    var helperNiceness: Int32
+    var helperNiceness: Int32 = 0
     /// `nil`: the drawing stream takes a later segment's lines as they come, waiting as long as needed.
     /// Otherwise it takes them only once that segment has found them all, waiting at its boundary at most
     /// `patience` times the time it would itself need for them; past that it finds them itself.
-    var patience: Double?
+    var patience: Double? = nil
 }
 
 /// What one segment (or the whole run) produced.
@@ -136,22 +136,22 @@ extension PosesCommand {
     /// An annotated run draws in one stream, since the drawing replays the session from the first frame:
     /// segment 0 decodes the whole video, finds the poses up to the first boundary and draws every frame.
     /// The later segments decode their part a second time and only find its poses, at the same time as
-    /// segment 0, `helperNiceness` nicer than the caller, handing their lines to segment 0 through a
-    /// ``PoseLineSpool`` each; with `patience`, segment 0 takes them only once a segment has finished, and
-    /// otherwise abandons it and tracks on itself (see ``AnnotatedStreams``). A frame a later segment has no
+    /// segment 0, `streams.helperNiceness` nicer than the caller, handing their lines to segment 0 through a
+    /// ``PoseLineSpool`` each; with `streams.patience`, segment 0 takes them only once a segment has finished,
+    /// and otherwise abandons it and tracks on itself (see ``AnnotatedStreams``). A frame a later segment has no
     /// line for is inferred by segment 0.
     static func process(
         path: String,
         info: VideoInfo,
-        plan: SegmentPlan,
+        streams: AnnotatedStreams,
         configuration: MediaPipePoseEstimator.Configuration,
         header: PoseTrackHeader,
         sink: OutputSink,
         progress: ProgressBar,
-        annotator: (any FrameAnnotating)? = nil,
-        helperNiceness: Int32 = 0,
-        patience: Double? = nil
+        annotator: (any FrameAnnotating)? = nil
     ) throws -> PosesOutcome {
+        let plan = streams.plan
+        let helperNiceness = streams.helperNiceness
         let joints = header.joints
         let annotated = annotator != nil
         // Segment 0 sends its lines here (written as they come); later segments write to temporary
@@ -219,7 +219,7 @@ extension PosesCommand {
                     progress: progress,
                     annotator: k == 0 ? annotator : nil,
                     handoffs: k == 0 ? handoffs : [],
-                    patience: patience,
+                    patience: streams.patience,
                     abandoned: { spool?.isAbandoned ?? false },
                     outcome: &outcome,
                     emit: emit

@@ -92,7 +92,7 @@ struct PosesCommand: AsyncParsableCommand {
     static func annotatedStreams(info: VideoInfo, cores: Int, warmUpSeconds: Double) -> AnnotatedStreams {
         guard cores == 2 else {
             let plan = SegmentPlan(info: info, requested: max(1, cores), warmUpSeconds: warmUpSeconds, firstWeight: 0.5)
-            return AnnotatedStreams(plan: plan, helperNiceness: 0, patience: nil)
+            return AnnotatedStreams(plan: plan)
         }
         let share = helperShare(
             width: info.width,
@@ -192,9 +192,7 @@ struct PosesCommand: AsyncParsableCommand {
                     warmUpSeconds: warmUp,
                     // The drawing stream (segment 0) has every frame to draw besides its own poses to find.
                     firstWeight: annotator == nil ? 1 : 0.5
-                ),
-                helperNiceness: 0,
-                patience: nil
+                )
             )
         let plan = streams.plan
         let progress = ProgressBar(
@@ -205,14 +203,12 @@ struct PosesCommand: AsyncParsableCommand {
         let outcome = try process(
             path: input,
             info: info,
-            plan: plan,
+            streams: streams,
             configuration: configuration,
             header: header,
             sink: sink,
             progress: progress,
-            annotator: annotator,
-            helperNiceness: streams.helperNiceness,
-            patience: streams.patience
+            annotator: annotator
         )
         progress.clear()
         try sink.close()

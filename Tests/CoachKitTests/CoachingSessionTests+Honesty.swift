@@ -228,6 +228,14 @@ extension CoachingSessionTests {
         squats(rep: 2, from: 0.9, to: 2.4) { pose, inRep in inRep >= 1.5 ? shifted(pose, by: 200) : nil }
     }
 
+    /// The third squat interrupted 0.7–1.7 s into it by a walk 300 px to the right and back.
+    static func squatsWithAWalk() -> [PoseFrame] {
+        squats(rep: 2, from: 0.7, to: 1.7) { pose, inRep in
+            let u = (inRep - 0.7) / 1.0
+            return shifted(pose, by: 300 * (u < 0.5 ? 2 * u : 2 - 2 * u))
+        }
+    }
+
     @Test func aPoseFoundElsewhereAfterTheGapIsNotTheSameSquat() {
         // Lost for 0.6 s at the bottom, found 200 px to the side (about two torso lengths): someone else, or the
         // person moved; the squat under way is dropped.
@@ -246,10 +254,7 @@ extension CoachingSessionTests {
         // person counts as walking until a second after the feet stop, by when this squat is back at rest, so the
         // angle does not continue it either; a stretch with walking is never bridged in any case. The next squat,
         // begun right after the walk, is not counted: the person has to settle first.)
-        let frames = Self.squats(rep: 2, from: 0.7, to: 1.7) { pose, inRep in
-            let u = (inRep - 0.7) / 1.0
-            return Self.shifted(pose, by: 300 * (u < 0.5 ? 2 * u : 2 - 2 * u))
-        }
+        let frames = Self.squatsWithAWalk()
         var session = CoachingSession(
             configuration: .init(
                 exercise: Self.library["squat"]!,
@@ -294,10 +299,7 @@ extension CoachingSessionTests {
 
     @Test func withNoExerciseAPoseFoundElsewhereOrAWalkIsNoRepetition() {
         let moved = Self.squatsFoundElsewhere()
-        let walked = Self.squats(rep: 2, from: 0.7, to: 1.7) { pose, inRep in
-            let u = (inRep - 0.7) / 1.0
-            return Self.shifted(pose, by: 300 * (u < 0.5 ? 2 * u : 2 - 2 * u))
-        }
+        let walked = Self.squatsWithAWalk()
         for (frames, from) in [(moved, 0.9), (walked, 0.7)] {
             let session = Self.run(frames, exercise: nil).session
             #expect(session.repetitions.allSatisfy { $0.gapSeconds == 0 })

@@ -48,6 +48,32 @@ struct CoachingSessionTests {
         }
     }
 
+    @Test func aCurlSwungUpWithTheUpperArmBreaksElbowStillAndAStrictOneDoesNot() throws {
+        // The upper arm's inclination against the vertical: 0 hanging, signed by the image x.
+        var pose = Pose()
+        pose[.leftShoulder] = Keypoint(x: 100, y: 100, confidence: 1)
+        pose[.leftElbow] = Keypoint(x: 100, y: 160, confidence: 1)
+        #expect(abs(try #require(AngleKind.upperArmInclination.measure(pose, side: .left))) < 1e-9)
+        pose[.leftElbow] = Keypoint(x: 160, y: 160, confidence: 1)
+        #expect(abs(try #require(AngleKind.upperArmInclination.measure(pose, side: .left)) - 45) < 1e-9)
+        pose[.leftElbow] = Keypoint(x: 40, y: 160, confidence: 1)
+        #expect(abs(try #require(AngleKind.upperArmInclination.measure(pose, side: .left)) + 45) < 1e-9)
+
+        // A 30° swing stays under upper-arm-still's 35° against the trunk; elbow-still (18° of change) catches it.
+        for (curl, swung) in [(SyntheticCurl(swing: 30, depth: 135), true), (SyntheticCurl.good, false)] {
+            let (session, _) = Self.run(curl.frames(reps: 4), exercise: "bicep-curl")
+            try #require(session.repetitions.count >= 3, "\(curl)")
+            for rep in session.repetitions {
+                let rules = rep.issues.map(\.rule)
+                #expect(!rules.contains("upper-arm-still"), "\(curl): \(rules)")
+                #expect(rules.contains("elbow-still") == swung, "\(curl): \(rules)")
+                if let issue = rep.issues.first(where: { $0.rule == "elbow-still" }) {
+                    #expect(abs(issue.value - 30) < 8 && issue.limit == 18, "\(issue)")
+                }
+            }
+        }
+    }
+
     @Test func squatAnglesAreClinical() throws {
         let frames = SyntheticExercise(kind: .squat, noisePixels: 0, peakDegrees: 95).frames(reps: 3)
         let (session, _) = Self.run(frames, exercise: "squat")

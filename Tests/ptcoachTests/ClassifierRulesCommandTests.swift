@@ -41,10 +41,15 @@ struct ClassifierRulesCommandTests {
         }
         let object = try model(at: out)
         #expect(object["rules"]?.objectValue?["exercise"]?.stringValue == "bicep-curl")
-        #expect(object["method"]?.stringValue == "rule-vote")
+        // The rules alone explain every training label, so the verdict is chosen (ModelSelection).
+        #expect(object["method"]?.stringValue == "rule-verdict")
         // predict loads it and scores the same files (the header labels hold the truth).
         let classifier = try ClassifierInput.model(at: out)
-        #expect(classifier.configuration.rules?.rules.map(\.id) == ["upper-arm-still", "no-swing", "full-curl"])
+        #expect(
+            classifier.configuration.rules?.rules.map(\.id) == [
+                "upper-arm-still", "elbow-still", "no-swing", "full-curl",
+            ]
+        )
         _ = try await InProcessCommand.run(["predict", "--model", out, "--manifest", manifest, "--json"])
     }
 

@@ -15,7 +15,10 @@
 /// With form rules (``ActionClassifier/Configuration/rules``: the recordings are of one library
 /// exercise) the rule models are cross-validated the same way. Up to ``leaveOneOutLimit`` recordings,
 /// for the reason the vote is chosen there, no count picks a model: the rule verdict joins the vote as a
-/// fourth member (``ActionClassifier/Configuration/Method/ruleVote``). Above it the better rule model
+/// fourth member (``ActionClassifier/Configuration/Method/ruleVote``), unless the verdict alone gets every
+/// held-out training recording right; then it is chosen: it learns no threshold (only which label goes
+/// with a broken rule), so its count is not fitted to the recordings, and all right means the library's
+/// rules explain the labels (a fitted model's "all right" on a few recordings would not say as much). Above it the better rule model
 /// (a tie to the verdict, which fits nothing but its mapping to labels) is a candidate against logistic
 /// regression like the other two, by the same `selectionMargin · √n`. Without rules the selection is
 /// what it was before they existed.
@@ -199,7 +202,9 @@ public enum ModelSelection {
         }
         if let ruleLogisticCorrect, let ruleVerdictCorrect {
             if n <= leaveOneOutLimit {
-                chosen = .ruleVote
+                // The verdict alone when it gets every held-out training recording right: it learns no
+                // threshold, so that count is no fit to these recordings; the library's rules explain the labels.
+                chosen = ruleVerdictCorrect == n ? .ruleVerdict : .ruleVote
             } else {
                 // The better rule model (a tie to the verdict) replaces the choice above when it beats
                 // logistic regression by the margin and the other candidates too.

@@ -12,9 +12,10 @@ public import PoseKit
 /// - the primary angle's range over the recording (95th − 5th percentile);
 /// - per form rule, its **margin**: the checked value minus the bound (positive: broken), where the value
 ///   of a `throughout` rule is the 95th (for a `max`) or 5th (for a `min`) percentile of the angle over
-///   the recording, and that of a `peak` rule the angle's median over the **peak frames** (the tenth of
-///   the frames where the primary angle is furthest toward the repetition's peak); and the **share** of
-///   those frames (all measured frames, or the peak frames) in which the bound is crossed.
+///   the recording, that of a `range` rule the 95th minus the 5th, and that of a `peak` rule the angle's
+///   median over the **peak frames** (the tenth of the frames where the primary angle is furthest toward
+///   the repetition's peak); and the **share** of those frames (all measured frames, or the peak frames)
+///   in which the bound is crossed (0 for a `range` rule: one frame has no range).
 /// Percentiles instead of extremes, because a recording is one or a few repetitions and a keypoint
 /// glitch of one frame must not decide its verdict (the same 5th/95th percentiles as the form features).
 ///

@@ -44,6 +44,10 @@ public enum AngleKind: String, Sendable, Hashable, Codable, CaseIterable {
     case kneeWidthRatio
     /// Height of the head above the shoulder line / shoulder width; it drops when the shoulders shrug.
     case headShoulderRatio
+    /// Humerus (shoulder → elbow) vs the vertical, in the image plane, signed (positive with the elbow to the
+    /// image right of the shoulder). Unlike ``shoulderFlexion`` it does not follow the trunk: a curl swung up
+    /// with the body shows here. Its range over a repetition says how still the upper arm stays.
+    case upperArmInclination
 
     /// Whether the measurement belongs to one side of the body.
     public var isSided: Bool {
@@ -55,6 +59,11 @@ public enum AngleKind: String, Sendable, Hashable, Codable, CaseIterable {
 
     /// Whether the value is in degrees (else a unitless ratio).
     public var isDegrees: Bool { self != .kneeWidthRatio && self != .headShoulderRatio }
+
+    /// Whether repetitions may be counted on it: a joint angle in degrees. Not the ratios, and not
+    /// ``upperArmInclination``, which only says how still the upper arm stays (``shoulderFlexion`` counts
+    /// the same movement against the trunk).
+    public var countsRepetitions: Bool { isDegrees && self != .upperArmInclination }
 
     /// Short unit for reports: "°" or "" (ratio).
     public var unit: String { isDegrees ? "°" : "" }
@@ -90,6 +99,7 @@ public enum AngleKind: String, Sendable, Hashable, Codable, CaseIterable {
         case .bodyLine: return [shoulder, hip, ankle]
         case .kneeWidthRatio: return [.leftKnee, .rightKnee, .leftAnkle, .rightAnkle]
         case .headShoulderRatio: return [.leftShoulder, .rightShoulder]
+        case .upperArmInclination: return [shoulder, elbow]
         }
     }
 
@@ -99,7 +109,8 @@ public enum AngleKind: String, Sendable, Hashable, Codable, CaseIterable {
         switch self {
         case .kneeFlexion: return l ? .leftKnee : .rightKnee
         case .hipFlexion, .hipAbduction, .bodyLine: return l ? .leftHip : .rightHip
-        case .shoulderFlexion, .shoulderAbduction, .shoulderScaption, .shoulderExtension, .shoulderRotation:
+        case .shoulderFlexion, .shoulderAbduction, .shoulderScaption, .shoulderExtension, .shoulderRotation,
+            .upperArmInclination:
             return l ? .leftShoulder : .rightShoulder
         case .elbowFlexion: return l ? .leftElbow : .rightElbow
         case .anklePlantarFlexion: return l ? .leftAnkle : .rightAnkle
@@ -257,6 +268,13 @@ struct Measurer {
             let width = (ls - rs).length
             guard width > 1e-6 else { return nil }
             return ((ls.y + rs.y) / 2 - head.y) / width
+        case .upperArmInclination:
+            guard let shoulder = point(l ? .leftShoulder : .rightShoulder),
+                let elbow = point(l ? .leftElbow : .rightElbow)
+            else { return nil }
+            let down = elbow - shoulder
+            guard down.x * down.x + down.y * down.y > 1e-12 else { return nil }
+            return atan2(down.x, down.y) * 180 / .pi
         }
     }
 }

@@ -125,7 +125,7 @@ extension ExerciseDefinition {
         public static func derived(primary: AngleKind) -> Motion {
             switch primary {
             case .shoulderAbduction: Motion(segment: .upperArm, direction: .sideways)
-            case .shoulderFlexion: Motion(segment: .upperArm, direction: .forward)
+            case .shoulderFlexion, .upperArmInclination: Motion(segment: .upperArm, direction: .forward)
             case .shoulderScaption: Motion(segment: .upperArm, direction: .scapular)
             case .shoulderExtension: Motion(segment: .upperArm, direction: .backward)
             case .shoulderRotation: Motion(segment: .forearm, direction: .around)

@@ -91,6 +91,9 @@ public struct ExerciseDefinition: Sendable, Hashable, Codable {
         case peak
         /// Over the whole repetition (its extreme value).
         case throughout
+        /// How much the angle changes over the repetition (its maximum minus its minimum): for a body part
+        /// that must stay still, whatever position it is held in.
+        case range
     }
 
     /// A form rule: the angle must stay within [min, max] (either may be absent).

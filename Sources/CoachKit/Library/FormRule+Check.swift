@@ -2,19 +2,30 @@ extension ExerciseDefinition.FormRule {
     /// The first breach of this rule among a repetition's angle ranges (the maximum is checked before the
     /// minimum), or `nil` when the repetition keeps to it.
     ///
-    /// With `at: .peak` the value at the peak is checked; otherwise the extreme reached over the repetition.
+    /// With `at: .peak` the value at the peak is checked, with `.range` the change over the repetition;
+    /// otherwise the extreme reached over the repetition.
     func firstIssue(in angles: [Repetition.AngleRange]) -> Repetition.FormIssue? {
         for range in angles where range.angle == angle {
             if let max {
-                let value = at == .peak ? range.atPeak : range.max
+                let value = checked(range, high: true)
                 if value > max { return issue(value: value, limit: max) }
             }
             if let min {
-                let value = at == .peak ? range.atPeak : range.min
+                let value = checked(range, high: false)
                 if value < min { return issue(value: value, limit: min) }
             }
         }
         return nil
+    }
+
+    /// The value of `range` a bound is checked against: the angle at the peak, the change over the
+    /// repetition, or the extreme on the bound's side (`high` for a `max`).
+    private func checked(_ range: Repetition.AngleRange, high: Bool) -> Double {
+        switch at {
+        case .peak: range.atPeak
+        case .range: range.max - range.min
+        case .throughout: high ? range.max : range.min
+        }
     }
 
     /// How far a range is past this rule's bounds, with the values ``firstIssue(in:)`` checks: the value
@@ -24,9 +35,9 @@ extension ExerciseDefinition.FormRule {
     func margin(in range: Repetition.AngleRange) -> Double? {
         guard range.angle == angle else { return nil }
         var margin: Double?
-        if let max { margin = (at == .peak ? range.atPeak : range.max) - max }
+        if let max { margin = checked(range, high: true) - max }
         if let min {
-            let below = min - (at == .peak ? range.atPeak : range.min)
+            let below = min - checked(range, high: false)
             margin = Swift.max(margin ?? below, below)
         }
         return margin

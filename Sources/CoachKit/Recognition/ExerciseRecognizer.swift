@@ -623,6 +623,7 @@ public struct ExerciseRecognizer: Sendable {
         case .bodyLine: 11
         case .kneeWidthRatio: 12
         case .headShoulderRatio: 13
+        case .upperArmInclination: 14
         }
     }
 

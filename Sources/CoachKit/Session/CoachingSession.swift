@@ -403,7 +403,7 @@ public struct CoachingSession: Sendable {
                         joints: joints
                     )
                 )
-                for (a, angle) in exercise.angles.enumerated() where a > 0 && angle.isDegrees {
+                for (a, angle) in exercise.angles.enumerated() where a > 0 && angle.countsRepetitions {
                     // Both directions: which end of another angle is its rest is not known (a pull-up's
                     // shoulder abduction rests high, a squat's hip flexion low).
                     for side in 0..<(angle.isSided ? 2 : 1) {
@@ -453,7 +453,7 @@ public struct CoachingSession: Sendable {
             recognizer = ExerciseRecognizer(exercises: configuration.library, configuration: configuration.recognition)
             agnostic = PeriodicMotionCounter()
             countingSource = 0
-            for (k, kind) in ExerciseRecognizer.kinds.enumerated() where kind.isDegrees {
+            for (k, kind) in ExerciseRecognizer.kinds.enumerated() where kind.countsRepetitions {
                 for side in 0..<(kind.isSided ? 2 : 1) {
                     for direction in [1.0, -1.0] {
                         secondary.append(RepCounter(configuration: .init(direction: direction, minimumRange: 15)))

@@ -1244,17 +1244,26 @@ public struct CoachingSession: Sendable {
             }
         }
         // The working side and the overlay's numbers.
+        // The side that moves more; a side never measured (the far arm hidden in a side view) has no range.
         var best = 0
-        if counters.count == 2, let r0 = counters[0].observedRange, let r1 = counters[1].observedRange,
-            r1.high - r1.low > r0.high - r0.low
-        {
-            best = 1
+        if counters.count == 2 {
+            let spread0 = counters[0].observedRange.map { $0.high - $0.low } ?? -1
+            let spread1 = counters[1].observedRange.map { $0.high - $0.low } ?? -1
+            if spread1 > spread0 { best = 1 }
         }
         if !counters.isEmpty {
             workingSide = counterSides[best]
             snapshot.side = workingSide
-            snapshot.primaryAngle = primaryValue(side: workingSide)
-            snapshot.rangeOfMotionProgress = counters[best].progress
+            // Until the depth verdict, the image plane's numbers: what the repetitions are measured in when the
+            // depth proves a guess (every video so far), so that the overlay does not show a guessed-depth angle
+            // (a curl's 153° read 77°) that the summary then reports otherwise.
+            if depthCheck.trusted == nil, hasDepth {
+                snapshot.primaryAngle = flatPrimaryValue(side: workingSide)
+                snapshot.rangeOfMotionProgress = flatCounters[best].progress
+            } else {
+                snapshot.primaryAngle = primaryValue(side: workingSide)
+                snapshot.rangeOfMotionProgress = counters[best].progress
+            }
             snapshot.primaryJoint = exercise.primaryAngle.vertexJoint(side: workingSide ?? .left)
         }
     }
@@ -1854,7 +1863,7 @@ public struct CoachingSession: Sendable {
             let exercise = configuration.library[index]
             let k =
                 ExerciseRecognizer.index(exercise.primaryAngle) * 2
-                + (depthCheck.trusted == false ? ExerciseRecognizer.flatAngleBase : 0)
+                + (depthCheck.trusted != true ? ExerciseRecognizer.flatAngleBase : 0)  // as with an exercise given
             let l = recognizer?.sample[k] ?? .nan
             let r = recognizer?.sample[k + 1] ?? .nan
             snapshot.primaryAngle =

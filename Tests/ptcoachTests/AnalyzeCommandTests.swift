@@ -473,6 +473,28 @@ struct AnalyzeCommandTests {
         #expect(tally.longest?.seconds == 2)
     }
 
+    @Test func theRepetitionLineShowsTheSideTheTargetSpeaksOf() throws {
+        // A pull-up counted with no exercise given (side "both", no side of its own): the right arm moved most,
+        // so its peak (178°) is the one judged against the target; the line shows that side, not the first listed.
+        func range(_ side: String, _ min: Double, _ max: Double) -> String {
+            #"{"angle":"elbowFlexion","side":"\#(side)","min":\#(min),"max":\#(max),"atPeak":\#(max)}"#
+        }
+        let json = #"""
+            {"exercise":"pull-up","exerciseName":"Pull-up","exerciseSource":"recognized","countedBy":"movement",
+             "reps":1,"holds":[],"segments":[],"formIssues":[],"safetyWarnings":[],"cues":[],
+             "averages":{},"durationSeconds":9,"secondsWithPerson":9,
+             "repetitions":[{"index":1,"exercise":"pull-up","startSeconds":6.1,"endSeconds":8.5,
+               "angles":[\#(range("left", 0, 139)),\#(range("right", 1, 178))],
+               "peakAngle":178,"rangeOfMotion":1.9,"verdict":"good","issues":[],"safetyBreaches":[],
+               "measurementReliable":true,
+               "tempo":{"toPeakSeconds":1,"fromPeakSeconds":1,"concentricSeconds":1,"eccentricSeconds":1}}]}
+            """#
+        let summary = try JSONDecoder().decode(SessionSummary.self, from: Data(json.utf8))
+        let text = AnalyzeCommand.report(summary, file: "pull-up.jsonl", library: try ExerciseLibrary.bundled())
+        let line = "rep 1: 6.1–8.5 s, elbow flexion right 1–178°, past the target range (+28° beyond 150°)"
+        #expect(text.contains(line), "\(text)")
+    }
+
     // MARK: - A trained model as the recognizer
 
     /// A model trained on three UI-PRMD movements of subjects s01–s03 (front view), labelled with exercise ids

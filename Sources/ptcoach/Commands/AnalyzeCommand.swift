@@ -341,7 +341,13 @@ struct AnalyzeCommand: AsyncParsableCommand {
         lines.append("  \(done) in \(f(summary.durationSeconds)) s")
         for rep in summary.repetitions {
             var line = "  rep \(rep.index): \(f(rep.startSeconds))–\(f(rep.endSeconds)) s"
-            if let primary = rep.angles.first {
+            // The primary angle's side that the target and peak speak of: the repetition's side, else the side
+            // that moved most (as the session chooses it), not merely the first listed.
+            let primaries = rep.angles.filter { $0.angle == rep.angles.first?.angle }
+            let shown =
+                primaries.first { rep.side != nil && $0.side == rep.side }
+                ?? primaries.max { ($0.max - $0.min) < ($1.max - $1.min) }
+            if let primary = shown {
                 let side = primary.side.map { " \($0.rawValue)" } ?? ""
                 line +=
                     ", \(primary.angle.displayName)\(side) \(f(primary.min, 0))–\(f(primary.max, 0))\(primary.angle.unit)"

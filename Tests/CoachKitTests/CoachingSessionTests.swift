@@ -204,6 +204,29 @@ struct CoachingSessionTests {
         )
     }
 
+    @Test func aRecognisedExerciseShowsItsAngleAtItsJoint() throws {
+        // With no exercise given, once the exercise is named the overlay has its primary angle and the joint
+        // to draw it at, as with the exercise given (the arc was missing: the joint was never set).
+        let frames = SyntheticExercise(kind: .shoulderAbduction, peakDegrees: 140).frames(reps: 8)
+        var session = CoachingSession(configuration: .init(exercise: nil, library: Self.library.exercises))
+        var named = 0
+        var drawable: [Double] = []
+        for frame in frames {
+            _ = session.ingest(frame)
+            let snapshot = session.snapshot
+            guard snapshot.exerciseID == "shoulder-abduction" else { continue }
+            named += 1
+            if let angle = snapshot.primaryAngle, let joint = snapshot.primaryJoint,
+                snapshot.primaryAngleKind?.vertexJoint(side: snapshot.side ?? .left) == joint
+            {
+                drawable.append(angle)
+            }
+        }
+        #expect(named > frames.count / 2)
+        #expect(drawable.count > named * 3 / 4, "\(drawable.count) of \(named) frames")
+        #expect((drawable.max() ?? 0) > 110)
+    }
+
     @Test func aRecognisedExerciseIsJudgedAsAGivenOneIs() throws {
         // Side-view squats with no exercise given, the far knee read half as bent (a pose estimator's guess of
         // a hidden limb). Recognised as squats, counted from the movement, each repetition must be

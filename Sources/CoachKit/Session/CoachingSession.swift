@@ -1868,6 +1868,13 @@ public struct CoachingSession: Sendable {
             let r = recognizer?.sample[k + 1] ?? .nan
             snapshot.primaryAngle =
                 l.isNaN ? (r.isNaN ? nil : r) : (r.isNaN ? l : (exercise.side == .both ? (l + r) / 2 : Swift.max(l, r)))
+            // Where the overlay draws it: as with the exercise given, a bilateral mean at the left joint, else the
+            // side the value comes from.
+            let side: BodySide? =
+                !exercise.primaryAngle.isSided || (exercise.side == .both && !l.isNaN && !r.isNaN)
+                ? nil : (r.isNaN || (!l.isNaN && l >= r) ? .left : .right)
+            snapshot.side = side
+            snapshot.primaryJoint = exercise.primaryAngle.vertexJoint(side: side ?? .left)
         }
     }
 

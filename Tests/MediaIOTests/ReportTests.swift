@@ -278,6 +278,20 @@ struct ReportInputSessionSummaryTests {
         #expect(html.contains("<td class=\"rom\">105 %</td>") && html.contains("<td class=\"rom\">74 %</td>"))
     }
 
+    /// A repetition the camera view could not measure keeps its peak but has no range of motion: it is not
+    /// "in target" (push-up_37 filmed head-on read 196 % "in target" while the text output said "range not
+    /// measurable from this camera view").
+    @Test func aRepetitionTheViewCannotMeasureIsNotInTarget() throws {
+        var summary = try JSONDecoder().decode(SessionSummary.self, from: Data(Self.summaryJSON.utf8))
+        summary.repetitions[0].measurementReliable = false
+        let exercise = ReportInput.Exercise(summary: summary)
+        #expect(exercise.repetitions.map(\.rangeOfMotion) == [nil, 0.74])
+        #expect(exercise.repetitions[0].peakDegrees == 95)
+        #expect(ExerciseStatistics.status(of: exercise.repetitions[0], in: exercise) == .goodForm)
+        let html = ReportWriter.html(ReportInput(title: "t", exercises: [exercise]))
+        #expect(html.contains("2 repetitions done; 0 of the 1 measured reached the target range"), "\(html)")
+    }
+
     /// What the coach could not check in a repetition, and a bridged loss of the pose, are in its notes.
     @Test func uncheckedRulesAndABridgedGapAreNoted() throws {
         var summary = try JSONDecoder().decode(SessionSummary.self, from: Data(Self.summaryJSON.utf8))

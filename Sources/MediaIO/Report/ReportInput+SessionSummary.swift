@@ -6,7 +6,8 @@ extension ReportInput.Exercise {
     /// Range of motion is the coach's fraction of the target excursion (1 = target reached), so the
     /// target is open-ended from 100 % ("≥ 100 %": going further is not a miss; a peak past the safe range
     /// shows as a safety warning). Tempo uses the concentric/eccentric halves when the exercise names
-    /// them, else the halves to and from the peak.
+    /// them, else the halves to and from the peak. A repetition the camera view could not measure
+    /// (``CoachKit/Repetition/measurementReliable``) has no range of motion here, so it is never "in target".
     ///
     /// ```swift
     /// let exercise = ReportInput.Exercise(summary: session.summary, angleSeries: samples, stills: stills)
@@ -37,7 +38,8 @@ extension ReportInput.Exercise {
                 startSeconds: rep.startSeconds,
                 endSeconds: rep.endSeconds,
                 peakDegrees: rep.peakAngle,
-                rangeOfMotion: rep.rangeOfMotion,
+                // Not measurable from this camera view: no range of motion to judge, as the text output says.
+                rangeOfMotion: rep.measurementReliable ? rep.rangeOfMotion : nil,
                 tempoUpSeconds: rep.tempo.concentricSeconds ?? rep.tempo.fromPeakSeconds,
                 tempoDownSeconds: rep.tempo.eccentricSeconds ?? rep.tempo.toPeakSeconds,
                 verdict: verdict,

@@ -220,6 +220,19 @@ struct ReportTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
     }
 
+    @Test func timesReadInTenthsWhereSecondsWouldRepeat() {
+        #expect(HTMLText.clock(62.4) == "1:02")
+        #expect(HTMLText.clock(0.44, tenths: true) == "0:00.4")
+        #expect(HTMLText.clock(1.96, tenths: true) == "0:02.0")
+        #expect(HTMLText.clock(3725.25, tenths: true) == "1:02:05.3")
+        // Ticks every half second of a 2.2 s clip read "0:00, 0:01, 0:01, 0:02, 0:02" in whole seconds.
+        #expect(HTMLText.clockTicks([0, 0.5, 1, 1.5, 2]) == ["0:00.0", "0:00.5", "0:01.0", "0:01.5", "0:02.0"])
+        #expect(HTMLText.clockTicks([0, 5, 10]) == ["0:00", "0:05", "0:10"])
+        #expect(HTMLText.span(0.4, 1.9) == "0:00.4–0:01.9")
+        let labels = HTMLText.clockTicks(ReportCharts.ticks(0, 2.2, count: 8))
+        #expect(Set(labels).count == labels.count, "\(labels)")
+    }
+
     @Test(arguments: [("", ""), ("M", "TQ=="), ("Ma", "TWE="), ("Man", "TWFu"), ("hello world", "aGVsbG8gd29ybGQ=")])
     func base64MatchesRFC4648(plain: String, encoded: String) {
         #expect(Base64.encode(Array(plain.utf8)) == encoded)

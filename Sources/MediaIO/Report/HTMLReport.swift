@@ -200,7 +200,7 @@ struct HTMLReport {
             let status = ExerciseStatistics.status(of: rep, in: exercise)
             let rom = rep.rangeOfMotion.map(stats.formatRangeOfMotion) ?? "–"
             html += "<tr class=\"\(status.css)\"><td>\(rep.index)</td>"
-            html += "<td>\(HTMLText.clock(rep.startSeconds))–\(HTMLText.clock(rep.endSeconds))</td>"
+            html += "<td>\(HTMLText.span(rep.startSeconds, rep.endSeconds))</td>"
             html += "<td>\(rep.peakDegrees.map { HTMLText.number($0) + "°" } ?? "–")</td>"
             html += "<td class=\"rom\">\(HTMLText.escape(rom))</td>"
             html += "<td>\(rep.tempoDownSeconds.map { HTMLText.number($0, decimals: 1) + " s" } ?? "–")</td>"

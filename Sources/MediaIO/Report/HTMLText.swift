@@ -30,12 +30,26 @@ enum HTMLText {
         return (value < 0 && scaled != 0 ? "-" : "") + "\(whole).\(fraction)"
     }
 
-    /// Seconds as "0:07" or "1:02:03".
-    static func clock(_ seconds: Double) -> String {
-        let total = Int(max(0, seconds).rounded())
+    /// Seconds as "0:07" or "1:02:03"; with `tenths`, "0:07.4" (a repetition lasts a second or two, so
+    /// whole seconds would read 0.4–1.9 s as "0:00–0:02").
+    static func clock(_ seconds: Double, tenths: Bool = false) -> String {
+        let scaled = Int((max(0, seconds) * (tenths ? 10 : 1)).rounded())
+        let total = tenths ? scaled / 10 : scaled
         let (h, m, s) = (total / 3600, total / 60 % 60, total % 60)
-        let ss = s < 10 ? "0\(s)" : "\(s)"
+        let ss = (s < 10 ? "0\(s)" : "\(s)") + (tenths ? ".\(scaled % 10)" : "")
         if h > 0 { return "\(h):\(m < 10 ? "0\(m)" : "\(m)"):\(ss)" }
         return "\(m):\(ss)"
+    }
+
+    /// A repetition's time span, "0:00.4–0:01.9".
+    static func span(_ start: Double, _ end: Double) -> String {
+        "\(clock(start, tenths: true))–\(clock(end, tenths: true))"
+    }
+
+    /// Clock labels for axis ticks: tenths when the ticks are less than a second apart, so that no two read
+    /// the same ("0:00, 0:01, 0:01" for ticks every half second).
+    static func clockTicks(_ ticks: [Double]) -> [String] {
+        let tenths = zip(ticks, ticks.dropFirst()).contains { $1 - $0 < 1 - 1e-9 }
+        return ticks.map { clock($0, tenths: tenths) }
     }
 }

@@ -265,8 +265,9 @@ struct ReportCharts {
                 fill: event.isSafety ? ReportStyle.danger : ReportStyle.caution
             )
         }
-        for tick in Self.ticks(start, end, count: 8) {
-            xTickLabel(HTMLText.clock(tick), x: x(tick), &canvas)
+        let ticks = Self.ticks(start, end, count: 8)
+        for (tick, label) in zip(ticks, HTMLText.clockTicks(ticks)) {
+            xTickLabel(label, x: x(tick), &canvas)
         }
         xAxisTitle("time (min:s) — \(exercise.angleName.lowercased()), repetitions numbered", &canvas)
     }
@@ -339,7 +340,8 @@ struct ReportCharts {
                 radius: 2
             )
         }
-        for tick in Self.ticks(0, end, count: 8) {
+        let ticks = Self.ticks(0, end, count: 8)
+        for (tick, label) in zip(ticks, HTMLText.clockTicks(ticks)) {
             canvas.line(
                 x1: x(tick),
                 y1: axisY,
@@ -349,7 +351,7 @@ struct ReportCharts {
                 width: 1
             )
             canvas.text(
-                HTMLText.clock(tick),
+                label,
                 x: x(tick),
                 y: axisY + font * 1.4,
                 size: font * 0.9,
@@ -379,7 +381,7 @@ struct ReportCharts {
             let color = event.isSafety ? ReportStyle.danger : ReportStyle.caution
             let px = x(event.seconds)
             canvas.circle(x: px, y: axisY, radius: font * 0.4, fill: color)
-            let label = "\(HTMLText.clock(event.seconds)) \(event.text)"
+            let label = "\(HTMLText.clock(event.seconds, tenths: true)) \(event.text)"
             let labelWidth = Double(label.count) * font * 0.56
             let startX = min(max(left, px - font * 0.3), right - labelWidth)
             guard let row = rowEnds.firstIndex(where: { $0 < startX }) else {

@@ -266,7 +266,7 @@ struct PDFReport {
             let status = ExerciseStatistics.status(of: rep, in: exercise)
             let cells = [
                 "\(rep.index)",
-                HTMLText.span(rep.startSeconds, rep.endSeconds),
+                "\(HTMLText.span(rep.startSeconds, rep.endSeconds))",
                 rep.peakDegrees.map { HTMLText.number($0) + "°" } ?? "–",
                 rep.rangeOfMotion.map(stats.formatRangeOfMotion) ?? "–",
                 rep.tempoDownSeconds.map { HTMLText.number($0, decimals: 1) + " s" } ?? "–",

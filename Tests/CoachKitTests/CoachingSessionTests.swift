@@ -204,6 +204,25 @@ struct CoachingSessionTests {
         )
     }
 
+    @Test func aMovementWithNoExerciseRecognisedIsCountedButNotJudged() throws {
+        // An empty library: nothing can be recognised, the movement is still counted; its repetitions say why
+        // no form was judged, and the summary claims no share of good form.
+        let frames = SyntheticExercise(kind: .squat).frames(reps: 6)
+        var session = CoachingSession(configuration: .init(exercise: nil, library: []))
+        for frame in frames { _ = session.ingest(frame) }
+        let summary = session.summary()
+        #expect(summary.exercise == nil)
+        #expect(summary.reps >= 5)
+        for rep in summary.repetitions {
+            #expect(rep.exercise == nil)
+            #expect(rep.uncheckedReason == "no exercise recognised")
+        }
+        #expect(summary.averages.goodFraction == nil)
+        // With the library, the same squats are recognised and judged.
+        let (judged, _) = Self.run(frames, exercise: nil)
+        #expect(judged.summary().averages.goodFraction != nil)
+    }
+
     @Test func aRecognisedExerciseShowsItsAngleAtItsJoint() throws {
         // With no exercise given, once the exercise is named the overlay has its primary angle and the joint
         // to draw it at, as with the exercise given (the arc was missing: the joint was never set).

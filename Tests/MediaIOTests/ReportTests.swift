@@ -256,10 +256,10 @@ struct ReportInputSessionSummaryTests {
     static let summaryJSON = """
         {"exercise":"squat","exerciseName":"Squat","exerciseSource":"given","countedBy":"definition","reps":2,
          "repetitions":[
-          {"index":1,"startSeconds":0.5,"endSeconds":2.5,"angles":[{"angle":"kneeFlexion","side":"left","min":5,"max":95,"atPeak":95}],
+          {"index":1,"exercise":"squat","startSeconds":0.5,"endSeconds":2.5,"angles":[{"angle":"kneeFlexion","side":"left","min":5,"max":95,"atPeak":95}],
            "peakAngle":95,"rangeOfMotion":1.05,"tempo":{"toPeakSeconds":1.2,"fromPeakSeconds":0.8},
            "verdict":"good","issues":[],"safetyBreaches":[],"measurementReliable":true},
-          {"index":2,"startSeconds":3,"endSeconds":5,"angles":[],"peakAngle":70,"rangeOfMotion":0.74,
+          {"index":2,"exercise":"squat","startSeconds":3,"endSeconds":5,"angles":[],"peakAngle":70,"rangeOfMotion":0.74,
            "tempo":{"toPeakSeconds":1.0,"fromPeakSeconds":1.0,"concentricSeconds":0.9,"eccentricSeconds":1.1},
            "verdict":"needs-work","issues":[{"rule":"depth","cue":"Go a little deeper","angle":"kneeFlexion","value":70,"limit":80,"priority":1}],
            "safetyBreaches":[],"measurementReliable":true}],
@@ -303,6 +303,19 @@ struct ReportInputSessionSummaryTests {
         #expect(ExerciseStatistics.status(of: exercise.repetitions[0], in: exercise) == .goodForm)
         let html = ReportWriter.html(ReportInput(title: "t", exercises: [exercise]))
         #expect(html.contains("2 repetitions done; 0 of the 1 measured reached the target range"), "\(html)")
+    }
+
+    /// A repetition of a movement no exercise was recognised for is "not judged", not "good form".
+    @Test func aRepetitionWithNoExerciseIsNotJudged() throws {
+        var summary = try JSONDecoder().decode(SessionSummary.self, from: Data(Self.summaryJSON.utf8))
+        summary.repetitions[0].exercise = nil
+        summary.repetitions[0].uncheckedReason = "no exercise recognised"
+        let exercise = ReportInput.Exercise(summary: summary)
+        #expect(exercise.repetitions.map(\.verdict) == [.notJudged, .needsWork])
+        #expect(ExerciseStatistics.status(of: exercise.repetitions[0], in: exercise) == .unknown)
+        let html = ReportWriter.html(ReportInput(title: "t", exercises: [exercise]))
+        #expect(html.contains("<span class=\"pill unknown\">not judged</span>"))
+        #expect(exercise.repetitions[0].issues == ["Not checked: no exercise recognised"])
     }
 
     /// What the coach could not check in a repetition, and a bridged loss of the pose, are in its notes.

@@ -197,10 +197,11 @@ struct AnalyzeCommandTests {
     // MARK: - Report
 
     /// `m:ss`, as the HTML report writes times.
+    /// "0:07.4", as the report's table writes a repetition's times (written out here, not with its code).
     private static func clock(_ seconds: Double) -> String {
-        let total = Int(max(0, seconds).rounded())
-        let s = total % 60
-        return "\(total / 60):\(s < 10 ? "0" : "")\(s)"
+        let tenths = Int((max(0, seconds) * 10).rounded())
+        let s = tenths / 10 % 60
+        return "\(tenths / 600):\(s < 10 ? "0" : "")\(s).\(tenths % 10)"
     }
 
     @Test func countsAPushUpFilmedFromTheFloorWithNoExerciseGiven() async throws {
@@ -493,6 +494,15 @@ struct AnalyzeCommandTests {
         let text = AnalyzeCommand.report(summary, file: "pull-up.jsonl", library: try ExerciseLibrary.bundled())
         let line = "rep 1: 6.1–8.5 s, elbow flexion right 1–178°, past the target range (+28° beyond 150°)"
         #expect(text.contains(line), "\(text)")
+        // A repetition of a movement with no exercise recognised: its form was not judged, and the line says so.
+        var unnamed = summary
+        unnamed.repetitions[0].exercise = nil
+        unnamed.repetitions[0].angles = []
+        unnamed.repetitions[0].peakAngle = nil
+        unnamed.repetitions[0].rangeOfMotion = nil
+        unnamed.repetitions[0].uncheckedReason = "no exercise recognised"
+        let unnamedText = AnalyzeCommand.report(unnamed, file: "f", library: try ExerciseLibrary.bundled())
+        #expect(unnamedText.contains("rep 1: 6.1–8.5 s, form not judged (no exercise recognised)"), "\(unnamedText)")
     }
 
     // MARK: - A trained model as the recognizer

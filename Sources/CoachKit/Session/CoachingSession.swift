@@ -1357,6 +1357,7 @@ public struct CoachingSession: Sendable {
     static let wrongViewReason = "the camera view does not suit the exercise"
     static let movementReason = "rules for one camera view not judged from a movement count without depth"
     static let notSeenReason = "angles not seen"
+    static let unrecognisedReason = "no exercise recognised"
 
     /// Records a rule not checked in the repetition being completed, and its reason once.
     private mutating func noteUnchecked(_ rule: String, _ reason: String, in unchecked: inout [String]) {
@@ -1940,6 +1941,8 @@ public struct CoachingSession: Sendable {
         // side the recording starts on, and squat_17 starts in a half squat, so "at the peak" was standing
         // (11.9°) and said "Squat a little deeper" of a 71° squat.
         let peakSeconds = exercise.flatMap { exercisePeakSeconds(completed, exercise: $0) } ?? completed.peakSeconds
+        // A movement no exercise was recognised for has no rules to judge it by; say so, as for a rule not checked.
+        if exercise == nil { reasonBuffer.append(Self.unrecognisedReason) }
         if let exercise {
             for angle in exercise.angles {
                 let k = ExerciseRecognizer.index(angle) * 2
@@ -2252,12 +2255,14 @@ public struct CoachingSession: Sendable {
                 ? configuration.exercise?.name : configuration.library.first { $0.id == id }?.name
         }
         func mean(_ values: [Double]) -> Double? { values.isEmpty ? nil : values.reduce(0, +) / Double(values.count) }
+        // Form is judged only where an exercise was known: a movement counted with none is not "good".
+        let judged = repetitions.filter { $0.exercise != nil }
         let averages = SessionSummary.Averages(
             peakAngle: mean(repetitions.compactMap(\.peakAngle)),
             rangeOfMotion: mean(repetitions.compactMap(\.rangeOfMotion)),
             repetitionSeconds: mean(repetitions.map(\.durationSeconds)),
-            goodFraction: repetitions.isEmpty
-                ? nil : Double(repetitions.filter { $0.verdict == .good }.count) / Double(repetitions.count)
+            goodFraction: judged.isEmpty
+                ? nil : Double(judged.filter { $0.verdict == .good }.count) / Double(judged.count)
         )
         return SessionSummary(
             exercise: exerciseID,

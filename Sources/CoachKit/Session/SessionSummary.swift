@@ -31,7 +31,8 @@ public struct SessionSummary: Sendable, Hashable, Codable {
         public var peakAngle: Double?
         public var rangeOfMotion: Double?
         public var repetitionSeconds: Double?
-        /// Share of repetitions with a good verdict.
+        /// Share of the repetitions judged (those of an exercise, given or recognised) with a good verdict;
+        /// `nil` when none was judged.
         public var goodFraction: Double?
     }
 

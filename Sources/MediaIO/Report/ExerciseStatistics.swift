@@ -38,6 +38,7 @@ struct ExerciseStatistics {
     /// never "in target".
     static func status(of rep: ReportInput.Repetition, in exercise: ReportInput.Exercise) -> ReportStatus {
         if rep.verdict == .unsafe { return .unsafe }
+        if rep.verdict == .notJudged { return .unknown }
         if let rom = rep.rangeOfMotion, let target = exercise.targetRange {
             if rom < target.lowerBound { return .short }
             if rom > target.upperBound { return .beyond }

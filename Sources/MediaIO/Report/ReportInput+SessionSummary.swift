@@ -26,7 +26,8 @@ extension ReportInput.Exercise {
     ) {
         let repetitions = summary.repetitions.map { rep in
             let verdict: ReportInput.Verdict =
-                !rep.safetyBreaches.isEmpty ? .unsafe : rep.verdict == .good ? .good : .needsWork
+                !rep.safetyBreaches.isEmpty
+                ? .unsafe : rep.exercise == nil ? .notJudged : rep.verdict == .good ? .good : .needsWork
             var notes = rep.issues.map(\.cue) + rep.safetyBreaches.map(\.warning)
             if let reason = rep.uncheckedReason { notes.append("Not checked: \(reason)") }
             if rep.gapSeconds > 0 {

@@ -19,6 +19,8 @@ public struct ReportInput: Sendable {
         case needsWork
         /// A safety limit was crossed.
         case unsafe
+        /// Not judged: a movement counted with no exercise recognised, so no rules to judge it by.
+        case notJudged
     }
 
     /// The unit of the range-of-motion values.

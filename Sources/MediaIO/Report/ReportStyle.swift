@@ -12,7 +12,8 @@ enum ReportStyle {
     static let lifting = OverlayColor(red: 155, green: 107, blue: 214)
 }
 
-/// How a repetition (or a number) compares with its target, and its colour.
+/// How a repetition (or a number) compares with its target, and its colour; `unknown` for a repetition that
+/// was not judged.
 enum ReportStatus: String {
     case within, goodForm, short, beyond, unsafe, unknown
 
@@ -35,7 +36,7 @@ enum ReportStatus: String {
         case .short: "short"
         case .beyond: "beyond target"
         case .unsafe: "safety"
-        case .unknown: "–"
+        case .unknown: "not judged"
         }
     }
 }

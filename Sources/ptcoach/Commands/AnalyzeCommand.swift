@@ -352,13 +352,18 @@ struct AnalyzeCommand: AsyncParsableCommand {
                 line +=
                     ", \(primary.angle.displayName)\(side) \(f(primary.min, 0))–\(f(primary.max, 0))\(primary.angle.unit)"
             }
-            if let definition = summary.exercise.flatMap({ library[$0] }), let text = rep.targetText(for: definition) {
+            // Against the repetition's own exercise: a recording can hold several, or a movement with none.
+            if let definition = rep.exercise.flatMap({ library[$0] }), let text = rep.targetText(for: definition) {
                 line += ", \(text)"
             } else if let rom = rep.rangeOfMotion {
                 line += ", \(Int((min(rom, 1) * 100).rounded()))% of target"
             }
-            line += ", \(rep.verdict.rawValue)"
-            if let reason = rep.uncheckedReason { line += " (not checked: \(reason))" }
+            if rep.exercise == nil, let reason = rep.uncheckedReason {
+                line += ", form not judged (\(reason))"  // a movement counted with no exercise to judge it as
+            } else {
+                line += ", \(rep.verdict.rawValue)"
+                if let reason = rep.uncheckedReason { line += " (not checked: \(reason))" }
+            }
             if let issue = rep.issues.first { line += ": \(issue.cue)" }
             if rep.gapSeconds > 0 { line += " [pose lost for \(f(rep.gapSeconds)) s]" }
             if !rep.safetyBreaches.isEmpty { line += " [safety: \(rep.safetyBreaches[0].warning)]" }

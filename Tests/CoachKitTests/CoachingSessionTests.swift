@@ -218,6 +218,9 @@ struct CoachingSessionTests {
             #expect(rep.uncheckedReason == "no exercise recognised")
         }
         #expect(summary.averages.goodFraction == nil)
+        // Counted aloud, not praised.
+        #expect(summary.cues.contains { $0.kind == .encouragement && $0.text.hasPrefix("Rep ") }, "\(summary.cues)")
+        #expect(!summary.cues.contains { $0.text == "Good rep!" })
         // With the library, the same squats are recognised and judged.
         let (judged, _) = Self.run(frames, exercise: nil)
         #expect(judged.summary().averages.goodFraction != nil)

@@ -1573,7 +1573,12 @@ public struct CoachingSession: Sendable {
         if let issue = repetition.issues.first {
             _ = cues.offer(Cue(kind: .form, text: issue.cue, priority: issue.priority, seconds: t))
         } else if repetition.safetyBreaches.isEmpty {
-            let praise = configuration.exercise?.praise ?? "Good rep!"
+            // The exercise's own praise; a movement with no exercise recognised was not judged, so it is counted
+            // aloud instead of praised.
+            let praise =
+                repetition.exercise == nil
+                ? "Rep \(repetitions.count)"
+                : configuration.exercise?.praise ?? recognizedExercise?.praise ?? "Good rep!"
             _ = cues.offer(Cue(kind: .encouragement, text: praise, priority: 1, seconds: t))
         }
     }

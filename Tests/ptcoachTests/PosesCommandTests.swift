@@ -75,6 +75,16 @@ struct PosesCommandTests {
         #expect(lift[top] - lift.last! > 0.5 * torso)
     }
 
+    @Test func theSummaryLineNamesOnlyAPoseTrackTheUserAskedFor() {
+        let outcome = PosesOutcome(frames: 67, framesWithPerson: 67, inferenceSeconds: 1.1)
+        let kept = outcome.summary(elapsed: .seconds(1.4), segments: 1, output: "poses.jsonl")
+        #expect(kept.hasPrefix("poses: 67 frames, 67 with a person (100.0%), 20.9 ms/frame"), "\(kept)")
+        #expect(kept.hasSuffix(", wrote poses.jsonl"))
+        #expect(outcome.summary(elapsed: .seconds(1), segments: 1, output: "-").hasSuffix(", wrote standard output"))
+        // analyze's temporary pose-track is deleted at the end: the line does not send the user looking for it.
+        #expect(!outcome.summary(elapsed: .seconds(1), segments: 1, output: nil).contains("wrote"))
+    }
+
     @Test func segmentsAndOneStreamGiveTheSameFramesInOrder() async throws {
         try #require(FileManager.default.fileExists(atPath: Self.bicepCurl), "missing \(Self.bicepCurl)")
         let one = temporaryPath("one.jsonl")

@@ -165,7 +165,8 @@ struct AnalyzeCommand: AsyncParsableCommand {
                 quiet: false,
                 verbose: verbose,
                 annotator: annotator,
-                probed: video
+                probed: video,
+                temporary: true
             )
             track = path
         }

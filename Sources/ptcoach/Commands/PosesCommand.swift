@@ -143,7 +143,8 @@ struct PosesCommand: AsyncParsableCommand {
         quiet: Bool,
         verbose: Bool,
         annotator: (any FrameAnnotating)? = nil,
-        probed: VideoInfo? = nil
+        probed: VideoInfo? = nil,
+        temporary: Bool = false
     ) throws {
         let started = ContinuousClock.now
         let info: VideoInfo
@@ -215,7 +216,9 @@ struct PosesCommand: AsyncParsableCommand {
 
         let elapsed = started.duration(to: .now)
         if !quiet {
-            console.write(outcome.summary(elapsed: elapsed, segments: plan.count, output: output) + "\n")
+            console.write(
+                outcome.summary(elapsed: elapsed, segments: plan.count, output: temporary ? nil : output) + "\n"
+            )
         }
         if let failure = outcome.failure, annotator != nil {
             throw CLIError(failure)

@@ -315,6 +315,8 @@ struct ReportInputSessionSummaryTests {
         #expect(ExerciseStatistics.status(of: exercise.repetitions[0], in: exercise) == .unknown)
         let html = ReportWriter.html(ReportInput(title: "t", exercises: [exercise]))
         #expect(html.contains("<span class=\"pill unknown\">not judged</span>"))
+        // Pills take their status colour; "good form" is green, as in the PDF.
+        #expect(html.contains(".pill.within,.pill.goodForm{background:var(--good)}"))
         #expect(exercise.repetitions[0].issues == ["Not checked: no exercise recognised"])
     }
 

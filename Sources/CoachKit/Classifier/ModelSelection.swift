@@ -18,10 +18,10 @@
 /// fourth member (``ActionClassifier/Configuration/Method/ruleVote``), unless the verdict alone gets every
 /// held-out training recording right; then it is chosen: it learns no threshold (only which label goes
 /// with a broken rule), so its count is not fitted to the recordings, and all right means the library's
-/// rules explain the labels (a fitted model's "all right" on a few recordings would not say as much). Above it the better rule model
-/// (a tie to the verdict, which fits nothing but its mapping to labels) is a candidate against logistic
-/// regression like the other two, by the same `selectionMargin · √n`. Without rules the selection is
-/// what it was before they existed.
+/// rules explain the labels (a fitted model's "all right" on a few recordings would not say as much).
+/// Above it the better rule model (a tie to the verdict, which fits nothing but its mapping to labels) is a
+/// candidate against logistic regression like the other two, by the same `selectionMargin · √n`. Without
+/// rules the selection is what it was before they existed.
 ///
 /// ```swift
 /// let outcome = ModelSelection.select(vectors: v, formVectors: f, trajectories: t, classes: c,

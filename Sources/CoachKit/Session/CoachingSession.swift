@@ -1243,8 +1243,8 @@ public struct CoachingSession: Sendable {
                 resetStatistics(counter: c)
             }
         }
-        // The working side and the overlay's numbers.
-        // The side that moves more; a side never measured (the far arm hidden in a side view) has no range.
+        // The working side and the overlay's numbers: the side that moves more; a side never measured (the far
+        // arm hidden in a side view) has no range.
         var best = 0
         if counters.count == 2 {
             let spread0 = counters[0].observedRange.map { $0.high - $0.low } ?? -1

@@ -293,6 +293,27 @@ struct CoachingSessionTests {
         #expect(events.contains { if case .holdProgress = $0 { true } else { false } })
     }
 
+    @Test func aHoldShowsItsAngleAtItsJointAgainstItsBand() throws {
+        // The overlay draws the held angle as an arc, green inside the hold's band (wall sit: knees 65–115°);
+        // the joint was never set for a hold, so no arc was drawn.
+        let frames = SyntheticExercise(kind: .wallSit).frames(reps: 12)
+        var session = CoachingSession(
+            configuration: .init(exercise: Self.library["wall-sit"]!, library: Self.library.exercises)
+        )
+        var inBand = 0
+        for frame in frames {
+            _ = session.ingest(frame)
+            let snapshot = session.snapshot
+            guard snapshot.hold?.holding == true else { continue }
+            let joint = try #require(snapshot.primaryJoint)
+            #expect(joint == .leftKnee || joint == .rightKnee)
+            let angle = try #require(snapshot.primaryAngle)
+            if try #require(snapshot.targetRange).contains(angle) { inBand += 1 }
+        }
+        #expect(session.snapshot.targetRange == 65...115)
+        #expect(inBand > 300, "\(inBand) frames held in the band")
+    }
+
     /// A squat as a prescription with a safety limit (the bundled squat has none: a normal deep squat
     /// must not raise a warning).
     static let prescribedSquat = try! ExerciseDefinition(

@@ -374,7 +374,7 @@ struct OverlayRendererTests {
 }
 
 struct OverlayStateCoachSnapshotTests {
-    @Test func aSnapshotMapsOntoTheOverlay() {
+    @Test func aSnapshotMapsOntoTheOverlay() throws {
         var coached = OverlayRendererTests.knownPose()
         coached[.leftKnee] = Keypoint(x: 360, y: 320, confidence: 0.9)
         coached[.leftAnkle] = Keypoint(x: 360, y: 400, confidence: 0.9)
@@ -401,6 +401,16 @@ struct OverlayStateCoachSnapshotTests {
         #expect(state.reps == 4 && state.prescribedReps == 10)
         #expect(state.cueKind == .encouragement)
         #expect(state.rangeOfMotion?.progress == 0.95)
+        // A hold shows the time held, not a repetition count that stays at 0.
+        snapshot.repCount = 0
+        snapshot.hold = try JSONDecoder().decode(
+            HoldProgress.self,
+            from: Data(#"{"heldSeconds":3,"targetSeconds":30,"holding":true}"#.utf8)
+        )
+        let hold = OverlayState(snapshot: snapshot, people: [coached], prescribedReps: 10)
+        #expect(hold.reps == nil && hold.prescribedReps == nil)
+        #expect(hold.holdSeconds == 3 && hold.holdTargetSeconds == 30)
+        #expect(hold.angle?.joint == .leftKnee)
     }
 
     @Test func withNoExerciseNamedTheOverlaySaysItIsObservingAndCounts() {

@@ -228,6 +228,8 @@ struct ReportTests {
         // Ticks every half second of a 2.2 s clip read "0:00, 0:01, 0:01, 0:02, 0:02" in whole seconds.
         #expect(HTMLText.clockTicks([0, 0.5, 1, 1.5, 2]) == ["0:00.0", "0:00.5", "0:01.0", "0:01.5", "0:02.0"])
         #expect(HTMLText.clockTicks([0, 5, 10]) == ["0:00", "0:05", "0:10"])
+        // Every 2.5 s: "0:03" would sit at 2.5 s.
+        #expect(HTMLText.clockTicks([0, 2.5, 5, 7.5]) == ["0:00.0", "0:02.5", "0:05.0", "0:07.5"])
         #expect(HTMLText.span(0.4, 1.9) == "0:00.4–0:01.9")
         let labels = HTMLText.clockTicks(ReportCharts.ticks(0, 2.2, count: 8))
         #expect(Set(labels).count == labels.count, "\(labels)")
@@ -318,6 +320,32 @@ struct ReportInputSessionSummaryTests {
         // Pills take their status colour; "good form" is green, as in the PDF.
         #expect(html.contains(".pill.within,.pill.goodForm{background:var(--good)}"))
         #expect(exercise.repetitions[0].issues == ["Not checked: no exercise recognised"])
+    }
+
+    /// A hold's section reports the time held against its target, with the hold's band on the angle chart,
+    /// and no repetitions (it read "0 repetitions done" beside an empty range-of-motion chart).
+    @Test func aHoldIsReportedByTheTimeHeld() throws {
+        var summary = try JSONDecoder().decode(SessionSummary.self, from: Data(Self.summaryJSON.utf8))
+        summary.exercise = "wall-sit"
+        summary.exerciseName = "Wall sit"
+        summary.reps = 0
+        summary.repetitions = []
+        summary.holds = try JSONDecoder().decode(
+            [SessionSummary.Hold].self,
+            from: Data(
+                #"[{"startSeconds":3,"endSeconds":16.2,"heldSeconds":13.2,"targetSeconds":30,"completed":false}]"#.utf8
+            )
+        )
+        let wallSit = try #require(try ExerciseLibrary.bundled()["wall-sit"])
+        let exercise = ReportInput.Exercise(summary: summary, definition: wallSit)
+        #expect(exercise.isHold)
+        #expect(exercise.angleName == "Knee flexion")
+        #expect(exercise.targetDegrees == 65...115)
+        let html = ReportWriter.html(ReportInput(title: "t", exercises: [exercise]))
+        #expect(html.contains("Longest hold 13.2 s of 30 s; 1 safety warning."), "\(html)")  // the fixture's
+        #expect(html.contains("id=\"card-hold\""))
+        #expect(!html.contains("id=\"card-reps\"") && !html.contains("Range of motion per repetition"))
+        #expect(!html.contains("Tempo per repetition"))
     }
 
     /// What the coach could not check in a repetition, and a bridged loss of the pose, are in its notes.

@@ -443,7 +443,10 @@ public struct CoachingSession: Sendable {
             snapshot.exerciseName = exercise.name
             snapshot.confidence = 1
             snapshot.primaryAngleKind = exercise.primaryAngle
-            snapshot.targetRange = exercise.target.map { $0.min...$0.max }
+            // A hold's band is its first condition's (the primary angle's): the overlay's arc turns green in it.
+            snapshot.targetRange =
+                exercise.target.map { $0.min...$0.max }
+                ?? exercise.hold.flatMap { $0.conditions.first }.map { $0.min...$0.max }
             snapshot.recognition = .exercise(id: exercise.id, confidence: 1)
         } else {
             // With no exercise given, the upper body: a pull-up or push-up filmed close shows no hips, and the
@@ -1662,6 +1665,11 @@ public struct CoachingSession: Sendable {
         let primary = exercise.angles.firstIndex(of: hold.conditions[0].angle) ?? 0
         snapshot.primaryAngle =
             values.isEmpty ? nil : (values[primary * 2].isNaN ? values[primary * 2 + 1] : values[primary * 2])
+        // Drawn at the joint of the side the value comes from, as for a repetition.
+        let holdSide: BodySide? =
+            !hold.conditions[0].angle.isSided ? nil : values.isEmpty || values[primary * 2].isNaN ? .right : .left
+        snapshot.side = holdSide
+        snapshot.primaryJoint = hold.conditions[0].angle.vertexJoint(side: holdSide ?? .left)
         if holding {
             if holdStart.isNaN {
                 holdStart = t

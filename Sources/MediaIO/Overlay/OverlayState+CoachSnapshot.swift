@@ -56,8 +56,11 @@ extension OverlayState {
         if let name = snapshot.exerciseName {
             exerciseName = name
             confidence = snapshot.confidence
-            reps = snapshot.repCount
-            self.prescribedReps = prescribedReps
+            // A hold shows its time held (below), not a repetition count that stays at 0.
+            if snapshot.hold == nil {
+                reps = snapshot.repCount
+                self.prescribedReps = prescribedReps
+            }
         } else if snapshot.pose != nil, snapshot.hold == nil {
             // No exercise given and none recognised yet: the recogniser is watching, as Apple's sample says it,
             // and the movement's count shows from the start (the first repetition often ends before the exercise

@@ -82,7 +82,13 @@ struct ExerciseStatistics {
     /// One plain sentence a patient reads first.
     var headline: String {
         var parts: [String] = []
-        if let prescribed = exercise.prescribedReps {
+        if exercise.isHold {
+            let target = exercise.holdTargetSeconds.map { " of \(HTMLText.number($0)) s" } ?? ""
+            parts.append(
+                exercise.holdSeconds.max().map { "Longest hold \(HTMLText.number($0, decimals: 1)) s\(target)" }
+                    ?? "The position was not held"
+            )
+        } else if let prescribed = exercise.prescribedReps {
             parts.append("\(repsDone) of \(prescribed) repetitions done")
         } else {
             parts.append("\(repsDone) repetition\(repsDone == 1 ? "" : "s") done")

@@ -45,13 +45,16 @@ struct HTMLReport {
         html += "<p class=\"headline\">\(HTMLText.escape(stats.headline))</p>\n<div class=\"cards\">\n"
         let repsValue =
             exercise.prescribedReps.map { "\(stats.repsDone)<small> / \($0)</small>" } ?? "\(stats.repsDone)"
-        html += card(
-            "Repetitions",
-            repsValue,
-            note: exercise.prescribedReps == nil ? "done" : "done / prescribed",
-            status: stats.repCountStatus,
-            id: "reps"
-        )
+        // A hold has no repetitions: its card is the time held (below).
+        if !exercise.isHold {
+            html += card(
+                "Repetitions",
+                repsValue,
+                note: exercise.prescribedReps == nil ? "done" : "done / prescribed",
+                status: stats.repCountStatus,
+                id: "reps"
+            )
+        }
         if let note = stats.inTargetNote, stats.repsMeasured > 0 {
             let status: ReportStatus = stats.repsInTarget == stats.repsMeasured ? .within : .short
             html += card(
@@ -99,7 +102,7 @@ struct HTMLReport {
             status: stats.safetyCount == 0 ? .within : .unsafe,
             id: "safety"
         )
-        if !exercise.holdSeconds.isEmpty {
+        if !exercise.holdSeconds.isEmpty || exercise.isHold {
             let longest = exercise.holdSeconds.max() ?? 0
             let note = exercise.holdTargetSeconds.map { "target \(HTMLText.number($0)) s" } ?? "longest hold"
             let status: ReportStatus = exercise.holdTargetSeconds.map { longest >= $0 ? .within : .short } ?? .unknown
@@ -113,11 +116,13 @@ struct HTMLReport {
         }
         html += "</div>\n"
 
-        html += figure(
-            "Range of motion per repetition",
-            chart(stats, width: 720, height: 260) { $0.rangeOfMotion(&$1) },
-            caption: legend()
-        )
+        if !exercise.isHold {
+            html += figure(
+                "Range of motion per repetition",
+                chart(stats, width: 720, height: 260) { $0.rangeOfMotion(&$1) },
+                caption: legend()
+            )
+        }
         html += figure(
             "\(exercise.angleName) over time",
             chart(stats, width: 720, height: 260) { $0.angleOverTime(&$1) },
@@ -125,11 +130,13 @@ struct HTMLReport {
                 "Shaded bands are repetitions (green in target, amber short, red safety); dots on the time axis are form issues."
         )
         html += "<div class=\"pair\">\n"
-        html += figure(
-            "Tempo per repetition",
-            chart(stats, width: 360, height: 220, font: 11) { $0.tempo(&$1) },
-            caption: nil
-        )
+        if !exercise.isHold {
+            html += figure(
+                "Tempo per repetition",
+                chart(stats, width: 360, height: 220, font: 11) { $0.tempo(&$1) },
+                caption: nil
+            )
+        }
         html += figure(
             "Form issues",
             chart(stats, width: 360, height: 220, font: 11) { $0.issueTimeline(&$1) },

@@ -46,10 +46,10 @@ enum HTMLText {
         "\(clock(start, tenths: true))–\(clock(end, tenths: true))"
     }
 
-    /// Clock labels for axis ticks: tenths when the ticks are less than a second apart, so that no two read
-    /// the same ("0:00, 0:01, 0:01" for ticks every half second).
+    /// Clock labels for axis ticks: tenths when a tick falls between whole seconds, so that no label is
+    /// rounded away from its tick ("0:00, 0:01, 0:01" for ticks every half second, "0:03" at 2.5 s).
     static func clockTicks(_ ticks: [Double]) -> [String] {
-        let tenths = zip(ticks, ticks.dropFirst()).contains { $1 - $0 < 1 - 1e-9 }
+        let tenths = ticks.contains { abs($0 - $0.rounded()) > 1e-6 }
         return ticks.map { clock($0, tenths: tenths) }
     }
 }

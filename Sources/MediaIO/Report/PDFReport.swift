@@ -123,9 +123,14 @@ struct PDFReport {
         // Summary cards, three to a row.
         var cards: [(String, String, String, ReportStatus)] = []
         let reps = exercise.prescribedReps.map { "\(stats.repsDone) / \($0)" } ?? "\(stats.repsDone)"
-        cards.append(
-            ("REPETITIONS", reps, exercise.prescribedReps == nil ? "done" : "done / prescribed", stats.repCountStatus)
-        )
+        if !exercise.isHold {  // a hold has no repetitions: its card is the time held (below)
+            cards.append(
+                (
+                    "REPETITIONS", reps, exercise.prescribedReps == nil ? "done" : "done / prescribed",
+                    stats.repCountStatus
+                )
+            )
+        }
         if let note = stats.inTargetNote, stats.repsMeasured > 0 {
             cards.append(
                 (
@@ -156,7 +161,7 @@ struct PDFReport {
                 stats.safetyCount == 0 ? .within : .unsafe
             )
         )
-        if !exercise.holdSeconds.isEmpty {
+        if !exercise.holdSeconds.isEmpty || exercise.isHold {
             let longest = exercise.holdSeconds.max() ?? 0
             let status: ReportStatus = exercise.holdTargetSeconds.map { longest >= $0 ? .within : .short } ?? .unknown
             cards.append(
@@ -216,12 +221,17 @@ struct PDFReport {
             cairo_restore(page.cr)
             if advance { page.y += height + 28 }
         }
-        chart("Range of motion per repetition", width: width, height: 170) { $0.rangeOfMotion(&$1) }
+        if !exercise.isHold {
+            chart("Range of motion per repetition", width: width, height: 170) { $0.rangeOfMotion(&$1) }
+        }
         chart("\(exercise.angleName) over time", width: width, height: 170) { $0.angleOverTime(&$1) }
         let half = (width - 16) / 2
         page.ensure(170 + 22)
-        chart("Tempo per repetition", width: half, height: 160, x: left, advance: false) { $0.tempo(&$1) }
-        chart("Form issues", width: half, height: 160, x: left + half + 16, advance: false) { $0.issueTimeline(&$1) }
+        if !exercise.isHold {
+            chart("Tempo per repetition", width: half, height: 160, x: left, advance: false) { $0.tempo(&$1) }
+        }
+        let issuesX = exercise.isHold ? left : left + half + 16
+        chart("Form issues", width: half, height: 160, x: issuesX, advance: false) { $0.issueTimeline(&$1) }
         page.y += 160 + 28
 
         drawTable(stats, on: page)

@@ -16,13 +16,17 @@ extension ReportInput.Exercise {
     ///
     /// - Parameters:
     ///   - angleSeries: the primary angle per frame (from the snapshots), for the angle chart.
-    ///   - targetDegrees: the primary angle's target band at the peak, shaded on the angle chart.
+    ///   - targetDegrees: the primary angle's target band at the peak, shaded on the angle chart; by default
+    ///     the definition's (a hold's: its first condition's band).
+    ///   - definition: the exercise, when known: its primary angle names the angle chart, and a hold's
+    ///     section reports the time held instead of repetitions.
     public init(
         summary: SessionSummary,
         prescribedReps: Int? = nil,
         angleSeries: [ReportInput.AngleSample] = [],
         targetDegrees: ClosedRange<Double>? = nil,
-        stills: [ReportInput.Still] = []
+        stills: [ReportInput.Still] = [],
+        definition: ExerciseDefinition? = nil
     ) {
         let repetitions = summary.repetitions.map { rep in
             let verdict: ReportInput.Verdict =
@@ -50,21 +54,27 @@ extension ReportInput.Exercise {
         let events =
             summary.formIssues.map { ReportInput.Event(seconds: $0.seconds, text: $0.cue) }
             + summary.safetyWarnings.map { ReportInput.Event(seconds: $0.seconds, text: $0.text, isSafety: true) }
-        let angleName = summary.repetitions.first?.angles.first?.angle.displayName ?? "angle"
+        let angleName =
+            definition?.primaryAngle.displayName ?? summary.repetitions.first?.angles.first?.angle.displayName
+            ?? "angle"
         self.init(
             name: summary.exerciseName ?? summary.exercise ?? "Unrecognised exercise",
             angleName: angleName.prefix(1).uppercased() + angleName.dropFirst(),
             // Movement counted without a recognised exercise has no target to reach.
             targetRange: summary.exercise == nil ? nil : 1.0...Double.infinity,
             rangeOfMotionUnit: .fraction,
-            targetDegrees: targetDegrees,
+            targetDegrees: targetDegrees
+                ?? definition.flatMap { d in
+                    d.target.map { $0.min...$0.max } ?? d.hold?.conditions.first.map { $0.min...$0.max }
+                },
             prescribedReps: prescribedReps,
             repetitions: repetitions,
             angleSeries: angleSeries,
             events: events.sorted { $0.seconds < $1.seconds },
             stills: stills,
             holdSeconds: summary.holds.map(\.heldSeconds),
-            holdTargetSeconds: summary.holds.first?.targetSeconds
+            holdTargetSeconds: summary.holds.first?.targetSeconds ?? definition?.hold?.seconds,
+            isHold: definition?.isHold ?? false
         )
     }
 }

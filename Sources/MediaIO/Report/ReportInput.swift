@@ -130,6 +130,8 @@ public struct ReportInput: Sendable {
         /// Seconds each hold lasted (isometric exercises).
         public var holdSeconds: [Double]
         public var holdTargetSeconds: Double?
+        /// A hold (plank, wall sit): the section reports the time held, not repetitions.
+        public var isHold: Bool
 
         public init(
             name: String,
@@ -143,7 +145,8 @@ public struct ReportInput: Sendable {
             events: [Event] = [],
             stills: [Still] = [],
             holdSeconds: [Double] = [],
-            holdTargetSeconds: Double? = nil
+            holdTargetSeconds: Double? = nil,
+            isHold: Bool = false
         ) {
             self.name = name
             self.angleName = angleName
@@ -157,6 +160,7 @@ public struct ReportInput: Sendable {
             self.stills = stills
             self.holdSeconds = holdSeconds
             self.holdTargetSeconds = holdTargetSeconds
+            self.isHold = isHold
         }
     }
 

@@ -133,15 +133,20 @@ enum AnalysisOutputs {
                 // The prescription is for the exercise given; a recording of several has none per exercise.
                 prescribedReps: parts.count == 1 ? prescribedReps : nil,
                 angleSeries: parts.count == 1 ? series : series.filter { part.contains($0.seconds) },
-                targetDegrees: (definition ?? (parts.count == 1 ? exercise : nil))?.target.map { $0.min...$0.max },
-                stills: stills
+                stills: stills,
+                definition: definition ?? (parts.count == 1 ? exercise : nil)
             )
         }
         let name =
             parts.count > 1
             ? "\(parts.count) exercises" : summary.exerciseName ?? "Movement"
+        // A hold is reported by the time held, not by its (no) repetitions.
+        let held = sections.count == 1 && sections[0].isHold
+        let longest = summary.holds.map(\.heldSeconds).max()
         let input = ReportInput(
-            title: "\(name): \(summary.reps) repetition\(summary.reps == 1 ? "" : "s")",
+            title: held
+                ? "\(name): " + (longest.map { "held \(String(format: "%.1f", $0)) s" } ?? "not held")
+                : "\(name): \(summary.reps) repetition\(summary.reps == 1 ? "" : "s")",
             subtitle: "\((input as NSString).lastPathComponent) · \(String(format: "%.1f", summary.durationSeconds)) s",
             exercises: sections,
             summaryJSON: summaryJSON

@@ -40,6 +40,17 @@ struct ReportStillsTests {
         #expect(stills.allSatisfy { !$0.caption.contains("\($0.rep.index)") })
     }
 
+    @Test func stillsAreTakenWhereTheOverlayShowedTheExercise() throws {
+        // push-up_37 with no exercise: repetition 1 ended before the push-up was recognised, so its still showed
+        // "Observing…"; the stills come from the repetitions the overlay showed as push-ups.
+        let reps = try [1.1, 1.3, 1.2, 1.0].enumerated().map { try Self.repetition($0 + 1, rom: $1) }
+        let stills = AnalysisOutputs.stillRepetitions(reps, shown: { $0.index >= 3 })
+        #expect(stills.map(\.rep.index) == [3, 4])
+        // None shown: every repetition is a candidate, as before.
+        #expect(AnalysisOutputs.stillRepetitions(reps, shown: { _ in false }).map(\.rep.index) == [2, 4])
+        #expect(AnalysisOutputs.stillRepetitions(reps, shown: { $0.index == 1 }).map(\.rep.index) == [1])
+    }
+
     @Test func oneRepetitionIsOneStill() throws {
         let stills = AnalysisOutputs.stillRepetitions([try Self.repetition(1, rom: nil)])
         #expect(stills.map(\.caption) == ["Repetition shown"])

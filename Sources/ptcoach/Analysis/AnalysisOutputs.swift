@@ -102,7 +102,13 @@ enum AnalysisOutputs {
         // One report section per exercise done (a recording may hold several), each with its own stills.
         let names = Dictionary(configuration.library.map { ($0.id, $0.name) }) { first, _ in first }
         let parts = summary.exerciseParts(names: names)
-        let picks = wantsStills ? parts.map { stillRepetitions($0.summary.repetitions) } : parts.map { _ in [] }
+        // A still shows the overlay as it was live: prefer repetitions during which it showed the exercise's angle
+        // (with no exercise given, those before the exercise was recognised showed "Observing…").
+        let shown = { (rep: Repetition) in
+            series.contains { $0.seconds >= rep.startSeconds && $0.seconds <= rep.endSeconds }
+        }
+        let picks =
+            wantsStills ? parts.map { stillRepetitions($0.summary.repetitions, shown: shown) } : parts.map { _ in [] }
         let times = picks.joined().map { peakSeconds(of: $0.rep, in: series) }
         var images: [RGBImage?] = []
         if let annotated {
@@ -161,7 +167,14 @@ enum AnalysisOutputs {
     /// The best and the worst repetition (one still when there is one repetition, none without). The captions
     /// name the still, the report adds "(repetition N)"; when every repetition was good the worst is the one
     /// with the smallest range, and is called that rather than "needs most work".
-    static func stillRepetitions(_ reps: [Repetition]) -> [(rep: Repetition, caption: String)] {
+    ///
+    /// - Parameter shown: whether the live overlay showed the exercise during a repetition; when some did, the
+    ///   stills are taken among those.
+    static func stillRepetitions(
+        _ all: [Repetition],
+        shown: (Repetition) -> Bool = { _ in true }
+    ) -> [(rep: Repetition, caption: String)] {
+        let reps = all.contains(where: shown) ? all.filter(shown) : all
         guard !reps.isEmpty else { return [] }
         func score(_ rep: Repetition) -> Double {
             (rep.verdict == .good ? 10 : 0) - Double(rep.issues.count + 5 * rep.safetyBreaches.count)

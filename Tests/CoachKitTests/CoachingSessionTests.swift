@@ -293,6 +293,19 @@ struct CoachingSessionTests {
         #expect(events.contains { if case .holdProgress = $0 { true } else { false } })
     }
 
+    @Test func bothKneesBentIsNotASingleLegStance() throws {
+        // A wall sit (both knees at about 90°): with single-leg stance prescribed no balance time is credited,
+        // and with no exercise given it is not named a single-leg stance (it was, on both counts).
+        let frames = SyntheticExercise(kind: .wallSit).frames(reps: 12)
+        let (stance, _) = Self.run(frames, exercise: "single-leg-stance")
+        #expect(stance.summary().holds.allSatisfy { $0.heldSeconds < 1 }, "\(stance.summary().holds)")
+        let (named, _) = Self.run(frames, exercise: nil)
+        #expect(
+            named.summary().segments.allSatisfy { $0.exercise != "single-leg-stance" },
+            "\(named.summary().segments)"
+        )
+    }
+
     @Test func aHoldShowsItsAngleAtItsJointAgainstItsBand() throws {
         // The overlay draws the held angle as an arc, green inside the hold's band (wall sit: knees 65–115°);
         // the joint was never set for a hold, so no arc was drawn.

@@ -1651,7 +1651,8 @@ public struct CoachingSession: Sendable {
                     switch exercise.side {
                     case .left: ok = inL
                     case .right: ok = inR
-                    case .either: ok = inL || inR
+                    // One side does it, the other does not: both knees bent is a squat, not a single-leg stance.
+                    case .either: ok = inL != inR
                     case .both: ok = (inL || l.isNaN) && (inR || r.isNaN) && !(l.isNaN && r.isNaN)
                     }
                 }

@@ -765,24 +765,9 @@ public struct ExerciseRecognizer: Sendable {
             guard most < 0.35, !(hipsRange > 0.15) else { return 0 }
             var satisfied = 1.0
             for condition in hold.conditions {
+                // As the session checks it, on the window's mean angles.
                 let k = Self.index(condition.angle) * 2
-                let inBand = { (v: Double) in v.isFinite && v >= condition.min && v <= condition.max }
-                let (l, r) = (inBand(mean[k]), inBand(mean[k + 1]))
-                // As the session checks a hold: the side(s) the definition names; `either` is one side and not
-                // the other (both knees bent is a wall sit, not a single-leg stance); a side not seen does not
-                // count against `both`.
-                let ok: Bool
-                if !condition.angle.isSided {
-                    ok = l
-                } else {
-                    switch d.side {
-                    case .left: ok = l
-                    case .right: ok = r
-                    case .either: ok = l != r
-                    case .both: ok = (l || !mean[k].isFinite) && (r || !mean[k + 1].isFinite) && (l || r)
-                    }
-                }
-                if !ok { satisfied = 0 }
+                if !condition.isMet(on: d.side, left: mean[k], right: mean[k + 1]) { satisfied = 0 }
             }
             return 0.8 * satisfied * postureFactor
         }

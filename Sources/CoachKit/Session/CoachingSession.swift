@@ -1640,23 +1640,7 @@ public struct CoachingSession: Sendable {
         if valid {
             for condition in hold.conditions {
                 guard let a = exercise.angles.firstIndex(of: condition.angle) else { continue }
-                let l = values[a * 2]
-                let r = values[a * 2 + 1]
-                let inL = !l.isNaN && l >= condition.min && l <= condition.max
-                let inR = !r.isNaN && r >= condition.min && r <= condition.max
-                let ok: Bool
-                if !condition.angle.isSided {
-                    ok = inL
-                } else {
-                    switch exercise.side {
-                    case .left: ok = inL
-                    case .right: ok = inR
-                    // One side does it, the other does not: both knees bent is a squat, not a single-leg stance.
-                    case .either: ok = inL != inR
-                    case .both: ok = (inL || l.isNaN) && (inR || r.isNaN) && !(l.isNaN && r.isNaN)
-                    }
-                }
-                if !ok {
+                if !condition.isMet(on: exercise.side, left: values[a * 2], right: values[a * 2 + 1]) {
                     failing = condition.cue
                     break
                 }

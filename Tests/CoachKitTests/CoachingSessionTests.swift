@@ -306,6 +306,18 @@ struct CoachingSessionTests {
         )
     }
 
+    @Test func aHoldRecognisedWithNoExerciseGivenIsTimed() throws {
+        // A 12-s wall sit with no exercise given: once it is named, the time held counts, as with the exercise
+        // given (it was named and never timed).
+        let frames = SyntheticExercise(kind: .wallSit).frames(reps: 12)
+        let (session, _) = Self.run(frames, exercise: nil)
+        let summary = session.summary()
+        #expect(summary.segments.contains { $0.exercise == "wall-sit" }, "\(summary.segments)")
+        let hold = try #require(summary.holds.first, "\(summary)")
+        #expect(hold.targetSeconds == 30)
+        #expect(hold.heldSeconds > 5 && hold.heldSeconds <= 12.5, "\(hold)")
+    }
+
     @Test func aHoldShowsItsAngleAtItsJointAgainstItsBand() throws {
         // The overlay draws the held angle as an arc, green inside the hold's band (wall sit: knees 65–115°);
         // the joint was never set for a hold, so no arc was drawn.

@@ -626,9 +626,9 @@ public struct CoachingSession: Sendable {
                 )
             {
                 held = false
-                if !bridged { countAgnostic(pose, valid: false, at: t) }
+                if !bridged { countAgnostic(pose, valid: false, dt: dt, at: t) }
             }
-            if !held { countAgnostic(pose, valid: valid, at: t) }
+            if !held { countAgnostic(pose, valid: valid, dt: dt, at: t) }
         }
         finishFrame(at: t)
         return events
@@ -676,7 +676,9 @@ public struct CoachingSession: Sendable {
             recognize(nil, steady: false, at: t)
             if !glitch, !gapOpen { _ = agnostic?.ingest(nil, at: t, valid: false) }
         }
-        if configuration.exercise?.isHold == true { updateHold(configuration.exercise!, valid: false, dt: 0, at: t) }
+        if let exercise = configuration.exercise ?? recognizedExercise, exercise.isHold {
+            updateHold(exercise, valid: false, dt: 0, at: t)
+        }
         if t - lastPersonSeconds >= 1 {
             setGuidance("Step into the camera view", at: t)
         }
@@ -1634,25 +1636,38 @@ public struct CoachingSession: Sendable {
 
     // MARK: - Holds
 
+    /// A hold's angle on the left and on the right (NaN where not measured): from the exercise given's own
+    /// measurements, or, for a hold recognised with no exercise given, from the recogniser's latest sample
+    /// (in the image plane unless the depth is trusted, as the repetitions are measured).
+    private func holdAngle(_ angle: AngleKind, of exercise: ExerciseDefinition) -> (left: Double, right: Double) {
+        if configuration.exercise == nil {
+            guard let sample = recognizer?.sample else { return (.nan, .nan) }
+            let k =
+                ExerciseRecognizer.index(angle) * 2
+                + (depthCheck.trusted != true ? ExerciseRecognizer.flatAngleBase : 0)
+            return (sample[k], sample[k + 1])
+        }
+        guard let a = exercise.angles.firstIndex(of: angle), a * 2 + 1 < values.count else { return (.nan, .nan) }
+        return (values[a * 2], values[a * 2 + 1])
+    }
+
     private mutating func updateHold(_ exercise: ExerciseDefinition, valid: Bool, dt: Double, at t: Double) {
         guard let hold = exercise.hold else { return }
         var failing: String?
         if valid {
             for condition in hold.conditions {
-                guard let a = exercise.angles.firstIndex(of: condition.angle) else { continue }
-                if !condition.isMet(on: exercise.side, left: values[a * 2], right: values[a * 2 + 1]) {
+                let (l, r) = holdAngle(condition.angle, of: exercise)
+                if !condition.isMet(on: exercise.side, left: l, right: r) {
                     failing = condition.cue
                     break
                 }
             }
         }
         let holding = valid && failing == nil
-        let primary = exercise.angles.firstIndex(of: hold.conditions[0].angle) ?? 0
-        snapshot.primaryAngle =
-            values.isEmpty ? nil : (values[primary * 2].isNaN ? values[primary * 2 + 1] : values[primary * 2])
+        let (primaryL, primaryR) = holdAngle(hold.conditions[0].angle, of: exercise)
+        snapshot.primaryAngle = primaryL.isNaN ? (primaryR.isNaN ? nil : primaryR) : primaryL
         // Drawn at the joint of the side the value comes from, as for a repetition.
-        let holdSide: BodySide? =
-            !hold.conditions[0].angle.isSided ? nil : values.isEmpty || values[primary * 2].isNaN ? .right : .left
+        let holdSide: BodySide? = !hold.conditions[0].angle.isSided ? nil : primaryL.isNaN ? .right : .left
         snapshot.side = holdSide
         snapshot.primaryJoint = hold.conditions[0].angle.vertexJoint(side: holdSide ?? .left)
         if holding {
@@ -1818,6 +1833,11 @@ public struct CoachingSession: Sendable {
 
     private mutating func switchExercise(to index: Int?, confidence: Double, state: RecognitionState, at t: Double) {
         closeSegment(at: t)
+        // A recognised hold ends with its segment.
+        if index != recognizedIndex, let hold = recognizedExercise?.hold {
+            if !holdStart.isNaN { endHold(target: hold.seconds) }
+            snapshot.hold = nil
+        }
         recognizedIndex = index
         recognizedConfidence = confidence
         candidateVotes = 0
@@ -1850,8 +1870,12 @@ public struct CoachingSession: Sendable {
         )
     }
 
-    private mutating func countAgnostic(_ pose: Pose, valid: Bool, at t: Double) {
+    private mutating func countAgnostic(_ pose: Pose, valid: Bool, dt: Double, at t: Double) {
         guard agnostic != nil else { return }
+        // A hold recognised is timed as a hold given is (from when it is recognised).
+        if let index = recognizedIndex, configuration.library[index].hold != nil {
+            updateHold(configuration.library[index], valid: valid, dt: dt, at: t)
+        }
         let completed = agnostic?.ingest(pose, at: t, valid: valid, useDepth: hasDepth) ?? 0
         snapshot.rangeOfMotionProgress = agnostic?.progress ?? 0
         if completed > 0, let reps = agnostic?.completed {
@@ -2211,7 +2235,7 @@ public struct CoachingSession: Sendable {
             segments = Self.attributing(repetitions, to: segments)
         }
         var holds = self.holds
-        if let hold = configuration.exercise?.hold, !holdStart.isNaN, holdHeld >= 1 {
+        if let hold = (configuration.exercise ?? recognizedExercise)?.hold, !holdStart.isNaN, holdHeld >= 1 {
             holds.append(
                 .init(
                     startSeconds: holdStart,

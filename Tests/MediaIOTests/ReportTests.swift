@@ -305,6 +305,11 @@ struct ReportInputSessionSummaryTests {
         #expect(ExerciseStatistics.status(of: exercise.repetitions[0], in: exercise) == .goodForm)
         let html = ReportWriter.html(ReportInput(title: "t", exercises: [exercise]))
         #expect(html.contains("2 repetitions done; 0 of the 1 measured reached the target range"), "\(html)")
+        // None measured: the chart says why it is empty.
+        summary.repetitions[1].measurementReliable = false
+        let unmeasured = ReportWriter.html(ReportInput(title: "t", exercises: [ReportInput.Exercise(summary: summary)]))
+        #expect(unmeasured.contains("Range of motion not measurable from this camera view"))
+        #expect(!unmeasured.contains("No range-of-motion measurements"))
     }
 
     /// A repetition of a movement no exercise was recognised for is "not judged", not "good form".

@@ -108,7 +108,13 @@ struct ReportCharts {
     /// One bar per repetition, coloured by status, over the shaded target band.
     func rangeOfMotion(_ canvas: inout some ChartCanvas) {
         let reps = exercise.repetitions.filter { $0.rangeOfMotion != nil }
-        guard !reps.isEmpty else { return empty(&canvas, "No range-of-motion measurements") }
+        guard !reps.isEmpty else {
+            // Repetitions done but none measured: the camera view (as the headline says), not a missing set.
+            let text =
+                exercise.repetitions.isEmpty
+                ? "No range-of-motion measurements" : "Range of motion not measurable from this camera view"
+            return empty(&canvas, text)
+        }
         let p = plot
         let values = reps.compactMap(\.rangeOfMotion)
         let targetTop = exercise.targetRange.map { $0.upperBound.isFinite ? $0.upperBound : $0.lowerBound * 1.2 }

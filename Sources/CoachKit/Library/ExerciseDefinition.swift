@@ -146,6 +146,11 @@ public struct ExerciseDefinition: Sendable, Hashable, Codable {
     /// Whether the exercise is a hold rather than repetitions.
     public var isHold: Bool { hold != nil }
 
+    /// The band the primary angle should reach, in degrees: the target at the peak, or a hold's first condition.
+    public var targetBand: ClosedRange<Double>? {
+        target.map { $0.min...$0.max } ?? hold?.conditions.first.map { $0.min...$0.max }
+    }
+
     /// Every joint the exercise needs (both sides for `both`/`either`).
     public var requiredJoints: [Joint] {
         var joints: [Joint] = []

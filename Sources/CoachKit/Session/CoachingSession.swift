@@ -444,9 +444,7 @@ public struct CoachingSession: Sendable {
             snapshot.confidence = 1
             snapshot.primaryAngleKind = exercise.primaryAngle
             // A hold's band is its first condition's (the primary angle's): the overlay's arc turns green in it.
-            snapshot.targetRange =
-                exercise.target.map { $0.min...$0.max }
-                ?? exercise.hold.flatMap { $0.conditions.first }.map { $0.min...$0.max }
+            snapshot.targetRange = exercise.targetBand
             snapshot.recognition = .exercise(id: exercise.id, confidence: 1)
         } else {
             // With no exercise given, the upper body: a pull-up or push-up filmed close shows no hips, and the
@@ -1640,13 +1638,7 @@ public struct CoachingSession: Sendable {
     /// measurements, or, for a hold recognised with no exercise given, from the recogniser's latest sample
     /// (in the image plane unless the depth is trusted, as the repetitions are measured).
     private func holdAngle(_ angle: AngleKind, of exercise: ExerciseDefinition) -> (left: Double, right: Double) {
-        if configuration.exercise == nil {
-            guard let sample = recognizer?.sample else { return (.nan, .nan) }
-            let k =
-                ExerciseRecognizer.index(angle) * 2
-                + (depthCheck.trusted != true ? ExerciseRecognizer.flatAngleBase : 0)
-            return (sample[k], sample[k + 1])
-        }
+        if configuration.exercise == nil { return recognizedAngle(angle) }
         guard let a = exercise.angles.firstIndex(of: angle), a * 2 + 1 < values.count else { return (.nan, .nan) }
         return (values[a * 2], values[a * 2 + 1])
     }
@@ -1790,6 +1782,15 @@ public struct CoachingSession: Sendable {
         }
     }
 
+    /// An angle on the left and on the right in the recogniser's latest sample (NaN where not measured), with no
+    /// exercise given: in the image plane unless the depth is trusted, as with an exercise given.
+    private func recognizedAngle(_ angle: AngleKind) -> (left: Double, right: Double) {
+        guard let sample = recognizer?.sample else { return (.nan, .nan) }
+        let k =
+            ExerciseRecognizer.index(angle) * 2 + (depthCheck.trusted != true ? ExerciseRecognizer.flatAngleBase : 0)
+        return (sample[k], sample[k + 1])
+    }
+
     /// The exercise recognised so far, with no exercise given.
     private var recognizedExercise: ExerciseDefinition? { recognizedIndex.map { configuration.library[$0] } }
 
@@ -1884,11 +1885,7 @@ public struct CoachingSession: Sendable {
         }
         if let index = recognizedIndex {
             let exercise = configuration.library[index]
-            let k =
-                ExerciseRecognizer.index(exercise.primaryAngle) * 2
-                + (depthCheck.trusted != true ? ExerciseRecognizer.flatAngleBase : 0)  // as with an exercise given
-            let l = recognizer?.sample[k] ?? .nan
-            let r = recognizer?.sample[k + 1] ?? .nan
+            let (l, r) = recognizedAngle(exercise.primaryAngle)
             snapshot.primaryAngle =
                 l.isNaN ? (r.isNaN ? nil : r) : (r.isNaN ? l : (exercise.side == .both ? (l + r) / 2 : Swift.max(l, r)))
             // Where the overlay draws it: as with the exercise given, a bilateral mean at the left joint, else the

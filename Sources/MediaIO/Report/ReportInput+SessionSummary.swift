@@ -63,10 +63,7 @@ extension ReportInput.Exercise {
             // Movement counted without a recognised exercise has no target to reach.
             targetRange: summary.exercise == nil ? nil : 1.0...Double.infinity,
             rangeOfMotionUnit: .fraction,
-            targetDegrees: targetDegrees
-                ?? definition.flatMap { d in
-                    d.target.map { $0.min...$0.max } ?? d.hold?.conditions.first.map { $0.min...$0.max }
-                },
+            targetDegrees: targetDegrees ?? definition?.targetBand,
             prescribedReps: prescribedReps,
             repetitions: repetitions,
             angleSeries: angleSeries,

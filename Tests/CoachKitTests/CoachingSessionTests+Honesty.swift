@@ -311,6 +311,16 @@ extension CoachingSessionTests {
         }
     }
 
+    @Test(arguments: [SyntheticExercise.Kind.shoulderAbduction, .squat])
+    func withNoExerciseRepetitionsHeldAtTheTopAreEachCounted(kind: SyntheticExercise.Kind) {
+        // Six repetitions, each held 5 s at the top with 1 s of rest between: the body spends most of the
+        // movement's window in one position, which the clipping of glitches took for the whole range, so the
+        // rests were clipped to it and repetitions merged (5 of 6 counted).
+        let frames = SyntheticExercise(kind: kind, repSeconds: 2, holdSeconds: 5, restSeconds: 1).frames(reps: 6)
+        let session = Self.run(frames, exercise: nil).session
+        #expect(session.repetitions.count == 6, "\(session.repetitions.map { ($0.startSeconds, $0.endSeconds) })")
+    }
+
     @Test func aRecordingTooShortForTheMovementsWindowStillCountsItsRepetition() throws {
         // One 1.2-s squat in a 1.6-s clip (kaiakol's clips last 1.1 s): the agnostic counter's window needs 3 s,
         // so the summary looks for the movement in what there is, and the single decision names the exercise.

@@ -13,6 +13,10 @@ struct SyntheticExercise {
     var kind: Kind
     var fps = 30.0
     var repSeconds = 2.4
+    /// Seconds each repetition is held at its peak (a raise held at the top, as programmes prescribe).
+    var holdSeconds = 0.0
+    /// Seconds standing at rest between repetitions.
+    var restSeconds = 0.3
     var noisePixels = 1.5
     var walkInSeconds = 0.0
     var idleBeforeSeconds = 1.0
@@ -83,8 +87,9 @@ struct SyntheticExercise {
                 for i in 0..<n {
                     let phase = 0.5 - 0.5 * cos(2 * .pi * Double(i) / Double(n))  // 0 → 1 → 0
                     add(pose(phase, cx))
+                    if i == n / 2 { for _ in 0..<Int(holdSeconds * fps) { add(pose(1, cx)) } }
                 }
-                for _ in 0..<Int(0.3 * fps) { add(idle) }
+                for _ in 0..<Int(restSeconds * fps) { add(idle) }
             }
         }
         for _ in 0..<Int(idleAfterSeconds * fps) { add(idle) }

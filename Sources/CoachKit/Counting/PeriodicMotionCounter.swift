@@ -77,7 +77,10 @@ public struct PeriodicMotionCounter: Sendable {
     private var product: [Double]
     private var active: [Int]
     // Robust clipping: each dimension is limited to median ± 3 robust deviations over the window, so
-    // tracking glitches (a joint jumping for a few frames) cannot become the dominant "movement".
+    // tracking glitches (a joint jumping for a few frames) cannot become the dominant "movement". The median
+    // absolute deviation is zero when more than half the window is one position (a raise held 5 s at the top,
+    // or long rests between brief repetitions): then the limit also reaches every position taken for 1.6 s, or
+    // the clip would flatten the repetitions themselves.
     private var center: [Double]
     private var spread: [Double]
     private var sortScratch: [Double]
@@ -273,18 +276,30 @@ public struct PeriodicMotionCounter: Sendable {
         return v > c + r ? c + r : (v < c - r ? c - r : v)
     }
 
+    /// Where a joint spends this many samples of the window (1.6 s in all) is a position the person took, not a
+    /// glitch to clip (Kinect's foot glitches take about 10% of UI-PRMD's frames): the clip's half-width is at
+    /// least the spread between the 17th-lowest and 17th-highest samples.
+    private static let heldSamples = 16
+    /// Held positions widen the clip once the window holds this many samples (6 s); a short window (a clip of
+    /// a few seconds) keeps the plain robust clip.
+    private static let heldWindowSamples = 60
+
     private mutating func updateClipping(_ n: Int) {
         for d in 0..<dimension {
             for i in 0..<n { sortScratch[i] = ring[i * dimension + d] }
             var median = 0.0
             var mad = 0.0
+            var held = 0.0
             sortScratch.withUnsafeMutableBufferPointer { buffer in
                 let part = UnsafeMutableBufferPointer(rebasing: buffer[0..<n])
+                if n >= Self.heldWindowSamples {
+                    held = quickselect(part, n - 1 - Self.heldSamples) - quickselect(part, Self.heldSamples)
+                }
                 median = quickselect(part, n / 2)
                 for i in 0..<n { part[i] = abs(part[i] - median) }
                 mad = quickselect(part, n / 2)
             }
-            spread[d] = 3 * 1.4826 * mad + 0.05
+            spread[d] = Swift.max(3 * 1.4826 * mad, held) + 0.05
             center[d] = median
         }
     }

@@ -505,6 +505,22 @@ struct AnalyzeCommandTests {
         #expect(unnamedText.contains("rep 1: 6.1–8.5 s, form not judged (no exercise recognised)"), "\(unnamedText)")
     }
 
+    @Test func eachHoldHasItsOwnNumberedLineWithItsTimes() throws {
+        // Two holds of the same length printed the same line twice ("hold: 1.7 s of 10 s" twice).
+        func hold(_ start: Double, _ held: Double, _ completed: Bool) -> String {
+            #"{"startSeconds":\#(start),"endSeconds":\#(start + held),"heldSeconds":\#(held),"targetSeconds":10,"completed":\#(completed)}"#
+        }
+        let json = #"""
+            {"exercise":"single-leg-stance","exerciseName":"Single-leg stance","exerciseSource":"given","countedBy":"angle",
+             "reps":0,"holds":[\#(hold(17.2, 1.7, false)),\#(hold(34.2, 12.5, true))],"segments":[],"formIssues":[],
+             "safetyWarnings":[],"cues":[],"averages":{},"durationSeconds":50,"secondsWithPerson":50,"repetitions":[]}
+            """#
+        let summary = try JSONDecoder().decode(SessionSummary.self, from: Data(json.utf8))
+        let text = AnalyzeCommand.report(summary, file: "f", library: try ExerciseLibrary.bundled())
+        #expect(text.contains("  hold 1: 17.2–18.9 s, held 1.7 s of 10 s\n"), "\(text)")
+        #expect(text.contains("  hold 2: 34.2–46.7 s, held 12.5 s of 10 s (done)"), "\(text)")
+    }
+
     // MARK: - A trained model as the recognizer
 
     /// A model trained on three UI-PRMD movements of subjects s01–s03 (front view), labelled with exercise ids

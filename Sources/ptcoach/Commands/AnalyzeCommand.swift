@@ -370,9 +370,11 @@ struct AnalyzeCommand: AsyncParsableCommand {
             if !rep.safetyBreaches.isEmpty { line += " [safety: \(rep.safetyBreaches[0].warning)]" }
             lines.append(line)
         }
-        for hold in summary.holds {
+        // Numbered and placed in time as the repetitions are: two holds of the same length are two holds.
+        for (i, hold) in summary.holds.enumerated() {
             lines.append(
-                "  hold: \(f(hold.heldSeconds)) s of \(f(hold.targetSeconds, 0)) s\(hold.completed ? " (done)" : "")"
+                "  hold \(i + 1): \(f(hold.startSeconds))–\(f(hold.endSeconds)) s, held \(f(hold.heldSeconds)) s of "
+                    + "\(f(hold.targetSeconds, 0)) s\(hold.completed ? " (done)" : "")"
             )
         }
         if summary.segments.count > 1 {

@@ -1850,7 +1850,7 @@ public struct CoachingSession: Sendable {
             snapshot.exerciseID = exercise.id
             snapshot.exerciseName = exercise.name
             snapshot.primaryAngleKind = exercise.primaryAngle
-            snapshot.targetRange = exercise.target.map { $0.min...$0.max }
+            snapshot.targetRange = exercise.targetBand
         } else {
             snapshot.exerciseID = nil
             snapshot.exerciseName = nil
@@ -1873,17 +1873,17 @@ public struct CoachingSession: Sendable {
 
     private mutating func countAgnostic(_ pose: Pose, valid: Bool, dt: Double, at t: Double) {
         guard agnostic != nil else { return }
-        // A hold recognised is timed as a hold given is (from when it is recognised).
-        if let index = recognizedIndex, configuration.library[index].hold != nil {
-            updateHold(configuration.library[index], valid: valid, dt: dt, at: t)
-        }
+        // A hold recognised is timed as a hold given is (from when it is recognised), and its timer sets the
+        // overlay's angle, side and joint, as with the hold given.
+        let recognizedHold = recognizedIndex.map { configuration.library[$0].hold != nil } ?? false
+        if recognizedHold { updateHold(configuration.library[recognizedIndex!], valid: valid, dt: dt, at: t) }
         let completed = agnostic?.ingest(pose, at: t, valid: valid, useDepth: hasDepth) ?? 0
         snapshot.rangeOfMotionProgress = agnostic?.progress ?? 0
         if completed > 0, let reps = agnostic?.completed {
             completeMovement(reps)
             switchToFallbackIfAngleFails(recognizedExercise)
         }
-        if let index = recognizedIndex {
+        if let index = recognizedIndex, !recognizedHold {
             let exercise = configuration.library[index]
             let (l, r) = recognizedAngle(exercise.primaryAngle)
             snapshot.primaryAngle =

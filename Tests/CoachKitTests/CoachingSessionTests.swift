@@ -30,6 +30,8 @@ struct CoachingSessionTests {
         (SyntheticExercise.Kind.squat, "squat", 8),
         (.shoulderAbduction, "shoulder-abduction", 10),
         (.bicepCurl, "bicep-curl", 6),
+        (.hipExtension, "standing-hip-extension", 6),
+        (.lateralTilt, "lateral-trunk-tilt", 6),
     ])
     func countsExactRepetitionsWithTheExerciseGiven(kind: SyntheticExercise.Kind, id: String, reps: Int) {
         let frames = SyntheticExercise(kind: kind).frames(reps: reps)
@@ -46,6 +48,17 @@ struct CoachingSessionTests {
             #expect(rep.angles.first?.angle == Self.library[id]!.primaryAngle)
             #expect((rep.rangeOfMotion ?? 0) > 0.8)
         }
+    }
+
+    @Test(arguments: [
+        (SyntheticExercise.Kind.hipExtension, "standing-hip-extension"), (.lateralTilt, "lateral-trunk-tilt"),
+    ])
+    func theExercisesAddedForHipAndBackProgrammesAreNamedWithNoExerciseGiven(kind: SyntheticExercise.Kind, id: String) {
+        // A leg taken straight back is not a straight-leg raise or a hip abduction; a trunk bent sideways, the thighs
+        // and arms turning against it, is not a hip abduction (the first definition without its `also` was named one).
+        let summary = Self.run(SyntheticExercise(kind: kind).frames(reps: 6), exercise: nil).session.summary()
+        #expect(summary.exercise == id, "\(summary.segments)")
+        #expect(summary.reps >= 5, "\(summary.reps)")
     }
 
     @Test func aCurlSwungUpWithTheUpperArmBreaksElbowStillAndAStrictOneDoesNot() throws {

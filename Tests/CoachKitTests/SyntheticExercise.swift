@@ -8,7 +8,7 @@ import PoseKit
 /// let frames = SyntheticExercise(kind: .squat).frames(reps: 8)
 /// ```
 struct SyntheticExercise {
-    enum Kind { case squat, shoulderAbduction, bicepCurl, wallSit, walkOnly, standStill }
+    enum Kind { case squat, shoulderAbduction, bicepCurl, wallSit, walkOnly, standStill, hipExtension, lateralTilt }
 
     var kind: Kind
     var fps = 30.0
@@ -111,13 +111,18 @@ struct SyntheticExercise {
             return Self.body(cx: cx, view: .front, abduction: (15 + phase * ((peakDegrees ?? 100) - 15), 12))
         case .bicepCurl:
             return Self.body(cx: cx, view: .side, elbow: 10 + phase * ((peakDegrees ?? 135) - 10))
+        case .hipExtension:
+            return Self.body(cx: cx, view: .side, legBack: phase * (peakDegrees ?? 20))
+        case .lateralTilt:
+            return Self.body(cx: cx, view: .front, tilt: phase * (peakDegrees ?? 30))
         }
     }
 
     enum View { case front, side }
 
     /// A person standing on the floor: knee flexion and trunk lean (side view), shoulder abduction of
-    /// the left and right arm (front view), elbow flexion.
+    /// the left and right arm (front view), elbow flexion; the near (right) leg swung straight back by `legBack`
+    /// (side view), the trunk bent sideways by `tilt` about the hips, toward the image right (front view).
     static func body(
         cx: Double,
         scale: Double = 1,
@@ -125,7 +130,9 @@ struct SyntheticExercise {
         knee: Double = 5,
         lean: Double = 0,
         abduction: (left: Double, right: Double) = (12, 12),
-        elbow: Double = 10
+        elbow: Double = 10,
+        legBack: Double = 0,
+        tilt: Double = 0
     ) -> Pose {
         let r = Double.pi / 180
         let floor = 445.0
@@ -165,6 +172,14 @@ struct SyntheticExercise {
             set(.neck, neck.x, neck.y)
             set(.root, hip.x, hip.y)
             set(.nose, neck.x + 12 * scale, neck.y - 25 * scale)
+            if legBack > 0 {
+                // The right leg, straight, turned back (image left) about its hip, the foot off the floor.
+                let h = p[.rightHip]!
+                let a = legBack * r
+                set(.rightKnee, h.x - thigh * sin(a), h.y + thigh * cos(a))
+                set(.rightAnkle, h.x - (thigh + shank) * sin(a), h.y + (thigh + shank) * cos(a))
+                set(.rightFootIndex, h.x - (thigh + shank) * sin(a) + 22 * scale, h.y + (thigh + shank) * cos(a) + 4)
+            }
         case .front:
             // Facing the camera: the person's left is on the image right.
             let hipY = floor - (shank + thigh) * cos(knee / 2 * r)
@@ -186,6 +201,18 @@ struct SyntheticExercise {
             set(.neck, cx, neckY)
             set(.root, cx, hipY)
             set(.nose, cx, neckY - 28 * scale)
+            if tilt != 0 {
+                // Everything above the hips turns about the root.
+                let (c, s) = (cos(tilt * r), sin(tilt * r))
+                for joint in [
+                    Joint.neck, .nose, .leftShoulder, .rightShoulder, .leftElbow, .rightElbow, .leftWrist,
+                    .rightWrist,
+                ] {
+                    let k = p[joint]!
+                    let (dx, dy) = (k.x - cx, k.y - hipY)
+                    set(joint, cx + dx * c - dy * s, hipY + dx * s + dy * c)
+                }
+            }
         }
         return Pose(p)
     }

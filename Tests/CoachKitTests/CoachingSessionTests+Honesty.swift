@@ -321,6 +321,21 @@ extension CoachingSessionTests {
         #expect(session.repetitions.count == 6, "\(session.repetitions.map { ($0.startSeconds, $0.endSeconds) })")
     }
 
+    @Test(arguments: ["shoulder-abduction", nil])
+    func aRepetitionHeldAtTheTopReportsItsHoldNotASlowHalf(exercise: String?) throws {
+        // Each raise held 5 s at the top: the tempo said about 4 s up and 2 s down, wherever the wobble of the
+        // hold put the largest angle; it is up (about 1 s of the 2-s movement), held 5 s, and down.
+        let frames = SyntheticExercise(kind: .shoulderAbduction, repSeconds: 2, holdSeconds: 5, restSeconds: 1)
+            .frames(reps: 6)
+        let session = Self.run(frames, exercise: exercise).session
+        #expect(session.repetitions.count == 6)
+        for rep in session.repetitions.dropFirst() {
+            let held = try #require(rep.tempo.atPeakSeconds)
+            #expect(held > 4.5 && held < 6, "\(rep.tempo) \(rep.startSeconds)-\(rep.endSeconds)")
+            #expect(rep.tempo.toPeakSeconds < 1.5 && rep.tempo.fromPeakSeconds < 1.5, "\(rep.tempo)")
+        }
+    }
+
     @Test func aRecordingTooShortForTheMovementsWindowStillCountsItsRepetition() throws {
         // One 1.2-s squat in a 1.6-s clip (kaiakol's clips last 1.1 s): the agnostic counter's window needs 3 s,
         // so the summary looks for the movement in what there is, and the single decision names the exercise.

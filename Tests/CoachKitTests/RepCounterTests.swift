@@ -15,6 +15,25 @@ struct RepCounterTests {
         #expect(completed == 10)
     }
 
+    @Test func aRepetitionHeldAtThePeakIsUpHeldAndDown() throws {
+        // Up in 1 s, held 5 s with a wobble of ±1°, down in 1 s: the peak (the largest value) falls anywhere in
+        // the hold, and the halves from the start to it and from it to the end read 4.4 s up and 1.9 s down.
+        var counter = RepCounter(configuration: .init(direction: 1, minimumRange: 15))
+        var completed: [RepCounter.Completed] = []
+        for i in 0..<(30 * 12) {
+            let t = Double(i) / 30
+            let angle: Double =
+                t < 2 ? 0 : t < 3 ? 90 * (t - 2) : t < 8 ? 90 + sin(7 * t) : t < 9 ? 90 * (9 - t) : 0
+            if case .completed(let rep) = counter.ingest(angle, at: t) { completed.append(rep) }
+        }
+        let rep = try #require(completed.first)
+        #expect(completed.count == 1)
+        // Reached within 10 % of the excursion (81°) 0.9 s after leaving 0°, left 0.9 s before it returned.
+        #expect(abs(rep.plateauStartSeconds - 2.9) < 0.15, "\(rep)")
+        #expect(abs(rep.plateauEndSeconds - 8.1) < 0.15, "\(rep)")
+        #expect(rep.peakSeconds >= rep.plateauStartSeconds && rep.peakSeconds <= rep.plateauEndSeconds)
+    }
+
     @Test func noiseAloneIsNotARepetition() {
         var counter = RepCounter(configuration: .init(direction: 1, minimumRange: 15))
         var rng = SplitMix64(seed: 7)

@@ -262,7 +262,7 @@ struct ReportInputSessionSummaryTests {
            "peakAngle":95,"rangeOfMotion":1.05,"tempo":{"toPeakSeconds":1.2,"fromPeakSeconds":0.8},
            "verdict":"good","issues":[],"safetyBreaches":[],"measurementReliable":true},
           {"index":2,"exercise":"squat","startSeconds":3,"endSeconds":5,"angles":[],"peakAngle":70,"rangeOfMotion":0.74,
-           "tempo":{"toPeakSeconds":1.0,"fromPeakSeconds":1.0,"concentricSeconds":0.9,"eccentricSeconds":1.1},
+           "tempo":{"toPeakSeconds":1.0,"fromPeakSeconds":1.0,"concentricSeconds":0.9,"eccentricSeconds":1.1,"atPeakSeconds":5.04},
            "verdict":"needs-work","issues":[{"rule":"depth","cue":"Go a little deeper","angle":"kneeFlexion","value":70,"limit":80,"priority":1}],
            "safetyBreaches":[],"measurementReliable":true}],
          "holds":[],"segments":[],
@@ -291,6 +291,9 @@ struct ReportInputSessionSummaryTests {
         let html = ReportWriter.html(ReportInput(title: "t", exercises: [exercise]))
         #expect(html.contains("2 of 10 repetitions done; 1 reached the target range; 1 safety warning."))
         #expect(html.contains("<td class=\"rom\">105 %</td>") && html.contains("<td class=\"rom\">74 %</td>"))
+        // The time held at the peak: "–" where it was not measured (the first repetition), else in seconds.
+        #expect(exercise.repetitions.map(\.heldSeconds) == [nil, 5.04])
+        #expect(html.contains("<th>Held</th>") && html.contains("<td>5.0 s</td>"), "\(html)")
     }
 
     /// A repetition the camera view could not measure keeps its peak but has no range of motion: it is not

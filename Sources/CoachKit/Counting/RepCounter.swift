@@ -77,7 +77,33 @@ public struct RepCounter: Sendable {
         public var peakValue: Double
         /// The signal at rest before the repetition.
         public var restValue: Double
+        /// When the signal came within ``RepCounter/plateauFraction`` of the excursion from its peak, and when it
+        /// last was (the position held at the peak, if any, lies between).
+        public var plateauStartSeconds: Double
+        public var plateauEndSeconds: Double
+
+        public init(
+            startSeconds: Double,
+            peakSeconds: Double,
+            endSeconds: Double,
+            peakValue: Double,
+            restValue: Double,
+            plateauStartSeconds: Double? = nil,
+            plateauEndSeconds: Double? = nil
+        ) {
+            self.startSeconds = startSeconds
+            self.peakSeconds = peakSeconds
+            self.endSeconds = endSeconds
+            self.peakValue = peakValue
+            self.restValue = restValue
+            self.plateauStartSeconds = plateauStartSeconds ?? peakSeconds
+            self.plateauEndSeconds = plateauEndSeconds ?? peakSeconds
+        }
     }
+
+    /// The share of a repetition's excursion (rest to peak) within which the signal counts as at the peak: a
+    /// raise held 5 s at the top is up, held, then down, not 4 s up and 2 s down.
+    public static let plateauFraction = 0.1
 
     public enum Event: Sendable, Hashable {
         case none
@@ -103,6 +129,8 @@ public struct RepCounter: Sendable {
     private static let bucketSeconds = 0.1
     private var bucketMin: [Double]
     private var bucketMax: [Double]
+    /// When each bucket began.
+    private var bucketTimes: [Double]
     private var bucketCount = 0
     private var bucketNext = 0
     private var bucketStart = -Double.infinity
@@ -130,6 +158,7 @@ public struct RepCounter: Sendable {
         let capacity = 200  // 20 s of buckets
         bucketMin = Array(repeating: 0, count: capacity)
         bucketMax = Array(repeating: 0, count: capacity)
+        bucketTimes = Array(repeating: 0, count: capacity)
         windowBuckets = min(capacity, Int((configuration.windowSeconds / Self.bucketSeconds).rounded()))
     }
 
@@ -225,6 +254,7 @@ public struct RepCounter: Sendable {
             count += 1
             durations = (durations.1, durations.2, duration)
             adaptWindow()
+            let plateau = plateau(from: startSeconds, near: peak - Self.plateauFraction * (peak - rest))
             let d = configuration.direction
             return .completed(
                 Completed(
@@ -232,7 +262,9 @@ public struct RepCounter: Sendable {
                     peakSeconds: peakSeconds,
                     endSeconds: seconds,
                     peakValue: peak * d,
-                    restValue: rest * d
+                    restValue: rest * d,
+                    plateauStartSeconds: plateau.start,
+                    plateauEndSeconds: plateau.end
                 )
             )
         }
@@ -309,6 +341,7 @@ public struct RepCounter: Sendable {
         }
         bucketMin[bucketNext] = currentMin
         bucketMax[bucketNext] = currentMax
+        bucketTimes[bucketNext] = bucketStart
         bucketNext = (bucketNext + 1) % capacity
         bucketCount = min(bucketCount + 1, capacity)
         if extremeLeaves || windowResized {
@@ -318,6 +351,28 @@ public struct RepCounter: Sendable {
             windowMin = min(windowMin, currentMin)
             windowMax = max(windowMax, currentMax)
         }
+    }
+
+    /// The first and the last 0.1-s bucket since `start` (the open one included) whose signal reached `near`:
+    /// the stretch spent at the peak. The repetition lasts at most `maximumSeconds`, within the buckets kept
+    /// (20 s); the peak itself is always in it.
+    private func plateau(from start: Double, near: Double) -> (start: Double, end: Double) {
+        var first = peakSeconds
+        var last = peakSeconds
+        if currentMax >= near, bucketStart >= start - 0.05 {
+            (first, last) = (min(first, bucketStart), max(last, bucketStart))
+        }
+        let capacity = bucketMin.count
+        var index = bucketNext
+        for _ in 0..<bucketCount {
+            index = index == 0 ? capacity - 1 : index - 1
+            guard bucketTimes[index] >= start - 0.05 else { break }
+            if bucketMax[index] >= near {
+                first = min(first, bucketTimes[index])
+                last = max(last, bucketTimes[index])
+            }
+        }
+        return (first, last)
     }
 
     private mutating func recomputeWindow() {

@@ -1458,9 +1458,6 @@ public struct CoachingSession: Sendable {
             }
         }
         let spec = exercise.repetition!
-        let toPeak = completed.peakSeconds - completed.startSeconds
-        let fromPeak = completed.endSeconds - completed.peakSeconds
-        let concentric = spec.towardPeak == .concentric
         var symmetry: Repetition.Symmetry?
         // Symmetry only where both sides are reliably seen: square-on from the front (or back). From the
         // side or at an angle, one camera hides or foreshortens the far limb, and a video pose estimator's
@@ -1546,12 +1543,7 @@ public struct CoachingSession: Sendable {
             angles: angles,
             peakAngle: completed.peakValue,
             rangeOfMotion: exercise.rangeOfMotionFraction(peakValue: completed.peakValue),
-            tempo: .init(
-                toPeakSeconds: toPeak,
-                fromPeakSeconds: fromPeak,
-                concentricSeconds: concentric ? toPeak : fromPeak,
-                eccentricSeconds: concentric ? fromPeak : toPeak
-            ),
+            tempo: .init(completed, towardPeak: spec.towardPeak),
             symmetry: symmetry,
             verdict: issues.isEmpty && pendingBreaches.isEmpty ? .good : .needsWork,
             issues: issues,
@@ -1900,31 +1892,50 @@ public struct CoachingSession: Sendable {
 
     /// A repetition counted with no exercise given: measured with the recognised exercise's angles, if any.
     /// When, within a repetition counted from the movement, the primary angle of the side that moved most went
-    /// furthest toward the exercise's peak (from the 10-Hz angle ring); `nil` without samples or a repetition.
-    private func exercisePeakSeconds(_ completed: RepCounter.Completed, exercise: ExerciseDefinition) -> Double? {
+    /// furthest toward the exercise's peak (from the 10-Hz angle ring), and the stretch around it where it stayed
+    /// within ``RepCounter/plateauFraction`` of its range of that; `nil` without samples or a repetition.
+    private func exercisePeak(
+        _ completed: RepCounter.Completed,
+        exercise: ExerciseDefinition
+    ) -> (seconds: Double, plateauStart: Double, plateauEnd: Double)? {
         guard let spec = exercise.repetition else { return nil }
         let k = ExerciseRecognizer.index(exercise.primaryAngle) * 2
-        var best: (range: Double, seconds: Double)?
+        var best: (range: Double, seconds: Double, side: Int, furthest: Double)?
+        func inRepetition(_ time: Double) -> Bool {
+            time >= completed.startSeconds - 0.05 && time <= completed.endSeconds + 0.05
+        }
         for s in 0..<(exercise.primaryAngle.isSided ? 2 : 1) {
             var lo = Double.infinity
             var hi = -Double.infinity
             var furthest = -Double.infinity
             var when = completed.peakSeconds
-            for i in 0..<autoCount {
-                let time = autoTimes[i]
-                guard time >= completed.startSeconds - 0.05, time <= completed.endSeconds + 0.05 else { continue }
+            for i in 0..<autoCount where inRepetition(autoTimes[i]) {
                 let v = autoRing[i * ExerciseRecognizer.featureCount + k + s]
                 guard !v.isNaN else { continue }
                 lo = Swift.min(lo, v)
                 hi = Swift.max(hi, v)
                 if v * spec.direction > furthest {
                     furthest = v * spec.direction
-                    when = time
+                    when = autoTimes[i]
                 }
             }
-            if lo.isFinite, hi - lo > best?.range ?? -1 { best = (hi - lo, when) }
+            if lo.isFinite, hi - lo > best?.range ?? -1 { best = (hi - lo, when, s, furthest) }
         }
-        return best?.seconds
+        guard let best else { return nil }
+        // The ring is in time order from its oldest sample; the plateau is the first to the last sample near the peak.
+        let near = best.furthest - RepCounter.plateauFraction * best.range
+        var first = best.seconds
+        var last = best.seconds
+        let oldest = autoCount < autoTimes.count ? 0 : autoNext
+        for j in 0..<autoCount {
+            let i = (oldest + j) % autoTimes.count
+            guard inRepetition(autoTimes[i]) else { continue }
+            let v = autoRing[i * ExerciseRecognizer.featureCount + k + best.side]
+            guard !v.isNaN, v * spec.direction >= near else { continue }
+            first = Swift.min(first, autoTimes[i])
+            last = Swift.max(last, autoTimes[i])
+        }
+        return (best.seconds, first, last)
     }
 
     private mutating func completeAgnostic(_ completed: RepCounter.Completed, exercise: ExerciseDefinition?) {
@@ -1959,7 +1970,8 @@ public struct CoachingSession: Sendable {
         // furthest toward the definition's peak. The movement's own peak can be the other end: its rest is the
         // side the recording starts on, and squat_17 starts in a half squat, so "at the peak" was standing
         // (11.9°) and said "Squat a little deeper" of a 71° squat.
-        let peakSeconds = exercise.flatMap { exercisePeakSeconds(completed, exercise: $0) } ?? completed.peakSeconds
+        let exercisePeak = exercise.flatMap { self.exercisePeak(completed, exercise: $0) }
+        let peakSeconds = exercisePeak?.seconds ?? completed.peakSeconds
         // A movement no exercise was recognised for has no rules to judge it by; say so, as for a rule not checked.
         if exercise == nil { reasonBuffer.append(Self.unrecognisedReason) }
         if let exercise {
@@ -2035,9 +2047,11 @@ public struct CoachingSession: Sendable {
             }
             issues.sort { $0.priority < $1.priority }
         }
-        let toPeak = peakSeconds - completed.startSeconds
-        let fromPeak = completed.endSeconds - peakSeconds
-        let concentric = exercise?.repetition?.towardPeak
+        let tempo = Repetition.Tempo(
+            completed,
+            plateau: exercisePeak.map { ($0.plateauStart, $0.plateauEnd) },
+            towardPeak: exercise?.repetition?.towardPeak
+        )
         return Repetition(
             index: index,
             exercise: exercise?.id,
@@ -2047,12 +2061,7 @@ public struct CoachingSession: Sendable {
             angles: angles,
             peakAngle: peakAngle,
             rangeOfMotion: rom,
-            tempo: .init(
-                toPeakSeconds: toPeak,
-                fromPeakSeconds: fromPeak,
-                concentricSeconds: concentric.map { $0 == .concentric ? toPeak : fromPeak },
-                eccentricSeconds: concentric.map { $0 == .concentric ? fromPeak : toPeak }
-            ),
+            tempo: tempo,
             symmetry: nil,
             verdict: issues.isEmpty ? .good : .needsWork,
             issues: issues,
@@ -2160,7 +2169,7 @@ public struct CoachingSession: Sendable {
             let old = repetitions[i]
             let completed = RepCounter.Completed(
                 startSeconds: old.startSeconds,
-                peakSeconds: old.startSeconds + old.tempo.toPeakSeconds,
+                peakSeconds: old.startSeconds + old.tempo.toPeakSeconds + (old.tempo.atPeakSeconds ?? 0) / 2,
                 endSeconds: old.endSeconds,
                 peakValue: .nan,
                 restValue: .nan

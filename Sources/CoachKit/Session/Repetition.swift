@@ -15,13 +15,52 @@ public struct Repetition: Sendable, Hashable, Codable {
         public var atPeak: Double
     }
 
-    /// Seconds on each half of the repetition.
+    /// Seconds on the way to the peak, held there, and on the way back.
     public struct Tempo: Sendable, Hashable, Codable {
+        /// From the start to when the peak is reached (within ``RepCounter/plateauFraction`` of the excursion).
         public var toPeakSeconds: Double
+        /// From when the peak is left to the end.
         public var fromPeakSeconds: Double
         /// The concentric half (muscles shortening), when the exercise says which half that is.
         public var concentricSeconds: Double?
         public var eccentricSeconds: Double?
+        /// How long the peak was held (`nil` in summaries written before it was measured).
+        public var atPeakSeconds: Double?
+
+        public init(
+            toPeakSeconds: Double,
+            fromPeakSeconds: Double,
+            concentricSeconds: Double? = nil,
+            eccentricSeconds: Double? = nil,
+            atPeakSeconds: Double? = nil
+        ) {
+            self.toPeakSeconds = toPeakSeconds
+            self.fromPeakSeconds = fromPeakSeconds
+            self.concentricSeconds = concentricSeconds
+            self.eccentricSeconds = eccentricSeconds
+            self.atPeakSeconds = atPeakSeconds
+        }
+
+        /// The tempo of a counted repetition: up to its plateau at the peak (the counter's own, or `plateau`), held
+        /// there, and back; the halves named by `towardPeak`.
+        init(
+            _ completed: RepCounter.Completed,
+            plateau: (start: Double, end: Double)? = nil,
+            towardPeak: ExerciseDefinition.Contraction?
+        ) {
+            let start = Swift.max(completed.startSeconds, plateau?.start ?? completed.plateauStartSeconds)
+            let end = Swift.min(completed.endSeconds, Swift.max(start, plateau?.end ?? completed.plateauEndSeconds))
+            let toPeak = start - completed.startSeconds
+            let fromPeak = completed.endSeconds - end
+            let concentric = towardPeak.map { $0 == .concentric }
+            self.init(
+                toPeakSeconds: toPeak,
+                fromPeakSeconds: fromPeak,
+                concentricSeconds: concentric.map { $0 ? toPeak : fromPeak },
+                eccentricSeconds: concentric.map { $0 ? fromPeak : toPeak },
+                atPeakSeconds: end - start
+            )
+        }
     }
 
     /// Left/right comparison of the primary angle at the peak (bilateral exercises).

@@ -36,6 +36,17 @@ struct ExerciseStatistics {
     /// Green within the target range, amber short of or beyond it (or judged as needing work), red
     /// when a safety limit was crossed; a repetition whose range was not measured is "good form" or amber,
     /// never "in target".
+    /// The repetition tables' cell for a time in seconds ("1.2 s"; "–" when not measured).
+    static func secondsText(_ seconds: Double?) -> String {
+        seconds.map { HTMLText.number($0, decimals: 1) + " s" } ?? "–"
+    }
+
+    /// The repetition tables' cell for how long the peak was held: "–" under a second (a turn at the peak, no
+    /// pause there), as the text output says nothing then.
+    static func heldText(_ rep: ReportInput.Repetition) -> String {
+        secondsText(rep.heldSeconds.flatMap { $0 >= 1 ? $0 : nil })
+    }
+
     static func status(of rep: ReportInput.Repetition, in exercise: ReportInput.Exercise) -> ReportStatus {
         if rep.verdict == .unsafe { return .unsafe }
         if rep.verdict == .notJudged { return .unknown }

@@ -200,7 +200,7 @@ struct HTMLReport {
         var html = """
             <h3>Repetitions</h3>
             <table class="reps"><thead><tr><th>#</th><th>Time</th><th>Peak angle</th><th>Range of motion</th>\
-            <th>Lowering</th><th>Lifting</th><th>Result</th><th>Notes</th></tr></thead><tbody>
+            <th>Lowering</th><th>Lifting</th><th>Held</th><th>Result</th><th>Notes</th></tr></thead><tbody>
 
             """
         for rep in exercise.repetitions {
@@ -210,8 +210,9 @@ struct HTMLReport {
             html += "<td>\(HTMLText.span(rep.startSeconds, rep.endSeconds))</td>"
             html += "<td>\(rep.peakDegrees.map { HTMLText.number($0) + "°" } ?? "–")</td>"
             html += "<td class=\"rom\">\(HTMLText.escape(rom))</td>"
-            html += "<td>\(rep.tempoDownSeconds.map { HTMLText.number($0, decimals: 1) + " s" } ?? "–")</td>"
-            html += "<td>\(rep.tempoUpSeconds.map { HTMLText.number($0, decimals: 1) + " s" } ?? "–")</td>"
+            html += "<td>\(ExerciseStatistics.secondsText(rep.tempoDownSeconds))</td>"
+            html += "<td>\(ExerciseStatistics.secondsText(rep.tempoUpSeconds))</td>"
+            html += "<td>\(ExerciseStatistics.heldText(rep))</td>"
             html += "<td><span class=\"pill \(status.css)\">\(status.label)</span></td>"
             html += "<td>\(HTMLText.escape(rep.issues.joined(separator: "; ")))</td></tr>\n"
         }

@@ -244,8 +244,8 @@ struct PDFReport {
         let canvas = page.canvas
         let left = Self.margin
         let columns: [(String, Double)] = [
-            ("#", 0), ("Time", 22), ("Peak", 92), ("ROM", 140), ("Lower", 188), ("Lift", 232), ("Result", 276),
-            ("Notes", 346),
+            ("#", 0), ("Time", 22), ("Peak", 92), ("ROM", 140), ("Lower", 188), ("Lift", 226), ("Held", 264),
+            ("Result", 302), ("Notes", 372),
         ]
         let rowHeight = 15.0
         func header() {
@@ -279,14 +279,15 @@ struct PDFReport {
                 "\(HTMLText.span(rep.startSeconds, rep.endSeconds))",
                 rep.peakDegrees.map { HTMLText.number($0) + "°" } ?? "–",
                 rep.rangeOfMotion.map(stats.formatRangeOfMotion) ?? "–",
-                rep.tempoDownSeconds.map { HTMLText.number($0, decimals: 1) + " s" } ?? "–",
-                rep.tempoUpSeconds.map { HTMLText.number($0, decimals: 1) + " s" } ?? "–",
+                ExerciseStatistics.secondsText(rep.tempoDownSeconds),
+                ExerciseStatistics.secondsText(rep.tempoUpSeconds),
+                ExerciseStatistics.heldText(rep),
             ]
             canvas.setFont(size: 8)
             canvas.setColor(ReportStyle.ink)
             for (cell, column) in zip(cells, columns) { canvas.drawText(cell, x: left + column.1, y: page.y + 10.5) }
             canvas.fillRoundedRectangle(
-                x: left + 276,
+                x: left + 302,
                 y: page.y + 2.5,
                 width: 58,
                 height: 10.5,
@@ -295,13 +296,13 @@ struct PDFReport {
             )
             canvas.setFont(size: 7, bold: true)
             canvas.setColor(.text)
-            canvas.drawText(status.label, x: left + 305, y: page.y + 10.3, alignment: .center)
+            canvas.drawText(status.label, x: left + 331, y: page.y + 10.3, alignment: .center)
             canvas.setFont(size: 7.5)
             canvas.setColor(ReportStyle.ink)
             var notes = rep.issues.joined(separator: "; ")
-            let notesWidth = page.contentWidth - 346
+            let notesWidth = page.contentWidth - 372
             while !notes.isEmpty && canvas.textWidth(notes) > notesWidth { notes = String(notes.dropLast(2)) + "…" }
-            canvas.drawText(notes, x: left + 346, y: page.y + 10.5)
+            canvas.drawText(notes, x: left + 372, y: page.y + 10.5)
             page.y += rowHeight
             canvas.strokeLine(
                 x1: left,

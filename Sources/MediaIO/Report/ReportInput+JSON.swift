@@ -34,6 +34,7 @@ extension ReportInput {
                             "rangeOfMotion": number(rep.rangeOfMotion),
                             "tempoUpSeconds": number(rep.tempoUpSeconds),
                             "tempoDownSeconds": number(rep.tempoDownSeconds),
+                            "heldSeconds": number(rep.heldSeconds),
                             "verdict": .string(rep.verdict.rawValue),
                             "issues": .array(rep.issues.map { .string($0) }),
                         ])

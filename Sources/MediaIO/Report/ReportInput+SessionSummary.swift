@@ -47,6 +47,7 @@ extension ReportInput.Exercise {
                 rangeOfMotion: rep.measurementReliable ? rep.rangeOfMotion : nil,
                 tempoUpSeconds: rep.tempo.concentricSeconds ?? rep.tempo.fromPeakSeconds,
                 tempoDownSeconds: rep.tempo.eccentricSeconds ?? rep.tempo.toPeakSeconds,
+                heldSeconds: rep.tempo.atPeakSeconds,
                 verdict: verdict,
                 issues: notes
             )

@@ -45,6 +45,8 @@ public struct ReportInput: Sendable {
         public var tempoUpSeconds: Double?
         /// Seconds of the lowering (eccentric) phase.
         public var tempoDownSeconds: Double?
+        /// Seconds the peak was held between the two.
+        public var heldSeconds: Double?
         public var verdict: Verdict
         /// Form issues seen during the repetition ("Knees caving in").
         public var issues: [String]
@@ -57,6 +59,7 @@ public struct ReportInput: Sendable {
             rangeOfMotion: Double? = nil,
             tempoUpSeconds: Double? = nil,
             tempoDownSeconds: Double? = nil,
+            heldSeconds: Double? = nil,
             verdict: Verdict = .good,
             issues: [String] = []
         ) {
@@ -67,6 +70,7 @@ public struct ReportInput: Sendable {
             self.rangeOfMotion = rangeOfMotion
             self.tempoUpSeconds = tempoUpSeconds
             self.tempoDownSeconds = tempoDownSeconds
+            self.heldSeconds = heldSeconds
             self.verdict = verdict
             self.issues = issues
         }

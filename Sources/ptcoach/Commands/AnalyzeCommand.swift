@@ -359,6 +359,8 @@ struct AnalyzeCommand: AsyncParsableCommand {
             } else if let rom = rep.rangeOfMotion {
                 line += ", \(Int((min(rom, 1) * 100).rounded()))% of target"
             }
+            // A pause at the peak a programme asks for ("hold 5 s at the top"); a turn at the peak is no hold.
+            if let held = rep.tempo.atPeakSeconds, held >= 1 { line += ", held \(f(held)) s at the peak" }
             if rep.exercise == nil, let reason = rep.uncheckedReason {
                 line += ", form not judged (\(reason))"  // a movement counted with no exercise to judge it as
             } else {

@@ -8,7 +8,9 @@ import PoseKit
 /// let frames = SyntheticExercise(kind: .squat).frames(reps: 8)
 /// ```
 struct SyntheticExercise {
-    enum Kind { case squat, shoulderAbduction, bicepCurl, wallSit, walkOnly, standStill, hipExtension, lateralTilt }
+    enum Kind {
+        case squat, shoulderAbduction, bicepCurl, wallSit, walkOnly, standStill, hipExtension, lateralTilt, legCurl
+    }
 
     var kind: Kind
     var fps = 30.0
@@ -115,6 +117,8 @@ struct SyntheticExercise {
             return Self.body(cx: cx, view: .side, legBack: phase * (peakDegrees ?? 20))
         case .lateralTilt:
             return Self.body(cx: cx, view: .front, tilt: phase * (peakDegrees ?? 30))
+        case .legCurl:
+            return Self.body(cx: cx, view: .side, legCurl: phase * (peakDegrees ?? 90))
         }
     }
 
@@ -132,7 +136,8 @@ struct SyntheticExercise {
         abduction: (left: Double, right: Double) = (12, 12),
         elbow: Double = 10,
         legBack: Double = 0,
-        tilt: Double = 0
+        tilt: Double = 0,
+        legCurl: Double = 0
     ) -> Pose {
         let r = Double.pi / 180
         let floor = 445.0
@@ -179,6 +184,17 @@ struct SyntheticExercise {
                 set(.rightKnee, h.x - thigh * sin(a), h.y + thigh * cos(a))
                 set(.rightAnkle, h.x - (thigh + shank) * sin(a), h.y + (thigh + shank) * cos(a))
                 set(.rightFootIndex, h.x - (thigh + shank) * sin(a) + 22 * scale, h.y + (thigh + shank) * cos(a) + 4)
+            }
+            if legCurl > 0 {
+                // The right knee bent, the shank turned back (image left) about it, the thigh still.
+                let k = p[.rightKnee]!
+                let a = legCurl * r
+                set(.rightAnkle, k.x - shank * sin(a), k.y + shank * cos(a))
+                set(
+                    .rightFootIndex,
+                    k.x - shank * sin(a) + 22 * scale * cos(a),
+                    k.y + shank * cos(a) + 22 * scale * sin(a)
+                )
             }
         case .front:
             // Facing the camera: the person's left is on the image right.

@@ -195,6 +195,19 @@ struct Measurer {
         return Self.angle(pa - pb, pc - pb)
     }
 
+    /// The shortest shoulder line, against the upper arm, from which the outward axis is measured: square-on
+    /// it is about 1.3 upper arms long, at 45° about 0.9, from the side under 0.3.
+    @usableFromInline
+    static let seenShoulderLineFraction = 0.5
+
+    /// Length of the segment a→b, using depth when both have it.
+    @usableFromInline
+    func length(_ a: Joint, _ b: Joint) -> Double? {
+        guard let ka = keypoint(a), let kb = keypoint(b) else { return nil }
+        let depth = useDepth && ka.z != nil && kb.z != nil
+        return (P(kb.x, kb.y, depth ? kb.z! : 0) - P(ka.x, ka.y, depth ? ka.z! : 0)).length
+    }
+
     /// Angle between segments a→b and c→d, using depth when all four have it.
     @usableFromInline
     func between(_ a: Joint, _ b: Joint, _ c: Joint, _ d: Joint) -> Double? {
@@ -231,6 +244,13 @@ struct Measurer {
             // Forearm vs the outward lateral axis (this side's shoulder minus the other's): 90° when the
             // forearm points forward (neutral), 0° when it points straight out (90° external rotation).
             let own: Joint = l ? .leftShoulder : .rightShoulder
+            // The outward axis must be seen: in a side view without depth the shoulders nearly coincide, and the
+            // few pixels between them turned keypoint noise into rotations of tens of degrees (a knee bend held
+            // in a side view was counted 15 times as shoulder rotations).
+            guard let shoulders = length(l ? .rightShoulder : .leftShoulder, own),
+                let upperArm = length(own, l ? .leftElbow : .rightElbow),
+                shoulders >= Self.seenShoulderLineFraction * upperArm
+            else { return nil }
             guard
                 let outward = between(
                     l ? .rightShoulder : .leftShoulder,

@@ -336,6 +336,33 @@ extension CoachingSessionTests {
         }
     }
 
+    @Test(arguments: [(5.0, false), (2.0, true)])
+    func aPrescribedHoldAtThePeakIsCheckedOnEachRepetition(heldSeconds: Double, short: Bool) throws {
+        // Raises held 5 s or 2 s at the top, a hold of 5 s prescribed: the short ones are flagged with what was held.
+        let frames = SyntheticExercise(
+            kind: .shoulderAbduction,
+            repSeconds: 2,
+            holdSeconds: heldSeconds,
+            restSeconds: 1
+        )
+        .frames(reps: 4)
+        var prescription = try #require(Self.library["shoulder-abduction"])
+        prescription.repetition?.holdSeconds = 5
+        var session = CoachingSession(
+            configuration: .init(exercise: prescription, library: Self.library.exercises, emitsPoseEvents: false)
+        )
+        for frame in frames { _ = session.ingest(frame) }
+        #expect(session.repetitions.count == 4)
+        for rep in session.repetitions {
+            let issue = rep.issues.first { $0.rule == "hold" }
+            #expect((issue != nil) == short, "\(rep.tempo) \(rep.issues)")
+            if let issue {
+                #expect(abs(issue.value - heldSeconds) < 0.6 && issue.limit == 5, "\(issue)")
+                #expect(issue.cue == "Hold the position for 5 s before coming back")
+            }
+        }
+    }
+
     @Test func shoulderRotationIsNotMeasuredWhereTheShoulderLineIsNotSeen() throws {
         // Side view, no depth: the shoulders 3 px apart, the outward axis is noise.
         let side = SyntheticExercise.body(cx: 320, view: .side, elbow: 90)

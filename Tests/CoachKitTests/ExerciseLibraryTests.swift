@@ -42,6 +42,15 @@ struct ExerciseLibraryTests {
         let library = try ExerciseLibrary(directory: directory)
         #expect(library.ids == ["mini-squat"])
         #expect(library["mini-squat"]?.repetition?.minimumRange == 12)  // default 0.3 × 40
+        #expect(library["mini-squat"]?.repetition?.holdSeconds == nil)
+        // A prescription holding each repetition's peak.
+        let held = Self.valid.replacingOccurrences(
+            of: "\"towardPeak\": \"eccentric\"",
+            with: "\"towardPeak\": \"eccentric\", \"holdSeconds\": 5"
+        )
+        let heldDirectory = try Self.directory(["mini-squat.json": held])
+        defer { Self.remove(heldDirectory) }
+        #expect(try ExerciseLibrary(directory: heldDirectory)["mini-squat"]?.repetition?.holdSeconds == 5)
     }
 
     @Test(arguments: [
@@ -51,6 +60,13 @@ struct ExerciseLibraryTests {
         (valid.replacingOccurrences(of: "\"view\": \"side\"", with: "\"view\": \"top\""), "\"view\""),
         (valid.replacingOccurrences(of: "\"kind\": \"reps\"", with: "\"kind\": \"reps\", \"colour\": 1"), "\"colour\""),
         (valid.replacingOccurrences(of: ", \"target\": {\"min\": 40, \"max\": 60}", with: ""), "\"target\""),
+        (
+            valid.replacingOccurrences(
+                of: "\"towardPeak\": \"eccentric\"",
+                with: "\"towardPeak\": \"eccentric\", \"holdSeconds\": -2"
+            ),
+            "repetition.holdSeconds"
+        ),
         (
             valid.replacingOccurrences(of: "\"primary\": \"kneeFlexion\"", with: "\"primary\": \"trunkLean\""),
             "\"primary\""

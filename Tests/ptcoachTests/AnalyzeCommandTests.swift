@@ -320,6 +320,12 @@ struct AnalyzeCommandTests {
         #expect(throws: (any Error).self) {
             try CoachCommand.parseAsRoot(["analyze", Self.hurdleSteps, "--reps", "0"])
         }
+        // A hold at each peak needs the exercise it is prescribed for, and a positive time.
+        for arguments in [["--hold", "5"], ["--exercise", "hurdle-step", "--hold", "0"]] {
+            #expect(throws: (any Error).self) {
+                try CoachCommand.parseAsRoot(["analyze", Self.hurdleSteps] + arguments)
+            }
+        }
     }
 
     /// The annotated stream's queues: six frames at each step up to 1080p, fewer as frames grow,

@@ -84,13 +84,21 @@ extension ExerciseDefinition {
                     "must be above minimumSeconds (\(minimumSeconds)) (got \(maximumSeconds))"
                 )
             }
+            let holdSeconds = try reader.optionalNumber(rep, "holdSeconds", path: "repetition.holdSeconds")
+            if let holdSeconds, !(holdSeconds > 0 && holdSeconds < maximumSeconds) {
+                throw reader.fail(
+                    "repetition.holdSeconds",
+                    "must be above 0 and below maximumSeconds (\(maximumSeconds)) (got \(holdSeconds))"
+                )
+            }
             repetition = RepetitionSpec(
                 start: start,
                 peak: peak,
                 towardPeak: towardPeak,
                 minimumRange: minimumRange,
                 minimumSeconds: minimumSeconds,
-                maximumSeconds: maximumSeconds
+                maximumSeconds: maximumSeconds,
+                holdSeconds: holdSeconds
             )
         } else {
             guard let holdObject = object["hold"]?.objectValue else {

@@ -59,6 +59,9 @@ public struct ExerciseDefinition: Sendable, Hashable, Codable {
         public var minimumSeconds: Double
         /// The longest repetition in seconds (slower ones are not repetitions).
         public var maximumSeconds: Double
+        /// Seconds to hold the peak of each repetition, when prescribed ("hold 5 s at the top"); a repetition held
+        /// for less gets the form issue `hold`.
+        public var holdSeconds: Double? = nil
 
         /// +1 when the angle grows toward the peak, −1 when it shrinks.
         public var direction: Double { peak >= start ? 1 : -1 }

@@ -1357,6 +1357,15 @@ public struct CoachingSession: Sendable {
         cueLog.removeLast(cueLog.count - kept)
     }
 
+    /// How much shorter than prescribed a hold at the peak may be: the plateau is found to about a tenth of a
+    /// second at each end, and nobody counts seconds exactly.
+    static let holdSlackSeconds = 0.5
+
+    /// Seconds for a cue: whole when whole ("5"), else to a tenth ("2.5").
+    static func secondsText(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? String(Int(seconds)) : String((seconds * 10).rounded() / 10)
+    }
+
     static let wrongViewReason = "the camera view does not suit the exercise"
     static let movementReason = "rules for one camera view not judged from a movement count without depth"
     static let notSeenReason = "angles not seen"
@@ -1458,6 +1467,7 @@ public struct CoachingSession: Sendable {
             }
         }
         let spec = exercise.repetition!
+        let tempo = Repetition.Tempo(completed, towardPeak: spec.towardPeak)
         var symmetry: Repetition.Symmetry?
         // Symmetry only where both sides are reliably seen: square-on from the front (or back). From the
         // side or at an angle, one camera hides or foreshortens the far limb, and a video pose estimator's
@@ -1521,6 +1531,19 @@ public struct CoachingSession: Sendable {
         }
         // Like the form rules, not judged from an angle the view cannot measure (a front-view squat's knees: an
         // occluded one read 82° beside 134°, squat_13).
+        // A prescribed hold at the peak, timed as the tempo times it (half a second of slack).
+        if let hold = spec.holdSeconds, let held = tempo.atPeakSeconds, held + Self.holdSlackSeconds < hold {
+            issues.append(
+                .init(
+                    rule: "hold",
+                    cue: "Hold the position for \(Self.secondsText(hold)) s before coming back",
+                    angle: exercise.primaryAngle,
+                    value: held,
+                    limit: hold,
+                    priority: 2
+                )
+            )
+        }
         if let limit = exercise.maximumAsymmetry, let symmetry, reliable, symmetry.difference > limit {
             issues.append(
                 .init(
@@ -1543,7 +1566,7 @@ public struct CoachingSession: Sendable {
             angles: angles,
             peakAngle: completed.peakValue,
             rangeOfMotion: exercise.rangeOfMotionFraction(peakValue: completed.peakValue),
-            tempo: .init(completed, towardPeak: spec.towardPeak),
+            tempo: tempo,
             symmetry: symmetry,
             verdict: issues.isEmpty && pendingBreaches.isEmpty ? .good : .needsWork,
             issues: issues,

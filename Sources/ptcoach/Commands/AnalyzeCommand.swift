@@ -76,6 +76,15 @@ struct AnalyzeCommand: AsyncParsableCommand {
     )
     var reps: Int?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Seconds to hold the peak of each repetition, as prescribed (e.g. 5); needs --exercise.",
+            discussion: "A repetition held for less is flagged: \"Hold the position for 5 s before coming back\"."
+        )
+    )
+    var hold: Double?
+
     @Option(name: .long, help: "A directory of exercise definition JSON files to use instead of the bundled library.")
     var exercisesDirectory: String?
 
@@ -98,6 +107,18 @@ struct AnalyzeCommand: AsyncParsableCommand {
         if let reps, !(1...1000).contains(reps) {
             throw ValidationError("--reps must be between 1 and 1000 (the repetitions prescribed), got \(reps)")
         }
+        if let hold {
+            guard exercise != nil else {
+                throw ValidationError(
+                    "--hold needs --exercise: the hold is prescribed for a named exercise's repetitions"
+                )
+            }
+            guard hold > 0, hold < 20 else {
+                throw ValidationError(
+                    "--hold must be above 0 and below 20 seconds (the hold at each peak), got \(hold)"
+                )
+            }
+        }
     }
 
     func run() async throws {
@@ -114,6 +135,12 @@ struct AnalyzeCommand: AsyncParsableCommand {
             } catch {
                 throw CLIError(error.description)
             }
+        }
+        if let hold, let id = definition?.id {
+            guard definition?.repetition != nil else {
+                throw CLIError("--hold is for repetitions held at their peak; '\(id)' is itself a hold (timed already)")
+            }
+            definition?.repetition?.holdSeconds = hold
         }
         // A video's poses are found first, into a temporary pose-track; then both kinds go the same way.
         let video = try AnalysisOutputs.videoInfo(input)

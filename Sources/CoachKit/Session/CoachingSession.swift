@@ -1529,8 +1529,6 @@ public struct CoachingSession: Sendable {
             }
             if let issue = rule.firstIssue(in: judgedAngles) { issues.append(issue) }
         }
-        // Like the form rules, not judged from an angle the view cannot measure (a front-view squat's knees: an
-        // occluded one read 82° beside 134°, squat_13).
         // A prescribed hold at the peak, timed as the tempo times it (half a second of slack).
         if let hold = spec.holdSeconds, let held = tempo.atPeakSeconds, held + Self.holdSlackSeconds < hold {
             issues.append(
@@ -1544,6 +1542,8 @@ public struct CoachingSession: Sendable {
                 )
             )
         }
+        // Like the form rules, not judged from an angle the view cannot measure (a front-view squat's knees: an
+        // occluded one read 82° beside 134°, squat_13).
         if let limit = exercise.maximumAsymmetry, let symmetry, reliable, symmetry.difference > limit {
             issues.append(
                 .init(
@@ -1945,14 +1945,11 @@ public struct CoachingSession: Sendable {
             if lo.isFinite, hi - lo > best?.range ?? -1 { best = (hi - lo, when, s, furthest) }
         }
         guard let best else { return nil }
-        // The ring is in time order from its oldest sample; the plateau is the first to the last sample near the peak.
+        // The plateau: from the first to the last sample of that side near the peak.
         let near = best.furthest - RepCounter.plateauFraction * best.range
         var first = best.seconds
         var last = best.seconds
-        let oldest = autoCount < autoTimes.count ? 0 : autoNext
-        for j in 0..<autoCount {
-            let i = (oldest + j) % autoTimes.count
-            guard inRepetition(autoTimes[i]) else { continue }
+        for i in 0..<autoCount where inRepetition(autoTimes[i]) {
             let v = autoRing[i * ExerciseRecognizer.featureCount + k + best.side]
             guard !v.isNaN, v * spec.direction >= near else { continue }
             first = Swift.min(first, autoTimes[i])

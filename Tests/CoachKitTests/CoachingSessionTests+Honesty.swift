@@ -351,7 +351,19 @@ extension CoachingSessionTests {
         var session = CoachingSession(
             configuration: .init(exercise: prescription, library: Self.library.exercises, emitsPoseEvents: false)
         )
-        for frame in frames { _ = session.ingest(frame) }
+        // Live, the overlay counts the time held at each peak, and says when it is enough.
+        var longestLive = 0.0
+        for frame in frames {
+            _ = session.ingest(frame)
+            if let live = session.snapshot.peakHold {
+                #expect(live.targetSeconds == 5)
+                longestLive = max(longestLive, live.heldSeconds)
+            }
+        }
+        #expect(abs(longestLive - heldSeconds) < 0.6, "\(longestLive)")
+        let enough = session.summary().cues.filter { $0.text == "5 s: now come back slowly" }
+        // Said when the hold is long enough (the same words not again within 10 s: every other repetition here).
+        #expect(short ? enough.isEmpty : enough.count >= 2, "\(session.summary().cues.map { ($0.seconds, $0.text) })")
         #expect(session.repetitions.count == 4)
         for rep in session.repetitions {
             let issue = rep.issues.first { $0.rule == "hold" }

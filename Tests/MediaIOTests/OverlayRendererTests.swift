@@ -411,6 +411,16 @@ struct OverlayStateCoachSnapshotTests {
         #expect(hold.reps == nil && hold.prescribedReps == nil)
         #expect(hold.holdSeconds == 3 && hold.holdTargetSeconds == 30)
         #expect(hold.angle?.joint == .leftKnee)
+        // A repetition held at its peak, a hold there prescribed: the count stays, the time held shows under it.
+        snapshot.hold = nil
+        snapshot.repCount = 4
+        snapshot.peakHold = try JSONDecoder().decode(
+            HoldProgress.self,
+            from: Data(#"{"heldSeconds":2.5,"targetSeconds":5,"holding":true}"#.utf8)
+        )
+        let held = OverlayState(snapshot: snapshot, people: [coached], prescribedReps: 10)
+        #expect(held.reps == 4 && held.prescribedReps == 10)
+        #expect(held.holdSeconds == 2.5 && held.holdTargetSeconds == 5)
     }
 
     @Test func withNoExerciseNamedTheOverlaySaysItIsObservingAndCounts() {

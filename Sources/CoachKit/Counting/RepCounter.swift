@@ -153,6 +153,16 @@ public struct RepCounter: Sendable {
     /// The last filtered value, in the signal's units.
     public private(set) var lastValue: Double?
 
+    /// While the repetition under way is held at its peak (within ``plateauFraction`` of the excursion from its
+    /// highest value so far), since when: the first 0.1-s bucket of the repetition that came that near, as the
+    /// completed repetition's plateau is found.
+    public var heldAtPeakSince: Double? {
+        guard phase == .active, let value = lastValue else { return nil }
+        let near = peak - Self.plateauFraction * (peak - restMin)
+        guard value * configuration.direction >= near else { return nil }
+        return plateau(from: startSeconds, near: near).start
+    }
+
     public init(configuration: Configuration) {
         self.configuration = configuration
         let capacity = 200  // 20 s of buckets

@@ -35,6 +35,8 @@ public struct CoachSnapshot: Sendable, Hashable {
     public var setupGuidance: String?
     /// Hold progress for hold exercises.
     public var hold: HoldProgress?
+    /// While a repetition is held at its peak and the prescription asks for a hold there: how long so far.
+    public var peakHold: HoldProgress?
     /// The selected person's smoothed pose.
     public var pose: Pose?
 

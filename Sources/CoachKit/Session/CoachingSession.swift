@@ -214,6 +214,8 @@ public struct CoachingSession: Sendable {
     private var slotMissingParts: [Int] = []
     private var lastRepEnd = -Double.infinity
     private var workingSide: BodySide?
+    /// When the prescribed hold at the peak was last reached (its cue is said once per repetition).
+    private var peakHoldReachedSince = -Double.infinity
     /// The counter (side) whose repetitions count, once one has counted.
     private var countingCounter: Int?
     /// How well each side's primary-angle joints are seen (smoothed mean confidence, left and right).
@@ -1268,6 +1270,29 @@ public struct CoachingSession: Sendable {
                 snapshot.rangeOfMotionProgress = counters[best].progress
             }
             snapshot.primaryJoint = exercise.primaryAngle.vertexJoint(side: workingSide ?? .left)
+            updatePeakHold(counters[countingCounter ?? best], spec: spec, at: t)
+        }
+    }
+
+    /// A prescribed hold at the peak, live: how long the repetition under way has been held there (the overlay
+    /// counts it), and once it is long enough, a cue to come back.
+    private mutating func updatePeakHold(_ counter: RepCounter, spec: ExerciseDefinition.RepetitionSpec, at t: Double) {
+        guard let target = spec.holdSeconds, countingSource < 0, let since = counter.heldAtPeakSince else {
+            snapshot.peakHold = nil
+            return
+        }
+        let held = t - since
+        snapshot.peakHold = HoldProgress(heldSeconds: held, targetSeconds: target, holding: true)
+        if held >= target, since != peakHoldReachedSince {
+            peakHoldReachedSince = since
+            _ = cues.offer(
+                Cue(
+                    kind: .encouragement,
+                    text: "\(Self.secondsText(target)) s: now come back slowly",
+                    priority: 1,
+                    seconds: t
+                )
+            )
         }
     }
 

@@ -83,7 +83,8 @@ extension OverlayState {
         if snapshot.exerciseName != nil, snapshot.pose != nil, snapshot.hold == nil {
             rangeOfMotion = RangeOfMotion(progress: snapshot.rangeOfMotionProgress, target: rangeOfMotionTarget)
         }
-        if let hold = snapshot.hold {
+        // A hold exercise's time, or the prescribed hold at a repetition's peak (under the count).
+        if let hold = snapshot.hold ?? snapshot.peakHold {
             holdSeconds = hold.heldSeconds
             holdTargetSeconds = hold.targetSeconds
         }

@@ -277,8 +277,8 @@ public struct PeriodicMotionCounter: Sendable {
     }
 
     /// Where a joint spends this many samples of the window (1.6 s in all) is a position the person took, not a
-    /// glitch to clip (Kinect's foot glitches take about 10% of UI-PRMD's frames): the clip's half-width is at
-    /// least the spread between the 17th-lowest and 17th-highest samples.
+    /// glitch to clip (Kinect's foot glitches take about 10% of UI-PRMD's frames): the clip reaches from the
+    /// median to the 17th-lowest and the 17th-highest samples.
     private static let heldSamples = 16
     /// Held positions widen the clip once the window holds this many samples (6 s); a short window (a clip of
     /// a few seconds) keeps the plain robust clip.
@@ -289,17 +289,33 @@ public struct PeriodicMotionCounter: Sendable {
             for i in 0..<n { sortScratch[i] = ring[i * dimension + d] }
             var median = 0.0
             var mad = 0.0
-            var held = 0.0
             sortScratch.withUnsafeMutableBufferPointer { buffer in
                 let part = UnsafeMutableBufferPointer(rebasing: buffer[0..<n])
-                if n >= Self.heldWindowSamples {
-                    held = quickselect(part, n - 1 - Self.heldSamples) - quickselect(part, Self.heldSamples)
-                }
                 median = quickselect(part, n / 2)
                 for i in 0..<n { part[i] = abs(part[i] - median) }
                 mad = quickselect(part, n / 2)
             }
-            spread[d] = Swift.max(3 * 1.4826 * mad, held) + 0.05
+            var limit = 3 * 1.4826 * mad
+            // The clip reaches every position taken for 1.6 s: only where that many samples lie beyond it on one
+            // side is the held one found (two selections; a steady back-and-forth never gets there).
+            if n >= Self.heldWindowSamples {
+                var below = 0
+                var above = 0
+                for i in 0..<n {
+                    let v = ring[i * dimension + d]
+                    if v < median - limit { below += 1 } else if v > median + limit { above += 1 }
+                }
+                if below > Self.heldSamples || above > Self.heldSamples {
+                    for i in 0..<n { sortScratch[i] = ring[i * dimension + d] }
+                    sortScratch.withUnsafeMutableBufferPointer { buffer in
+                        let part = UnsafeMutableBufferPointer(rebasing: buffer[0..<n])
+                        let low = quickselect(part, Self.heldSamples)
+                        let high = quickselect(part, n - 1 - Self.heldSamples)
+                        limit = Swift.max(limit, median - low, high - median)
+                    }
+                }
+            }
+            spread[d] = limit + 0.05
             center[d] = median
         }
     }

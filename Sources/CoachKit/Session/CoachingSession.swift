@@ -1270,14 +1270,14 @@ public struct CoachingSession: Sendable {
                 snapshot.rangeOfMotionProgress = counters[best].progress
             }
             snapshot.primaryJoint = exercise.primaryAngle.vertexJoint(side: workingSide ?? .left)
-            updatePeakHold(counters[countingCounter ?? best], spec: spec, at: t)
+            if let target = spec.holdSeconds { updatePeakHold(counter: countingCounter ?? best, target: target, at: t) }
         }
     }
 
     /// A prescribed hold at the peak, live: how long the repetition under way has been held there (the overlay
     /// counts it), and once it is long enough, a cue to come back.
-    private mutating func updatePeakHold(_ counter: RepCounter, spec: ExerciseDefinition.RepetitionSpec, at t: Double) {
-        guard let target = spec.holdSeconds, countingSource < 0, let since = counter.heldAtPeakSince else {
+    private mutating func updatePeakHold(counter c: Int, target: Double, at t: Double) {
+        guard countingSource < 0, let since = counters[c].heldAtPeakSince else {
             snapshot.peakHold = nil
             return
         }

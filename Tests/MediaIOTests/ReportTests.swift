@@ -128,6 +128,14 @@ struct ReportTests {
         #expect(html.contains("<tr class=\"within\"><td>1</td>"))
         #expect(html.contains("<tr class=\"short\"><td>3</td>"))
         #expect(html.contains("<tr class=\"unsafe\"><td>4</td>"))
+        // A repetition in its target whose form was flagged needs work; it is not "short" (a hold at the peak too
+        // short, 140 % of the target range reached, read "short").
+        var flagged = Self.input()
+        flagged.exercises[0].repetitions[0].verdict = .needsWork
+        flagged.exercises[0].repetitions[0].issues = ["Hold the position for 5 s before coming back"]
+        let flaggedHTML = ReportWriter.html(flagged)
+        #expect(flaggedHTML.contains("<tr class=\"needsWork\"><td>1</td>"))
+        #expect(flaggedHTML.contains("<span class=\"pill needsWork\">needs work</span>"))
     }
 
     @Test func htmlIsSelfContainedAndWellFormed() {

@@ -50,12 +50,14 @@ struct ExerciseStatistics {
     static func status(of rep: ReportInput.Repetition, in exercise: ReportInput.Exercise) -> ReportStatus {
         if rep.verdict == .unsafe { return .unsafe }
         if rep.verdict == .notJudged { return .unknown }
+        // Short of the target says so; a repetition that reached it, or has no range to judge, but whose form was
+        // flagged (a hold at the peak too short, a rounded back) needs work: it was called "short".
         if let rom = rep.rangeOfMotion, let target = exercise.targetRange {
             if rom < target.lowerBound { return .short }
             if rom > target.upperBound { return .beyond }
-            return rep.verdict == .good ? .within : .short
+            return rep.verdict == .good ? .within : .needsWork
         }
-        return rep.verdict == .good ? .goodForm : .short
+        return rep.verdict == .good ? .goodForm : .needsWork
     }
 
     /// "target ≥ 100 %", and how many repetitions could not be measured.

@@ -257,7 +257,7 @@ struct HTMLReport {
         table.reps td{border-bottom:1px solid var(--line);padding:6px 8px;font-variant-numeric:tabular-nums}
         .pill{display:inline-block;border-radius:999px;padding:1px 10px;font-size:12px;font-weight:700;color:#fff;\
         background:var(--muted)}
-        .pill.within,.pill.goodForm{background:var(--good)}.pill.short,.pill.beyond{background:var(--caution)}\
+        .pill.within,.pill.goodForm{background:var(--good)}.pill.short,.pill.beyond,.pill.needsWork{background:var(--caution)}\
         .pill.unsafe{background:var(--danger)}
         .stills{display:grid;grid-template-columns:1fr 1fr;gap:20px;margin-top:24px}
         .still img{width:100%;height:auto;border-radius:10px;display:block}

@@ -15,12 +15,12 @@ enum ReportStyle {
 /// How a repetition (or a number) compares with its target, and its colour; `unknown` for a repetition that
 /// was not judged.
 enum ReportStatus: String {
-    case within, goodForm, short, beyond, unsafe, unknown
+    case within, goodForm, short, beyond, needsWork, unsafe, unknown
 
     var color: OverlayColor {
         switch self {
         case .within, .goodForm: ReportStyle.good
-        case .short, .beyond: ReportStyle.caution
+        case .short, .beyond, .needsWork: ReportStyle.caution
         case .unsafe: ReportStyle.danger
         case .unknown: ReportStyle.muted
         }
@@ -35,6 +35,7 @@ enum ReportStatus: String {
         case .goodForm: "good form"
         case .short: "short"
         case .beyond: "beyond target"
+        case .needsWork: "needs work"
         case .unsafe: "safety"
         case .unknown: "not judged"
         }

@@ -320,6 +320,10 @@ struct AnalyzeCommandTests {
         #expect(throws: (any Error).self) {
             try CoachCommand.parseAsRoot(["analyze", Self.hurdleSteps, "--reps", "0"])
         }
+        // A hold at each peak prescribed: in the JSON beside the repetitions.
+        #expect(try await Self.analyze(given + ["--hold", "2", "--report", json, "--overwrite"]))
+        let held = try JSONValue.parse(String(contentsOfFile: json, encoding: .utf8))
+        #expect(held["prescribedHoldSeconds"]?.doubleValue == 2 && held["prescribedReps"]?.intValue == 12)
         // A hold at each peak needs the exercise it is prescribed for, and a positive time.
         for arguments in [["--hold", "5"], ["--exercise", "hurdle-step", "--hold", "0"]] {
             #expect(throws: (any Error).self) {

@@ -230,10 +230,13 @@ struct AnalyzeCommand: AsyncParsableCommand {
             guidance.add(snapshot)
         }
         if modelPrediction != nil { summary.exerciseSource = "model" }
-        let summaryJSON = try Self.jsonText(summary, file: input, prescribedReps: reps)
+        let summaryJSON = try Self.jsonText(summary, file: input, prescribedReps: reps, prescribedHoldSeconds: hold)
         if let annotator {
             try annotator.drain()
-            guard try Self.jsonText(annotator.summary(), file: input, prescribedReps: reps) == summaryJSON else {
+            guard
+                try Self.jsonText(annotator.summary(), file: input, prescribedReps: reps, prescribedHoldSeconds: hold)
+                    == summaryJSON
+            else {
                 annotator.cancel()
                 throw CLIError(
                     "\(input): internal error: the drawn session differs from the counted one; no video written"
@@ -331,8 +334,14 @@ struct AnalyzeCommand: AsyncParsableCommand {
         return session.summary()
     }
 
-    /// The `--json` object: the summary, with the file name first and the prescribed repetitions when given.
-    static func jsonText(_ summary: SessionSummary, file: String, prescribedReps: Int? = nil) throws -> String {
+    /// The `--json` object: the summary, with the file name first and the prescription (repetitions, hold at each
+    /// peak) when given.
+    static func jsonText(
+        _ summary: SessionSummary,
+        file: String,
+        prescribedReps: Int? = nil,
+        prescribedHoldSeconds: Double? = nil
+    ) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.nonConformingFloatEncodingStrategy = .convertToString(
@@ -346,7 +355,9 @@ struct AnalyzeCommand: AsyncParsableCommand {
         let fileEncoder = JSONEncoder()
         fileEncoder.outputFormatting = [.withoutEscapingSlashes]
         let escaped = String(decoding: try fileEncoder.encode(file), as: UTF8.self)
-        let prescribed = prescribedReps.map { "\"prescribedReps\":\($0)," } ?? ""
+        let prescribed =
+            (prescribedHoldSeconds.map { "\"prescribedHoldSeconds\":\($0)," } ?? "")
+            + (prescribedReps.map { "\"prescribedReps\":\($0)," } ?? "")
         text = "{\"file\":\(escaped),\(prescribed)" + text.dropFirst()
         return text
     }

@@ -1277,7 +1277,8 @@ public struct CoachingSession: Sendable {
     /// A prescribed hold at the peak, live: how long the repetition under way has been held there (the overlay
     /// counts it), and once it is long enough, a cue to come back.
     private mutating func updatePeakHold(counter c: Int, target: Double, at t: Double) {
-        guard countingSource < 0, let since = counters[c].heldAtPeakSince else {
+        // From half a second on: on the way up the angle is always near its highest value so far.
+        guard countingSource < 0, let since = counters[c].heldAtPeakSince, t - since >= Self.shownHoldSeconds else {
             snapshot.peakHold = nil
             return
         }
@@ -1381,6 +1382,9 @@ public struct CoachingSession: Sendable {
         }
         cueLog.removeLast(cueLog.count - kept)
     }
+
+    /// The overlay counts a hold at the peak from this long: a turn at the peak is no hold.
+    static let shownHoldSeconds = 0.5
 
     /// How much shorter than prescribed a hold at the peak may be: the plateau is found to about a tenth of a
     /// second at each end, and nobody counts seconds exactly.

@@ -158,9 +158,9 @@ public struct RepCounter: Sendable {
     /// completed repetition's plateau is found.
     public var heldAtPeakSince: Double? {
         guard phase == .active, let value = lastValue else { return nil }
-        let near = peak - Self.plateauFraction * (peak - restMin)
-        guard value * configuration.direction >= near else { return nil }
-        return plateau(from: startSeconds, near: near).start
+        let plateau = plateau(rest: restMin)
+        guard value * configuration.direction >= plateau.near else { return nil }
+        return plateau.start
     }
 
     public init(configuration: Configuration) {
@@ -264,7 +264,7 @@ public struct RepCounter: Sendable {
             count += 1
             durations = (durations.1, durations.2, duration)
             adaptWindow()
-            let plateau = plateau(from: startSeconds, near: peak - Self.plateauFraction * (peak - rest))
+            let plateau = plateau(rest: rest)
             let d = configuration.direction
             return .completed(
                 Completed(
@@ -363,10 +363,13 @@ public struct RepCounter: Sendable {
         }
     }
 
-    /// The first and the last 0.1-s bucket since `start` (the open one included) whose signal reached `near`:
-    /// the stretch spent at the peak. The repetition lasts at most `maximumSeconds`, within the buckets kept
-    /// (20 s); the peak itself is always in it.
-    private func plateau(from start: Double, near: Double) -> (start: Double, end: Double) {
+    /// The stretch the repetition under way (from its rest at `rest`) spent at its peak so far: the first and the
+    /// last 0.1-s bucket since it started (the open one included) whose signal came within ``plateauFraction``
+    /// of the excursion from the peak, that level `near`. The repetition lasts at most `maximumSeconds`, within
+    /// the buckets kept (20 s); the peak itself is always in it.
+    private func plateau(rest: Double) -> (start: Double, end: Double, near: Double) {
+        let start = startSeconds
+        let near = peak - Self.plateauFraction * (peak - rest)
         var first = peakSeconds
         var last = peakSeconds
         if currentMax >= near, bucketStart >= start - 0.05 {
@@ -382,7 +385,7 @@ public struct RepCounter: Sendable {
                 last = max(last, bucketTimes[index])
             }
         }
-        return (first, last)
+        return (first, last, near)
     }
 
     private mutating func recomputeWindow() {

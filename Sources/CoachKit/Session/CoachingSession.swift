@@ -1919,8 +1919,8 @@ public struct CoachingSession: Sendable {
         guard agnostic != nil else { return }
         // A hold recognised is timed as a hold given is (from when it is recognised), and its timer sets the
         // overlay's angle, side and joint, as with the hold given.
-        let recognizedHold = recognizedIndex.map { configuration.library[$0].hold != nil } ?? false
-        if recognizedHold { updateHold(configuration.library[recognizedIndex!], valid: valid, dt: dt, at: t) }
+        let recognizedHold = recognizedExercise?.isHold == true
+        if recognizedHold, let hold = recognizedExercise { updateHold(hold, valid: valid, dt: dt, at: t) }
         let completed = agnostic?.ingest(pose, at: t, valid: valid, useDepth: hasDepth) ?? 0
         snapshot.rangeOfMotionProgress = agnostic?.progress ?? 0
         if completed > 0, let reps = agnostic?.completed {
@@ -2221,7 +2221,9 @@ public struct CoachingSession: Sendable {
                 peakSeconds: old.startSeconds + old.tempo.toPeakSeconds + (old.tempo.atPeakSeconds ?? 0) / 2,
                 endSeconds: old.endSeconds,
                 peakValue: .nan,
-                restValue: .nan
+                restValue: .nan,
+                plateauStartSeconds: old.startSeconds + old.tempo.toPeakSeconds,
+                plateauEndSeconds: old.endSeconds - old.tempo.fromPeakSeconds
             )
             let judged = judgedAgnostic(
                 completed,

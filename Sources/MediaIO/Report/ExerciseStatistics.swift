@@ -33,9 +33,6 @@ struct ExerciseStatistics {
         values.isEmpty ? nil : values.reduce(0, +) / Double(values.count)
     }
 
-    /// Green within the target range, amber short of or beyond it (or judged as needing work), red
-    /// when a safety limit was crossed; a repetition whose range was not measured is "good form" or amber,
-    /// never "in target".
     /// The repetition tables' cell for a time in seconds ("1.2 s"; "–" when not measured).
     static func secondsText(_ seconds: Double?) -> String {
         seconds.map { HTMLText.number($0, decimals: 1) + " s" } ?? "–"
@@ -47,6 +44,9 @@ struct ExerciseStatistics {
         secondsText(rep.heldSeconds.flatMap { $0 >= 1 ? $0 : nil })
     }
 
+    /// Green within the target range, amber short of or beyond it (or judged as needing work), red
+    /// when a safety limit was crossed; a repetition whose range was not measured is "good form" or amber,
+    /// never "in target".
     static func status(of rep: ReportInput.Repetition, in exercise: ReportInput.Exercise) -> ReportStatus {
         if rep.verdict == .unsafe { return .unsafe }
         if rep.verdict == .notJudged { return .unknown }

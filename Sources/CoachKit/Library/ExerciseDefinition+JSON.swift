@@ -85,13 +85,7 @@ extension ExerciseDefinition {
                 )
             }
             let holdSeconds = try reader.optionalNumber(rep, "holdSeconds", path: "repetition.holdSeconds")
-            if let holdSeconds, !(holdSeconds > 0 && holdSeconds < maximumSeconds) {
-                throw reader.fail(
-                    "repetition.holdSeconds",
-                    "must be above 0 and below maximumSeconds (\(maximumSeconds)) (got \(holdSeconds))"
-                )
-            }
-            repetition = RepetitionSpec(
+            let spec = RepetitionSpec(
                 start: start,
                 peak: peak,
                 towardPeak: towardPeak,
@@ -100,6 +94,13 @@ extension ExerciseDefinition {
                 maximumSeconds: maximumSeconds,
                 holdSeconds: holdSeconds
             )
+            if let holdSeconds, !spec.acceptsHold(holdSeconds) {
+                throw reader.fail(
+                    "repetition.holdSeconds",
+                    "must be above 0 and below maximumSeconds (\(maximumSeconds)) (got \(holdSeconds))"
+                )
+            }
+            repetition = spec
         } else {
             guard let holdObject = object["hold"]?.objectValue else {
                 throw reader.fail("hold", "is required for kind \"hold\": {\"seconds\": …, \"conditions\": […]}")

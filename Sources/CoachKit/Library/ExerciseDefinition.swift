@@ -65,6 +65,10 @@ public struct ExerciseDefinition: Sendable, Hashable, Codable {
 
         /// +1 when the angle grows toward the peak, −1 when it shrinks.
         public var direction: Double { peak >= start ? 1 : -1 }
+
+        /// Whether `seconds` can be held at each peak: above 0 and below ``maximumSeconds`` (a longer repetition
+        /// is not counted). The definition file and `analyze --hold` are checked the same way.
+        public func acceptsHold(_ seconds: Double) -> Bool { seconds > 0 && seconds < maximumSeconds }
     }
 
     /// The target the primary angle should reach at the peak (the prescription).

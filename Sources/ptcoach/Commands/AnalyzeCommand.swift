@@ -113,10 +113,9 @@ struct AnalyzeCommand: AsyncParsableCommand {
                     "--hold needs --exercise: the hold is prescribed for a named exercise's repetitions"
                 )
             }
-            guard hold > 0, hold < 20 else {
-                throw ValidationError(
-                    "--hold must be above 0 and below 20 seconds (the hold at each peak), got \(hold)"
-                )
+            // Its upper bound is the exercise's longest repetition, checked once the definition is read.
+            guard hold > 0 else {
+                throw ValidationError("--hold must be above 0 seconds (the hold at each peak), got \(hold)")
             }
         }
     }
@@ -137,8 +136,15 @@ struct AnalyzeCommand: AsyncParsableCommand {
             }
         }
         if let hold, let id = definition?.id {
-            guard definition?.repetition != nil else {
+            guard let spec = definition?.repetition else {
                 throw CLIError("--hold is for repetitions held at their peak; '\(id)' is itself a hold (timed already)")
+            }
+            // The bound the definition file's holdSeconds has: a repetition longer than maximumSeconds is not counted.
+            guard spec.acceptsHold(hold) else {
+                throw CLIError(
+                    "--hold must be above 0 and below \(String(format: "%g", spec.maximumSeconds)) seconds for '\(id)' "
+                        + "(its longest repetition), got \(hold)"
+                )
             }
             definition?.repetition?.holdSeconds = hold
         }

@@ -362,9 +362,16 @@ extension CoachingSessionTests {
         }
         #expect(abs(longestLive - heldSeconds) < 0.6, "\(longestLive)")
         let enough = session.summary().cues.filter { $0.text == "5 s: now come back slowly" }
-        // Said when the hold is long enough (the same words not again within 10 s: every other repetition here).
-        #expect(short ? enough.isEmpty : enough.count >= 2, "\(session.summary().cues.map { ($0.seconds, $0.text) })")
+        // Said when the hold is long enough, on every repetition (8 s apart: it was held back as a repeat on every
+        // other one), within a few frames of the 5 s.
+        #expect(short ? enough.isEmpty : enough.count == 4, "\(session.summary().cues.map { ($0.seconds, $0.text) })")
         #expect(session.repetitions.count == 4)
+        for (cue, rep) in zip(enough, session.repetitions) {
+            let peak = try #require(rep.tempo.atPeakSeconds)
+            let holdStart = rep.startSeconds + rep.tempo.toPeakSeconds
+            #expect(cue.kind == .timing, "\(cue)")
+            #expect(abs(cue.seconds - holdStart - 5) < 0.6, "\(cue.seconds) \(holdStart) \(peak)")
+        }
         for rep in session.repetitions {
             let issue = rep.issues.first { $0.rule == "hold" }
             #expect((issue != nil) == short, "\(rep.tempo) \(rep.issues)")

@@ -23,6 +23,18 @@ struct CueSchedulerTests {
         #expect(safety?.text == "Stop")
     }
 
+    @Test func theEndOfAHoldIsSaidAtOnceEveryTime() {
+        // Repetitions held 5 s every 8 s: "now come back" is right only at the end of each hold, even 8 s after
+        // the same words and 3 s after another cue.
+        var cues = CueScheduler(configuration: .init(cooldownSeconds: 4, repeatSeconds: 10))
+        let comeBack = "5 s: now come back slowly"
+        #expect(cues.offer(Cue(kind: .timing, text: comeBack, seconds: 5))?.seconds == 5)
+        _ = cues.offer(Cue(kind: .form, text: "Keep your knee straight", seconds: 10))
+        #expect(cues.ingest(at: 10) != nil)
+        #expect(cues.offer(Cue(kind: .timing, text: comeBack, seconds: 13))?.seconds == 13)
+        #expect(cues.current?.text == comeBack)
+    }
+
     @Test func staleCuesAreDroppedAndRepeatsSpaced() {
         var cues = CueScheduler(configuration: .init(cooldownSeconds: 4, maximumWaitSeconds: 3, repeatSeconds: 10))
         _ = cues.offer(Cue(kind: .form, text: "A", seconds: 0))

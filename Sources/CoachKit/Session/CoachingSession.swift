@@ -1286,14 +1286,8 @@ public struct CoachingSession: Sendable {
         snapshot.peakHold = HoldProgress(heldSeconds: held, targetSeconds: target, holding: true)
         if held >= target, since != peakHoldReachedSince {
             peakHoldReachedSince = since
-            _ = cues.offer(
-                Cue(
-                    kind: .encouragement,
-                    text: "\(Self.secondsText(target)) s: now come back slowly",
-                    priority: 1,
-                    seconds: t
-                )
-            )
+            let cue = Cue(kind: .timing, text: "\(Self.secondsText(target)) s: now come back slowly", seconds: t)
+            if let given = cues.offer(cue) { give(given) }
         }
     }
 

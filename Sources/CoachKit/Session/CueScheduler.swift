@@ -1,5 +1,5 @@
-/// Gives one cue at a time, the most important first, with a pause between cues; safety warnings go
-/// out at once.
+/// Gives one cue at a time, the most important first, with a pause between cues; safety warnings and
+/// timing cues (the end of a prescribed hold) go out at once.
 ///
 /// Cues offered while the cooldown runs wait in a single slot that keeps the most important one; a
 /// waiting cue older than `maximumWaitSeconds` is dropped (it no longer describes what the person does).
@@ -37,9 +37,10 @@ public struct CueScheduler: Sendable {
         self.configuration = configuration
     }
 
-    /// Offers a cue. A safety cue is returned at once (no cooldown); others wait for ``ingest(at:)``.
+    /// Offers a cue. A safety or timing cue is returned at once (no cooldown, even if it was just said);
+    /// others wait for ``ingest(at:)``.
     public mutating func offer(_ cue: Cue) -> Cue? {
-        if cue.kind == .safety {
+        if cue.kind.isImmediate {
             speak(cue)
             return cue
         }

@@ -75,7 +75,7 @@ extension OverlayState {
             switch snapshot.cueKind {
             case .safety?: .safety
             case .form?: .correction
-            case .encouragement?: .encouragement
+            case .encouragement?, .timing?: .encouragement
             case .setup?, nil: .info
             }
         warning = snapshot.safetyWarning

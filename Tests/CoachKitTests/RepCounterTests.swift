@@ -34,6 +34,22 @@ struct RepCounterTests {
         #expect(rep.peakSeconds >= rep.plateauStartSeconds && rep.peakSeconds <= rep.plateauEndSeconds)
     }
 
+    @Test func aHoldLongerThanTheWindowEndsWhenTheSignalComesBack() throws {
+        // Up in 1 s, held 12 s (longer than the 8-s window) with a wobble of ±1°, down in 1 s: the window forgot
+        // the rest, its range shrank to the wobble, and the wobble ended the repetition 8 s into the hold.
+        var counter = RepCounter(configuration: .init(direction: 1, minimumRange: 15))
+        var completed: [RepCounter.Completed] = []
+        for i in 0..<(30 * 20) {
+            let t = Double(i) / 30
+            let angle: Double =
+                t < 2 ? 0 : t < 3 ? 90 * (t - 2) : t < 15 ? 90 + sin(7 * t) : t < 16 ? 90 * (16 - t) : 0
+            if case .completed(let rep) = counter.ingest(angle, at: t) { completed.append(rep) }
+        }
+        let rep = try #require(completed.first)
+        #expect(completed.count == 1)
+        #expect(abs(rep.startSeconds - 2) < 0.3 && abs(rep.endSeconds - 15.8) < 0.5, "\(rep)")
+    }
+
     @Test func noiseAloneIsNotARepetition() {
         var counter = RepCounter(configuration: .init(direction: 1, minimumRange: 15))
         var rng = SplitMix64(seed: 7)

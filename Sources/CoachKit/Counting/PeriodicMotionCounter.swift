@@ -5,7 +5,8 @@ public import PoseKit
 ///
 /// Each frame, 13 joints are expressed relative to the root and divided by the torso length (x, y and,
 /// when every frame has it, z). Every two seconds (every second until the first one), the principal component of these trajectories over the
-/// last `windowSeconds` is found by power iteration; the pose is projected on it and the projection is
+/// last `windowSeconds` (two typical repetitions when they are slower; until the first repetition, up to
+/// `maximumSeconds`) is found by power iteration; the pose is projected on it and the projection is
 /// counted by a ``RepCounter`` (median filter + adaptive hysteresis, the rest side being the side the
 /// signal spends most time on). When the principal component first appears or changes to a different
 /// movement, the buffered window is replayed so that the first repetitions are not lost; repetitions
@@ -64,7 +65,14 @@ public struct PeriodicMotionCounter: Sendable {
     /// Whether the signal was invalid just before each sample (a replay does not bridge it).
     private var ringBreaks: [Bool]
     private var breakPending = true
+    /// The ring's length: the longest repetition allowed (`maximumSeconds`) and a second more.
     private let capacity: Int
+    /// The usual window's length (`windowSeconds`).
+    private let windowSamples: Int
+    /// The window of an update, oldest first (copied from the ring), with its times and breaks.
+    private var window: [Double]
+    private var windowTimes: [Double]
+    private var windowBreaks: [Bool]
     private var ringCount = 0
     private var ringNext = 0
     private var lastSampleSeconds = -Double.infinity
@@ -72,6 +80,12 @@ public struct PeriodicMotionCounter: Sendable {
     // Current features, held for missing joints.
     private var feature: [Double]
     private var mean: [Double]
+    /// The clip the counted signal is measured with (``project(_:offset:)``): the window's when the movement
+    /// was found or changed, and from then on only wider. A position the counter has seen keeps its value: the
+    /// half-second rest between raises held 12 s, taken whole while the window held the first rest, was clipped
+    /// to half its depth once the window held only that half second, and the counter never saw it come back.
+    private var countedLow: [Double]
+    private var countedHigh: [Double]
     private var component: [Double]
     private var scratch: [Double]
     private var product: [Double]
@@ -106,12 +120,19 @@ public struct PeriodicMotionCounter: Sendable {
         self.configuration = configuration
         joints = configuration.joints.filter { $0 != .root }
         dimension = joints.count * 3
-        capacity = max(20, Int((configuration.windowSeconds / Self.sampleSeconds).rounded()))
+        windowSamples = max(20, Int((configuration.windowSeconds / Self.sampleSeconds).rounded()))
+        let longest = max(configuration.windowSeconds, configuration.maximumSeconds + 1)
+        capacity = max(windowSamples, Int((longest / Self.sampleSeconds).rounded()))
         ring = Array(repeating: 0, count: capacity * dimension)
         ringTimes = Array(repeating: 0, count: capacity)
         ringBreaks = Array(repeating: true, count: capacity)
+        window = Array(repeating: 0, count: capacity * dimension)
+        windowTimes = Array(repeating: 0, count: capacity)
+        windowBreaks = Array(repeating: true, count: capacity)
         feature = Array(repeating: 0, count: dimension)
         mean = Array(repeating: 0, count: dimension)
+        countedLow = Array(repeating: -.infinity, count: dimension)
+        countedHigh = Array(repeating: .infinity, count: dimension)
         component = Array(repeating: 0, count: dimension)
         scratch = Array(repeating: 0, count: dimension)
         product = Array(repeating: 0, count: 2 * dimension)
@@ -164,7 +185,7 @@ public struct PeriodicMotionCounter: Sendable {
             lastSampleSeconds = seconds
             store(at: seconds)
             samplesSinceUpdate += 1
-            if ringCount >= min(capacity, 30), samplesSinceUpdate >= (hasComponent ? 20 : 10) {
+            if ringCount >= min(windowSamples, 30), samplesSinceUpdate >= (hasComponent ? 20 : 10) {
                 samplesSinceUpdate = 0
                 updateComponent()
             }
@@ -216,7 +237,7 @@ public struct PeriodicMotionCounter: Sendable {
                     default: v = (depth && k.z != nil) ? (k.z! - root.z!) * scale : 0
                     }
                 }
-                sum += (clip(v, d) - mean[d]) * component[d]
+                sum += (countedClip(v, d) - mean[d]) * component[d]
             }
         }
         return counter.continues(with: sum)
@@ -265,7 +286,7 @@ public struct PeriodicMotionCounter: Sendable {
 
     private func project(_ values: [Double], offset: Int = 0) -> Double {
         var sum = 0.0
-        for d in 0..<dimension { sum += (clip(values[offset + d], d) - mean[d]) * component[d] }
+        for d in 0..<dimension { sum += (countedClip(values[offset + d], d) - mean[d]) * component[d] }
         return sum
     }
 
@@ -274,6 +295,11 @@ public struct PeriodicMotionCounter: Sendable {
         let c = center[d]
         let r = spread[d]
         return v > c + r ? c + r : (v < c - r ? c - r : v)
+    }
+
+    @inline(__always)
+    private func countedClip(_ v: Double, _ d: Int) -> Double {
+        v > countedHigh[d] ? countedHigh[d] : (v < countedLow[d] ? countedLow[d] : v)
     }
 
     /// Where a joint spends this many samples of the window (1.6 s in all) is a position the person took, not a
@@ -286,7 +312,7 @@ public struct PeriodicMotionCounter: Sendable {
 
     private mutating func updateClipping(_ n: Int) {
         for d in 0..<dimension {
-            for i in 0..<n { sortScratch[i] = ring[i * dimension + d] }
+            for i in 0..<n { sortScratch[i] = window[i * dimension + d] }
             var median = 0.0
             var mad = 0.0
             sortScratch.withUnsafeMutableBufferPointer { buffer in
@@ -302,11 +328,11 @@ public struct PeriodicMotionCounter: Sendable {
                 var below = 0
                 var above = 0
                 for i in 0..<n {
-                    let v = ring[i * dimension + d]
+                    let v = window[i * dimension + d]
                     if v < median - limit { below += 1 } else if v > median + limit { above += 1 }
                 }
                 if below > Self.heldSamples || above > Self.heldSamples {
-                    for i in 0..<n { sortScratch[i] = ring[i * dimension + d] }
+                    for i in 0..<n { sortScratch[i] = window[i * dimension + d] }
                     sortScratch.withUnsafeMutableBufferPointer { buffer in
                         let part = UnsafeMutableBufferPointer(rebasing: buffer[0..<n])
                         let low = quickselect(part, Self.heldSamples)
@@ -320,15 +346,37 @@ public struct PeriodicMotionCounter: Sendable {
         }
     }
 
+    /// Copies the window of this update into `window`, oldest first, and returns its number of samples: the
+    /// usual `windowSeconds`, or two typical repetitions when they are slower; until a repetition is counted,
+    /// nothing says how long one lasts, so the whole ring (the longest repetition allowed). A raise held 10 s at
+    /// the top filled the usual window with one position: its clip and its component were that position's
+    /// noise, and the repetition was lost.
+    private mutating func fillWindow() -> Int {
+        let seconds =
+            count == 0
+            ? Double(capacity) * Self.sampleSeconds
+            : max(configuration.windowSeconds, 2 * counter.typicalRepetitionSeconds)
+        let n = min(ringCount, max(windowSamples, Int((seconds / Self.sampleSeconds).rounded())))
+        let start = (ringNext - n + capacity) % capacity
+        let dim = dimension
+        for k in 0..<n {
+            let i = (start + k) % capacity
+            for d in 0..<dim { window[k * dim + d] = ring[i * dim + d] }
+            windowTimes[k] = ringTimes[i]
+            windowBreaks[k] = ringBreaks[i]
+        }
+        return n
+    }
+
     /// Recomputes the principal component; replays the window when the movement changed.
     private mutating func updateComponent() {
-        let n = ringCount
         let dim = dimension
+        let n = fillWindow()
         updateClipping(n)
         // Clip the window once into `clipped`, then work on that.
         for i in 0..<n {
             let base = i * dim
-            for d in 0..<dim { clipped[base + d] = clip(ring[base + d], d) }
+            for d in 0..<dim { clipped[base + d] = clip(window[base + d], d) }
         }
         for d in 0..<dim { mean[d] = 0 }
         for i in 0..<n {
@@ -434,50 +482,48 @@ public struct PeriodicMotionCounter: Sendable {
             for d in 0..<dim { component[d] = -component[d] }
             oldDot = -oldDot
         }
+        let changed = !previous0 || oldDot < 0.7
+        for d in 0..<dim {
+            countedLow[d] = changed ? center[d] - spread[d] : min(countedLow[d], center[d] - spread[d])
+            countedHigh[d] = changed ? center[d] + spread[d] : max(countedHigh[d], center[d] + spread[d])
+        }
+        hasComponent = true
+        guard changed else { return }
         // Rest side: where the projection spends most of its time.
         var lo = Double.infinity
         var hi = -Double.infinity
         for i in 0..<n {
-            let p = project(ring, offset: i * dim)
+            let p = project(window, offset: i * dim)
             lo = min(lo, p)
             hi = max(hi, p)
         }
         let mid = (lo + hi) / 2
         var below = 0
-        for i in 0..<n where project(ring, offset: i * dim) < mid { below += 1 }
+        for i in 0..<n where project(window, offset: i * dim) < mid { below += 1 }
         // Rest side: people start an exercise from its start position, so the oldest sample of the
         // window tells it when it is clearly on one side; otherwise the side the signal spends most time on.
-        let oldest = project(ring, offset: ((ringNext - n + capacity) % capacity) * dim)
+        let oldest = project(window)
         let newDirection: Double
         if abs(oldest - mid) > 0.2 * (hi - lo) {
             newDirection = oldest < mid ? 1 : -1
         } else {
             newDirection = below * 2 >= n ? 1 : -1
         }
-        let changed = !previous0 || oldDot < 0.7
-        if previous0, !changed {
-            hasComponent = true
-            return
-        }
-        hasComponent = true
-        guard changed else { return }
         direction = newDirection
         // Replay the window (oldest first) so that the first repetitions of the movement count.
         counter = RepCounter(configuration: Self.counterConfiguration(configuration, direction: direction))
-        let start = (ringNext - n + capacity) % capacity
         var previousTime = -Double.infinity
-        for k in 0..<n {
-            let i = (start + k) % capacity
+        for i in 0..<n {
             // An invalid stretch (walking, out of frame) is not bridged. One the caller held as a gap (no samples,
             // none invalid) is, up to a limit, when the movement continues after it where it was: the caller could
             // judge that only once the movement was known (``continues(with:useDepth:)``).
-            let value = project(ring, offset: i * dim)
-            let gap = ringTimes[i] - previousTime
-            if ringBreaks[i] || gap > Self.longestBridge || (gap > 0.35 && !counter.continues(with: value)) {
-                _ = counter.ingest(nil, at: ringTimes[i], valid: false)
+            let value = project(window, offset: i * dim)
+            let gap = windowTimes[i] - previousTime
+            if windowBreaks[i] || gap > Self.longestBridge || (gap > 0.35 && !counter.continues(with: value)) {
+                _ = counter.ingest(nil, at: windowTimes[i], valid: false)
             }
-            previousTime = ringTimes[i]
-            if case .completed(let rep) = counter.ingest(value, at: ringTimes[i]) {
+            previousTime = windowTimes[i]
+            if case .completed(let rep) = counter.ingest(value, at: windowTimes[i]) {
                 accept(rep)
             }
         }

@@ -174,19 +174,30 @@ public struct RepCounter: Sendable {
 
     /// The observed range of the recent window, in the signal's units (`nil` before any sample).
     public var observedRange: (low: Double, high: Double)? {
-        let lo = min(windowMin, currentMin)
-        let hi = max(windowMax, currentMax)
+        let (lo, hi) = range
         guard lo.isFinite, hi.isFinite else { return nil }
         let d = configuration.direction
         return d > 0 ? (lo, hi) : (-hi, -lo)
+    }
+
+    /// The range the thresholds are set in (signal × direction): the window's, and while a repetition is under
+    /// way also its own rest and peak. A raise held longer than the window at the top would otherwise leave its
+    /// rest behind: the range shrank to the hold's wobble, and the wobble ended the repetition in mid-hold.
+    private var range: (low: Double, high: Double) {
+        var lo = min(windowMin, currentMin)
+        var hi = max(windowMax, currentMax)
+        if phase == .active {
+            lo = min(lo, restMin)
+            hi = max(hi, peak)
+        }
+        return (lo, hi)
     }
 
     /// The current progress of the excursion from rest toward the observed peak, 0…1.
     public var progress: Double {
         guard let value = lastValue else { return 0 }
         let s = value * configuration.direction
-        let lo = min(windowMin, currentMin)
-        let hi = max(windowMax, currentMax)
+        let (lo, hi) = range
         guard hi - lo >= configuration.minimumRange else { return 0 }
         return max(0, min(1, (s - lo) / (hi - lo)))
     }
@@ -206,8 +217,7 @@ public struct RepCounter: Sendable {
         lastValue = filtered
         let s = filtered * configuration.direction
         record(s, at: seconds)
-        let lo = min(windowMin, currentMin)
-        let hi = max(windowMax, currentMax)
+        let (lo, hi) = self.range
         let range = hi - lo
         let enough = range >= configuration.minimumRange
         let lower = lo + configuration.lowerFraction * range
@@ -403,12 +413,16 @@ public struct RepCounter: Sendable {
         windowMax = hi
     }
 
+    /// How long a repetition lasts here: the median of the last three (the longer of two; 0 before any).
+    public var typicalRepetitionSeconds: Double {
+        let (a, b, c) = durations
+        // Zeros before three repetitions are ignored by max().
+        return a > 0 ? max(min(a, b), min(max(a, b), c)) : max(b, c)
+    }
+
     /// Widens the window to two median repetitions when repetitions are slow.
     private mutating func adaptWindow() {
-        let (a, b, c) = durations
-        // Median of the last three durations (zeros before three repetitions are ignored by max()).
-        let medianDuration = a > 0 ? max(min(a, b), min(max(a, b), c)) : max(b, c)
-        let seconds = max(configuration.windowSeconds, 2 * medianDuration)
+        let seconds = max(configuration.windowSeconds, 2 * typicalRepetitionSeconds)
         let buckets = min(bucketMin.count, Int((seconds / Self.bucketSeconds).rounded()))
         if buckets != windowBuckets { windowResized = true }
         windowBuckets = buckets

@@ -304,6 +304,33 @@ struct ReportInputSessionSummaryTests {
         #expect(html.contains("<th>Held</th>") && html.contains("<td>5.0 s</td>"), "\(html)")
     }
 
+    /// A prescribed hold at the peak: the tempo card gives the time held against it, amber when held shorter
+    /// (by more than the half second the coach allows); with none prescribed and no hold, just the halves.
+    @Test func theTempoCardGivesTheTimeHeldAgainstThePrescription() throws {
+        let summary = try JSONDecoder().decode(SessionSummary.self, from: Data(Self.summaryJSON.utf8))
+        func report(_ summary: SessionSummary, hold: Double?) -> ReportInput {
+            ReportInput(title: "t", exercises: [ReportInput.Exercise(summary: summary, prescribedHoldSeconds: hold)])
+        }
+        func card(_ report: ReportInput) throws -> String {
+            let html = ReportWriter.html(report)
+            let tempo = try #require(html.range(of: "id=\"card-tempo\""), "\(html)")
+            let open = try #require(html[..<tempo.lowerBound].range(of: "<div class=\"card", options: .backwards))
+            return String(html[open.lowerBound...].prefix(400))
+        }
+        // Held 5.04 s (the only repetition with a hold measured), 5 s prescribed: green.
+        let held = try card(report(summary, hold: 5))
+        #expect(held.hasPrefix("<div class=\"card within\"") && held.contains("lowering / lifting, held 5.0 s of 5 s"))
+        // 6 s prescribed: amber.
+        let short = try card(report(summary, hold: 6))
+        #expect(short.hasPrefix("<div class=\"card short\"") && short.contains("held 5.0 s of 6 s"), "\(short)")
+        // Nothing prescribed and no repetition held a second: the halves alone.
+        var quick = summary
+        quick.repetitions[1].tempo.atPeakSeconds = 0.3
+        let plain = try card(report(quick, hold: nil))
+        #expect(plain.hasPrefix("<div class=\"card unknown\"") && plain.contains(">lowering / lifting<"), "\(plain)")
+        #expect(report(summary, hold: 5).jsonValue.jsonText.contains("\"prescribedHoldSeconds\":5"))
+    }
+
     /// A repetition the camera view could not measure keeps its peak but has no range of motion: it is not
     /// "in target" (push-up_37 filmed head-on read 196 % "in target" while the text output said "range not
     /// measurable from this camera view").

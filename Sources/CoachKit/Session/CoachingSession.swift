@@ -1382,7 +1382,7 @@ public struct CoachingSession: Sendable {
 
     /// How much shorter than prescribed a hold at the peak may be: the plateau is found to about a tenth of a
     /// second at each end, and nobody counts seconds exactly.
-    static let holdSlackSeconds = 0.5
+    public static let holdSlackSeconds = 0.5
 
     /// Seconds for a cue: whole when whole ("5"), else to a tenth ("2.5").
     static func secondsText(_ seconds: Double) -> String {

@@ -1,3 +1,5 @@
+import CoachKit
+
 /// The summary numbers of one exercise, computed once for the HTML and PDF reports.
 struct ExerciseStatistics {
     let exercise: ReportInput.Exercise
@@ -8,6 +10,8 @@ struct ExerciseStatistics {
     let meanRangeOfMotion: Double?
     let meanTempoUp: Double?
     let meanTempoDown: Double?
+    /// The mean time held at the peak, over the repetitions where it was measured.
+    let meanHeld: Double?
     let formIssueCount: Int
     let safetyCount: Int
     let durationSeconds: Double
@@ -20,6 +24,7 @@ struct ExerciseStatistics {
         meanRangeOfMotion = Self.mean(exercise.repetitions.compactMap(\.rangeOfMotion))
         meanTempoUp = Self.mean(exercise.repetitions.compactMap(\.tempoUpSeconds))
         meanTempoDown = Self.mean(exercise.repetitions.compactMap(\.tempoDownSeconds))
+        meanHeld = Self.mean(exercise.repetitions.compactMap(\.heldSeconds))
         formIssueCount = exercise.events.filter { !$0.isSafety }.count
         safetyCount = exercise.events.filter(\.isSafety).count
         durationSeconds = max(
@@ -58,6 +63,29 @@ struct ExerciseStatistics {
             return rep.verdict == .good ? .within : .needsWork
         }
         return rep.verdict == .good ? .goodForm : .needsWork
+    }
+
+    /// The tempo card's note: the halves, and the time held at the peak when it was held (a second or more on
+    /// average) or a hold was prescribed ("lowering / lifting, held 5.2 s of 5 s").
+    var tempoNote: String {
+        var note = "lowering / lifting"
+        let prescribed = exercise.prescribedHoldSeconds
+        if let held = meanHeld, held >= 1 || prescribed != nil {
+            note += ", held " + HTMLText.number(held, decimals: 1) + " s"
+            if let prescribed {
+                // As prescribed: "of 5 s", "of 2.5 s".
+                let decimals = prescribed == prescribed.rounded() ? 0 : 1
+                note += " of " + HTMLText.number(prescribed, decimals: decimals) + " s"
+            }
+        }
+        return note
+    }
+
+    /// The tempo card's colour: amber when the peak is held shorter than prescribed (by the same half second
+    /// the coach allows each repetition), green when as long; neutral with no hold prescribed.
+    var tempoStatus: ReportStatus {
+        guard let prescribed = exercise.prescribedHoldSeconds, let held = meanHeld else { return .unknown }
+        return held >= prescribed - CoachingSession.holdSlackSeconds ? .within : .short
     }
 
     /// "target ≥ 100 %", and how many repetitions could not be measured.

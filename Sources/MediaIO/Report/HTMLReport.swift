@@ -83,8 +83,8 @@ struct HTMLReport {
             html += card(
                 "Average tempo",
                 "\(down)<small> / </small>\(up)<small> s</small>",
-                note: "lowering / lifting",
-                status: .unknown,
+                note: HTMLText.escape(stats.tempoNote),
+                status: stats.tempoStatus,
                 id: "tempo"
             )
         }

@@ -150,7 +150,7 @@ struct PDFReport {
         if stats.meanTempoDown != nil || stats.meanTempoUp != nil {
             let down = stats.meanTempoDown.map { HTMLText.number($0, decimals: 1) } ?? "–"
             let up = stats.meanTempoUp.map { HTMLText.number($0, decimals: 1) } ?? "–"
-            cards.append(("AVERAGE TEMPO", "\(down) / \(up) s", "lowering / lifting", .unknown))
+            cards.append(("AVERAGE TEMPO", "\(down) / \(up) s", stats.tempoNote, stats.tempoStatus))
         }
         cards.append(
             ("FORM ISSUES", "\(stats.formIssueCount)", "moments flagged", stats.formIssueCount == 0 ? .within : .short)

@@ -18,6 +18,7 @@ extension ReportInput {
                 "rangeOfMotionUnit": .string(exercise.rangeOfMotionUnit.rawValue),
                 "targetDegrees": range(exercise.targetDegrees),
                 "prescribedReps": number(exercise.prescribedReps.map(Double.init)),
+                "prescribedHoldSeconds": number(exercise.prescribedHoldSeconds),
                 "reps": .number(Double(stats.repsDone)),
                 "repsInTarget": .number(Double(stats.repsInTarget)),
                 "repsMeasured": .number(Double(stats.repsMeasured)),

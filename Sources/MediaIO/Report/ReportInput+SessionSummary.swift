@@ -18,11 +18,14 @@ extension ReportInput.Exercise {
     ///   - angleSeries: the primary angle per frame (from the snapshots), for the angle chart.
     ///   - targetDegrees: the primary angle's target band at the peak, shaded on the angle chart; by default
     ///     the definition's (a hold's: its first condition's band).
+    ///   - prescribedHoldSeconds: how long each repetition is to be held at its peak; by default the
+    ///     definition's (`repetition.holdSeconds`).
     ///   - definition: the exercise, when known: its primary angle names the angle chart, and a hold's
     ///     section reports the time held instead of repetitions.
     public init(
         summary: SessionSummary,
         prescribedReps: Int? = nil,
+        prescribedHoldSeconds: Double? = nil,
         angleSeries: [ReportInput.AngleSample] = [],
         targetDegrees: ClosedRange<Double>? = nil,
         stills: [ReportInput.Still] = [],
@@ -66,6 +69,7 @@ extension ReportInput.Exercise {
             rangeOfMotionUnit: .fraction,
             targetDegrees: targetDegrees ?? definition?.targetBand,
             prescribedReps: prescribedReps,
+            prescribedHoldSeconds: prescribedHoldSeconds ?? definition?.repetition?.holdSeconds,
             repetitions: repetitions,
             angleSeries: angleSeries,
             events: events.sorted { $0.seconds < $1.seconds },

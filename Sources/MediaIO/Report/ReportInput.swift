@@ -127,6 +127,8 @@ public struct ReportInput: Sendable {
         /// The target band of the measured angle, in degrees, shaded on the angle chart.
         public var targetDegrees: ClosedRange<Double>?
         public var prescribedReps: Int?
+        /// How long each repetition is to be held at its peak, when prescribed (`analyze --hold`).
+        public var prescribedHoldSeconds: Double?
         public var repetitions: [Repetition]
         public var angleSeries: [AngleSample]
         public var events: [Event]
@@ -144,6 +146,7 @@ public struct ReportInput: Sendable {
             rangeOfMotionUnit: RangeOfMotionUnit = .degrees,
             targetDegrees: ClosedRange<Double>? = nil,
             prescribedReps: Int? = nil,
+            prescribedHoldSeconds: Double? = nil,
             repetitions: [Repetition] = [],
             angleSeries: [AngleSample] = [],
             events: [Event] = [],
@@ -158,6 +161,7 @@ public struct ReportInput: Sendable {
             self.rangeOfMotionUnit = rangeOfMotionUnit
             self.targetDegrees = targetDegrees
             self.prescribedReps = prescribedReps
+            self.prescribedHoldSeconds = prescribedHoldSeconds
             self.repetitions = repetitions
             self.angleSeries = angleSeries
             self.events = events

@@ -138,6 +138,7 @@ enum AnalysisOutputs {
                 summary: part.summary,
                 // The prescription is for the exercise given; a recording of several has none per exercise.
                 prescribedReps: parts.count == 1 ? prescribedReps : nil,
+                prescribedHoldSeconds: parts.count == 1 ? exercise?.repetition?.holdSeconds : nil,
                 angleSeries: parts.count == 1 ? series : series.filter { part.contains($0.seconds) },
                 stills: stills,
                 definition: definition ?? (parts.count == 1 ? exercise : nil)

@@ -304,6 +304,17 @@ struct ReportInputSessionSummaryTests {
         #expect(html.contains("<th>Held</th>") && html.contains("<td>5.0 s</td>"), "\(html)")
     }
 
+    /// A repetition that reached the target range but was flagged (held too briefly at the top) still reached
+    /// it: raises to 140 % read "0 reached the target range" beside an average range of motion of 140 %.
+    @Test func aRepetitionFlaggedForFormStillReachedTheTargetRange() throws {
+        var summary = try JSONDecoder().decode(SessionSummary.self, from: Data(Self.summaryJSON.utf8))
+        summary.repetitions[1].rangeOfMotion = 1.4
+        let exercise = ReportInput.Exercise(summary: summary)
+        #expect(ExerciseStatistics.status(of: exercise.repetitions[1], in: exercise) == .needsWork)
+        let html = ReportWriter.html(ReportInput(title: "t", exercises: [exercise]))
+        #expect(html.contains("2 repetitions done; 2 reached the target range"), "\(html)")
+    }
+
     /// A prescribed hold at the peak: the tempo card gives the time held against it, amber when held shorter
     /// (by more than the half second the coach allows); with none prescribed and no hold, just the halves.
     @Test func theTempoCardGivesTheTimeHeldAgainstThePrescription() throws {

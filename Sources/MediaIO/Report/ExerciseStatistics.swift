@@ -4,6 +4,7 @@ import CoachKit
 struct ExerciseStatistics {
     let exercise: ReportInput.Exercise
     let repsDone: Int
+    /// Repetitions whose range of motion reached the target range (their form aside), no safety limit crossed.
     let repsInTarget: Int
     /// Repetitions with a range of motion (the others were counted where the camera view cannot measure it).
     let repsMeasured: Int
@@ -19,7 +20,13 @@ struct ExerciseStatistics {
     init(_ exercise: ReportInput.Exercise) {
         self.exercise = exercise
         repsDone = exercise.repetitions.count
-        repsInTarget = exercise.repetitions.filter { Self.status(of: $0, in: exercise) == .within }.count
+        // Reached the range, whatever the form (not past a safety limit): raises to 140 % held too briefly at the
+        // top read "0 reached the target range" beside an average range of motion of 140 %.
+        repsInTarget =
+            exercise.repetitions.filter { rep in
+                guard let rom = rep.rangeOfMotion, let target = exercise.targetRange else { return false }
+                return target.contains(rom) && rep.verdict != .unsafe
+            }.count
         repsMeasured = exercise.repetitions.filter { $0.rangeOfMotion != nil }.count
         meanRangeOfMotion = Self.mean(exercise.repetitions.compactMap(\.rangeOfMotion))
         meanTempoUp = Self.mean(exercise.repetitions.compactMap(\.tempoUpSeconds))

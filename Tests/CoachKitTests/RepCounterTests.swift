@@ -15,17 +15,25 @@ struct RepCounterTests {
         #expect(completed == 10)
     }
 
-    @Test func aRepetitionHeldAtThePeakIsUpHeldAndDown() throws {
-        // Up in 1 s, held 5 s with a wobble of ±1°, down in 1 s: the peak (the largest value) falls anywhere in
-        // the hold, and the halves from the start to it and from it to the end read 4.4 s up and 1.9 s down.
+    /// The repetitions of one raise: 0° for 2 s, up to 90° in 1 s, held `holdSeconds` with a wobble of ±1°, down
+    /// in 1 s, 0° for 3 s.
+    static func heldRaise(holdSeconds: Double) -> [RepCounter.Completed] {
         var counter = RepCounter(configuration: .init(direction: 1, minimumRange: 15))
         var completed: [RepCounter.Completed] = []
-        for i in 0..<(30 * 12) {
+        let down = 3 + holdSeconds
+        for i in 0..<Int((down + 4) * 30) {
             let t = Double(i) / 30
             let angle: Double =
-                t < 2 ? 0 : t < 3 ? 90 * (t - 2) : t < 8 ? 90 + sin(7 * t) : t < 9 ? 90 * (9 - t) : 0
+                t < 2 ? 0 : t < 3 ? 90 * (t - 2) : t < down ? 90 + sin(7 * t) : t < down + 1 ? 90 * (down + 1 - t) : 0
             if case .completed(let rep) = counter.ingest(angle, at: t) { completed.append(rep) }
         }
+        return completed
+    }
+
+    @Test func aRepetitionHeldAtThePeakIsUpHeldAndDown() throws {
+        // Held 5 s: the peak (the largest value) falls anywhere in the hold, and the halves from the start to it
+        // and from it to the end read 4.4 s up and 1.9 s down.
+        let completed = Self.heldRaise(holdSeconds: 5)
         let rep = try #require(completed.first)
         #expect(completed.count == 1)
         // Reached within 10 % of the excursion (81°) 0.9 s after leaving 0°, left 0.9 s before it returned.
@@ -35,16 +43,9 @@ struct RepCounterTests {
     }
 
     @Test func aHoldLongerThanTheWindowEndsWhenTheSignalComesBack() throws {
-        // Up in 1 s, held 12 s (longer than the 8-s window) with a wobble of ±1°, down in 1 s: the window forgot
-        // the rest, its range shrank to the wobble, and the wobble ended the repetition 8 s into the hold.
-        var counter = RepCounter(configuration: .init(direction: 1, minimumRange: 15))
-        var completed: [RepCounter.Completed] = []
-        for i in 0..<(30 * 20) {
-            let t = Double(i) / 30
-            let angle: Double =
-                t < 2 ? 0 : t < 3 ? 90 * (t - 2) : t < 15 ? 90 + sin(7 * t) : t < 16 ? 90 * (16 - t) : 0
-            if case .completed(let rep) = counter.ingest(angle, at: t) { completed.append(rep) }
-        }
+        // Held 12 s, longer than the 8-s window: the window forgot the rest, its range shrank to the wobble, and
+        // the wobble ended the repetition 8 s into the hold.
+        let completed = Self.heldRaise(holdSeconds: 12)
         let rep = try #require(completed.first)
         #expect(completed.count == 1)
         #expect(abs(rep.startSeconds - 2) < 0.3 && abs(rep.endSeconds - 15.8) < 0.5, "\(rep)")

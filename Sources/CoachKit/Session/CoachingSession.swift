@@ -1702,8 +1702,8 @@ public struct CoachingSession: Sendable {
         snapshot.primaryJoint = hold.conditions[0].angle.vertexJoint(side: holdSide ?? .left)
         if holding {
             if holdStart.isNaN {
-                holdStart = t
-                holdHeld = 0
+                holdStart = configuration.exercise == nil ? recognizedHoldStart(exercise, hold, at: t) : t
+                holdHeld = t - holdStart
                 holdCompleted = false
                 lastWholeSecond = -1
             }
@@ -1733,6 +1733,29 @@ public struct CoachingSession: Sendable {
             holding: holding
         )
         snapshot.rangeOfMotionProgress = min(1, (holdStart.isNaN ? 0 : holdHeld) / hold.seconds)
+    }
+
+    /// With no exercise given, a hold is named seconds after it began (the recogniser decides over a window):
+    /// it is timed from where the 10-Hz ring shows its conditions met without a break up to now (a 12-s wall sit
+    /// was timed 5.6 s).
+    private func recognizedHoldStart(
+        _ exercise: ExerciseDefinition,
+        _ hold: ExerciseDefinition.HoldSpec,
+        at t: Double
+    ) -> Double {
+        var start = t
+        var index = autoNext
+        for _ in 0..<autoCount {
+            index = index == 0 ? autoTimes.count - 1 : index - 1
+            // A stretch without samples (the person not seen or not steady) ends it.
+            guard start - autoTimes[index] <= 0.5 else { break }
+            for condition in hold.conditions {
+                let (l, r) = ringAngle(condition.angle, sample: index)
+                if !condition.isMet(on: exercise.side, left: l, right: r) { return start }
+            }
+            start = autoTimes[index]
+        }
+        return start
     }
 
     private mutating func endHold(target: Double) {
@@ -1824,9 +1847,19 @@ public struct CoachingSession: Sendable {
     /// exercise given: in the image plane unless the depth is trusted, as with an exercise given.
     private func recognizedAngle(_ angle: AngleKind) -> (left: Double, right: Double) {
         guard let sample = recognizer?.sample else { return (.nan, .nan) }
-        let k =
-            ExerciseRecognizer.index(angle) * 2 + (depthCheck.trusted != true ? ExerciseRecognizer.flatAngleBase : 0)
+        let k = recognizedSlot(angle)
         return (sample[k], sample[k + 1])
+    }
+
+    /// The same in sample `i` of the 10-Hz ring.
+    private func ringAngle(_ angle: AngleKind, sample i: Int) -> (left: Double, right: Double) {
+        let k = i * ExerciseRecognizer.featureCount + recognizedSlot(angle)
+        return (autoRing[k], autoRing[k + 1])
+    }
+
+    /// Where a recogniser sample holds `angle` on the left (the right follows).
+    private func recognizedSlot(_ angle: AngleKind) -> Int {
+        ExerciseRecognizer.index(angle) * 2 + (depthCheck.trusted != true ? ExerciseRecognizer.flatAngleBase : 0)
     }
 
     /// The exercise recognised so far, with no exercise given.

@@ -174,7 +174,7 @@ public struct RepCounter: Sendable {
 
     /// The observed range of the recent window, in the signal's units (`nil` before any sample).
     public var observedRange: (low: Double, high: Double)? {
-        let (lo, hi) = range
+        let (lo, hi) = thresholdRange
         guard lo.isFinite, hi.isFinite else { return nil }
         let d = configuration.direction
         return d > 0 ? (lo, hi) : (-hi, -lo)
@@ -183,7 +183,7 @@ public struct RepCounter: Sendable {
     /// The range the thresholds are set in (signal × direction): the window's, and while a repetition is under
     /// way also its own rest and peak. A raise held longer than the window at the top would otherwise leave its
     /// rest behind: the range shrank to the hold's wobble, and the wobble ended the repetition in mid-hold.
-    private var range: (low: Double, high: Double) {
+    private var thresholdRange: (low: Double, high: Double) {
         var lo = min(windowMin, currentMin)
         var hi = max(windowMax, currentMax)
         if phase == .active {
@@ -197,7 +197,7 @@ public struct RepCounter: Sendable {
     public var progress: Double {
         guard let value = lastValue else { return 0 }
         let s = value * configuration.direction
-        let (lo, hi) = range
+        let (lo, hi) = thresholdRange
         guard hi - lo >= configuration.minimumRange else { return 0 }
         return max(0, min(1, (s - lo) / (hi - lo)))
     }
@@ -217,7 +217,7 @@ public struct RepCounter: Sendable {
         lastValue = filtered
         let s = filtered * configuration.direction
         record(s, at: seconds)
-        let (lo, hi) = self.range
+        let (lo, hi) = thresholdRange
         let range = hi - lo
         let enough = range >= configuration.minimumRange
         let lower = lo + configuration.lowerFraction * range

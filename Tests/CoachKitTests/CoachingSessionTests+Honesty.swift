@@ -331,6 +331,18 @@ extension CoachingSessionTests {
         }
     }
 
+    @Test func squatsHeldLongWithNoExerciseGivenReportTheirWholeHold() throws {
+        // Six squats held 12 s at the bottom, no exercise given, named a wall sit (a hold): the time held came from the
+        // movement's signal, whose level shifts while its clip adapts, and the first read 2.8 s.
+        let frames = SyntheticExercise(kind: .squat, repSeconds: 2, holdSeconds: 12, restSeconds: 1).frames(reps: 6)
+        let summary = Self.run(frames, exercise: nil).session.summary()
+        #expect(summary.exercise == "wall-sit" && summary.repetitions.count == 6, "\(summary.exercise ?? "-")")
+        for rep in summary.repetitions {
+            let held = try #require(rep.tempo.atPeakSeconds)
+            #expect(abs(held - 12) < 1.5, "\(rep.index): \(held) s")
+        }
+    }
+
     @Test(arguments: ["shoulder-abduction", nil])
     func aRepetitionHeldAtTheTopReportsItsHoldNotASlowHalf(exercise: String?) throws {
         // Each raise held 5 s at the top: the tempo said about 4 s up and 2 s down, wherever the wobble of the

@@ -1748,14 +1748,18 @@ public struct CoachingSession: Sendable {
         for _ in 0..<autoCount {
             index = index == 0 ? autoTimes.count - 1 : index - 1
             // A stretch without samples (the person not seen or not steady) ends it.
-            guard start - autoTimes[index] <= 0.5 else { break }
-            for condition in hold.conditions {
-                let (l, r) = ringAngle(condition.angle, sample: index)
-                if !condition.isMet(on: exercise.side, left: l, right: r) { return start }
-            }
+            guard start - autoTimes[index] <= 0.5, holdMet(hold, exercise, sample: index) else { break }
             start = autoTimes[index]
         }
         return start
+    }
+
+    /// Whether sample `i` of the 10-Hz ring meets every condition of `hold`.
+    private func holdMet(_ hold: ExerciseDefinition.HoldSpec, _ exercise: ExerciseDefinition, sample i: Int) -> Bool {
+        hold.conditions.allSatisfy { condition in
+            let (l, r) = ringAngle(condition.angle, sample: i)
+            return condition.isMet(on: exercise.side, left: l, right: r)
+        }
     }
 
     private mutating func endHold(target: Double) {
@@ -1977,12 +1981,24 @@ public struct CoachingSession: Sendable {
         _ completed: RepCounter.Completed,
         exercise: ExerciseDefinition
     ) -> (seconds: Double, plateauStart: Double, plateauEnd: Double)? {
-        guard let spec = exercise.repetition else { return nil }
-        let k = ExerciseRecognizer.index(exercise.primaryAngle) * 2
-        var best: (range: Double, seconds: Double, side: Int, furthest: Double)?
         func inRepetition(_ time: Double) -> Bool {
             time >= completed.startSeconds - 0.05 && time <= completed.endSeconds + 0.05
         }
+        guard let spec = exercise.repetition else {
+            // A hold named for a position taken and held: its peak is where the hold's conditions are met, from the
+            // first to the last sample that meets them (the movement's own level shifts while its clip adapts, and
+            // the first of six 12-s holds read "held 2.8 s").
+            guard let hold = exercise.hold else { return nil }
+            var first = Double.infinity
+            var last = -Double.infinity
+            for i in 0..<autoCount where inRepetition(autoTimes[i]) && holdMet(hold, exercise, sample: i) {
+                first = Swift.min(first, autoTimes[i])
+                last = Swift.max(last, autoTimes[i])
+            }
+            return first.isFinite ? ((first + last) / 2, first, last) : nil
+        }
+        let k = ExerciseRecognizer.index(exercise.primaryAngle) * 2
+        var best: (range: Double, seconds: Double, side: Int, furthest: Double)?
         for s in 0..<(exercise.primaryAngle.isSided ? 2 : 1) {
             var lo = Double.infinity
             var hi = -Double.infinity

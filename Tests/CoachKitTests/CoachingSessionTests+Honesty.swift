@@ -331,6 +331,18 @@ extension CoachingSessionTests {
         }
     }
 
+    @Test(arguments: [
+        (SyntheticExercise.Kind.bicepCurl, "bicep-curl"), (.hipExtension, "standing-hip-extension"),
+    ])
+    func repetitionsHeldLongInASideViewAreNamedForTheirMovement(kind: SyntheticExercise.Kind, id: String) {
+        // Curls and hip extensions held 8 s, side view, no depth, 1.5 px of keypoint noise: in the windows of the
+        // holds, the noise in each segment's length read as the segment turning out of the picture (every segment
+        // "swung" 20-25°), and both were named shoulder presses.
+        let frames = SyntheticExercise(kind: kind, repSeconds: 2, holdSeconds: 8, restSeconds: 1).frames(reps: 6)
+        let summary = Self.run(frames, exercise: nil).session.summary()
+        #expect(summary.exercise == id, "\(summary.segments)")
+    }
+
     @Test func squatsHeldLongWithNoExerciseGivenReportTheirWholeHold() throws {
         // Six squats held 12 s at the bottom, no exercise given, named a wall sit (a hold): the time held came from the
         // movement's signal, whose level shifts while its clip adapts, and the first read 2.8 s.

@@ -1384,8 +1384,8 @@ public struct CoachingSession: Sendable {
     /// second at each end, and nobody counts seconds exactly.
     public static let holdSlackSeconds = 0.5
 
-    /// Seconds for a cue: whole when whole ("5"), else to a tenth ("2.5").
-    static func secondsText(_ seconds: Double) -> String {
+    /// Seconds for a cue or a prescription: whole when whole ("5"), else to a tenth ("2.5").
+    public static func secondsText(_ seconds: Double) -> String {
         seconds == seconds.rounded() ? String(Int(seconds)) : String((seconds * 10).rounded() / 10)
     }
 

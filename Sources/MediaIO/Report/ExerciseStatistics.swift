@@ -79,11 +79,8 @@ struct ExerciseStatistics {
         let prescribed = exercise.prescribedHoldSeconds
         if let held = meanHeld, held >= 1 || prescribed != nil {
             note += ", held " + HTMLText.number(held, decimals: 1) + " s"
-            if let prescribed {
-                // As prescribed: "of 5 s", "of 2.5 s".
-                let decimals = prescribed == prescribed.rounded() ? 0 : 1
-                note += " of " + HTMLText.number(prescribed, decimals: decimals) + " s"
-            }
+            // As the coach says it: "of 5 s", "of 2.5 s".
+            if let prescribed { note += " of " + CoachingSession.secondsText(prescribed) + " s" }
         }
         return note
     }

@@ -247,6 +247,10 @@ struct PDFReport {
             ("#", 0), ("Time", 22), ("Peak", 92), ("ROM", 140), ("Lower", 188), ("Lift", 226), ("Held", 264),
             ("Result", 302), ("Notes", 372),
         ]
+        // The result pill and the notes sit in the last two columns.
+        let resultX = columns[columns.count - 2].1
+        let notesX = columns[columns.count - 1].1
+        let pillWidth = 58.0
         let rowHeight = 15.0
         func header() {
             canvas.setFont(size: 10.5, bold: true)
@@ -287,22 +291,22 @@ struct PDFReport {
             canvas.setColor(ReportStyle.ink)
             for (cell, column) in zip(cells, columns) { canvas.drawText(cell, x: left + column.1, y: page.y + 10.5) }
             canvas.fillRoundedRectangle(
-                x: left + 302,
+                x: left + resultX,
                 y: page.y + 2.5,
-                width: 58,
+                width: pillWidth,
                 height: 10.5,
                 radius: 5,
                 color: status.color
             )
             canvas.setFont(size: 7, bold: true)
             canvas.setColor(.text)
-            canvas.drawText(status.label, x: left + 331, y: page.y + 10.3, alignment: .center)
+            canvas.drawText(status.label, x: left + resultX + pillWidth / 2, y: page.y + 10.3, alignment: .center)
             canvas.setFont(size: 7.5)
             canvas.setColor(ReportStyle.ink)
             var notes = rep.issues.joined(separator: "; ")
-            let notesWidth = page.contentWidth - 372
+            let notesWidth = page.contentWidth - notesX
             while !notes.isEmpty && canvas.textWidth(notes) > notesWidth { notes = String(notes.dropLast(2)) + "…" }
-            canvas.drawText(notes, x: left + 372, y: page.y + 10.5)
+            canvas.drawText(notes, x: left + notesX, y: page.y + 10.5)
             page.y += rowHeight
             canvas.strokeLine(
                 x1: left,

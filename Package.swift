@@ -18,7 +18,13 @@ let package = Package(
         .library(name: "CoachKit", targets: ["CoachKit"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // MARK: - Domain core (no I/O)
@@ -43,9 +49,34 @@ let package = Package(
             dependencies: ["PoseKit", "CMediaPipe"],
             swiftSettings: swiftSettings
         ),
+        .systemLibrary(
+            name: "CTurboJPEG",
+            pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"])]
+        ),
         .target(
             name: "MediaIO",
-            dependencies: ["PoseKit", "CoachKit", "CCairo"],
+            dependencies: ["PoseKit", "CoachKit", "CCairo", "CTurboJPEG"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "CoachStore",
+            dependencies: ["CoachKit", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "CoachServer",
+            dependencies: [
+                "PoseKit", "CoachKit", "CoachStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.copy("Resources/Public")],
             swiftSettings: swiftSettings
         ),
 
@@ -53,8 +84,10 @@ let package = Package(
         .executableTarget(
             name: "ptcoach",
             dependencies: [
-                "PoseKit", "CoachKit", "PoseEstimation", "MediaIO",
+                "PoseKit", "CoachKit", "PoseEstimation", "MediaIO", "CoachStore", "CoachServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Hummingbird", package: "hummingbird"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -70,6 +103,20 @@ let package = Package(
         .testTarget(
             name: "MediaIOTests",
             dependencies: ["MediaIO", "PoseKit", "CoachKit"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CoachStoreTests",
+            dependencies: ["CoachStore", "CoachKit"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CoachServerTests",
+            dependencies: [
+                "CoachServer", "CoachStore", "CoachKit", "PoseKit",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -18,8 +18,7 @@ public struct PoseTrackReader {
 
     private let lines: LineReader
     private var lineNumber = 1
-    private var lastSeconds = -Double.infinity
-    private let joints: [Joint?]
+    private var decoder: PoseTrackFrameDecoder
 
     /// Opens `path` and reads its header.
     ///
@@ -51,8 +50,8 @@ public struct PoseTrackReader {
             error.file = path
             throw error
         }
-        joints = header.joints
-        ignoredKeypoints = zip(header.keypoints, joints).compactMap { $1 == nil ? $0 : nil }
+        decoder = PoseTrackFrameDecoder(header: header)
+        ignoredKeypoints = zip(header.keypoints, header.joints).compactMap { $1 == nil ? $0 : nil }
     }
 
     /// Reads all frames of a file.
@@ -74,89 +73,22 @@ public struct PoseTrackReader {
         return nil
     }
 
-    private func fail(_ message: String) -> PoseKitError { fail(.malformedFrame, message) }
-
-    private func fail(_ code: PoseKitError.Code, _ message: String) -> PoseKitError {
-        PoseKitError(code, message, file: path, line: lineNumber)
-    }
-
     private mutating func parseFrame(_ line: [UInt8]) throws(PoseKitError) -> PoseFrame {
-        let json: JSONValue
-        do {
-            json = try line.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in
-                try JSONValue.parse(bytes: buffer)
+        do throws(PoseKitError) {
+            let json: JSONValue
+            do {
+                json = try line.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in
+                    try JSONValue.parse(bytes: buffer)
+                }
+            } catch {
+                throw PoseKitError(.malformedFrame, "not valid JSON (\(error))")
             }
+            return try decoder.decode(json)
         } catch {
-            throw fail("not valid JSON (\(error))")
+            var error = error
+            error.file = path
+            error.line = lineNumber
+            throw error
         }
-        guard let object = json.objectValue else {
-            throw fail("a frame must be a JSON object {\"t\":…, \"poses\":[…]}")
-        }
-        guard let seconds = object["t"]?.doubleValue, seconds.isFinite else {
-            throw fail("\"t\" must be a finite number of seconds")
-        }
-        guard seconds >= lastSeconds else {
-            throw fail(
-                .framesOutOfOrder,
-                "frame time t=\(seconds) is before the previous frame's t=\(lastSeconds); sort the frames by t"
-            )
-        }
-        lastSeconds = seconds
-        guard let posesJSON = object["poses"]?.arrayValue else {
-            throw fail("\"poses\" must be an array (use [] when nobody was seen)")
-        }
-        let valuesPerKeypoint = header.valuesPerKeypoint
-        let expected = header.keypoints.count * valuesPerKeypoint
-        var poses: [Pose] = []
-        poses.reserveCapacity(posesJSON.count)
-        for (personIndex, personJSON) in posesJSON.enumerated() {
-            guard let values = personJSON.arrayValue else {
-                throw fail("pose \(personIndex) must be an array of numbers")
-            }
-            guard values.count == expected else {
-                throw fail(
-                    "pose \(personIndex) has \(values.count) values; the header's \(header.keypoints.count) keypoints "
-                        + "× \(valuesPerKeypoint) values (x, y\(valuesPerKeypoint == 4 ? ", z" : ""), c) make \(expected)"
-                )
-            }
-            var pose = Pose()
-            for (k, joint) in joints.enumerated() {
-                guard let joint else { continue }
-                let base = k * valuesPerKeypoint
-                var numbers: (Double, Double, Double, Double) = (0, 0, 0, 0)
-                for j in 0..<valuesPerKeypoint {
-                    let value = values[base + j]
-                    // JSON has no NaN; a null coordinate is read as one (fine for an unseen keypoint).
-                    guard let number = value.doubleValue ?? (value == .null && j < valuesPerKeypoint - 1 ? .nan : nil)
-                    else {
-                        throw fail("keypoint \(joint.name) of pose \(personIndex) has a non-number \(value.jsonText)")
-                    }
-                    switch j {
-                    case 0: numbers.0 = number
-                    case 1: numbers.1 = number
-                    case 2: numbers.2 = number
-                    default: numbers.3 = number
-                    }
-                }
-                let confidence = valuesPerKeypoint == 4 ? numbers.3 : numbers.2
-                guard confidence.isFinite, confidence >= 0, confidence <= 1 else {
-                    throw fail(
-                        "keypoint \(joint.name) of pose \(personIndex) has confidence \(confidence); it must be in [0, 1]"
-                    )
-                }
-                if confidence == 0 { continue }
-                let z: Double? = valuesPerKeypoint == 4 ? numbers.2 : nil
-                guard numbers.0.isFinite, numbers.1.isFinite, z?.isFinite ?? true else {
-                    throw fail(
-                        "keypoint \(joint.name) of pose \(personIndex) has a non-finite coordinate (NaN or Infinity); "
-                            + "write c = 0 for a keypoint that was not seen"
-                    )
-                }
-                pose[joint] = Keypoint(x: numbers.0, y: numbers.1, z: z, confidence: confidence)
-            }
-            pose.deriveMidpoints()
-            poses.append(pose)
-        }
-        return PoseFrame(seconds: seconds, poses: poses)
     }
 }

@@ -292,20 +292,14 @@ struct AnalyzeCommand: AsyncParsableCommand {
         }
     }
 
-    /// The session settings of an analysis (the same for the counting pass and the drawing pass).
+    /// The session settings of an analysis (the same for the counting pass, the drawing pass and the live coach).
     static func sessionConfiguration(
         exercise: ExerciseDefinition?,
         library: ExerciseLibrary,
         width: Double,
         height: Double
     ) -> CoachingSession.Configuration {
-        .init(
-            exercise: exercise,
-            library: library.exercises,
-            frameWidth: width,
-            frameHeight: height,
-            emitsPoseEvents: false
-        )
+        .analysis(exercise: exercise, library: library.exercises, width: width, height: height)
     }
 
     /// Runs a coaching session over every frame of `source`, showing `observe` the state after each frame.
@@ -340,32 +334,14 @@ struct AnalyzeCommand: AsyncParsableCommand {
         return session.summary()
     }
 
-    /// The `--json` object: the summary, with the file name first and the prescription (repetitions, hold at each
-    /// peak) when given.
+    /// The `--json` object (``CoachKit/SessionSummary/jsonText(file:prescribedReps:prescribedHoldSeconds:)``).
     static func jsonText(
         _ summary: SessionSummary,
         file: String,
         prescribedReps: Int? = nil,
         prescribedHoldSeconds: Double? = nil
     ) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(
-            positiveInfinity: "inf",
-            negativeInfinity: "-inf",
-            nan: "nan"
-        )
-        let data = try encoder.encode(summary)
-        var text = String(decoding: data, as: UTF8.self)
-        // Put the file name first for readers that scan many outputs.
-        let fileEncoder = JSONEncoder()
-        fileEncoder.outputFormatting = [.withoutEscapingSlashes]
-        let escaped = String(decoding: try fileEncoder.encode(file), as: UTF8.self)
-        let prescribed =
-            (prescribedHoldSeconds.map { "\"prescribedHoldSeconds\":\($0)," } ?? "")
-            + (prescribedReps.map { "\"prescribedReps\":\($0)," } ?? "")
-        text = "{\"file\":\(escaped),\(prescribed)" + text.dropFirst()
-        return text
+        try summary.jsonText(file: file, prescribedReps: prescribedReps, prescribedHoldSeconds: prescribedHoldSeconds)
     }
 
     static func report(

@@ -1,0 +1,272 @@
+public import CoachKit
+public import CoachStore
+import Foundation
+public import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
+import HummingbirdWebSocket
+public import Logging
+import NIOCore
+import NIOSSL
+import NIOWebSocket
+import PoseKit
+import ServiceLifecycle
+
+/// The live coach's web application: the coaching page, a small JSON API and the live WebSocket
+/// (docs/live-protocol.md).
+///
+/// ```swift
+/// let app = try CoachServer.application(configuration: configuration, store: store,
+///                                       makeEstimator: { try MyEstimator() }, reports: renderer, logger: logger)
+/// try await app.runService()   // SIGTERM/SIGINT: open sets are finished and saved, sockets closed with 1001
+/// ```
+public enum CoachServer {
+    public static func application(
+        configuration: CoachServerConfiguration,
+        store: any SessionStore,
+        makeEstimator: @escaping CameraPoseEstimatorFactory,
+        reports: any ReportRendering,
+        logger: Logger,
+        onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
+    ) throws -> some ApplicationProtocol {
+        let hub = LiveHub(configuration: configuration, store: store, makeEstimator: makeEstimator, logger: logger)
+        let router = Router(context: BasicWebSocketRequestContext.self)
+        router.middlewares.add(LogRequestsMiddleware(.debug))
+        guard let publicFolder = Bundle.module.url(forResource: "Public", withExtension: nil)?.path else {
+            throw HTTPError(.internalServerError, message: "the coaching page's files are missing from the build")
+        }
+        router.middlewares.add(FileMiddleware(publicFolder, searchForIndexHtml: true, logger: logger))
+        let samples = configuration.samplesDirectory.map { SampleVideos(directory: $0, library: configuration.library) }
+        if let samples {
+            router.middlewares.add(FileMiddleware(samples.directory, urlBasePath: "/samples", logger: logger))
+        }
+        addAPI(to: router, hub: hub, samples: samples, reports: reports)
+        let maxMessage = configuration.maxFrameBytes + (64 << 10)
+        router.ws("/live", shouldUpgrade: { request, _ in
+            try checkOrigin(request)
+            return .upgrade([:])
+        }) { inbound, outbound, context in
+            let (stream, continuation) = AsyncStream<LiveConnection.Outgoing>.makeStream(
+                bufferingPolicy: .bufferingNewest(512)
+            )
+            let connection = LiveConnection(hub: hub, logger: context.logger) { continuation.yield($0) }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await item in stream {
+                        switch item {
+                        case .text(let text):
+                            try await outbound.write(.text(text))
+                        case .close(let code, let reason):
+                            try await outbound.close(code, reason: reason)
+                            return
+                        }
+                    }
+                }
+                await withGracefulShutdownHandler {
+                    do {
+                        for try await message in inbound.messages(maxSize: maxMessage) {
+                            guard await connection.handle(message) else { break }
+                        }
+                    } catch {
+                        context.logger.info("live: socket ended: \(error)")
+                    }
+                } onGracefulShutdown: {
+                    Task { await connection.shutDown() }
+                }
+                await connection.finish()
+                continuation.finish()
+                _ = try? await group.next()
+                group.cancelAll()
+            }
+        }
+        var tls: TLSConfiguration?
+        if let certificate = configuration.tlsCertificate, let key = configuration.tlsKey {
+            do {
+                tls = TLSConfiguration.makeServerConfiguration(
+                    certificateChain: try NIOSSLCertificate.fromPEMFile(certificate).map { .certificate($0) },
+                    privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem))
+                )
+            } catch {
+                throw CoachServerError(
+                    "cannot read the TLS certificate \(certificate) or key \(key) (\(error)); give PEM files (README: HTTPS)"
+                )
+            }
+        }
+        let webSocket = WebSocketServerConfiguration(maxFrameSize: maxMessage, autoPing: .enabled(timePeriod: .seconds(30)))
+        let upgrade = HTTPServerBuilder.http1WebSocketUpgrade(webSocketRouter: router, configuration: webSocket)
+        return Application(
+            router: router,
+            server: try tls.map { try .tls(upgrade, tlsConfiguration: $0) } ?? upgrade,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "ptcoach"),
+            services: [hub],
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
+            logger: logger
+        )
+    }
+
+    /// A browser may open the live socket only from this server's own pages (another site must not use a
+    /// visitor's camera session); clients that send no Origin (apps, tools) are let in.
+    static func checkOrigin(_ request: Request) throws {
+        guard let origin = request.headers[.origin] else { return }
+        let host = request.head.authority ?? ""
+        let allowed = ["http://\(host)", "https://\(host)"]
+        guard allowed.contains(origin.lowercased()) || allowed.contains(origin) else {
+            throw HTTPError(.forbidden, message: "WebSocket from origin \(origin) refused: open the coach from \(host)")
+        }
+    }
+
+    // MARK: - API
+
+    private static func addAPI(
+        to router: Router<BasicWebSocketRequestContext>,
+        hub: LiveHub,
+        samples: SampleVideos?,
+        reports: any ReportRendering
+    ) {
+        let library = hub.library
+        router.get("/health") { _, _ in
+            json(.object(["status": .string("ok"), "sessions": .number(Double(hub.openSets))]))
+        }
+        router.get("/api/exercises") { _, _ in
+            json(
+                .array(
+                    library.map { e in
+                        .object([
+                            "id": .string(e.id), "name": .string(e.name), "view": .string(e.view.rawValue),
+                            "kind": .string(e.isHold ? "hold" : "reps"), "summary": .string(e.summary),
+                            "primary": .string(e.primaryAngle.rawValue),
+                        ])
+                    }
+                )
+            )
+        }
+        router.get("/api/samples") { _, _ in
+            json(.array((samples?.list ?? []).map(\.json)))
+        }
+        router.get("/api/sessions") { request, _ in
+            let limit = request.uri.queryParameters.get("limit", as: Int.self).map { min(max($0, 1), 1000) } ?? 50
+            let sets = try await hub.store.sets(limit: limit)
+            return json(.array(sets.map { .object(setJSON($0)) }))
+        }
+        router.get("/api/sessions/:id") { _, context in
+            let set = try await savedSet(context, hub: hub)
+            var object = setJSON(set)
+            if let text = set.summaryJSON, let summary = try? JSONValue.parse(text) {
+                object["summary"] = summary
+            } else {
+                // Still open, or interrupted: the repetitions saved so far.
+                let repetitions = try await hub.store.repetitions(setID: set.id)
+                object["repetitions"] = LiveMessage.codable(repetitions)
+            }
+            return json(.object(object))
+        }
+        router.get("/api/sessions/:id/:report") { _, context in
+            let set = try await savedSet(context, hub: hub)
+            let name = context.parameters.get("report") ?? ""
+            guard let format = ["report.html": "html", "report.pdf": "pdf"][name] else {
+                throw HTTPError(.notFound, message: "no such report: use report.html or report.pdf")
+            }
+            guard let text = set.summaryJSON, text != "null", let summary = try? SessionSummary(jsonText: text) else {
+                throw HTTPError(.conflict, message: "this set has no summary yet (still running, or nobody was coached)")
+            }
+            let series = set.angleSeriesJSON.flatMap { try? JSONValue.parse($0) }?.arrayValue?.compactMap { pair in
+                pair.arrayValue.flatMap { p in
+                    p.count == 2 ? p[0].doubleValue.flatMap { t in p[1].doubleValue.map { AngleSample(seconds: t, degrees: $0) } } : nil
+                }
+            } ?? []
+            let bytes: [UInt8]
+            do {
+                bytes = try reports.report(of: set, summary: summary, angleSeries: series, format: format)
+            } catch {
+                throw HTTPError(.internalServerError, message: "the report could not be written: \(error)")
+            }
+            return Response(
+                status: .ok,
+                headers: [.contentType: format == "pdf" ? "application/pdf" : "text/html; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(bytes: bytes))
+            )
+        }
+    }
+
+    private static func savedSet(_ context: BasicWebSocketRequestContext, hub: LiveHub) async throws -> SetRecord {
+        let id = context.parameters.get("id") ?? ""
+        guard let set = try await hub.store.set(id: id) else {
+            throw HTTPError(.notFound, message: "no saved set \(id); GET /api/sessions lists them")
+        }
+        return set
+    }
+
+    private static func setJSON(_ set: SetRecord) -> [String: JSONValue] {
+        func optional(_ x: String?) -> JSONValue { x.map(JSONValue.string) ?? .null }
+        let formatter = ISO8601DateFormatter()
+        return [
+            "id": .string(set.id), "startedAt": .string(formatter.string(from: set.startedAt)),
+            "endedAt": optional(set.endedAt.map(formatter.string(from:))), "input": .string(set.input),
+            "exercise": optional(set.exercise), "exerciseName": optional(set.exerciseName),
+            "prescribedReps": set.prescribedReps.map { .number(Double($0)) } ?? .null,
+            "prescribedHoldSeconds": set.prescribedHoldSeconds.map(JSONValue.number) ?? .null,
+            "reps": .number(Double(set.reps)), "status": .string(set.status.rawValue),
+            "report": set.summaryJSON == nil || set.summaryJSON == "null"
+                ? .null
+                : .object([
+                    "html": .string("/api/sessions/\(set.id)/report.html"),
+                    "pdf": .string("/api/sessions/\(set.id)/report.pdf"),
+                ]),
+        ]
+    }
+
+    private static func json(_ value: JSONValue) -> Response {
+        Response(
+            status: .ok,
+            headers: [.contentType: "application/json; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(string: value.jsonText))
+        )
+    }
+}
+
+/// A server start-up failure, with one line saying what to do.
+public struct CoachServerError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// The sample videos of "try it with a sample video": those of a folder's `labels.csv` whose exercise is in the
+/// library (`file,exercise,reps_labelled,…`, paths relative to the folder's parent, as `../shared/data/videos`
+/// has them).
+struct SampleVideos: Sendable {
+    struct Sample: Sendable {
+        var name: String
+        var path: String
+        var exercise: String
+        var reps: Int?
+
+        var json: JSONValue {
+            .object([
+                "name": .string(name), "url": .string("/samples/" + path), "exercise": .string(exercise),
+                "reps": reps.map { .number(Double($0)) } ?? .null,
+            ])
+        }
+    }
+
+    let directory: String
+    let list: [Sample]
+
+    init(directory: String, library: [ExerciseDefinition]) {
+        self.directory = directory
+        let ids = Set(library.map(\.id))
+        let folder = (directory as NSString).lastPathComponent
+        var list: [Sample] = []
+        let text = (try? String(contentsOfFile: directory + "/labels.csv", encoding: .utf8)) ?? ""
+        for line in text.split(separator: "\n").dropFirst() {
+            let fields = line.split(separator: ",", maxSplits: 3, omittingEmptySubsequences: false).map(String.init)
+            guard fields.count >= 3, ids.contains(fields[1]) else { continue }
+            var path = fields[0]
+            if path.hasPrefix(folder + "/") { path.removeFirst(folder.count + 1) }
+            guard !path.contains(".."), FileManager.default.fileExists(atPath: directory + "/" + path) else { continue }
+            let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+            list.append(Sample(name: name, path: path, exercise: fields[1], reps: Int(fields[2])))
+        }
+        self.list = list.sorted { ($0.exercise, $0.name) < ($1.exercise, $1.name) }
+    }
+}

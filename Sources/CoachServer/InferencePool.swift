@@ -1,0 +1,98 @@
+import Foundation
+
+/// Something with at most one frame waiting to be processed: a live set.
+protocol FrameQueueing: AnyObject, Sendable {
+    /// Processes the frame waiting, if any (called by one worker at a time per set).
+    func processWaitingFrame()
+    /// Whether a frame is waiting.
+    var hasWaitingFrame: Bool { get }
+}
+
+/// Runs the pose model for every live set on a few worker threads, one per core (inference is single-threaded
+/// and CPU-bound). Sets take turns: a set with a frame waiting joins the back of the line, and after its frame
+/// is processed it goes to the back again if another came meanwhile, so a fast client cannot starve a slow one.
+/// Each set has room for one waiting frame (latest wins, like `alwaysDiscardsLateVideoFrames`): the set keeps
+/// that slot; this pool only keeps the line.
+final class InferencePool: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var line: [ObjectIdentifier: Int] = [:]
+    private var order: [any FrameQueueing] = []
+    private var head = 0
+    /// Sets being processed now: never two workers on one set.
+    private var running: Set<ObjectIdentifier> = []
+    private var stopped = false
+    private var threads: [Thread] = []
+    let workers: Int
+
+    init(workers: Int) {
+        self.workers = max(1, workers)
+        for k in 0..<self.workers {
+            let thread = Thread { [unowned self] in self.work() }
+            thread.name = "ptcoach-inference-\(k)"
+            thread.stackSize = 4 << 20
+            threads.append(thread)
+            thread.start()
+        }
+    }
+
+    /// Says that `set` has a frame waiting; it joins the line unless it is in it or being processed.
+    func enqueue(_ set: any FrameQueueing) {
+        let key = ObjectIdentifier(set)
+        condition.lock()
+        defer { condition.unlock() }
+        guard !stopped, line[key] == nil, !running.contains(key) else { return }
+        line[key] = order.count
+        order.append(set)
+        condition.signal()
+    }
+
+    /// Whether `set` is waiting or being processed.
+    func isBusy(_ set: any FrameQueueing) -> Bool {
+        let key = ObjectIdentifier(set)
+        condition.lock()
+        defer { condition.unlock() }
+        return line[key] != nil || running.contains(key)
+    }
+
+    /// Stops the workers once the frames in line are processed.
+    func stop() {
+        condition.lock()
+        stopped = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func work() {
+        while true {
+            condition.lock()
+            while head == order.count, !stopped { condition.wait() }
+            if head == order.count {
+                condition.unlock()
+                return
+            }
+            let set = order[head]
+            head += 1
+            if head > 64, head * 2 > order.count {
+                order.removeFirst(head)
+                head = 0
+                for (k, s) in order.enumerated() { line[ObjectIdentifier(s)] = k }
+            }
+            let key = ObjectIdentifier(set)
+            line[key] = nil
+            running.insert(key)
+            condition.unlock()
+
+            set.processWaitingFrame()
+
+            condition.lock()
+            running.remove(key)
+            // Another frame came while this one was processed: back of the line.
+            if set.hasWaitingFrame, !stopped, line[key] == nil {
+                line[key] = order.count
+                order.append(set)
+                condition.signal()
+            }
+            condition.unlock()
+        }
+    }
+}

@@ -1,0 +1,350 @@
+import CoachKit
+import CoachStore
+import Foundation
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import NIOWebSocket
+import PoseKit
+
+/// One client's WebSocket: the sets it starts, the frames it sends, the answers it gets
+/// (docs/live-protocol.md). Messages are handled one at a time in the order they came.
+actor LiveConnection {
+    enum Outgoing: Sendable {
+        case text(String)
+        case close(WebSocketErrorCode, String)
+    }
+
+    private let hub: LiveHub
+    private let output: @Sendable (Outgoing) -> Void
+    private let logger: Logger
+    private var set: LiveSet?
+    private var saves = SaveLog()
+    private var holdsCameraSeat = false
+    private var closed = false
+
+    init(hub: LiveHub, logger: Logger, output: @escaping @Sendable (Outgoing) -> Void) {
+        self.hub = hub
+        self.logger = logger
+        self.output = output
+    }
+
+    private func send(_ text: String) { output(.text(text)) }
+
+    private func fail(_ code: String, _ message: String) {
+        logger.info("live: \(code): \(message)")
+        send(LiveMessage.error(code, message))
+    }
+
+    // MARK: - Messages
+
+    /// Handles one message; returns `false` when the socket is to be closed.
+    func handle(_ message: WebSocketMessage) async -> Bool {
+        guard !closed else { return false }
+        switch message {
+        case .binary(let buffer):
+            cameraFrame(buffer)
+            return true
+        case .text(let text):
+            return await command(text)
+        }
+    }
+
+    private func command(_ text: String) async -> Bool {
+        guard text.utf8.count <= hub.configuration.maxTextBytes else {
+            fail("bad-json", "a text message of \(text.utf8.count) bytes is over the limit of \(hub.configuration.maxTextBytes)")
+            return true
+        }
+        let json: JSONValue
+        do {
+            json = try JSONValue.parse(text)
+        } catch {
+            fail("bad-json", "the message is not valid JSON (\(error)); send one JSON object")
+            return true
+        }
+        guard let type = json["type"]?.stringValue else {
+            fail("bad-message", "a message must be a JSON object with a \"type\" (start, frame, end)")
+            return true
+        }
+        switch type {
+        case "start": return await start(json)
+        case "frame":
+            guard let set else {
+                fail("not-started", "send {\"type\":\"start\", …} before frames")
+                return true
+            }
+            if let error = set.coachKeypoints(json, received: .now) { fail("bad-frame", error) }
+            return true
+        case "end":
+            guard set != nil else {
+                fail("not-started", "no set is running; send {\"type\":\"start\", …} first")
+                return true
+            }
+            await endSet()
+            return true
+        default:
+            fail("bad-message", "unknown message type \"\(type)\"; the types are start, frame and end")
+            return true
+        }
+    }
+
+    private func cameraFrame(_ buffer: ByteBuffer) {
+        guard let set else {
+            fail("not-started", "send {\"type\":\"start\",\"input\":\"camera\"} before camera frames")
+            return
+        }
+        guard set.input == .camera else {
+            fail("bad-frame", "this set was started with input \"keypoints\": send pose-track frames as text")
+            return
+        }
+        var buffer = buffer
+        let size = buffer.readableBytes
+        guard size > 12, let id = buffer.readInteger(endianness: .big, as: UInt32.self),
+            let bits = buffer.readInteger(endianness: .big, as: UInt64.self)
+        else {
+            fail("bad-frame", "a camera frame is a 12-byte header (frame id, capture time) and a JPEG; got \(size) bytes")
+            return
+        }
+        let seconds = Double(bitPattern: bits)
+        guard seconds.isFinite, seconds >= 0 else {
+            fail("bad-frame", "frame \(id): the capture time must be a finite number of seconds ≥ 0")
+            return
+        }
+        guard size - 12 <= hub.configuration.maxFrameBytes else {
+            fail(
+                "bad-frame",
+                "frame \(id) has \(size - 12) bytes of JPEG; the limit is \(hub.configuration.maxFrameBytes) (send 640×480 at quality 0.7)"
+            )
+            return
+        }
+        let jpeg = buffer.readBytes(length: buffer.readableBytes) ?? []
+        guard jpeg.count > 3, jpeg[0] == 0xFF, jpeg[1] == 0xD8 else {
+            let start = jpeg.prefix(2).map { String(format: "%02x", $0) }.joined(separator: " ")
+            fail("bad-frame", "frame \(id) is not a JPEG image (it starts \(start)); send JPEG bytes after the 12-byte header")
+            return
+        }
+        if let error = set.offer(.init(id: Int(id), seconds: seconds, jpeg: jpeg, received: .now)) {
+            fail("bad-frame", error)
+            return
+        }
+        hub.pool.enqueue(set)
+    }
+
+    // MARK: - Sets
+
+    private func start(_ json: JSONValue) async -> Bool {
+        if set != nil { await endSet() }
+        let library = hub.library
+        var exercise: ExerciseDefinition?
+        if let id = json["exercise"], id != .null {
+            guard let id = id.stringValue, let found = library.first(where: { $0.id == id }) else {
+                fail(
+                    "unknown-exercise",
+                    "unknown exercise \(json["exercise"]!.jsonText); GET /api/exercises lists the ids, or send null to recognise it"
+                )
+                return true
+            }
+            exercise = found
+        }
+        let inputName = json["input"]?.stringValue ?? "camera"
+        guard let input = LiveSet.Input(rawValue: inputName) else {
+            fail("bad-message", "\"input\" must be \"camera\" or \"keypoints\", got \"\(inputName)\"")
+            return true
+        }
+        var reps: Int?
+        if let value = json["reps"], value != .null {
+            guard let n = value.intValue, (1...1000).contains(n) else {
+                fail("bad-message", "\"reps\" must be a whole number from 1 to 1000 (the repetitions prescribed)")
+                return true
+            }
+            reps = n
+        }
+        var hold: Double?
+        if let value = json["holdSeconds"], value != .null {
+            guard let seconds = value.doubleValue, seconds > 0 else {
+                fail("bad-message", "\"holdSeconds\" must be a number of seconds above 0")
+                return true
+            }
+            guard let spec = exercise?.repetition else {
+                fail(
+                    "bad-message",
+                    exercise == nil
+                        ? "\"holdSeconds\" needs an exercise: the hold is prescribed for a named exercise's repetitions"
+                        : "\"holdSeconds\" is for repetitions held at their peak; '\(exercise!.id)' is itself a hold"
+                )
+                return true
+            }
+            guard spec.acceptsHold(seconds) else {
+                fail("bad-message", "\"holdSeconds\" must be below \(String(format: "%g", spec.maximumSeconds)) s for '\(exercise!.id)'")
+                return true
+            }
+            hold = seconds
+        }
+        var header: PoseTrackHeader?
+        if input == .keypoints {
+            var object: [String: JSONValue] = ["format": .string("pose-track"), "version": .number(1)]
+            for key in ["keypoints", "width", "height", "dimensions", "fps"] { object[key] = json[key] }
+            if object["fps"] == nil { object["fps"] = .number(30) }
+            do {
+                header = try PoseTrackHeader(json: .object(object))
+            } catch {
+                fail("bad-message", error.message.replacingOccurrences(of: "not a pose-track header", with: "not a keypoint start message"))
+                return true
+            }
+        } else {
+            guard hub.takeCameraSeat() else {
+                fail(
+                    "busy",
+                    "the server is coaching \(hub.configuration.maxCameraSessions) camera sessions, its limit; try again later"
+                )
+                output(.close(.init(codeNumber: 1013), "session limit reached; try again later"))
+                closed = true
+                return false
+            }
+            holdsCameraSeat = true
+        }
+        let id = UUID().uuidString
+        let saves = self.saves
+        let store = hub.store
+        let logger = self.logger
+        let output = self.output
+        let newSet = LiveSet(
+            id: id,
+            input: input,
+            exercise: exercise,
+            library: library,
+            prescribedReps: reps,
+            prescribedHoldSeconds: hold,
+            keypointHeader: header,
+            makeEstimator: input == .camera ? hub.makeEstimator : nil,
+            send: { output(.text($0)) },
+            completed: { repetition in
+                saves.add(
+                    Task {
+                        do {
+                            try await store.save(repetition, setID: id)
+                        } catch {
+                            logger.error("live: \(error)")
+                        }
+                    }
+                )
+            }
+        )
+        do {
+            try await store.open(
+                SetRecord(
+                    id: id,
+                    startedAt: newSet.startedAt,
+                    input: input.rawValue,
+                    exercise: exercise?.id,
+                    exerciseName: exercise?.name,
+                    prescribedReps: reps,
+                    prescribedHoldSeconds: hold
+                )
+            )
+        } catch {
+            releaseSeat()
+            fail("storage", "the set could not be saved (\(error)); nothing will be counted")
+            return true
+        }
+        set = newSet
+        hub.register(newSet)
+        logger.info("live: set \(id) started (\(input.rawValue), \(exercise?.id ?? "recognised"))")
+        var ready: [String: JSONValue] = [
+            "type": .string("ready"), "session": .string(id), "input": .string(input.rawValue),
+            "maxFrameBytes": .number(Double(hub.configuration.maxFrameBytes)),
+            "reps": reps.map { .number(Double($0)) } ?? .null,
+        ]
+        ready["exercise"] =
+            exercise.map {
+                .object(["id": .string($0.id), "name": .string($0.name), "view": .string($0.view.rawValue)])
+            } ?? .null
+        send(JSONValue.object(ready).jsonText)
+        return true
+    }
+
+    /// Ends the running set: waits for the frame being coached, saves the summary and sends it.
+    private func endSet() async {
+        guard let set else { return }
+        self.set = nil
+        set.stop()
+        while hub.pool.isBusy(set) { try? await Task.sleep(for: .milliseconds(2)) }
+        releaseSeat()
+        hub.unregister(set)
+        await saves.drain()
+        guard let outcome = set.outcome() else {
+            send(
+                JSONValue.object([
+                    "type": .string("summary"), "session": .string(set.id), "summary": .null,
+                    "message": .string("no frame was coached in this set"),
+                ]).jsonText
+            )
+            try? await hub.store.close(
+                setID: set.id,
+                summary: nil,
+                summaryJSON: nil,
+                angleSeriesJSON: nil,
+                at: Date()
+            )
+            return
+        }
+        let series = JSONValue.array(outcome.series.map { .array([.number($0.seconds), .number(($0.degrees * 10).rounded() / 10)]) })
+        do {
+            try await hub.store.close(
+                setID: set.id,
+                summary: outcome.summary,
+                summaryJSON: outcome.json,
+                angleSeriesJSON: series.jsonText,
+                at: Date()
+            )
+        } catch {
+            logger.error("live: \(error)")
+            fail("storage", "the set's summary could not be saved (\(error)); its repetitions were saved as they came")
+        }
+        logger.info("live: set \(set.id) ended: \(outcome.summary.reps) reps, \(set.droppedFrames) frames dropped")
+        let base = "/api/sessions/\(set.id)"
+        send(
+            "{\"type\":\"summary\",\"session\":\"\(set.id)\",\"dropped\":\(set.droppedFrames),"
+                + "\"report\":{\"html\":\"\(base)/report.html\",\"pdf\":\"\(base)/report.pdf\"},\"summary\":\(outcome.json)}"
+        )
+    }
+
+    private func releaseSeat() {
+        if holdsCameraSeat {
+            hub.releaseCameraSeat()
+            holdsCameraSeat = false
+        }
+    }
+
+    /// The socket closed (or the server is stopping): the running set is finished and saved.
+    func finish() async {
+        await endSet()
+        closed = true
+    }
+
+    /// The server is shutting down: save the set, say so, close with 1001.
+    func shutDown() async {
+        guard !closed else { return }
+        await endSet()
+        closed = true
+        output(.close(.goingAway, "server shutting down"))
+    }
+}
+
+/// The repetition saves in flight for a connection, so that a set's summary is saved after them.
+final class SaveLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var tasks: [Task<Void, Never>] = []
+
+    func add(_ task: Task<Void, Never>) {
+        lock.withLock { tasks.append(task) }
+    }
+
+    func drain() async {
+        let pending = lock.withLock {
+            defer { tasks = [] }
+            return tasks
+        }
+        for task in pending { await task.value }
+    }
+}

@@ -1,0 +1,241 @@
+import CoachKit
+import CoachStore
+import Foundation
+import PoseKit
+
+/// One set coached live: the `CoachingSession` fed with the frames of one socket, and what it needs to see
+/// them (a pose estimator that tracks this person, for camera frames; a pose-track frame decoder, for keypoint
+/// frames). Camera frames wait in a one-frame slot for the ``InferencePool``; keypoint frames are coached at
+/// once on the socket's task. Either way one frame is coached at a time, in the order sent.
+final class LiveSet: FrameQueueing, @unchecked Sendable {
+    enum Input: String, Sendable { case camera, keypoints }
+
+    struct CameraFrame: Sendable {
+        var id: Int
+        var seconds: Double
+        var jpeg: [UInt8]
+        var received: ContinuousClock.Instant
+    }
+
+    let id: String
+    let input: Input
+    let exercise: ExerciseDefinition?
+    let library: [ExerciseDefinition]
+    let prescribedReps: Int?
+    let prescribedHoldSeconds: Double?
+    let startedAt = Date()
+    /// Sends one text message to the client.
+    private let send: @Sendable (String) -> Void
+    /// Called with each repetition as it completes (to save it).
+    private let completed: @Sendable (Repetition) -> Void
+
+    // The waiting slot and the counters: under `lock`.
+    private let lock = NSLock()
+    private var waiting: CameraFrame?
+    private var dropped = 0
+    private var lastSentSeconds = -Double.infinity
+    private var ended = false
+
+    // The coaching state: touched by one worker (or the socket's task) at a time.
+    private var coach: CoachingSession?
+    private var estimator: (any CameraPoseEstimator)?
+    private let makeEstimator: CameraPoseEstimatorFactory?
+    private var keypoints: PoseTrackFrameDecoder?
+    private var series: [AngleSample] = []
+    private var framesCoached = 0
+    private var estimatorFailed = false
+
+    init(
+        id: String,
+        input: Input,
+        exercise: ExerciseDefinition?,
+        library: [ExerciseDefinition],
+        prescribedReps: Int?,
+        prescribedHoldSeconds: Double?,
+        keypointHeader: PoseTrackHeader?,
+        makeEstimator: CameraPoseEstimatorFactory?,
+        send: @escaping @Sendable (String) -> Void,
+        completed: @escaping @Sendable (Repetition) -> Void
+    ) {
+        self.id = id
+        self.input = input
+        var exercise = exercise
+        if let hold = prescribedHoldSeconds { exercise?.repetition?.holdSeconds = hold }
+        self.exercise = exercise
+        self.library = library
+        self.prescribedReps = prescribedReps
+        self.prescribedHoldSeconds = prescribedHoldSeconds
+        self.makeEstimator = makeEstimator
+        self.send = send
+        self.completed = completed
+        if let keypointHeader {
+            keypoints = PoseTrackFrameDecoder(header: keypointHeader)
+            coach = CoachingSession(
+                configuration: .analysis(
+                    exercise: exercise,
+                    library: library,
+                    width: Double(keypointHeader.width),
+                    height: Double(keypointHeader.height)
+                )
+            )
+        }
+    }
+
+    // MARK: - Camera frames
+
+    /// Takes a camera frame into the waiting slot (replacing, and counting as dropped, one still waiting).
+    ///
+    /// - Returns: an error message for the client when the frame is refused, else `nil`.
+    func offer(_ frame: CameraFrame) -> String? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !ended else { return nil }
+        guard frame.seconds >= lastSentSeconds else {
+            return "frame \(frame.id) was captured at \(frame.seconds) s, before the previous frame (\(lastSentSeconds) s); "
+                + "capture times must not go back"
+        }
+        lastSentSeconds = frame.seconds
+        if waiting != nil { dropped += 1 }
+        waiting = frame
+        return nil
+    }
+
+    var hasWaitingFrame: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return waiting != nil
+    }
+
+    func processWaitingFrame() {
+        lock.lock()
+        let frame = waiting
+        waiting = nil
+        lock.unlock()
+        guard let frame else { return }
+        do throws(LiveFrameError) {
+            if estimator == nil {
+                guard !estimatorFailed, let makeEstimator else { return }
+                do throws(LiveFrameError) {
+                    estimator = try makeEstimator()
+                } catch {
+                    estimatorFailed = true
+                    throw error
+                }
+            }
+            let found = try jpegPoses(frame)
+            coach(found.frame, id: frame.id, width: found.width, height: found.height, received: frame.received)
+        } catch {
+            send(LiveMessage.error(error.kind == .badImage ? "bad-frame" : "pose-model", "frame \(frame.id): \(error.message)"))
+        }
+    }
+
+    private func jpegPoses(_ frame: CameraFrame) throws(LiveFrameError) -> (frame: PoseFrame, width: Int, height: Int) {
+        guard let estimator else { throw LiveFrameError(.model, "no pose estimator") }
+        var result: Result<(frame: PoseFrame, width: Int, height: Int), LiveFrameError> = .failure(.init(.model, "not run"))
+        frame.jpeg.withUnsafeBytes { bytes in
+            do throws(LiveFrameError) {
+                result = .success(try estimator.poses(inJPEG: bytes, at: frame.seconds))
+            } catch {
+                result = .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    // MARK: - Keypoint frames
+
+    /// Coaches a keypoint frame at once (`{"type":"frame","id":…,"t":…,"poses":[…]}`).
+    ///
+    /// - Returns: an error message for the client when the frame is refused, else `nil`.
+    func coachKeypoints(_ json: JSONValue, received: ContinuousClock.Instant) -> String? {
+        guard var decoder = keypoints, let header = keypoints?.header else {
+            return "this set was started with input \"camera\": send JPEG frames as binary messages"
+        }
+        guard let id = json["id"]?.intValue, id >= 0 else { return "a frame needs an \"id\", a whole number ≥ 0" }
+        let frame: PoseFrame
+        do {
+            frame = try decoder.decode(json)
+        } catch {
+            return "frame \(id): \(error.message)"
+        }
+        keypoints = decoder
+        coach(frame, id: id, width: header.width, height: header.height, received: received)
+        return nil
+    }
+
+    // MARK: - Coaching
+
+    private func coach(_ frame: PoseFrame, id: Int, width: Int, height: Int, received: ContinuousClock.Instant) {
+        if coach == nil {
+            coach = CoachingSession(
+                configuration: .analysis(
+                    exercise: exercise,
+                    library: library,
+                    width: Double(width),
+                    height: Double(height)
+                )
+            )
+        }
+        let events = coach!.ingest(frame)
+        framesCoached += 1
+        let snapshot = coach!.snapshot
+        // The report's angle chart, at up to 10 Hz.
+        if let degrees = snapshot.primaryAngle, snapshot.primaryAngleKind?.isDegrees == true, degrees.isFinite,
+            frame.seconds >= (series.last?.seconds ?? -.infinity) + 0.1
+        {
+            series.append(AngleSample(seconds: frame.seconds, degrees: degrees))
+        }
+        lock.lock()
+        let droppedSoFar = dropped
+        let isEnded = ended
+        lock.unlock()
+        for event in events {
+            if case .repCompleted(let repetition) = event { completed(repetition) }
+        }
+        guard !isEnded else { return }
+        let elapsed = ContinuousClock.now - received
+        send(
+            LiveMessage.frame(
+                id: id,
+                seconds: frame.seconds,
+                dropped: droppedSoFar,
+                serverMilliseconds: Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds)
+                    * 1000,
+                snapshot: snapshot,
+                prescribedReps: prescribedReps,
+                events: events
+            )
+        )
+    }
+
+    // MARK: - The end
+
+    /// Stops taking frames: the one waiting is dropped; one being processed finishes.
+    func stop() {
+        lock.lock()
+        ended = true
+        if waiting != nil { dropped += 1 }
+        waiting = nil
+        lock.unlock()
+    }
+
+    /// The set's outcome, once ``stop()`` was called and no worker is on it; `nil` if nobody was ever coached.
+    func outcome() -> (summary: SessionSummary, json: String, series: [AngleSample])? {
+        guard let coach, framesCoached > 0 else { return nil }
+        let summary = coach.summary()
+        guard
+            let json = try? summary.jsonText(
+                file: "live:\(id)",
+                prescribedReps: prescribedReps,
+                prescribedHoldSeconds: prescribedHoldSeconds
+            )
+        else { return nil }
+        return (summary, json, series)
+    }
+
+    var droppedFrames: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return dropped
+    }
+}

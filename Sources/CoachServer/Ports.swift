@@ -1,0 +1,51 @@
+public import CoachKit
+public import CoachStore
+public import PoseKit
+
+/// Finds the poses in a live session's camera frames: one per session, so that it can track the person from
+/// frame to frame (the pose model's video mode). Used by one inference worker at a time.
+public protocol CameraPoseEstimator: AnyObject {
+    /// Decodes `jpeg` and finds the people in it.
+    ///
+    /// - Parameter seconds: the frame's capture time; it never goes back from call to call.
+    /// - Returns: the frame's poses, in pixels of the decoded image, and its size.
+    /// - Throws: ``LiveFrameError`` `.badImage` for bytes that are not a usable JPEG (the client's fault: the
+    ///   session goes on), `.model` when the pose model failed.
+    func poses(inJPEG jpeg: UnsafeRawBufferPointer, at seconds: Double) throws(LiveFrameError) -> (
+        frame: PoseFrame, width: Int, height: Int
+    )
+}
+
+/// Why a camera frame gave no poses.
+public struct LiveFrameError: Error, Sendable, CustomStringConvertible {
+    public enum Kind: Sendable { case badImage, model }
+    public var kind: Kind
+    public var message: String
+
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public var description: String { message }
+}
+
+/// Makes a fresh estimator for a new camera session.
+public typealias CameraPoseEstimatorFactory = @Sendable () throws(LiveFrameError) -> any CameraPoseEstimator
+
+/// Writes the report of a saved set: the same HTML and PDF reports `ptcoach analyze --report` writes.
+public protocol ReportRendering: Sendable {
+    /// The report's bytes; `format` is `html` or `pdf`.
+    func report(of set: SetRecord, summary: SessionSummary, angleSeries: [AngleSample], format: String) throws -> [UInt8]
+}
+
+/// The primary angle at one moment, for the report's chart.
+public struct AngleSample: Sendable, Hashable, Codable {
+    public var seconds: Double
+    public var degrees: Double
+
+    public init(seconds: Double, degrees: Double) {
+        self.seconds = seconds
+        self.degrees = degrees
+    }
+}

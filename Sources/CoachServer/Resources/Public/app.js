@@ -1,0 +1,379 @@
+// app.js — the coaching page: the exercise picker, the two ways to start (camera, sample video), the
+// heads-up display over the answered frames, spoken cues and the end-of-set summary.
+
+import { LiveSession } from "./live.js";
+import { drawAnswer, drawPreview, formatAngle } from "./overlay.js";
+import { Speaker } from "./speech.js";
+
+const $ = (id) => document.getElementById(id);
+const ui = {
+  exercise: $("exercise"), exerciseInfo: $("exercise-info"), reps: $("reps-input"), hold: $("hold-input"),
+  startCamera: $("start-camera"), sampleArea: $("sample-area"), sample: $("sample"), startSample: $("start-sample"),
+  stage: $("stage"), viewport: $("viewport"), canvas: $("view"), video: $("video"), endSet: $("end-set"), mute: $("mute"), status: $("status"),
+  repCounter: $("rep-counter"), badge: $("exercise-badge"), warning: $("warning"), position: $("position"),
+  setupText: $("setup-text"), cue: $("cue"), idle: $("idle"),
+  summary: $("summary"), summaryTitle: $("summary-title"), summaryReps: $("summary-reps"),
+  summaryHolds: $("summary-holds"), repRows: document.querySelector("#rep-table tbody"), issues: $("issues"),
+  reportHtml: $("report-html"), reportPdf: $("report-pdf"), again: $("again"), error: $("error"),
+};
+
+// The test hook: a test reads this with execute_script.
+const hook = { reps: 0, framesSent: 0, framesAnswered: 0, lastState: null, summary: null, posesDrawn: 0 };
+window.ptcoach = { state: hook };
+
+const speaker = new Speaker();
+let exercises = [];
+let samples = [];
+let session = null;
+let stream = null; // the camera's MediaStream
+let answeredOnce = false;
+let prescribed = null;
+
+/** Sets an element's text only when it changes (so live regions announce changes, not every frame). */
+function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
+}
+function show(el, visible) {
+  el.hidden = !visible;
+}
+// Cue, warning and set-up fields may be plain strings or objects with a text.
+const textOf = (v) => (v == null ? null : typeof v === "string" ? v : v.text ?? null);
+
+function showError(message) {
+  setText(ui.error, message);
+  show(ui.error, !!message);
+}
+
+// MARK: - Library and samples
+
+async function getJSON(url) {
+  const response = await fetch(url, { headers: { Accept: "application/json" } });
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  return response.json();
+}
+
+async function loadLibrary() {
+  try {
+    exercises = await getJSON("./api/exercises");
+  } catch (err) {
+    showError(`Could not load the exercise library (${err.message}). Reload the page to try again.`);
+    return;
+  }
+  for (const ex of exercises) {
+    const option = new Option(`${ex.name} (${ex.view} view)`, ex.id);
+    option.title = ex.summary ?? "";
+    ui.exercise.add(option);
+  }
+  describeExercise();
+}
+
+async function loadSamples() {
+  try {
+    samples = await getJSON("./api/samples");
+  } catch {
+    samples = [];
+  }
+  ui.sample.replaceChildren(...samples.map((s, i) => new Option(s.name, String(i))));
+  show(ui.sampleArea, samples.length > 0);
+  show($("idle-sample"), samples.length > 0);
+}
+
+function describeExercise() {
+  const ex = exercises.find((e) => e.id === ui.exercise.value);
+  setText(ui.exerciseInfo, ex
+    ? `${ex.summary ?? ""} Camera: ${ex.view} view${ex.kind === "hold" ? " · a hold" : ""}.`
+    : "The coach names the exercise once it sees you move.");
+  ui.hold.disabled = !ex || session !== null;
+  ui.hold.placeholder = ex ? "e.g. 2" : "pick an exercise";
+}
+
+function pickSample() {
+  const sample = samples[Number(ui.sample.value)];
+  if (!sample) return;
+  const known = exercises.some((e) => e.id === sample.exercise);
+  ui.exercise.value = known ? sample.exercise : "";
+  describeExercise();
+}
+
+// MARK: - Starting and ending a set
+
+function startMessage() {
+  const msg = { type: "start", input: "camera", exercise: ui.exercise.value || null };
+  const reps = parseInt(ui.reps.value, 10);
+  if (reps >= 1) msg.reps = Math.min(reps, 1000);
+  const hold = parseFloat(ui.hold.value);
+  if (msg.exercise && hold > 0) msg.holdSeconds = hold;
+  return msg;
+}
+
+async function startCamera() {
+  showError("");
+  try {
+    stream = await navigator.mediaDevices.getUserMedia({
+      video: { width: { ideal: 640 }, height: { ideal: 480 }, facingMode: "user" },
+      audio: false,
+    });
+  } catch (err) {
+    showError(`The camera could not be opened (${err.name}: ${err.message}). Allow the camera, or try a sample video.`);
+    return;
+  }
+  ui.video.srcObject = stream;
+  ui.video.loop = false;
+  ui.video.onended = null;
+  await ui.video.play().catch(() => {});
+  begin();
+}
+
+async function startSample() {
+  const sample = samples[Number(ui.sample.value)];
+  if (!sample) return;
+  showError("");
+  pickSample();
+  ui.video.srcObject = null;
+  ui.video.src = sample.url;
+  ui.video.loop = false;
+  ui.video.muted = true;
+  ui.video.onended = endSet; // one pass, then the summary
+  ui.video.onerror = () => showError(`The sample video could not be played (${sample.url}).`);
+  begin({ playOnReady: true });
+}
+
+/** The same path for both sources: a <video> whose frames the live session sends. */
+function begin({ playOnReady = false } = {}) {
+  resetHud();
+  setRunning(true);
+  const start = startMessage();
+  prescribed = start.reps ?? null;
+  session = new LiveSession(ui.video, {
+    ready(msg) {
+      prescribed = msg.reps ?? prescribed;
+      if (msg.exercise?.name) setText(ui.badge, msg.exercise.name);
+      if (playOnReady) ui.video.play().catch((err) => showError(`The sample video could not be played: ${err.message}`));
+    },
+    frame: onFrame,
+    summary: onSummary,
+    error(msg) {
+      showError(msg.message || `Error: ${msg.code}`);
+    },
+    status: renderStatus,
+    closed(event, finished) {
+      if (!finished && event.code !== 1000) {
+        showError(event.code === 1013
+          ? "The coach is busy with other sessions. Try again in a minute."
+          : `The connection to the coach was lost (${event.code}${event.reason ? `: ${event.reason}` : ""}).`);
+      }
+      stopSource();
+      setRunning(false);
+      session = null;
+      describeExercise();
+    },
+  });
+  session.open(start);
+  ui.stage.scrollIntoView({ block: "start", behavior: "smooth" });
+  ui.endSet.focus({ preventScroll: true });
+  requestAnimationFrame(preview);
+}
+
+/** Shows the live picture until the first answer comes (after that only answered frames are drawn). */
+function preview() {
+  if (!session || answeredOnce) return;
+  drawPreview(ui.canvas, ui.video);
+  fitViewport();
+  requestAnimationFrame(preview);
+}
+
+/** Tells the CSS the picture's shape, so a short screen shows all of it (see .viewport in style.css). */
+function fitViewport() {
+  const aspect = (ui.canvas.width / ui.canvas.height).toFixed(4);
+  if (ui.viewport.dataset.aspect !== aspect) {
+    ui.viewport.dataset.aspect = aspect;
+    ui.viewport.style.setProperty("--aspect", aspect);
+  }
+}
+
+function endSet() {
+  if (!session) return;
+  session.end();
+  ui.endSet.disabled = true;
+  setText(ui.endSet, "Finishing…");
+  ui.video.pause();
+}
+
+function stopSource() {
+  ui.video.pause();
+  stream?.getTracks().forEach((t) => t.stop());
+  stream = null;
+  ui.video.srcObject = null;
+}
+
+function setRunning(running) {
+  for (const el of [ui.exercise, ui.reps, ui.startCamera, ui.sample, ui.startSample]) el.disabled = running;
+  ui.hold.disabled = running || !ui.exercise.value;
+  ui.endSet.disabled = !running;
+  document.body.classList.toggle("running", running);
+  setText(ui.endSet, "End set");
+  if (running) show(ui.summary, false);
+}
+
+// MARK: - Heads-up display
+
+function resetHud() {
+  answeredOnce = false;
+  show(ui.idle, false);
+  Object.assign(hook, { reps: 0, framesSent: 0, framesAnswered: 0, lastState: null, summary: null });
+  setText(ui.setupText, "Connecting to the coach…");
+  show(ui.position, true);
+  show(ui.warning, false);
+  show(ui.cue, false);
+  show(ui.repCounter, false);
+  delete ui.repCounter.dataset.count;
+  delete ui.badge.dataset.text;
+  setText(ui.badge, ui.exercise.value ? ui.exercise.selectedOptions[0].text.replace(/ \(.*\)$/, "") : "Recognising…");
+  show(ui.badge, true);
+}
+
+function onFrame(msg, image, stats) {
+  const state = msg.state ?? null;
+  hook.framesAnswered = stats.answered;
+  hook.lastState = state;
+  if (image) {
+    answeredOnce = true;
+    if (drawAnswer(ui.canvas, image, msg.pose, state)) hook.posesDrawn++;
+    fitViewport();
+  }
+  for (const event of msg.events ?? []) {
+    if (event.type === "cue") speaker.say(event.text, event.kind);
+    if (event.type === "rep") bump();
+  }
+  if (state) renderState(state, msg.pose);
+}
+
+function renderState(state, pose) {
+  hook.reps = state.reps ?? 0;
+  const total = state.prescribedReps ?? prescribed;
+  const count = total ? `${hook.reps} / ${total}` : `${hook.reps}`;
+  if (ui.repCounter.dataset.count !== count) {
+    ui.repCounter.dataset.count = count;
+    const label = document.createElement("span");
+    label.className = "sr-only";
+    label.textContent = "Repetitions: ";
+    ui.repCounter.replaceChildren(label, count);
+  }
+  show(ui.repCounter, true);
+
+  const name = state.exerciseName ?? (state.recognition === "noPerson" ? "Looking for you…" : "Recognising…");
+  const confidence = state.exercise && Number.isFinite(state.confidence) ? `${Math.round(state.confidence * 100)}% sure` : "";
+  if (ui.badge.dataset.text !== name + confidence) {
+    ui.badge.dataset.text = name + confidence;
+    const small = document.createElement("small");
+    small.textContent = confidence;
+    ui.badge.replaceChildren(name, ...(confidence ? [small] : []));
+  }
+
+  const warning = textOf(state.warning);
+  setText(ui.warning, warning ?? "");
+  show(ui.warning, !!warning);
+
+  // Touch-free start: until the coach sees the person properly, a big "Get into position".
+  const setup = textOf(state.setup);
+  show(ui.position, !pose || !!setup);
+  setText(ui.setupText, setup ?? (pose ? "" : "Stand where the camera can see all of you"));
+
+  const cue = textOf(state.cue);
+  setText(ui.cue, cue ?? "");
+  ui.cue.dataset.kind = state.cueKind ?? "";
+  show(ui.cue, !!cue);
+}
+
+function bump() {
+  ui.repCounter.classList.remove("bump");
+  void ui.repCounter.offsetWidth; // restart the animation
+  ui.repCounter.classList.add("bump");
+}
+
+function renderStatus(s) {
+  hook.framesSent = s.sent;
+  hook.framesAnswered = s.answered;
+  const ms = (v) => (v == null ? "–" : `${Math.round(v)} ms`);
+  const words = { connecting: "Connecting", starting: "Starting", live: "Live", finishing: "Finishing", finished: "Set finished", closed: "Not connected" };
+  setText(ui.status, `${words[s.connection] ?? s.connection} · sent ${s.sent} · answered ${s.answered} · ` +
+    `dropped ${s.dropped}${s.lost ? ` · lost ${s.lost}` : ""} · latency ${ms(s.latencyMs)} (server ${ms(s.serverMs)})`);
+}
+
+// MARK: - Summary
+
+function onSummary(msg) {
+  const summary = msg.summary ?? {};
+  hook.summary = summary;
+  for (const el of [ui.warning, ui.cue, ui.position]) show(el, false);
+  hook.reps = summary.reps ?? hook.reps;
+  const unit = hook.lastState?.angleUnit ?? "°";
+  const name = summary.exerciseName ?? summary.exercise ?? "No exercise recognised";
+  const total = prescribed ? ` of ${prescribed}` : "";
+  setText(ui.summaryReps, `${name}: ${summary.reps ?? 0}${total} repetitions`);
+  setText(ui.summaryHolds, (summary.holds ?? [])
+    .map((h) => `Held ${h.heldSeconds.toFixed(1)} s of ${h.targetSeconds} s${h.completed ? " ✓" : ""}`).join(" · "));
+
+  ui.repRows.replaceChildren(...(summary.repetitions ?? []).map((rep) => {
+    const row = document.createElement("tr");
+    const cells = [
+      String(rep.index),
+      rep.rangeOfMotion == null ? "–" : `${Math.round(rep.rangeOfMotion * 100)}%`,
+      formatAngle(rep.peakAngle, unit),
+      rep.verdict === "needs-work" ? "needs work" : rep.verdict ?? "–",
+      rep.issues?.[0]?.cue ?? "",
+    ];
+    for (const text of cells) row.insertCell().textContent = text;
+    row.cells[3].className = rep.verdict ?? "";
+    return row;
+  }));
+  if (!summary.repetitions?.length) {
+    const cell = ui.repRows.insertRow().insertCell();
+    cell.colSpan = 5;
+    cell.textContent = "No repetitions counted.";
+  }
+
+  // Each form issue once, with how many repetitions it came up in.
+  const issues = new Map();
+  for (const issue of summary.formIssues ?? []) issues.set(issue.cue, (issues.get(issue.cue) ?? 0) + 1);
+  for (const w of summary.safetyWarnings ?? []) issues.set(`⚠ ${w.text}`, (issues.get(`⚠ ${w.text}`) ?? 0) + 1);
+  ui.issues.replaceChildren(...(issues.size ? [...issues] : [["None — well done.", 0]]).map(([text, n]) => {
+    const li = document.createElement("li");
+    li.textContent = n > 1 ? `${text} (×${n})` : text;
+    return li;
+  }));
+
+  for (const [link, href] of [[ui.reportHtml, msg.report?.html], [ui.reportPdf, msg.report?.pdf]]) {
+    show(link, !!href);
+    if (href) link.href = href;
+  }
+  show(ui.summary, true);
+  ui.summaryTitle.focus();
+}
+
+// MARK: - Wiring
+
+ui.exercise.addEventListener("change", describeExercise);
+ui.sample.addEventListener("change", pickSample);
+ui.startCamera.addEventListener("click", startCamera);
+ui.startSample.addEventListener("click", startSample);
+ui.endSet.addEventListener("click", endSet);
+ui.again.addEventListener("click", () => {
+  show(ui.summary, false);
+  ui.startCamera.focus();
+});
+ui.mute.addEventListener("click", () => {
+  const muted = ui.mute.getAttribute("aria-pressed") !== "true";
+  ui.mute.setAttribute("aria-pressed", String(muted));
+  speaker.setMuted(muted);
+  try { localStorage.setItem("ptcoach.muted", muted ? "1" : "0"); } catch {}
+});
+try {
+  if (localStorage.getItem("ptcoach.muted") === "1") {
+    ui.mute.setAttribute("aria-pressed", "true");
+    speaker.setMuted(true);
+  }
+} catch {}
+window.addEventListener("pagehide", () => session?.close());
+
+loadLibrary().then(loadSamples);

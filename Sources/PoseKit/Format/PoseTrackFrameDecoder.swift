@@ -1,0 +1,100 @@
+/// Decodes pose-track frame objects (`{"t":…, "poses":[…]}`) one at a time, for a header: the frames of a file
+/// (``PoseTrackReader``) or those a live client sends one by one. Frames must not go back in time.
+///
+/// ```swift
+/// var decoder = PoseTrackFrameDecoder(header: header)
+/// let frame = try decoder.decode(try JSONValue.parse(line))
+/// ```
+public struct PoseTrackFrameDecoder: Sendable {
+    public let header: PoseTrackHeader
+    /// The time of the last frame decoded.
+    public private(set) var lastSeconds = -Double.infinity
+    private let joints: [Joint?]
+
+    public init(header: PoseTrackHeader) {
+        self.header = header
+        joints = header.joints
+    }
+
+    private func fail(_ message: String) -> PoseKitError { fail(.malformedFrame, message) }
+
+    private func fail(_ code: PoseKitError.Code, _ message: String) -> PoseKitError {
+        PoseKitError(code, message)
+    }
+
+    /// The frame a parsed frame object holds.
+    ///
+    /// - Throws: ``PoseKitError`` (without file or line) naming what is wrong: a missing or non-finite `t`, a
+    ///   time before the previous frame's, a pose of the wrong length, a bad number or confidence.
+    public mutating func decode(_ json: JSONValue) throws(PoseKitError) -> PoseFrame {
+        guard let object = json.objectValue else {
+            throw fail("a frame must be a JSON object {\"t\":…, \"poses\":[…]}")
+        }
+        guard let seconds = object["t"]?.doubleValue, seconds.isFinite else {
+            throw fail("\"t\" must be a finite number of seconds")
+        }
+        guard seconds >= lastSeconds else {
+            throw fail(
+                .framesOutOfOrder,
+                "frame time t=\(seconds) is before the previous frame's t=\(lastSeconds); sort the frames by t"
+            )
+        }
+        lastSeconds = seconds
+        guard let posesJSON = object["poses"]?.arrayValue else {
+            throw fail("\"poses\" must be an array (use [] when nobody was seen)")
+        }
+        let valuesPerKeypoint = header.valuesPerKeypoint
+        let expected = header.keypoints.count * valuesPerKeypoint
+        var poses: [Pose] = []
+        poses.reserveCapacity(posesJSON.count)
+        for (personIndex, personJSON) in posesJSON.enumerated() {
+            guard let values = personJSON.arrayValue else {
+                throw fail("pose \(personIndex) must be an array of numbers")
+            }
+            guard values.count == expected else {
+                throw fail(
+                    "pose \(personIndex) has \(values.count) values; the header's \(header.keypoints.count) keypoints "
+                        + "× \(valuesPerKeypoint) values (x, y\(valuesPerKeypoint == 4 ? ", z" : ""), c) make \(expected)"
+                )
+            }
+            var pose = Pose()
+            for (k, joint) in joints.enumerated() {
+                guard let joint else { continue }
+                let base = k * valuesPerKeypoint
+                var numbers: (Double, Double, Double, Double) = (0, 0, 0, 0)
+                for j in 0..<valuesPerKeypoint {
+                    let value = values[base + j]
+                    // JSON has no NaN; a null coordinate is read as one (fine for an unseen keypoint).
+                    guard let number = value.doubleValue ?? (value == .null && j < valuesPerKeypoint - 1 ? .nan : nil)
+                    else {
+                        throw fail("keypoint \(joint.name) of pose \(personIndex) has a non-number \(value.jsonText)")
+                    }
+                    switch j {
+                    case 0: numbers.0 = number
+                    case 1: numbers.1 = number
+                    case 2: numbers.2 = number
+                    default: numbers.3 = number
+                    }
+                }
+                let confidence = valuesPerKeypoint == 4 ? numbers.3 : numbers.2
+                guard confidence.isFinite, confidence >= 0, confidence <= 1 else {
+                    throw fail(
+                        "keypoint \(joint.name) of pose \(personIndex) has confidence \(confidence); it must be in [0, 1]"
+                    )
+                }
+                if confidence == 0 { continue }
+                let z: Double? = valuesPerKeypoint == 4 ? numbers.2 : nil
+                guard numbers.0.isFinite, numbers.1.isFinite, z?.isFinite ?? true else {
+                    throw fail(
+                        "keypoint \(joint.name) of pose \(personIndex) has a non-finite coordinate (NaN or Infinity); "
+                            + "write c = 0 for a keypoint that was not seen"
+                    )
+                }
+                pose[joint] = Keypoint(x: numbers.0, y: numbers.1, z: z, confidence: confidence)
+            }
+            pose.deriveMidpoints()
+            poses.append(pose)
+        }
+        return PoseFrame(seconds: seconds, poses: poses)
+    }
+}

@@ -1,0 +1,127 @@
+import ArgumentParser
+import CoachKit
+import CoachServer
+import CoachStore
+import Foundation
+import Hummingbird
+import Logging
+import PoseEstimation
+
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "The live coach: the coaching page, its JSON API and the live WebSocket.",
+        discussion: """
+            Open the address it prints in a browser: pick an exercise, start the camera (or try a sample video), \
+            and the coach draws the skeleton, counts repetitions and speaks its cues live. Sets are saved in \
+            DATA-DIRECTORY/ptcoach.sqlite as their repetitions complete. The live protocol (for apps that send \
+            JPEG frames or their own keypoints) is docs/live-protocol.md. SIGTERM or SIGINT finishes and saves the \
+            open sets, then exits 0.
+            """
+    )
+
+    @Option(name: .long, help: "The address to listen on (0.0.0.0 for every interface).")
+    var host = "127.0.0.1"
+
+    @Option(name: .long, help: "The port to listen on.")
+    var port = 8080
+
+    @Option(name: .long, help: "Where the database is kept (created if missing).")
+    var dataDirectory = "data"
+
+    @Option(name: .long, help: "Camera sessions coached at once; the next is refused with a clear message.")
+    var maxSessions = 8
+
+    @Option(name: .long, help: "Pose inference workers (default: one per core).")
+    var workers: Int?
+
+    @Option(name: .long, help: "Sample videos for \"try it with a sample video\": a folder with labels.csv (file,exercise,reps).")
+    var samples: String?
+
+    @Option(name: .long, help: "PEM certificate for HTTPS (phones need HTTPS for the camera); needs --tls-key.")
+    var tlsCertificate: String?
+
+    @Option(name: .long, help: "PEM private key for HTTPS.")
+    var tlsKey: String?
+
+    @Option(name: .long, help: "A directory of exercise definition JSON files to use instead of the bundled library.")
+    var exercisesDirectory: String?
+
+    @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error.")
+    var logLevel = "info"
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535, got \(port)") }
+        guard (1...1000).contains(maxSessions) else { throw ValidationError("--max-sessions must be 1…1000, got \(maxSessions)") }
+        if let workers, !(1...256).contains(workers) { throw ValidationError("--workers must be 1…256, got \(workers)") }
+        guard (tlsCertificate == nil) == (tlsKey == nil) else {
+            throw ValidationError("give both --tls-certificate and --tls-key, or neither")
+        }
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError("--log-level must be trace, debug, info, notice, warning or error, got \(logLevel)")
+        }
+    }
+
+    func run() async throws {
+        LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
+        var logger = Logger(label: "ptcoach")
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        let library = try AnalyzeCommand.loadLibrary(directory: exercisesDirectory)
+        // The pose runtime is checked now, not at the first camera frame: a missing set-up is one clear line.
+        do {
+            _ = try MediaPipeRuntime.locate()
+        } catch {
+            throw CLIError("\(error); run scripts/setup.sh")
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
+        } catch {
+            throw CLIError("cannot create the data directory \(dataDirectory): \(error.localizedDescription)")
+        }
+        let store: SQLiteSessionStore
+        do {
+            store = try SQLiteSessionStore(path: dataDirectory + "/ptcoach.sqlite")
+        } catch {
+            throw CLIError(error.description)
+        }
+        var samplesDirectory = samples
+        if samplesDirectory == nil, FileManager.default.fileExists(atPath: "../shared/data/videos/labels.csv") {
+            samplesDirectory = "../shared/data/videos"
+        }
+        if let samplesDirectory, !FileManager.default.fileExists(atPath: samplesDirectory + "/labels.csv") {
+            throw CLIError("--samples \(samplesDirectory) has no labels.csv (file,exercise,reps); give the folder that has one")
+        }
+        let configuration = CoachServerConfiguration(
+            host: host,
+            port: port,
+            dataDirectory: dataDirectory,
+            library: library.exercises,
+            maxCameraSessions: maxSessions,
+            workers: workers ?? 0,
+            samplesDirectory: samplesDirectory,
+            tlsCertificate: tlsCertificate,
+            tlsKey: tlsKey
+        )
+        let scheme = tlsCertificate == nil ? "http" : "https"
+        let shown = host == "0.0.0.0" ? "127.0.0.1" : host
+        let database = dataDirectory + "/ptcoach.sqlite"
+        do {
+            let app = try CoachServer.application(
+                configuration: configuration,
+                store: store,
+                makeEstimator: { () throws(LiveFrameError) in try MediaPipeCameraEstimator() },
+                reports: LiveReportRenderer(library: library),
+                logger: logger
+            ) { port in
+                // Written at once (print would wait in a pipe's buffer): scripts wait for this line.
+                let line = "PT Coach is live: open \(scheme)://\(shown):\(port)/ (sets saved in \(database))\n"
+                FileHandle.standardOutput.write(Data(line.utf8))
+            }
+            try await app.runService()
+        } catch let error as CoachServerError {
+            throw CLIError(error.message)
+        } catch {
+            throw CLIError("could not serve on \(host):\(port): \(error); is the port in use? Try --port")
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import CoachKit
+import CoachServer
+import CoachStore
+import Foundation
+import MediaIO
+import PoseEstimation
+import PoseKit
+
+/// A live session's camera frames through libjpeg-turbo and the MediaPipe pose model in video mode (one tracker
+/// per session, as `ptcoach poses` tracks a video).
+final class MediaPipeCameraEstimator: CameraPoseEstimator {
+    private var estimator: MediaPipePoseEstimator
+    private let decoder: JPEGDecoder
+
+    init() throws(LiveFrameError) {
+        do {
+            estimator = try MediaPipePoseEstimator(configuration: .init(runningMode: .liveStream, numPoses: 1))
+        } catch {
+            throw LiveFrameError(.model, "the pose model could not start: \(error.message)")
+        }
+        do {
+            decoder = try JPEGDecoder()
+        } catch {
+            throw LiveFrameError(.model, error.message)
+        }
+    }
+
+    func poses(inJPEG jpeg: UnsafeRawBufferPointer, at seconds: Double) throws(LiveFrameError) -> (
+        frame: PoseFrame, width: Int, height: Int
+    ) {
+        let image: RGBImage
+        do {
+            image = try decoder.decode(jpeg)
+        } catch {
+            throw LiveFrameError(.badImage, error.message)
+        }
+        do {
+            return (try estimator.poses(in: image, at: seconds), image.width, image.height)
+        } catch {
+            throw LiveFrameError(error.code == .timestampNotIncreasing ? .badImage : .model, error.message)
+        }
+    }
+}
+
+/// The reports of saved live sets: the same writers (`ReportInput`, HTML and PDF) as `ptcoach analyze --report`.
+struct LiveReportRenderer: ReportRendering {
+    let library: ExerciseLibrary
+
+    func report(of set: SetRecord, summary: SessionSummary, angleSeries: [AngleSample], format: String) throws -> [UInt8] {
+        var definition = summary.exercise.flatMap { library[$0] }
+        if let hold = set.prescribedHoldSeconds { definition?.repetition?.holdSeconds = hold }
+        let section = ReportInput.Exercise(
+            summary: summary,
+            prescribedReps: set.prescribedReps,
+            prescribedHoldSeconds: set.prescribedHoldSeconds,
+            angleSeries: angleSeries.map { ReportInput.AngleSample(seconds: $0.seconds, degrees: $0.degrees) },
+            definition: definition
+        )
+        let name = summary.exerciseName ?? "Movement"
+        let held = section.isHold
+        let longest = summary.holds.map(\.heldSeconds).max()
+        let formatter = DateFormatter()
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        let input = ReportInput(
+            title: held
+                ? "\(name): " + (longest.map { "held \(String(format: "%.1f", $0)) s" } ?? "not held")
+                : "\(name): \(summary.reps) repetition\(summary.reps == 1 ? "" : "s")",
+            subtitle: "Live set, \(formatter.string(from: set.startedAt)) · \(String(format: "%.1f", summary.durationSeconds)) s",
+            exercises: [section],
+            summaryJSON: set.summaryJSON
+        )
+        switch format {
+        case "pdf":
+            let path = NSTemporaryDirectory() + "ptcoach-report-\(UUID().uuidString).pdf"
+            defer { unlink(path) }
+            try ReportWriter.write(input, to: path, overwrite: true)
+            return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        default:
+            return Array(ReportWriter.html(input).utf8)
+        }
+    }
+}

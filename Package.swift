@@ -114,7 +114,12 @@ let package = Package(
             name: "CoachServerTests",
             dependencies: [
                 "CoachServer", "CoachStore", "CoachKit", "PoseKit",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
             ],
             swiftSettings: swiftSettings

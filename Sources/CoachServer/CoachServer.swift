@@ -42,7 +42,7 @@ public enum CoachServer {
         }
         addAPI(to: router, hub: hub, samples: samples, reports: reports)
         let maxMessage = configuration.maxFrameBytes + (64 << 10)
-        router.ws("/live", shouldUpgrade: { request, _ in
+        router.ws("/live", shouldUpgrade: { request, context in
             try checkOrigin(request)
             return .upgrade([:])
         }) { inbound, outbound, context in
@@ -105,13 +105,15 @@ public enum CoachServer {
     }
 
     /// A browser may open the live socket only from this server's own pages (another site must not use a
-    /// visitor's camera session); clients that send no Origin (apps, tools) are let in.
+    /// visitor's camera session). Browsers always send an http(s) Origin (or "null" from a file or sandbox,
+    /// refused too); clients that send none, or their own ws:// one (apps, tools), are let in.
     static func checkOrigin(_ request: Request) throws {
-        guard let origin = request.headers[.origin] else { return }
         let host = request.head.authority ?? ""
-        let allowed = ["http://\(host)", "https://\(host)"]
-        guard allowed.contains(origin.lowercased()) || allowed.contains(origin) else {
-            throw HTTPError(.forbidden, message: "WebSocket from origin \(origin) refused: open the coach from \(host)")
+        let allowed = ["http://\(host)".lowercased(), "https://\(host)".lowercased()]
+        for origin in request.headers[values: .origin] where !origin.hasPrefix("ws://") && !origin.hasPrefix("wss://") {
+            guard !host.isEmpty, allowed.contains(origin.lowercased()) else {
+                throw HTTPError(.forbidden, message: "WebSocket from origin \(origin) refused: open the coach from its own address")
+            }
         }
     }
 

@@ -83,7 +83,9 @@ enum LiveMessage {
             "cue": string(s.cueText),
             "cueKind": string(s.cueKind?.rawValue),
             "warning": string(s.safetyWarning),
-            "setup": string(s.setupGuidance),
+            // The set-up guidance in force, or the set-up cue being shown ("Step back so that your knees are in
+            // the picture"): the page shows either as "Get into position".
+            "setup": string(s.setupGuidance ?? (s.cueKind == .setup ? s.cueText : nil)),
             "hold": hold(s.hold),
             "peakHold": hold(s.peakHold),
         ])

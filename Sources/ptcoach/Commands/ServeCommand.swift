@@ -71,7 +71,7 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             _ = try MediaPipeRuntime.locate()
         } catch {
-            throw CLIError("\(error); run scripts/setup.sh")
+            throw CLIError("\(error)")
         }
         do {
             try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)

@@ -309,8 +309,9 @@ function onSummary(msg) {
   hook.reps = summary.reps ?? hook.reps;
   const unit = hook.lastState?.angleUnit ?? "°";
   const name = summary.exerciseName ?? summary.exercise ?? "No exercise recognised";
-  const total = prescribed ? ` of ${prescribed}` : "";
-  setText(ui.summaryReps, `${name}: ${summary.reps ?? 0}${total} repetitions`);
+  const reps = summary.reps ?? 0;
+  const target = summary.prescribedReps ?? prescribed;
+  setText(ui.summaryReps, `${name}: ${reps}${target ? ` of ${target}` : ""} repetition${(target ?? reps) === 1 ? "" : "s"}`);
   setText(ui.summaryHolds, (summary.holds ?? [])
     .map((h) => `Held ${h.heldSeconds.toFixed(1)} s of ${h.targetSeconds} s${h.completed ? " ✓" : ""}`).join(" · "));
 
@@ -347,6 +348,7 @@ function onSummary(msg) {
     show(link, !!href);
     if (href) link.href = href;
   }
+  setRunning(false); // first: the set-up form coming back moves the page
   show(ui.summary, true);
   ui.summaryTitle.focus();
 }

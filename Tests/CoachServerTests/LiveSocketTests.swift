@@ -1,0 +1,266 @@
+import CoachKit
+import CoachServer
+import CoachStore
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import HummingbirdWSClient
+import HummingbirdWSTesting
+import HummingbirdWebSocket
+import NIOCore
+import NIOWebSocket
+import PoseKit
+import Testing
+
+/// The live WebSocket (docs/live-protocol.md) against the real server, store and coach, with a stand-in pose
+/// model for camera frames (the real model's path is covered by the browser test and the load generator).
+struct LiveSocketTests {
+    /// The start message and frame messages of a pose-track file, as a keypoint client sends them.
+    static func keypointMessages(_ path: String, exercise: String?) throws -> (start: String, frames: [String]) {
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let lines = text.split(separator: "\n")
+        let header = try JSONValue.parse(lines[0])
+        let start = JSONValue.object([
+            "type": .string("start"), "input": .string("keypoints"),
+            "exercise": exercise.map(JSONValue.string) ?? .null,
+            "keypoints": header["keypoints"]!, "width": header["width"]!, "height": header["height"]!,
+            "dimensions": header["dimensions"] ?? .number(2), "fps": header["fps"]!,
+        ])
+        var frames: [String] = []
+        for (k, line) in lines.dropFirst().enumerated() {
+            guard var object = try JSONValue.parse(line).objectValue else { continue }
+            object["type"] = .string("frame")
+            object["id"] = .number(Double(k))
+            frames.append(JSONValue.object(object).jsonText)
+        }
+        return (start.jsonText, frames)
+    }
+
+    @Test("A keypoint client is answered frame by frame, and its set is saved with its repetitions")
+    func keypointSet() async throws {
+        let path = LiveTestServer.shared + "/pose-tracks/ui-prmd/m07_s01_front.jsonl"
+        try #require(FileManager.default.fileExists(atPath: path), "missing \(path): ../shared must sit beside the repository")
+        let (store, _) = try LiveTestServer.store()
+        let app = try LiveTestServer.application(store: store)
+        let messages = try Self.keypointMessages(path, exercise: "shoulder-abduction")
+        let mailbox = LiveMailbox()
+        try await app.test(.live) { client in
+            try await LiveTestServer.session(client, mailbox: mailbox) { outbound in
+                try await outbound.write(.text(messages.start))
+                _ = try await mailbox.wait(for: "ready")
+                for frame in messages.frames { try await outbound.write(.text(frame)) }
+                _ = try await mailbox.wait(for: "frame", count: messages.frames.count)
+                try await outbound.write(.text(#"{"type":"end"}"#))
+                _ = try await mailbox.wait(for: "summary")
+            }
+        }
+        let frames = await mailbox.all("frame")
+        #expect(frames.count == messages.frames.count)
+        #expect(frames.map { $0["id"]?.intValue } == (0..<messages.frames.count).map { $0 })
+        #expect(frames.contains { $0["pose"]?.objectValue?["leftKnee"] != nil })
+        let summaryMessage = try #require(await mailbox.all("summary").first)
+        let summary = try #require(summaryMessage["summary"])
+        let reps = try #require(summary["reps"]?.intValue)
+        #expect((9...11).contains(reps), "UI-PRMD files hold 10 repetitions; counted \(reps)")
+        let id = try #require(summaryMessage["session"]?.stringValue)
+        let saved = try #require(try await store.set(id: id))
+        #expect(saved.status == .completed)
+        #expect(saved.reps == reps)
+        #expect(try await store.repetitions(setID: id).count == reps)
+        #expect(summaryMessage["report"]?["html"]?.stringValue == "/api/sessions/\(id)/report.html")
+    }
+
+    @Test("Bad messages get an error event and the set goes on")
+    func badInput() async throws {
+        let (store, _) = try LiveTestServer.store()
+        let app = try LiveTestServer.application(store: store, maxFrameBytes: 2000)
+        let mailbox = LiveMailbox()
+        try await app.test(.live) { client in
+            try await LiveTestServer.session(client, mailbox: mailbox) { outbound in
+                try await outbound.write(.text(#"{"type":"frame","id":1,"t":0,"poses":[]}"#))
+                try await outbound.write(.text(#"{"type":"start","exercise":"moonwalk"}"#))
+                try await outbound.write(.text(#"{"type":"start","input":"camera","exercise":"squat","reps":5}"#))
+                _ = try await mailbox.wait(for: "ready")
+                try await outbound.write(.text("this is not json"))
+                try await outbound.write(.text(#"{"type":"dance"}"#))
+                try await outbound.write(.text(#"[1,2,3]"#))
+                try await outbound.write(.binary(ByteBuffer(bytes: [1, 2, 3, 4, 5])))
+                try await outbound.write(LiveTestServer.cameraFrame(id: 1, seconds: 0.1, bytes: Array("GIF89a-not-a-jpeg".utf8)))
+                try await outbound.write(LiveTestServer.cameraFrame(id: 2, seconds: 0.2, bytes: LiveTestServer.jpegBytes + [UInt8](repeating: 7, count: 3000)))
+                try await outbound.write(LiveTestServer.cameraFrame(id: 3, seconds: 1.0, bytes: LiveTestServer.jpegBytes))
+                _ = try await mailbox.wait(for: "frame")
+                try await outbound.write(LiveTestServer.cameraFrame(id: 4, seconds: 0.5, bytes: LiveTestServer.jpegBytes))
+                try await outbound.write(LiveTestServer.cameraFrame(id: 5, seconds: .nan, bytes: LiveTestServer.jpegBytes))
+                try await outbound.write(LiveTestServer.cameraFrame(id: 6, seconds: 1.1, bytes: LiveTestServer.jpegBytes))
+                _ = try await mailbox.wait(for: "frame", count: 2)
+                try await outbound.write(.text(#"{"type":"end"}"#))
+                _ = try await mailbox.wait(for: "summary")
+            }
+        }
+        let errors = await mailbox.all("error").map { ($0["code"]?.stringValue ?? "", $0["message"]?.stringValue ?? "") }
+        let codes = errors.map(\.0)
+        #expect(
+            codes == [
+                "not-started", "unknown-exercise", "bad-json", "bad-message", "bad-message", "bad-frame", "bad-frame",
+                "bad-frame", "bad-frame", "bad-frame",
+            ],
+            "\(errors)"
+        )
+        #expect(errors[1].1.contains("moonwalk") && errors[1].1.contains("/api/exercises"))
+        #expect(errors[7].1.contains("limit"))
+        #expect(errors[8].1.contains("go back"))
+        #expect(errors[6].1.contains("not a JPEG"))
+        // Every error left the set running: frames 3 and 6 were answered.
+        #expect(await mailbox.all("frame").map { $0["id"]?.intValue } == [3, 6])
+        #expect(await mailbox.all("frame").first?["state"]?["prescribedReps"]?.intValue == 5)
+    }
+
+    @Test("A newer frame replaces one waiting for the model, and the server says how many it dropped")
+    func latestFrameWins() async throws {
+        let (store, _) = try LiveTestServer.store()
+        let app = try LiveTestServer.application(store: store, estimatorDelay: 0.05)
+        let mailbox = LiveMailbox()
+        let sent = 30
+        try await app.test(.live) { client in
+            try await LiveTestServer.session(client, mailbox: mailbox) { outbound in
+                try await outbound.write(.text(#"{"type":"start","input":"camera"}"#))
+                _ = try await mailbox.wait(for: "ready")
+                for k in 0..<sent {
+                    try await outbound.write(LiveTestServer.cameraFrame(id: UInt32(k), seconds: Double(k) / 30, bytes: LiveTestServer.jpegBytes))
+                }
+                // The last frame sent is always answered: nothing newer replaced it.
+                let deadline = Date().addingTimeInterval(10)
+                while await mailbox.all("frame").last?["id"]?.intValue != sent - 1, Date() < deadline {
+                    try await Task.sleep(for: .milliseconds(10))
+                }
+                try await outbound.write(.text(#"{"type":"end"}"#))
+                _ = try await mailbox.wait(for: "summary")
+            }
+        }
+        let answered = await mailbox.all("frame")
+        #expect(answered.last?["id"]?.intValue == sent - 1)
+        #expect(answered.count < sent / 2, "30 frames in a burst to a 50-ms model: most wait and are replaced")
+        let ids = answered.compactMap { $0["id"]?.intValue }
+        #expect(ids == ids.sorted(), "answers come in the order sent")
+        let summary = try #require(await mailbox.all("summary").first)
+        #expect(summary["dropped"]?.intValue == sent - answered.count)
+        #expect(answered.last?["dropped"]?.intValue == sent - answered.count)
+    }
+
+    @Test("Past the session limit the next camera session is refused with a clear message and 1013")
+    func sessionLimit() async throws {
+        let (store, _) = try LiveTestServer.store()
+        let app = try LiveTestServer.application(store: store, maxCameraSessions: 1)
+        let first = LiveMailbox()
+        let second = LiveMailbox()
+        try await app.test(.live) { client in
+            let holder = Task {
+                try await LiveTestServer.session(client, mailbox: first) { outbound in
+                    try await outbound.write(.text(#"{"type":"start","input":"camera"}"#))
+                    _ = try await first.wait(for: "ready")
+                    _ = try await second.wait(for: "error")
+                }
+            }
+            _ = try await first.wait(for: "ready")
+            let close = try await LiveTestServer.session(client, mailbox: second) { outbound in
+                try await outbound.write(.text(#"{"type":"start","input":"camera"}"#))
+                _ = try await second.wait(for: "error")
+            }
+            #expect(close?.closeCode == WebSocketErrorCode(codeNumber: 1013))
+            try await holder.value
+            // The seat is free again once the first socket has closed.
+            let third = LiveMailbox()
+            try await LiveTestServer.session(client, mailbox: third) { outbound in
+                try await outbound.write(.text(#"{"type":"start","input":"camera"}"#))
+                _ = try await third.wait(for: "ready")
+            }
+        }
+        let error = try #require(await second.all("error").first)
+        #expect(error["code"]?.stringValue == "busy")
+        #expect(error["message"]?.stringValue?.contains("try again later") == true)
+    }
+
+    @Test("A socket that disconnects mid-set, and a server that shuts down, save what was counted")
+    func disconnectAndShutdownSave() async throws {
+        let path = LiveTestServer.shared + "/pose-tracks/ui-prmd/m07_s02_front.jsonl"
+        try #require(FileManager.default.fileExists(atPath: path))
+        let (store, _) = try LiveTestServer.store()
+        let app = try LiveTestServer.application(store: store)
+        let messages = try Self.keypointMessages(path, exercise: "shoulder-abduction")
+        let dropped = LiveMailbox()
+        let open = LiveMailbox()
+        let shutdownClose = LockedBox<WebSocketCloseFrame?>(nil)
+        try await app.test(.live) { client in
+            // Disconnects without "end" after half the frames.
+            try await LiveTestServer.session(client, mailbox: dropped) { outbound in
+                try await outbound.write(.text(messages.start))
+                _ = try await dropped.wait(for: "ready")
+                for frame in messages.frames.prefix(messages.frames.count / 2) { try await outbound.write(.text(frame)) }
+                _ = try await dropped.wait(for: "frame", count: messages.frames.count / 2)
+            }
+            // Still sending when the server stops.
+            Task {
+                let close = try await LiveTestServer.session(client, mailbox: open) { outbound in
+                    try await outbound.write(.text(messages.start))
+                    _ = try await open.wait(for: "ready")
+                    for frame in messages.frames { try await outbound.write(.text(frame)) }
+                    _ = try await open.wait(for: "frame", count: messages.frames.count)
+                    try await Task.sleep(for: .seconds(30))
+                }
+                shutdownClose.value = close
+            }
+            _ = try await open.wait(for: "frame", count: messages.frames.count)
+        }
+        let sets = try await store.sets(limit: 10)
+        #expect(sets.count == 2)
+        for set in sets {
+            #expect(set.status == .completed, "\(set.id) \(set.status)")
+            #expect(set.reps >= 3, "set \(set.id): \(set.reps) repetitions saved")
+            #expect(set.summaryJSON != nil)
+        }
+        let disconnected = try #require(await dropped.all("ready").first?["session"]?.stringValue)
+        let halfReps = await dropped.all("frame").flatMap { $0["events"]?.arrayValue ?? [] }.filter {
+            $0["type"]?.stringValue == "rep"
+        }.count
+        #expect(try await store.set(id: disconnected)?.reps ?? -1 >= halfReps - 1)
+    }
+
+    @Test("The exercise library and saved sets are served as JSON; a WebSocket from another origin is refused")
+    func httpAPI() async throws {
+        let (store, _) = try LiveTestServer.store()
+        let app = try LiveTestServer.application(store: store)
+        try await app.test(.live) { client in
+            try await client.execute(uri: "/api/exercises", method: .get) { response in
+                #expect(response.status == .ok)
+                let list = try JSONValue.parse(String(buffer: response.body)).arrayValue ?? []
+                #expect(list.count >= 30)
+                #expect(list.contains { $0["id"]?.stringValue == "squat" && $0["view"]?.stringValue == "side" })
+            }
+            try await client.execute(uri: "/api/sessions/nothing-here", method: .get) { response in
+                #expect(response.status == .notFound)
+            }
+            try await client.execute(uri: "/", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(String(buffer: response.body).contains("<html"))
+            }
+            // A page of another site in a visitor's browser may not open a live session.
+            var foreign = WebSocketClientConfiguration()
+            foreign.additionalHeaders = [.origin: "http://evil.example"]
+            await #expect(throws: (any Error).self) {
+                try await client.ws("/live", configuration: foreign) { _, _, _ in }
+            }
+            // (The page's own origin is let in: the browser test opens the socket from it.)
+        }
+    }
+}
+
+/// A value shared between tasks in a test.
+final class LockedBox<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+    init(_ value: Value) { stored = value }
+    var value: Value {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+}

@@ -1,0 +1,140 @@
+import CoachKit
+import CoachServer
+import CoachStore
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import HummingbirdWSTesting
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import NIOWebSocket
+import PoseKit
+import Testing
+
+/// What a test client received on the live socket.
+actor LiveMailbox {
+    private(set) var messages: [JSONValue] = []
+
+    func add(_ message: JSONValue) { messages.append(message) }
+
+    /// Waits (up to `timeout` seconds) for a message of `type`; returns it.
+    func wait(for type: String, count: Int = 1, timeout: Double = 20) async throws -> JSONValue {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let found = messages.filter { $0["type"]?.stringValue == type }
+            if found.count >= count { return found[count - 1] }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        throw LiveTestError("no \(count) '\(type)' message within \(timeout) s; got \(messages.map { $0["type"]?.stringValue ?? "?" })")
+    }
+
+    func all(_ type: String) -> [JSONValue] { messages.filter { $0["type"]?.stringValue == type } }
+}
+
+struct LiveTestError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A camera pose estimator for unit tests: it checks nothing of the image and finds one standing person after
+/// `delay` (to play a slow model).
+final class StandingPersonEstimator: CameraPoseEstimator {
+    let delay: Double
+    init(delay: Double = 0) { self.delay = delay }
+
+    func poses(inJPEG jpeg: UnsafeRawBufferPointer, at seconds: Double) throws(LiveFrameError) -> (
+        frame: PoseFrame, width: Int, height: Int
+    ) {
+        if delay > 0 { Thread.sleep(forTimeInterval: delay) }
+        var joints: [Joint: Keypoint] = [:]
+        let positions: [(Joint, Double, Double)] = [
+            (.nose, 320, 60), (.leftShoulder, 340, 120), (.rightShoulder, 300, 120), (.leftElbow, 350, 180),
+            (.rightElbow, 290, 180), (.leftWrist, 355, 240), (.rightWrist, 285, 240), (.leftHip, 335, 250),
+            (.rightHip, 305, 250), (.leftKnee, 337, 340), (.rightKnee, 303, 340), (.leftAnkle, 338, 430),
+            (.rightAnkle, 302, 430),
+        ]
+        for (joint, x, y) in positions { joints[joint] = Keypoint(x: x, y: y, z: nil, confidence: 0.9) }
+        var pose = Pose(joints)
+        pose.deriveMidpoints()
+        return (PoseFrame(seconds: seconds, poses: [pose]), 640, 480)
+    }
+}
+
+struct NoReports: ReportRendering {
+    func report(of set: SetRecord, summary: SessionSummary, angleSeries: [AngleSample], format: String) throws -> [UInt8] {
+        Array("report of \(set.id) as \(format)".utf8)
+    }
+}
+
+enum LiveTestServer {
+    /// A temporary SQLite store.
+    static func store() throws -> (SQLiteSessionStore, String) {
+        let folder = NSTemporaryDirectory() + "ptcoach-live-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return (try SQLiteSessionStore(path: folder + "/ptcoach.sqlite"), folder)
+    }
+
+    static func application(
+        store: any SessionStore,
+        maxCameraSessions: Int = 4,
+        maxFrameBytes: Int = 1 << 20,
+        estimatorDelay: Double = 0
+    ) throws -> some ApplicationProtocol {
+        var logger = Logger(label: "live-test")
+        logger.logLevel = .warning
+        let configuration = CoachServerConfiguration(
+            port: 0,
+            dataDirectory: NSTemporaryDirectory(),
+            library: try ExerciseLibrary.bundled().exercises,
+            maxCameraSessions: maxCameraSessions,
+            workers: 2,
+            maxFrameBytes: maxFrameBytes
+        )
+        return try CoachServer.application(
+            configuration: configuration,
+            store: store,
+            makeEstimator: { () throws(LiveFrameError) in StandingPersonEstimator(delay: estimatorDelay) },
+            reports: NoReports(),
+            logger: logger
+        )
+    }
+
+    /// Opens the live socket, runs `script` with a writer while every message received goes to the mailbox.
+    @discardableResult
+    static func session(
+        _ client: some TestClientProtocol,
+        mailbox: LiveMailbox,
+        script: @escaping @Sendable (WebSocketOutboundWriter) async throws -> Void
+    ) async throws -> WebSocketCloseFrame? {
+        try await client.ws("/live") { inbound, outbound, _ in
+            let reader = Task {
+                for try await message in inbound.messages(maxSize: 1 << 24) {
+                    if case .text(let text) = message, let json = try? JSONValue.parse(text) { await mailbox.add(json) }
+                }
+            }
+            try await script(outbound)
+            try await outbound.close(.normalClosure, reason: nil)
+            _ = try? await reader.value
+        }
+    }
+
+    /// A camera frame: the 12-byte header and the bytes.
+    static func cameraFrame(id: UInt32, seconds: Double, bytes: [UInt8]) -> WebSocketOutboundWriter.OutboundFrame {
+        var buffer = ByteBuffer()
+        buffer.writeInteger(id, endianness: .big)
+        buffer.writeInteger(seconds.bitPattern, endianness: .big)
+        buffer.writeBytes(bytes)
+        return .binary(buffer)
+    }
+
+    /// The start of a JPEG (the server looks at the first two bytes; the test estimator at none).
+    static let jpegBytes: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0] + [UInt8](repeating: 0, count: 100)
+
+    /// The shared data folder beside the repository.
+    static let shared: String = {
+        var components = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+        components.removeLast(3)
+        return components.joined(separator: "/") + "/../shared/data"
+    }()
+}

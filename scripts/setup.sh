@@ -4,6 +4,7 @@
 #   scripts/setup.sh                      # idempotent: a second run takes seconds and prints one line
 #   PTCOACH_SKIP_BUILD=1 scripts/setup.sh # set up the runtime only
 #   PTCOACH_RUNTIME_DIR=/opt/ptcoach scripts/setup.sh
+#   PTCOACH_TEST_TOOLS=1 scripts/setup.sh # also what the tests need: Chromium, ChromeDriver, Selenium
 #
 # What it does (docs: ../shared/docs/pose-runtime.md):
 #   1. apt-get installs the system packages below that are missing (apt-get update only then).
@@ -21,7 +22,11 @@
 set -euo pipefail
 
 # Debian packages the project needs. Later issues add to this list.
-APT_PACKAGES="ffmpeg libegl1 libgles2 libcairo2-dev fonts-dejavu-core libturbojpeg0-dev pkg-config"
+APT_PACKAGES="ffmpeg libegl1 libgles2 libcairo2-dev fonts-dejavu-core libturbojpeg0-dev libsqlite3-dev pkg-config"
+# The browser test of the live coach (scripts/test.sh sets PTCOACH_TEST_TOOLS=1).
+TEST_APT_PACKAGES="chromium chromium-driver"
+TEST_PIP_REQUIREMENT="selenium==4.51.0"
+if [[ ${PTCOACH_TEST_TOOLS:-0} == 1 ]]; then APT_PACKAGES="$APT_PACKAGES $TEST_APT_PACKAGES"; fi
 
 # MARK: - Pins
 
@@ -112,6 +117,14 @@ if ((${#missing[@]})); then
     run_logged "apt-get install ${missing[*]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 
+PYTHON=$(python_bin)
+
+if [[ ${PTCOACH_TEST_TOOLS:-0} == 1 ]] &&
+    ! "$PYTHON" -c "import importlib.metadata as m, sys; sys.exit(m.version('selenium') != '${TEST_PIP_REQUIREMENT#*==}')" 2>/dev/null; then
+    step "installing $TEST_PIP_REQUIREMENT (pip)"
+    run_logged "pip install $TEST_PIP_REQUIREMENT" "$PYTHON" -m pip install --quiet --root-user-action=ignore "$TEST_PIP_REQUIREMENT"
+fi
+
 # MARK: - 2. Wheels (only when an output needs them)
 
 lib_ok() { [[ -f $LIB ]] && [[ $(sha256_of "$LIB") == "$LIB_SHA256" ]]; }
@@ -165,8 +178,6 @@ with zipfile.ZipFile(wheel) as archive:
     archive.extractall(destination, names)
 PY
 }
-
-PYTHON=$(python_bin)
 
 # MARK: - 3. Runtime library
 

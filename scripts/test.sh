@@ -1,8 +1,16 @@
 #!/usr/bin/env bash
-# Runs every test: sets up what the tests need (system packages, pose runtime and model), then `swift test`.
-# Idempotent; quiet when there is nothing to set up. Extra arguments go to `swift test` (e.g. --filter).
+# Runs every test: sets up what they need first (system packages, pose runtime and model, Chromium, ChromeDriver
+# and Selenium for the browser test), then `swift test`, then the live coach in a real browser
+# (Tests/browser/test_live_page.py: Chromium whose camera is a real video, against `ptcoach serve`).
+# Idempotent; quiet when there is nothing to set up. Extra arguments go to `swift test` (e.g. --filter) and
+# skip the browser test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-PTCOACH_SKIP_BUILD=1 bash scripts/setup.sh
+PTCOACH_SKIP_BUILD=1 PTCOACH_TEST_TOOLS=1 bash scripts/setup.sh
 swift build --build-tests -q
-exec swift test --skip-build "$@"
+swift test --skip-build "$@"
+if [ $# -eq 0 ]; then
+    echo "== browser test: the live coach in Chromium with squat_17.mp4 as the camera"
+    python3 Tests/browser/test_live_page.py --server-binary "$(swift build --show-bin-path)/ptcoach" \
+        --screenshot "${TMPDIR:-/tmp}/ptcoach-live.png"
+fi

@@ -43,8 +43,9 @@ public final class JPEGDecoder {
             &subsampling,
             &colorspace
         )
-        guard status == 0 else {
-            throw MediaIOError(.unreadable, "not a readable JPEG image (\(lastError)); send a whole JPEG file")
+        guard status == 0, width > 0, height > 0 else {
+            let reason = status == 0 ? "no picture size in its header" : lastError
+            throw MediaIOError(.unreadable, "not a readable JPEG image (\(reason)); send a whole JPEG file")
         }
         return (Int(width), Int(height))
     }
@@ -55,7 +56,7 @@ public final class JPEGDecoder {
     ///   larger than ``maximumDimension`` on a side.
     public func decode(_ jpeg: UnsafeRawBufferPointer) throws(MediaIOError) -> RGBImage {
         let (width, height) = try size(of: jpeg)
-        guard width > 0, height > 0, width <= maximumDimension, height <= maximumDimension else {
+        guard width <= maximumDimension, height <= maximumDimension else {
             throw MediaIOError(
                 .unreadable,
                 "the JPEG is \(width)×\(height); at most \(maximumDimension)×\(maximumDimension) is accepted (640×480 is plenty)"

@@ -303,8 +303,9 @@ actor LiveConnection {
         }
         logger.info("live: set \(set.id) ended: \(outcome.summary.reps) reps, \(set.droppedFrames) frames dropped")
         let base = "/api/sessions/\(set.id)"
+        let endEvents = JSONValue.array(outcome.events.compactMap(LiveMessage.event)).jsonText
         send(
-            "{\"type\":\"summary\",\"session\":\"\(set.id)\",\"dropped\":\(set.droppedFrames),"
+            "{\"type\":\"summary\",\"session\":\"\(set.id)\",\"dropped\":\(set.droppedFrames),\"events\":\(endEvents),"
                 + "\"report\":{\"html\":\"\(base)/report.html\",\"pdf\":\"\(base)/report.pdf\"},\"summary\":\(outcome.json)}"
         )
     }

@@ -97,6 +97,8 @@ enum LiveMessage {
             return nil  // the frame's `pose` carries it
         case .repCompleted(let repetition):
             return .object(["type": .string("rep"), "repetition": codable(repetition)])
+        case .repetitionsRevised(let repetitions):
+            return .object(["type": .string("repsRevised"), "repetitions": codable(repetitions)])
         case .cue(let cue):
             return .object([
                 "type": .string("cue"), "kind": .string(cue.kind.rawValue), "text": .string(cue.text),

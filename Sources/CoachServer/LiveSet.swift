@@ -189,9 +189,7 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
         let droppedSoFar = dropped
         let isEnded = ended
         lock.unlock()
-        for event in events {
-            if case .repCompleted(let repetition) = event { completed(repetition) }
-        }
+        for event in events { saveRepetitions(of: event) }
         guard !isEnded else { return }
         let elapsed = ContinuousClock.now - received
         send(
@@ -208,6 +206,15 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
         )
     }
 
+    /// Saves the repetitions an event reports (a revision saves them all again).
+    private func saveRepetitions(of event: CoachEvent) {
+        switch event {
+        case .repCompleted(let repetition): completed(repetition)
+        case .repetitionsRevised(let repetitions): repetitions.forEach(completed)
+        default: break
+        }
+    }
+
     // MARK: - The end
 
     /// Stops taking frames: the one waiting is dropped; one being processed finishes.
@@ -219,9 +226,13 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
         lock.unlock()
     }
 
-    /// The set's outcome, once ``stop()`` was called and no worker is on it; `nil` if nobody was ever coached.
-    func outcome() -> (summary: SessionSummary, json: String, series: [AngleSample])? {
-        guard let coach, framesCoached > 0 else { return nil }
+    /// The set's outcome, once ``stop()`` was called and no worker is on it: the events of its end
+    /// (`CoachingSession.finish()`: repetitions found, named or judged only then), its summary; `nil` if nobody was
+    /// ever coached.
+    func outcome() -> (events: [CoachEvent], summary: SessionSummary, json: String, series: [AngleSample])? {
+        guard var coach, framesCoached > 0 else { return nil }
+        let events = coach.finish()
+        self.coach = coach
         let summary = coach.summary()
         guard
             let json = try? summary.jsonText(
@@ -230,7 +241,7 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
                 prescribedHoldSeconds: prescribedHoldSeconds
             )
         else { return nil }
-        return (summary, json, series)
+        return (events, summary, json, series)
     }
 
     var droppedFrames: Int {

@@ -34,6 +34,12 @@ public enum CoachEvent: Sendable, Hashable {
     /// The selected, smoothed pose of the person coached.
     case pose(Pose)
     case repCompleted(Repetition)
+    /// The repetitions counted so far are now these, replacing all those reported before: some were withdrawn
+    /// (counted on a guessed depth, then recounted in the image plane; or replaced when another signal took over
+    /// the count), renumbered, or judged again once the exercise was named. Repetitions completed later come as
+    /// ``repCompleted`` after it. Folding the events in order (``CoachEvent/fold(_:)``) gives the session's
+    /// repetitions.
+    case repetitionsRevised([Repetition])
     case cue(Cue)
     case warning(SafetyWarning)
     case holdProgress(HoldProgress)
@@ -41,4 +47,20 @@ public enum CoachEvent: Sendable, Hashable {
     case recognized(RecognitionState)
     /// What the person should do so the coach can see them (also given as a ``Cue`` of kind `.setup`).
     case setupGuidance(String)
+}
+
+extension CoachEvent {
+    /// The repetitions a stream of events reports, in order: each ``repCompleted`` adds one, each
+    /// ``repetitionsRevised`` replaces them all. After ``CoachingSession/finish()`` it is the summary's.
+    public static func fold(_ events: some Sequence<CoachEvent>) -> [Repetition] {
+        var repetitions: [Repetition] = []
+        for event in events {
+            switch event {
+            case .repCompleted(let repetition): repetitions.append(repetition)
+            case .repetitionsRevised(let revised): repetitions = revised
+            default: break
+            }
+        }
+        return repetitions
+    }
 }

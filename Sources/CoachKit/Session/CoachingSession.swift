@@ -119,6 +119,8 @@ public struct CoachingSession: Sendable {
     private var smoother: PoseSmoother
     private var cues: CueScheduler
     private var events: [CoachEvent] = []
+    /// Set by ``finish()``.
+    private var finished = false
 
     // Set-up and gating.
     private let requiredJoints: [Joint]
@@ -505,6 +507,7 @@ public struct CoachingSession: Sendable {
     /// Processes one frame and returns what happened in it.
     public mutating func ingest(_ frame: PoseFrame) -> [CoachEvent] {
         if !events.isEmpty { events.removeAll(keepingCapacity: true) }
+        if finished { return events }
         let t = frame.seconds
         if firstSeconds.isNaN { firstSeconds = t }
         let dt = lastSeconds.isFinite ? min(max(t - lastSeconds, 0), 0.5) : 0
@@ -1361,6 +1364,7 @@ public struct CoachingSession: Sendable {
     /// the form cues and praise already given move to `withdrawnCues` (said, but about repetitions that no
     /// longer exist), and such a cue still waiting is not given.
     private mutating func withdrawRepetitions() {
+        if !repetitions.isEmpty { events.append(.repetitionsRevised([])) }
         repetitions.removeAll()
         formIssues.removeAll()
         func aboutRepetitions(_ cue: Cue) -> Bool { cue.kind == .form || cue.kind == .encouragement }
@@ -2232,12 +2236,36 @@ public struct CoachingSession: Sendable {
     /// What happened in the session so far, as if the recording ended now: a movement the agnostic counter had
     /// too little of to find (its window needs 3 s; kaiakol's squats last 1.1 s) is looked for in what there is.
     public func summary() -> SessionSummary {
-        guard agnostic != nil, agnostic?.hasMovement == false || isNamedAtItsEnd else {
-            return summarised()
-        }
+        guard !finished, endsWithMore else { return summarised() }
         var ended = self
         ended.endRecording()
         return ended.summarised()
+    }
+
+    /// Whether the end of the recording may count, name or judge more (see ``summary()``).
+    private var endsWithMore: Bool {
+        agnostic != nil && (agnostic?.hasMovement == false || isNamedAtItsEnd)
+    }
+
+    /// Ends the set: what its end adds (a movement too short for the counter's window, an exercise named by a last
+    /// decision and the repetitions judged as it) comes as events, so that the events folded
+    /// (``CoachEvent/fold(_:)``) are ``summary()``'s repetitions. Frames ingested afterwards are not coached.
+    public mutating func finish() -> [CoachEvent] {
+        events.removeAll(keepingCapacity: true)
+        guard !finished else { return [] }
+        if endsWithMore {
+            let before = repetitions
+            endRecording()
+            // Judged again once named: the ones reported before changed in place.
+            if repetitions.count >= before.count, zip(before, repetitions).contains(where: { $0 != $1 }) {
+                let added = repetitions.count - before.count
+                events.removeAll { if case .repCompleted = $0 { true } else { false } }
+                events.append(.repetitionsRevised(Array(repetitions.dropLast(added))))
+                events += repetitions.suffix(added).map(CoachEvent.repCompleted)
+            }
+        }
+        finished = true
+        return events
     }
 
     /// Whether the recording is named by a last decision over it when it ends: one too short for two decisions in

@@ -25,13 +25,18 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
     ],
     targets: [
         // MARK: - Domain core (no I/O)
-        .target(name: "PoseKit", swiftSettings: swiftSettings),
+        .target(
+            name: "PoseKit",
+            dependencies: [.product(name: "RealModule", package: "swift-numerics")],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "CoachKit",
-            dependencies: ["PoseKit"],
+            dependencies: ["PoseKit", .product(name: "RealModule", package: "swift-numerics")],
             exclude: ["Guides.md"],
             resources: [.copy("Resources/Exercises")],
             swiftSettings: swiftSettings

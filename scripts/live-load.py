@@ -247,7 +247,7 @@ async def run_client(cfg, source, index: int, ready_q: asyncio.Queue, go: asynci
                     if max_bytes and source.kind == "camera":
                         biggest = max(len(f) for f in source.frames) + 12
                         if biggest > max_bytes:
-                            res.errors.append({"type": "local", "message": f"frames up to {biggest} B > maxFrameBytes {max_bytes}"})
+                            res.errors.append({"code": "local", "message": f"frames up to {biggest} B > maxFrameBytes {max_bytes}"})
                     break
                 if d.get("type") == "error":
                     res.error = f"{d.get('code')}: {d.get('message')}"

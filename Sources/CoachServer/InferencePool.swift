@@ -15,8 +15,10 @@ protocol FrameQueueing: AnyObject, Sendable {
 /// that slot; this pool only keeps the line.
 final class InferencePool: @unchecked Sendable {
     private let condition = NSCondition()
-    private var line: [ObjectIdentifier: Int] = [:]
-    private var order: [any FrameQueueing] = []
+    /// The sets in line (a set at most once), oldest first from `head`; taken ones are cleared, so that a set that
+    /// ended is not kept alive (with its pose model) by the line.
+    private var inLine: Set<ObjectIdentifier> = []
+    private var order: [(any FrameQueueing)?] = []
     private var head = 0
     /// Sets being processed now: never two workers on one set.
     private var running: Set<ObjectIdentifier> = []
@@ -40,8 +42,8 @@ final class InferencePool: @unchecked Sendable {
         let key = ObjectIdentifier(set)
         condition.lock()
         defer { condition.unlock() }
-        guard !stopped, line[key] == nil, !running.contains(key) else { return }
-        line[key] = order.count
+        guard !stopped, !inLine.contains(key), !running.contains(key) else { return }
+        inLine.insert(key)
         order.append(set)
         condition.signal()
     }
@@ -51,7 +53,7 @@ final class InferencePool: @unchecked Sendable {
         let key = ObjectIdentifier(set)
         condition.lock()
         defer { condition.unlock() }
-        return line[key] != nil || running.contains(key)
+        return inLine.contains(key) || running.contains(key)
     }
 
     /// Stops the workers once the frames in line are processed.
@@ -70,15 +72,19 @@ final class InferencePool: @unchecked Sendable {
                 condition.unlock()
                 return
             }
-            let set = order[head]
+            // Entries from `head` on are never cleared: only taken ones are.
+            let set = order[head]!
+            order[head] = nil
             head += 1
-            if head > 64, head * 2 > order.count {
+            if head == order.count {
+                order.removeAll(keepingCapacity: true)
+                head = 0
+            } else if head > 64, head * 2 > order.count {
                 order.removeFirst(head)
                 head = 0
-                for (k, s) in order.enumerated() { line[ObjectIdentifier(s)] = k }
             }
             let key = ObjectIdentifier(set)
-            line[key] = nil
+            inLine.remove(key)
             running.insert(key)
             condition.unlock()
 
@@ -87,8 +93,8 @@ final class InferencePool: @unchecked Sendable {
             condition.lock()
             running.remove(key)
             // Another frame came while this one was processed: back of the line.
-            if set.hasWaitingFrame, !stopped, line[key] == nil {
-                line[key] = order.count
+            if set.hasWaitingFrame, !stopped, !inLine.contains(key) {
+                inLine.insert(key)
                 order.append(set)
                 condition.signal()
             }

@@ -13,7 +13,7 @@ struct CoachCommand: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             PosesCommand.self, AnalyzeCommand.self, ExercisesCommand.self, TrainCommand.self, PredictCommand.self,
-            EvaluateClassifierCommand.self, EvaluateRepsCommand.self, ServeCommand.self,
+            EvaluateClassifierCommand.self, EvaluateRepsCommand.self, EvaluateDelaysCommand.self, ServeCommand.self,
         ]
     )
 }

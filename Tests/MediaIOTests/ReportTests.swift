@@ -243,11 +243,6 @@ struct ReportTests {
         #expect(Set(labels).count == labels.count, "\(labels)")
     }
 
-    @Test(arguments: [("", ""), ("M", "TQ=="), ("Ma", "TWE="), ("Man", "TWFu"), ("hello world", "aGVsbG8gd29ybGQ=")])
-    func base64MatchesRFC4648(plain: String, encoded: String) {
-        #expect(Base64.encode(Array(plain.utf8)) == encoded)
-    }
-
     @Test func snapshotsForReview() throws {
         // Writes the reports where a person can look at them (OVERLAY_SNAPSHOT_DIR), and checks sizes.
         let snapshots = ProcessInfo.processInfo.environment["OVERLAY_SNAPSHOT_DIR"]

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import RealModule
 
 /// L2-regularised multinomial logistic regression on standardised features, trained with L-BFGS.
 ///
@@ -106,13 +102,13 @@ public struct LogisticRegression: Sendable, Hashable {
                                 }
                                 var total = 0.0
                                 for j in 0..<c {
-                                    let e = exp(p[i * c + j] - maximum)
+                                    let e = Double.exp(p[i * c + j] - maximum)
                                     p[i * c + j] = e
                                     total += e
                                 }
                                 for j in 0..<c { p[i * c + j] /= total }
                                 let weight = exampleWeight[i]
-                                loss -= weight * log(max(p[i * c + classes[i]], 1e-300))
+                                loss -= weight * Double.log(max(p[i * c + classes[i]], 1e-300))
                                 for j in 0..<c {
                                     let residual = weight * (p[i * c + j] - (j == classes[i] ? 1 : 0)) / Double(n)
                                     if residual == 0 { continue }
@@ -158,7 +154,7 @@ public struct LogisticRegression: Sendable, Hashable {
             for j in 0..<classCount { logits[j] += weights[j * d + k] * value }
         }
         let maximum = logits.max() ?? 0
-        let exps = logits.map { exp($0 - maximum) }
+        let exps = logits.map { Double.exp($0 - maximum) }
         let total = exps.reduce(0, +)
         return exps.map { $0 / total }
     }

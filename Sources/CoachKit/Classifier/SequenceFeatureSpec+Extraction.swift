@@ -1,10 +1,6 @@
 import PoseKit
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import RealModule
 
 // MARK: - Layout
 
@@ -227,7 +223,7 @@ extension SequenceFeatureSpec {
     static func angle(_ ux: Double, _ uy: Double, _ vx: Double, _ vy: Double) -> Double {
         let lengths = ((ux * ux + uy * uy) * (vx * vx + vy * vy)).squareRoot()
         guard lengths > 1e-12 else { return .nan }
-        return acos(max(-1, min(1, (ux * vx + uy * vy) / lengths))) * 180 / .pi
+        return Double.acos(max(-1, min(1, (ux * vx + uy * vy) / lengths))) * 180 / .pi
     }
 
     static func median(_ values: [Double]) -> Double? {

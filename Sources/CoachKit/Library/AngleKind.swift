@@ -1,10 +1,6 @@
 public import PoseKit
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import RealModule
 
 /// A body measurement an exercise definition can name: a joint angle in the clinical neutral-zero
 /// convention (`clinical.md`), or a ratio.
@@ -168,7 +164,7 @@ struct Measurer {
     static func angle(_ u: P, _ v: P) -> Double? {
         let lengths = u.length * v.length
         guard lengths > 1e-9 else { return nil }
-        return acos(max(-1, min(1, u.dot(v) / lengths))) * 180 / .pi
+        return Double.acos(max(-1, min(1, u.dot(v) / lengths))) * 180 / .pi
     }
 
     @usableFromInline
@@ -294,7 +290,7 @@ struct Measurer {
             else { return nil }
             let down = elbow - shoulder
             guard down.x * down.x + down.y * down.y > 1e-12 else { return nil }
-            return atan2(down.x, down.y) * 180 / .pi
+            return Double.atan2(y: down.x, x: down.y) * 180 / .pi
         }
     }
 }

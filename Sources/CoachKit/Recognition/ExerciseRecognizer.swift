@@ -1,10 +1,6 @@
 public import PoseKit
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import RealModule
 
 /// Recognises which library exercise is being done over a sliding window, with no training data: every
 /// exercise is scored against the motion signature of its definition (``ExerciseDefinition/Motion``).
@@ -506,7 +502,7 @@ public struct ExerciseRecognizer: Sendable {
         }
         guard m >= max(3, n / 3) else { return }
         let (lo, hi) = tenthAndNinetiethPercentiles(&scratch, count: m)
-        hingeRange[hinge] = (acos(lo) - acos(hi)) * 180 / .pi
+        hingeRange[hinge] = (Double.acos(lo) - Double.acos(hi)) * 180 / .pi
     }
 
     /// The swing of one segment: its main axis of motion (power iteration on the 3 × 3 covariance of its
@@ -637,7 +633,7 @@ public struct ExerciseRecognizer: Sendable {
 
     /// A range of degrees as the chord between unit directions that far apart (comparable to a swing).
     private static func chord(_ degrees: Double) -> Double {
-        degrees.isFinite ? 2 * sin(min(180, max(0, degrees)) * .pi / 360) : 0
+        degrees.isFinite ? 2 * Double.sin(min(180, max(0, degrees)) * .pi / 360) : 0
     }
 
     /// How much a "segment" moves over the window, on the chord scale of the limb swings (0…2).
@@ -694,8 +690,8 @@ public struct ExerciseRecognizer: Sendable {
 
     private func closeness(_ observed: Double, expected: Double) -> Double {
         guard observed.isFinite, observed > 0, expected > 0 else { return 0 }
-        let l = log(observed / expected)
-        return exp(-(l * l) / (2 * 0.6 * 0.6))
+        let l = Double.log(observed / expected)
+        return Double.exp(-(l * l) / (2 * 0.6 * 0.6))
     }
 
     /// Why an exercise scored what it did at the last decision: each factor, and the swing of every
@@ -802,7 +798,7 @@ public struct ExerciseRecognizer: Sendable {
         var activity = min(1, (main / 0.3) * (main / 0.3))
         if d.side == .both, sided, bothSeen {
             let q = min(a0, a1) / max(a0, a1)
-            if q < 0.6 { activity *= exp(-(0.6 - q) / 0.15) }
+            if q < 0.6 { activity *= Double.exp(-(0.6 - q) / 0.15) }
         }
         // Everything the definition does not name stays well below it.
         var other = 0.0
@@ -814,7 +810,7 @@ public struct ExerciseRecognizer: Sendable {
         }
         if segment != .trunk, !motion.also.contains(.trunk) { other = max(other, amplitude(.trunk, side: 0)) }
         let ratio = other / main
-        if ratio > 0.6 { activity *= exp(-(ratio - 0.6) / 0.3) }
+        if ratio > 0.6 { activity *= Double.exp(-(ratio - 0.6) / 0.3) }
         // Segments that may move too should not move far more than the declared one (then the movement
         // is theirs: a forearm sweeping around a still upper arm is not an arm raise).
         var companion = 0.0
@@ -824,18 +820,18 @@ public struct ExerciseRecognizer: Sendable {
             }
         }
         let lead = companion / main
-        if lead > 1.3 { activity *= exp(-(lead - 1.3) / 0.3) }
+        if lead > 1.3 { activity *= Double.exp(-(lead - 1.3) / 0.3) }
         if motion.direction == .around, let upper = Self.slot(.upperArm, side: side) {
             // A sweep around the upper arm's own axis: the upper arm itself stays where it is.
             let still = swing[upper] / main
-            if still > 0.4 { activity *= exp(-(still - 0.4) / 0.15) }
+            if still > 0.4 { activity *= Double.exp(-(still - 0.4) / 0.15) }
         }
 
         // Hips.
         var hipsFactor = 1.0
         if hipsRange.isFinite {
             switch motion.hips {
-            case .still: if hipsRange > 0.2 { hipsFactor = exp(-(hipsRange - 0.2) / 0.1) }
+            case .still: if hipsRange > 0.2 { hipsFactor = Double.exp(-(hipsRange - 0.2) / 0.1) }
             case .move: if hipsRange < 0.15 { hipsFactor = max(0.05, (hipsRange / 0.15) * (hipsRange / 0.15)) }
             }
         }
@@ -850,11 +846,11 @@ public struct ExerciseRecognizer: Sendable {
                 switch hands {
                 case .anchored:
                     if travel > Self.anchoredHands {
-                        handsFactor = exp(-(travel - Self.anchoredHands) / Self.handsTolerance)
+                        handsFactor = Double.exp(-(travel - Self.anchoredHands) / Self.handsTolerance)
                     }
                 case .move:
                     if travel < Self.movingHands {
-                        handsFactor = exp(-(Self.movingHands - travel) / (2 * Self.handsTolerance))
+                        handsFactor = Double.exp(-(Self.movingHands - travel) / (2 * Self.handsTolerance))
                     }
                 }
                 handsFactor = max(Self.handsFloor, handsFactor)
@@ -876,9 +872,9 @@ public struct ExerciseRecognizer: Sendable {
                 let elbow = viewMode == 2 ? range(.elbowFlexion, side) : hingeRange[side]
                 let bend = Self.chord(elbow) / max(1e-6, swing[slot])
                 if motion.direction == .around {
-                    if bend > 0.5 { directionFactor *= exp(-(bend - 0.5) / 0.3) }
+                    if bend > 0.5 { directionFactor *= Double.exp(-(bend - 0.5) / 0.3) }
                 } else if bend < 0.5 {
-                    directionFactor *= exp(-(0.5 - bend) / 0.3)
+                    directionFactor *= Double.exp(-(0.5 - bend) / 0.3)
                 }
             }
             if segment == .thigh, let hinge = motion.hinge {
@@ -889,8 +885,8 @@ public struct ExerciseRecognizer: Sendable {
                 bend = Self.chord(knee) / max(1e-6, swing[slot])
                 var fit = 1.0
                 switch hinge {
-                case .straight: if bend > 0.5 { fit = exp(-(bend - 0.5) / Self.hingeTolerance) }
-                case .bends: if bend < 0.5 { fit = exp(-(0.5 - bend) / Self.hingeTolerance) }
+                case .straight: if bend > 0.5 { fit = Double.exp(-(bend - 0.5) / Self.hingeTolerance) }
+                case .bends: if bend < 0.5 { fit = Double.exp(-(0.5 - bend) / Self.hingeTolerance) }
                 }
                 hingeFactor = Self.hingeFloor + (1 - Self.hingeFloor) * fit
             }
@@ -908,7 +904,7 @@ public struct ExerciseRecognizer: Sendable {
                     sense = Self.reversedThighSense
                 }
                 directionFactor *=
-                    Self.directionFloor + (1 - Self.directionFloor) * sense * exp(-(1 - cosine) / Self.headingTolerance)
+                    Self.directionFloor + (1 - Self.directionFloor) * sense * Double.exp(-(1 - cosine) / Self.headingTolerance)
             }
             // How far the segment turns against the definition's reach.
             let turned = turnedDegrees(slot: slot)
@@ -919,10 +915,10 @@ public struct ExerciseRecognizer: Sendable {
                 expectedTurn = abs(rep.peak - rep.start)
             }
             if turned.isFinite, expectedTurn > 0 {
-                let l = log(max(1, turned) / expectedTurn)
+                let l = Double.log(max(1, turned) / expectedTurn)
                 reachFactor =
                     Self.reachFloor + (1 - Self.reachFloor)
-                    * exp(-(l * l) / (2 * Self.reachTolerance * Self.reachTolerance))
+                    * Double.exp(-(l * l) / (2 * Self.reachTolerance * Self.reachTolerance))
             }
         }
 
@@ -937,8 +933,8 @@ public struct ExerciseRecognizer: Sendable {
         var rules = 1.0
         for rule in d.formRules where rule.at == .throughout && rule.angle != primary {
             let k = Self.index(rule.angle) * 2 + (rule.angle.isSided ? side : 0)
-            if let max = rule.max, high[k].isFinite, high[k] > max + 25 { rules *= exp(-(high[k] - max - 25) / 25) }
-            if let min = rule.min, low[k].isFinite, low[k] < min - 25 { rules *= exp(-(min - 25 - low[k]) / 25) }
+            if let max = rule.max, high[k].isFinite, high[k] > max + 25 { rules *= Double.exp(-(high[k] - max - 25) / 25) }
+            if let min = rule.min, low[k].isFinite, low[k] < min - 25 { rules *= Double.exp(-(min - 25 - low[k]) / 25) }
         }
         rules = 0.5 + 0.5 * rules
         if explaining {
@@ -994,6 +990,6 @@ public struct ExerciseRecognizer: Sendable {
         let nc = (c.0 * c.0 + c.1 * c.1 + c.2 * c.2).squareRoot()
         guard na > 1e-6, nc > 1e-6 else { return .nan }
         let cosine = (a.0 * c.0 + a.1 * c.1 + a.2 * c.2) / (na * nc)
-        return acos(min(1, max(-1, cosine))) * 180 / .pi
+        return Double.acos(min(1, max(-1, cosine))) * 180 / .pi
     }
 }

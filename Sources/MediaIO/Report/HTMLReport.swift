@@ -1,3 +1,4 @@
+import Foundation
 import PoseKit
 
 /// Renders a ``ReportInput`` as one self-contained HTML page: inline CSS, inline SVG charts, stills as
@@ -147,7 +148,7 @@ struct HTMLReport {
         if !exercise.stills.isEmpty {
             html += "<div class=\"stills\">\n"
             for still in exercise.stills {
-                let png = Base64.encode(still.image.pngBytes())
+                let png = Data(still.image.pngBytes()).base64EncodedString()
                 let rep = still.repetition.map { " (repetition \($0))" } ?? ""
                 html += """
                     <figure class="still"><img alt="\(HTMLText.escape(still.caption + rep))" \

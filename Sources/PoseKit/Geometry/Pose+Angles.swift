@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-public import Glibc
-#elseif canImport(Darwin)
-public import Darwin
-#endif
+public import RealModule
 
 extension Pose {
     /// The inside angle in degrees at `vertex` between the segments to `a` and `b` (0–180), in the image
@@ -55,6 +51,6 @@ public enum Geometry {
         let lengths = u.length * v.length
         guard lengths > 1e-9 else { return nil }
         let cosine = max(-1, min(1, u.dot(v) / lengths))
-        return acos(cosine) * 180 / .pi
+        return Double.acos(cosine) * 180 / .pi
     }
 }

@@ -217,9 +217,11 @@ final class VideoAnnotator: FrameAnnotating, @unchecked Sendable {
                 drawn.close()
                 done.signal()
             }
+            // The same decoder as the counting pass's reader: the same frames, drawn.
+            var decoder = PoseTrackFrameDecoder(header: drawing.header)
             while var item = incoming.pop() {
                 do {
-                    let frame = try PoseFrame(trackLine: item.line, header: drawing.header)
+                    let frame = try decoder.decode(try JSONValue.parse(item.line))
                     _ = drawing.session.ingest(frame)
                     drawing.renderer.render(
                         OverlayState(

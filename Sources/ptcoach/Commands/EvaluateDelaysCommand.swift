@@ -1,0 +1,106 @@
+import ArgumentParser
+import CoachKit
+import Foundation
+import PoseKit
+
+/// `ptcoach evaluate-delays`: how late each repetition's event arrives after the repetition ended, over recordings.
+struct EvaluateDelaysCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "evaluate-delays",
+        abstract: "Measure how late repetition events arrive (live coaching) over a folder of pose-tracks.",
+        discussion: """
+            Every .jsonl under FOLDER runs through a coaching session twice: with its labelled exercise given (when \
+            the header names a library exercise) and with none. For each repetition of the final summary, the delay \
+            is the time of the frame whose events first reported it (a `repCompleted`, or a `repetitionsRevised` \
+            that holds it) minus the repetition's end; one reported only by `finish()` counts from the last frame. \
+            Prints the distribution per mode (p50, p90, p95, p99, max) and the share on time (0.1 s given, 0.5 s \
+            with none), and with --per-file the late ones.
+            """
+    )
+
+    @Argument(help: "A folder of pose-track files (searched recursively).")
+    var folder = "../shared/data/pose-tracks"
+
+    @Flag(name: .long, help: "List each repetition reported later than the target.")
+    var perFile = false
+
+    func run() async throws {
+        let library = try AnalyzeCommand.loadLibrary(directory: nil)
+        guard let enumerator = FileManager.default.enumerator(atPath: folder) else {
+            throw CLIError("cannot read the folder \(folder): check the path")
+        }
+        var files: [String] = []
+        while let relative = enumerator.nextObject() as? String {
+            if relative.hasSuffix(".jsonl") { files.append(folder + "/" + relative) }
+        }
+        files.sort()
+        guard !files.isEmpty else { throw CLIError("no .jsonl pose-track files under \(folder)") }
+        var delays: [String: [Double]] = ["given": [], "none": []]
+        var atEnd: [String: Int] = ["given": 0, "none": 0]
+        for path in files {
+            let (header, frames): (PoseTrackHeader, [PoseFrame])
+            do {
+                (header, frames) = try PoseTrackReader.readAll(path: path)
+            } catch {
+                throw CLIError(error.description)
+            }
+            let given = header.label("exercise").flatMap { library[$0] }
+            for (mode, exercise) in [("given", given), ("none", nil)] where mode == "none" || exercise != nil {
+                var session = CoachingSession(
+                    configuration: .analysis(
+                        exercise: exercise,
+                        library: library.exercises,
+                        width: Double(header.width),
+                        height: Double(header.height)
+                    )
+                )
+                // When each repetition (by start and end) was first reported.
+                var reported: [String: Double] = [:]
+                func note(_ events: [CoachEvent], at t: Double) {
+                    for event in events {
+                        let reps: [Repetition]
+                        switch event {
+                        case .repCompleted(let r): reps = [r]
+                        case .repetitionsRevised(let r): reps = r
+                        default: reps = []
+                        }
+                        for r in reps where reported["\(r.startSeconds)-\(r.endSeconds)"] == nil {
+                            reported["\(r.startSeconds)-\(r.endSeconds)"] = t
+                        }
+                    }
+                }
+                for frame in frames { note(session.ingest(frame), at: frame.seconds) }
+                let last = frames.last?.seconds ?? 0
+                let endEvents = session.finish()
+                let before = reported.count
+                note(endEvents, at: last)
+                atEnd[mode, default: 0] += reported.count - before
+                let target = mode == "given" ? 0.1 : 0.5
+                for rep in session.summary().repetitions {
+                    guard let t = reported["\(rep.startSeconds)-\(rep.endSeconds)"] else { continue }
+                    let delay = max(0, t - rep.endSeconds)
+                    delays[mode, default: []].append(delay)
+                    if perFile, delay > target {
+                        print(
+                            "\(mode) \((path as NSString).lastPathComponent) rep \(rep.index) "
+                                + "(ends \(String(format: "%.2f", rep.endSeconds)) s): \(String(format: "%.2f", delay)) s late"
+                        )
+                    }
+                }
+            }
+        }
+        for mode in ["given", "none"] {
+            let values = (delays[mode] ?? []).sorted()
+            guard !values.isEmpty else { continue }
+            func q(_ p: Double) -> String { String(format: "%.2f", values[min(values.count - 1, Int(p * Double(values.count)))]) }
+            let target = mode == "given" ? 0.1 : 0.5
+            let onTime = values.filter { $0 <= target + 1e-9 }.count
+            print(
+                "exercise \(mode): \(values.count) repetitions over \(files.count) files; delay p50 \(q(0.5)) s, p90 \(q(0.9)) s, "
+                    + "p95 \(q(0.95)) s, p99 \(q(0.99)) s, max \(String(format: "%.2f", values.last!)) s; "
+                    + "within \(target) s: \(onTime) (\(String(format: "%.1f", 100 * Double(onTime) / Double(values.count)))%); "
+                    + "reported only at the end of the set: \(atEnd[mode] ?? 0)"
+            )
+        }
+    }
+}

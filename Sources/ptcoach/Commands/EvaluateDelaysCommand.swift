@@ -37,6 +37,7 @@ struct EvaluateDelaysCommand: AsyncParsableCommand {
         guard !files.isEmpty else { throw CLIError("no .jsonl pose-track files under \(folder)") }
         var delays: [String: [Double]] = ["given": [], "none": []]
         var atEnd: [String: Int] = ["given": 0, "none": 0]
+        var firstShown: [String: [Double]] = ["given": [], "none": []]
         for path in files {
             let (header, frames): (PoseTrackHeader, [PoseFrame])
             do {
@@ -54,8 +55,10 @@ struct EvaluateDelaysCommand: AsyncParsableCommand {
                         height: Double(header.height)
                     )
                 )
-                // When each repetition (by start and end) was first reported.
+                // When each repetition (by start and end) was first reported, and every repetition shown with the
+                // time it was shown (a repetition recounted later was shown as an earlier version of itself).
                 var reported: [String: Double] = [:]
+                var shown: [(start: Double, end: Double, at: Double)] = []
                 func note(_ events: [CoachEvent], at t: Double) {
                     for event in events {
                         let reps: [Repetition]
@@ -66,6 +69,7 @@ struct EvaluateDelaysCommand: AsyncParsableCommand {
                         }
                         for r in reps where reported["\(r.startSeconds)-\(r.endSeconds)"] == nil {
                             reported["\(r.startSeconds)-\(r.endSeconds)"] = t
+                            shown.append((r.startSeconds, r.endSeconds, t))
                         }
                     }
                 }
@@ -80,6 +84,9 @@ struct EvaluateDelaysCommand: AsyncParsableCommand {
                     guard let t = reported["\(rep.startSeconds)-\(rep.endSeconds)"] else { continue }
                     let delay = max(0, t - rep.endSeconds)
                     delays[mode, default: []].append(delay)
+                    // First shown: the earliest repetition shown that overlaps this one in time.
+                    let first = shown.filter { $0.start < rep.endSeconds && rep.startSeconds < $0.end }.map(\.at).min() ?? t
+                    firstShown[mode, default: []].append(max(0, first - rep.endSeconds))
                     if perFile, delay > target {
                         print(
                             "\(mode) \((path as NSString).lastPathComponent) rep \(rep.index) "
@@ -90,17 +97,21 @@ struct EvaluateDelaysCommand: AsyncParsableCommand {
             }
         }
         for mode in ["given", "none"] {
-            let values = (delays[mode] ?? []).sorted()
-            guard !values.isEmpty else { continue }
-            func q(_ p: Double) -> String { String(format: "%.2f", values[min(values.count - 1, Int(p * Double(values.count)))]) }
             let target = mode == "given" ? 0.1 : 0.5
-            let onTime = values.filter { $0 <= target + 1e-9 }.count
-            print(
-                "exercise \(mode): \(values.count) repetitions over \(files.count) files; delay p50 \(q(0.5)) s, p90 \(q(0.9)) s, "
-                    + "p95 \(q(0.95)) s, p99 \(q(0.99)) s, max \(String(format: "%.2f", values.last!)) s; "
-                    + "within \(target) s: \(onTime) (\(String(format: "%.1f", 100 * Double(onTime) / Double(values.count)))%); "
-                    + "reported only at the end of the set: \(atEnd[mode] ?? 0)"
-            )
+            for (what, table) in [("as finally judged", delays), ("first shown (any version)", firstShown)] {
+                let values = (table[mode] ?? []).sorted()
+                guard !values.isEmpty else { continue }
+                func q(_ p: Double) -> String {
+                    String(format: "%.2f", values[min(values.count - 1, Int(p * Double(values.count)))])
+                }
+                let onTime = values.filter { $0 <= target + 1e-9 }.count
+                print(
+                    "exercise \(mode), \(what): \(values.count) repetitions over \(files.count) files; delay p50 \(q(0.5)) s, "
+                        + "p90 \(q(0.9)) s, p95 \(q(0.95)) s, p99 \(q(0.99)) s, max \(String(format: "%.2f", values.last!)) s; "
+                        + "within \(target) s: \(onTime) (\(String(format: "%.1f", 100 * Double(onTime) / Double(values.count)))%)"
+                )
+            }
+            print("exercise \(mode): repetitions reported only by finish(): \(atEnd[mode] ?? 0)")
         }
     }
 }

@@ -24,6 +24,7 @@ increasing. --speed S offers S seconds of video per second (capture times advanc
 Latency = receive time of a frame's answer - the time just before the frame was handed to the socket, both on
 this machine's monotonic clock, so it includes the network, the server's queue, its inference and the
 answer's transfer (and this process's own event-loop delay: see send lag and client CPU in the report).
+CPU figures are % of one core; the server's is measured over the seconds every client was streaming.
 Answered % = answers / frames sent. Dropped: the server's count of the frames it replaced (latest frame wins;
 the largest "dropped" in its answers or in the summary) and sent - answered.
 """
@@ -380,6 +381,16 @@ def read_rss_kib(pid: int) -> int | None:
     return None
 
 
+def read_cpu_seconds(pid: int) -> float | None:
+    """User + system CPU seconds of the process so far (/proc/PID/stat)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def cpu_seconds() -> float:
     r = resource.getrusage(resource.RUSAGE_SELF)
     return r.ru_utime + r.ru_stime
@@ -407,7 +418,7 @@ def child_main(cfg, source, indices, n_total, conn):
 async def run_once(cfg, source, n_clients: int) -> dict:
     """One run of n_clients; the results as a dict (see summarize)."""
     loop = asyncio.get_running_loop()
-    rss_samples: list[tuple[float, int]] = []
+    rss_samples: list[tuple[float, int, float | None]] = []  # (time, RSS KiB, server CPU seconds)
     marks: dict[str, float] = {}
     stop_sampling = asyncio.Event()
 
@@ -415,7 +426,7 @@ async def run_once(cfg, source, n_clients: int) -> dict:
         while True:
             v = read_rss_kib(cfg.server_pid)
             if v is not None:
-                rss_samples.append((loop.time(), v))
+                rss_samples.append((loop.time(), v, read_cpu_seconds(cfg.server_pid)))
             try:
                 await asyncio.wait_for(stop_sampling.wait(), 1.0)
                 return
@@ -471,7 +482,7 @@ async def run_once(cfg, source, n_clients: int) -> dict:
         await sampler
         v = read_rss_kib(cfg.server_pid)
         if v is not None:
-            rss_samples.append((loop.time(), v))
+            rss_samples.append((loop.time(), v, read_cpu_seconds(cfg.server_pid)))
     wall = marks["done"] - wall0
     cpu = cpu_seconds() - cpu0 + child_cpu
     return summarize(cfg, n_clients, results, rss_samples, marks, wall, cpu)
@@ -523,8 +534,9 @@ def summarize(cfg, n_clients, results, rss_samples, marks, wall, cpu) -> dict:
     out = {"mode": cfg.mode, "fps": cfg.fps, "seconds": cfg.seconds, "speed": cfg.speed, "overall": overall,
            "clients": clients}
     if rss_samples:
-        values = [v for _, v in rss_samples]
-        sending = [v for t, v in rss_samples if marks["start"] <= t <= marks["stop"]]
+        values = [v for _, v, _ in rss_samples]
+        window = [(t, v, c) for t, v, c in rss_samples if marks["start"] <= t <= marks["stop"]]
+        sending = [v for _, v, _ in window]
         rss = {"start_mb": round(values[0] / 1024, 1), "max_mb": round(max(values) / 1024, 1),
                "end_mb": round(values[-1] / 1024, 1),
                # the last sample while every session was open and streaming
@@ -535,8 +547,11 @@ def summarize(cfg, n_clients, results, rss_samples, marks, wall, cpu) -> dict:
             rss["first_quarter_mb"] = round(sum(sending[:q]) / q / 1024, 1)
             rss["last_quarter_mb"] = round(sum(sending[-q:]) / q / 1024, 1)
         step = max(1, len(rss_samples) // 60)  # a coarse series, at most ~60 points
-        rss["series"] = [[round(t - rss_samples[0][0]), round(v / 1024, 1)] for t, v in rss_samples[::step]]
+        rss["series"] = [[round(t - rss_samples[0][0]), round(v / 1024, 1)] for t, v, _ in rss_samples[::step]]
         out["rss"] = rss
+        if len(window) >= 2 and window[0][2] is not None and window[-1][2] is not None and window[-1][0] > window[0][0]:
+            # the server's CPU while every client was streaming, in % of one core
+            overall["server_cpu_pct"] = round(100 * (window[-1][2] - window[0][2]) / (window[-1][0] - window[0][0]), 1)
     out["pass"] = passes(cfg, overall)
     return out
 
@@ -583,6 +598,8 @@ def report_text(r: dict, per_client: bool, file=sys.stderr):
     if "rss" in r:
         m = r["rss"]
         line += f", server RSS start/max/end {m['start_mb']}/{m['max_mb']}/{m['end_mb']} MB (open {fmt(m['open_mb'])})"
+    if o.get("server_cpu_pct") is not None:
+        line += f", server CPU {o['server_cpu_pct']:g}%"
     if o["server_errors"]:
         line += f", server errors {o['server_errors']}"
     if o["failed"]:
@@ -638,7 +655,8 @@ async def find_max(cfg, source) -> dict:
                          "target_answered_pct": cfg.target_answered},
             "steps": [{"clients": n, "pass": r["pass"], **{k: r["overall"][k] for k in (
                 "clients_ok", "answered_pct", "min_client_answered_pct", "p50_ms", "p95_ms", "p99_ms",
-                "client_cpu_pct", "send_lag_p95_ms")}, **({"rss_max_mb": r["rss"]["max_mb"]} if "rss" in r else {})}
+                "client_cpu_pct", "send_lag_p95_ms")}, "server_cpu_pct": r["overall"].get("server_cpu_pct"),
+                **({"rss_max_mb": r["rss"]["max_mb"]} if "rss" in r else {})}
                 for n, r in sorted(tried.items())]}
 
 

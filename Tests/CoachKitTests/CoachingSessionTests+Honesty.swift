@@ -438,7 +438,7 @@ extension CoachingSessionTests {
         let frames = SyntheticExercise(kind: .legCurl, repSeconds: 2, holdSeconds: 12, restSeconds: 0.5, seed: seed)
             .frames(reps: 6)
         let summary = Self.run(frames, exercise: nil).session.summary()
-        #expect(summary.countedBy != "angle:shoulderRotation")
+        #expect(summary.countedBy != .otherAngle(.shoulderRotation))
         #expect(summary.reps >= 5, "\(summary.reps) by \(summary.countedBy)")
         #expect(summary.reps <= 6, "\(summary.reps) by \(summary.countedBy)")
     }

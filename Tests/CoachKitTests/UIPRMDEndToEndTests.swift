@@ -33,7 +33,7 @@ struct UIPRMDEndToEndTests {
     func countsTenRepetitionsWithNoExerciseGiven(name: String, countedBy: String) throws {
         let summary = try RealPushUpTests.summaryWithoutAnExercise(try Self.path(name))
         #expect(abs(summary.reps - 10) <= 1, "\(name): counted \(summary.reps)")
-        #expect(summary.countedBy == countedBy)
+        #expect(summary.countedBy.description == countedBy)
     }
 
     /// The path of a UI-PRMD recording, which must exist.

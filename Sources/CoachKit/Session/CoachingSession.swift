@@ -2375,10 +2375,10 @@ public struct CoachingSession: Sendable {
             )
         }
         let exerciseID: String?
-        let source: String
+        let source: SessionSummary.ExerciseSource
         if let exercise = configuration.exercise {
             exerciseID = exercise.id
-            source = "given"
+            source = .given
         } else {
             // The exercise recognised for the most repetitions (each as judged, its own exercise), or the longest
             // time.
@@ -2398,7 +2398,7 @@ public struct CoachingSession: Sendable {
                 }
             }
             exerciseID = best?.id
-            source = best == nil ? "none" : "recognized"
+            source = best == nil ? .none : .recognized
         }
         let name = exerciseID.flatMap { id in
             configuration.exercise?.id == id
@@ -2419,10 +2419,10 @@ public struct CoachingSession: Sendable {
             exerciseName: name,
             exerciseSource: source,
             countedBy: countingSource == 0
-                ? "movement"
+                ? .movement
                 : countingSource > 0
-                    ? "angle:" + countedAngle(countingSource - 1).rawValue
-                    : (configuration.exercise?.isHold == true ? "hold" : "angle"),
+                    ? .otherAngle(countedAngle(countingSource - 1))
+                    : (configuration.exercise?.isHold == true ? .hold : .angle),
             reps: repetitions.count,
             repetitions: repetitions,
             holds: holds,

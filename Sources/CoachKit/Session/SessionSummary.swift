@@ -39,14 +39,10 @@ public struct SessionSummary: Sendable, Hashable, Codable {
     /// The exercise (given, or the one recognised for most repetitions); `nil` if none.
     public var exercise: String?
     public var exerciseName: String?
-    /// How the exercise was known: "given", "recognized" (by the built-in recognizer), "model" (by a trained
-    /// classifier, `ptcoach analyze --model`) or "none".
-    public var exerciseSource: String
-    /// What the repetitions were counted from: "angle" (the definition's primary angle), "movement"
-    /// (the dominant movement of the body, or of the exercise's joints when the angle proved unreliable),
-    /// "angle:<kind>" (another angle that proved the one counting missed repetitions: one of the exercise's, or
-    /// with no exercise given, any of the body's), "hold".
-    public var countedBy: String
+    /// How the exercise was known.
+    public var exerciseSource: ExerciseSource
+    /// What the repetitions were counted from.
+    public var countedBy: CountingSource
     public var reps: Int
     public var repetitions: [Repetition]
     public var holds: [Hold]
@@ -72,8 +68,8 @@ extension SessionSummary {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         exercise = try c.decodeIfPresent(String.self, forKey: .exercise)
         exerciseName = try c.decodeIfPresent(String.self, forKey: .exerciseName)
-        exerciseSource = try c.decode(String.self, forKey: .exerciseSource)
-        countedBy = try c.decode(String.self, forKey: .countedBy)
+        exerciseSource = try c.decode(ExerciseSource.self, forKey: .exerciseSource)
+        countedBy = try c.decode(CountingSource.self, forKey: .countedBy)
         reps = try c.decode(Int.self, forKey: .reps)
         repetitions = try c.decode([Repetition].self, forKey: .repetitions)
         holds = try c.decode([Hold].self, forKey: .holds)

@@ -235,7 +235,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
             }
             guidance.add(snapshot)
         }
-        if modelPrediction != nil { summary.exerciseSource = "model" }
+        if modelPrediction != nil { summary.exerciseSource = .model }
         let summaryJSON = try Self.jsonText(summary, file: input, prescribedReps: reps, prescribedHoldSeconds: hold)
         if let annotator {
             try annotator.drain()
@@ -353,7 +353,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
         func f(_ x: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", x) }
         var lines: [String] = []
         let exercise =
-            summary.exerciseName.map { "\($0) (\(summary.exercise!), \(summary.exerciseSource))" }
+            summary.exerciseName.map { "\($0) (\(summary.exercise!), \(summary.exerciseSource.rawValue))" }
             ?? "no library exercise recognised"
         lines.append("\(file): \(exercise)")
         let done =

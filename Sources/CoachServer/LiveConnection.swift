@@ -216,7 +216,7 @@ actor LiveConnection {
             prescribedReps: reps,
             prescribedHoldSeconds: hold,
             keypointHeader: header,
-            makeEstimator: input == .camera ? hub.makeEstimator : nil,
+            estimators: input == .camera ? hub.estimators : nil,
             send: { output(.text($0)) },
             completed: { repetition in
                 saves.add(
@@ -269,6 +269,7 @@ actor LiveConnection {
         self.set = nil
         set.stop()
         while hub.pool.isBusy(set) { try? await Task.sleep(for: .milliseconds(2)) }
+        set.releaseEstimator()
         releaseSeat()
         hub.unregister(set)
         await saves.drain()

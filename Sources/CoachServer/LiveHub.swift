@@ -10,7 +10,7 @@ final class LiveHub: Service, @unchecked Sendable {
     let configuration: CoachServerConfiguration
     let library: [ExerciseDefinition]
     let store: any SessionStore
-    let makeEstimator: CameraPoseEstimatorFactory
+    let estimators: CameraEstimatorPool
     let pool: InferencePool
     let logger: Logger
 
@@ -27,7 +27,7 @@ final class LiveHub: Service, @unchecked Sendable {
         self.configuration = configuration
         self.library = configuration.library
         self.store = store
-        self.makeEstimator = makeEstimator
+        estimators = CameraEstimatorPool(make: makeEstimator)
         self.logger = logger
         pool = InferencePool(workers: configuration.workers)
     }

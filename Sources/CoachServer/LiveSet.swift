@@ -39,7 +39,7 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
     // The coaching state: touched by one worker (or the socket's task) at a time.
     private var coach: CoachingSession?
     private var estimator: (any CameraPoseEstimator)?
-    private let makeEstimator: CameraPoseEstimatorFactory?
+    private let estimators: CameraEstimatorPool?
     private var keypoints: PoseTrackFrameDecoder?
     private var series: [AngleSample] = []
     private var framesCoached = 0
@@ -53,7 +53,7 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
         prescribedReps: Int?,
         prescribedHoldSeconds: Double?,
         keypointHeader: PoseTrackHeader?,
-        makeEstimator: CameraPoseEstimatorFactory?,
+        estimators: CameraEstimatorPool?,
         send: @escaping @Sendable (String) -> Void,
         completed: @escaping @Sendable (Repetition) -> Void
     ) {
@@ -65,7 +65,7 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
         self.library = library
         self.prescribedReps = prescribedReps
         self.prescribedHoldSeconds = prescribedHoldSeconds
-        self.makeEstimator = makeEstimator
+        self.estimators = estimators
         self.send = send
         self.completed = completed
         if let keypointHeader {
@@ -114,9 +114,9 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
         guard let frame else { return }
         do throws(LiveFrameError) {
             if estimator == nil {
-                guard !estimatorFailed, let makeEstimator else { return }
+                guard !estimatorFailed, let estimators else { return }
                 do throws(LiveFrameError) {
-                    estimator = try makeEstimator()
+                    estimator = try estimators.take()
                 } catch {
                     estimatorFailed = true
                     throw error
@@ -224,6 +224,12 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
         if waiting != nil { dropped += 1 }
         waiting = nil
         lock.unlock()
+    }
+
+    /// Gives the estimator back for another session, once ``stop()`` was called and no worker is on the set.
+    func releaseEstimator() {
+        if let estimator { estimators?.give(estimator) }
+        estimator = nil
     }
 
     /// The set's outcome, once ``stop()`` was called and no worker is on it: the events of its end

@@ -14,6 +14,11 @@ public protocol CameraPoseEstimator: AnyObject {
     func poses(inJPEG jpeg: UnsafeRawBufferPointer, at seconds: Double) throws(LiveFrameError) -> (
         frame: PoseFrame, width: Int, height: Int
     )
+
+    /// Another session's stream begins: its times start again from 0, and the last person's track is no guide.
+    /// (Estimators are reused across sessions: a pose model is slow to load and, with MediaPipe, leaks some
+    /// memory each time one is closed.)
+    func startStream()
 }
 
 /// Why a camera frame gave no poses.
@@ -30,7 +35,7 @@ public struct LiveFrameError: Error, Sendable, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// Makes a fresh estimator for a new camera session.
+/// Makes a fresh estimator when no idle one can be reused.
 public typealias CameraPoseEstimatorFactory = @Sendable () throws(LiveFrameError) -> any CameraPoseEstimator
 
 /// Writes the report of a saved set: the same HTML and PDF reports `ptcoach analyze --report` writes.

@@ -118,7 +118,8 @@ struct LiveSocketTests {
     @Test("A newer frame replaces one waiting for the model, and the server says how many it dropped")
     func latestFrameWins() async throws {
         let (store, _) = try LiveTestServer.store()
-        let app = try LiveTestServer.application(store: store, estimatorDelay: 0.05)
+        let alive = LockedBox(0)
+        let app = try LiveTestServer.application(store: store, estimatorDelay: 0.05, estimatorsAlive: alive)
         let mailbox = LiveMailbox()
         let sent = 30
         try await app.test(.live) { client in
@@ -138,6 +139,8 @@ struct LiveSocketTests {
             }
         }
         let answered = await mailbox.all("frame")
+        // The ended set gave its estimator back: the next camera set reuses it instead of loading another model.
+        #expect(alive.value == 1)
         #expect(answered.last?["id"]?.intValue == sent - 1)
         #expect(answered.count < sent / 2, "30 frames in a burst to a 50-ms model: most wait and are replaced")
         let ids = answered.compactMap { $0["id"]?.intValue }

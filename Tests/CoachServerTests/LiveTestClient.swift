@@ -41,7 +41,16 @@ struct LiveTestError: Error, CustomStringConvertible {
 /// `delay` (to play a slow model).
 final class StandingPersonEstimator: CameraPoseEstimator {
     let delay: Double
-    init(delay: Double = 0) { self.delay = delay }
+    /// Counts the estimators alive: a set that ended must let go of its own (the real one holds a pose model).
+    let alive: LockedBox<Int>?
+    init(delay: Double = 0, alive: LockedBox<Int>? = nil) {
+        self.delay = delay
+        self.alive = alive
+        alive?.value += 1
+    }
+    deinit { alive?.value -= 1 }
+
+    func startStream() {}
 
     func poses(inJPEG jpeg: UnsafeRawBufferPointer, at seconds: Double) throws(LiveFrameError) -> (
         frame: PoseFrame, width: Int, height: Int
@@ -79,7 +88,8 @@ enum LiveTestServer {
         store: any SessionStore,
         maxCameraSessions: Int = 4,
         maxFrameBytes: Int = 1 << 20,
-        estimatorDelay: Double = 0
+        estimatorDelay: Double = 0,
+        estimatorsAlive: LockedBox<Int>? = nil
     ) throws -> some ApplicationProtocol {
         var logger = Logger(label: "live-test")
         logger.logLevel = .warning
@@ -94,7 +104,9 @@ enum LiveTestServer {
         return try CoachServer.application(
             configuration: configuration,
             store: store,
-            makeEstimator: { () throws(LiveFrameError) in StandingPersonEstimator(delay: estimatorDelay) },
+            makeEstimator: { () throws(LiveFrameError) in
+                StandingPersonEstimator(delay: estimatorDelay, alive: estimatorsAlive)
+            },
             reports: NoReports(),
             logger: logger
         )

@@ -11,6 +11,9 @@ import PoseKit
 final class MediaPipeCameraEstimator: CameraPoseEstimator {
     private var estimator: MediaPipePoseEstimator
     private let decoder: JPEGDecoder
+    /// Added to a stream's times: the model's clock must keep going forward across the sessions it serves.
+    private var offset = 0.0
+    private var lastSeconds = 0.0
 
     init() throws(LiveFrameError) {
         do {
@@ -35,10 +38,21 @@ final class MediaPipeCameraEstimator: CameraPoseEstimator {
             throw LiveFrameError(.badImage, error.message)
         }
         do {
-            return (try estimator.poses(in: image, at: seconds), image.width, image.height)
+            var frame = try estimator.poses(in: image, at: offset + seconds)
+            lastSeconds = offset + seconds
+            frame.seconds = seconds
+            return (frame, image.width, image.height)
         } catch {
             throw LiveFrameError(error.code == .timestampNotIncreasing ? .badImage : .model, error.message)
         }
+    }
+}
+
+extension MediaPipeCameraEstimator {
+    /// A new session: its times continue a second after the last one's (MediaPipe's video mode needs increasing
+    /// times; the gap is long enough for the tracker to look for the person afresh).
+    func startStream() {
+        offset = lastSeconds + 1
     }
 }
 

@@ -24,7 +24,8 @@ increasing. --speed S offers S seconds of video per second (capture times advanc
 Latency = receive time of a frame's answer - the time just before the frame was handed to the socket, both on
 this machine's monotonic clock, so it includes the network, the server's queue, its inference and the
 answer's transfer (and this process's own event-loop delay: see send lag and client CPU in the report).
-CPU figures are % of one core; the server's is measured over the seconds every client was streaming.
+CPU figures are % of one core (the machine's: of all of them together, nproc x 100%); the server's and the
+machine's are measured over the seconds every client was streaming; "others" = machine - server - generator.
 Answered % = answers / frames sent. Dropped: the server's count of the frames it replaced (latest frame wins;
 the largest "dropped" in its answers or in the summary) and sent - answered.
 """
@@ -391,6 +392,14 @@ def read_cpu_seconds(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def machine_busy_seconds() -> float:
+    """CPU seconds the whole machine spent busy so far, all cores together (/proc/stat)."""
+    with open("/proc/stat") as f:
+        fields = [int(x) for x in f.readline().split()[1:]]
+    # user nice system idle iowait irq softirq steal ...: busy = all but idle and iowait
+    return (sum(fields[:8]) - fields[3] - fields[4]) / os.sysconf("SC_CLK_TCK")
+
+
 def cpu_seconds() -> float:
     r = resource.getrusage(resource.RUSAGE_SELF)
     return r.ru_utime + r.ru_stime
@@ -419,12 +428,14 @@ async def run_once(cfg, source, n_clients: int) -> dict:
     """One run of n_clients; the results as a dict (see summarize)."""
     loop = asyncio.get_running_loop()
     rss_samples: list[tuple[float, int, float | None]] = []  # (time, RSS KiB, server CPU seconds)
+    machine_samples: list[tuple[float, float]] = []  # (time, machine busy CPU seconds)
     marks: dict[str, float] = {}
     stop_sampling = asyncio.Event()
 
-    async def sample_rss():
+    async def sample():
         while True:
-            v = read_rss_kib(cfg.server_pid)
+            machine_samples.append((loop.time(), machine_busy_seconds()))
+            v = read_rss_kib(cfg.server_pid) if cfg.server_pid else None
             if v is not None:
                 rss_samples.append((loop.time(), v, read_cpu_seconds(cfg.server_pid)))
             try:
@@ -433,9 +444,8 @@ async def run_once(cfg, source, n_clients: int) -> dict:
             except asyncio.TimeoutError:
                 pass
 
-    sampler = asyncio.create_task(sample_rss()) if cfg.server_pid else None
-    if sampler:
-        await asyncio.sleep(0)  # the first sample: before any client connects
+    sampler = asyncio.create_task(sample())
+    await asyncio.sleep(0)  # the first sample: before any client connects
     wall0 = loop.time()
     cpu0 = cpu_seconds()
     lead = 0.3  # seconds between "all connected" and the first frame
@@ -477,22 +487,21 @@ async def run_once(cfg, source, n_clients: int) -> dict:
     marks["start"] = marks["connected"] + lead
     marks["stop"] = marks["start"] + cfg.seconds
     marks["done"] = loop.time()
-    if sampler:
-        stop_sampling.set()
-        await sampler
-        v = read_rss_kib(cfg.server_pid)
-        if v is not None:
-            rss_samples.append((loop.time(), v, read_cpu_seconds(cfg.server_pid)))
+    stop_sampling.set()
+    await sampler
+    v = read_rss_kib(cfg.server_pid) if cfg.server_pid else None
+    if v is not None:
+        rss_samples.append((loop.time(), v, read_cpu_seconds(cfg.server_pid)))
     wall = marks["done"] - wall0
     cpu = cpu_seconds() - cpu0 + child_cpu
-    return summarize(cfg, n_clients, results, rss_samples, marks, wall, cpu)
+    return summarize(cfg, n_clients, results, rss_samples, machine_samples, marks, wall, cpu)
 
 
 def ms(v):
     return None if v is None else round(v, 1)
 
 
-def summarize(cfg, n_clients, results, rss_samples, marks, wall, cpu) -> dict:
+def summarize(cfg, n_clients, results, rss_samples, machine_samples, marks, wall, cpu) -> dict:
     clients = []
     all_lat, all_lag = [], []
     for r in results:
@@ -533,6 +542,10 @@ def summarize(cfg, n_clients, results, rss_samples, marks, wall, cpu) -> dict:
     }
     out = {"mode": cfg.mode, "fps": cfg.fps, "seconds": cfg.seconds, "speed": cfg.speed, "overall": overall,
            "clients": clients}
+    busy = [(t, c) for t, c in machine_samples if marks["start"] <= t <= marks["stop"]]
+    if len(busy) >= 2 and busy[-1][0] > busy[0][0]:
+        # the whole machine's CPU while every client was streaming, in % of one core (nproc x 100 is all of it)
+        overall["machine_cpu_pct"] = round(100 * (busy[-1][1] - busy[0][1]) / (busy[-1][0] - busy[0][0]), 1)
     if rss_samples:
         values = [v for _, v, _ in rss_samples]
         window = [(t, v, c) for t, v, c in rss_samples if marks["start"] <= t <= marks["stop"]]
@@ -600,6 +613,11 @@ def report_text(r: dict, per_client: bool, file=sys.stderr):
         line += f", server RSS start/max/end {m['start_mb']}/{m['max_mb']}/{m['end_mb']} MB (open {fmt(m['open_mb'])})"
     if o.get("server_cpu_pct") is not None:
         line += f", server CPU {o['server_cpu_pct']:g}%"
+    if o.get("machine_cpu_pct") is not None:
+        line += f", machine CPU {o['machine_cpu_pct']:g}% of {(os.cpu_count() or 1) * 100}%"
+        if o.get("server_cpu_pct") is not None and o.get("client_cpu_pct") is not None:
+            # what neither the server nor this generator used: other processes (and the kernel's share of both)
+            line += f" (others ~{max(0.0, o['machine_cpu_pct'] - o['server_cpu_pct'] - o['client_cpu_pct']):.0f}%)"
     if o["server_errors"]:
         line += f", server errors {o['server_errors']}"
     if o["failed"]:
@@ -656,6 +674,7 @@ async def find_max(cfg, source) -> dict:
             "steps": [{"clients": n, "pass": r["pass"], **{k: r["overall"][k] for k in (
                 "clients_ok", "answered_pct", "min_client_answered_pct", "p50_ms", "p95_ms", "p99_ms",
                 "client_cpu_pct", "send_lag_p95_ms")}, "server_cpu_pct": r["overall"].get("server_cpu_pct"),
+                "machine_cpu_pct": r["overall"].get("machine_cpu_pct"),
                 **({"rss_max_mb": r["rss"]["max_mb"]} if "rss" in r else {})}
                 for n, r in sorted(tried.items())]}
 

@@ -67,15 +67,23 @@ func run(_ label: String, exercise: ExerciseDefinition?, frames: [PoseFrame], li
     for f in frames { events &+= session.ingest(f).count }
     let allocationsBefore = malloc_counter_count()
     let start = DispatchTime.now().uptimeNanoseconds
+    let rssStart = residentMegabytes()
+    // Frames/s of the first minute, and of minutes 31-60 and the last 30 (a 30-minute session's cost per frame).
+    var minuteSeconds: [Double] = []
     for k in 1...repeats {
         let offset = Double(k) * 60
+        let minuteStart = DispatchTime.now().uptimeNanoseconds
         for f in frames {
             frame.seconds = f.seconds + offset
             frame.poses = f.poses
             events &+= session.ingest(frame).count
         }
+        minuteSeconds.append(Double(DispatchTime.now().uptimeNanoseconds - minuteStart) / 1e9)
+        if k == 30 { rss30 = residentMegabytes() }
     }
     let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    let rssEnd = residentMegabytes()
+    func rate(_ minutes: ArraySlice<Double>) -> Int { Int(Double(minutes.count * minute) / minutes.reduce(0, +)) }
     let allocations = malloc_counter_count() - allocationsBefore
     let total = repeats * minute
     let summaryReps = session.repetitions.count
@@ -84,7 +92,21 @@ func run(_ label: String, exercise: ExerciseDefinition?, frames: [PoseFrame], li
             + "allocations \(allocations) (\(String(format: "%.4f", Double(allocations) / Double(total))) per frame); "
             + "reps \(summaryReps); events \(events)"
     )
+    print(
+        "  frames/s: minute 1 \(rate(minuteSeconds.prefix(1))), minutes 1-30 \(rate(minuteSeconds.prefix(30))), "
+            + "minutes 31-60 \(rate(minuteSeconds[30..<60])), last 30 minutes \(rate(minuteSeconds.suffix(30))); "
+            + "resident memory \(rssStart) MB at the start, \(rss30) MB after 30 minutes, \(rssEnd) MB after \(repeats) minutes"
+    )
 }
+
+/// The process's resident memory in MB (Linux /proc/self/statm).
+func residentMegabytes() -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
+        let pages = text.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+    else { return -1 }
+    return pages * Int(sysconf(Int32(_SC_PAGESIZE))) / 1_000_000
+}
+nonisolated(unsafe) var rss30 = 0
 
 run("squat given", exercise: try library.exercise(id: "squat"), frames: frames, library: library)
 run("no exercise (recognition + agnostic counter)", exercise: nil, frames: frames, library: library)

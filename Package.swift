@@ -98,8 +98,19 @@ let package = Package(
         ),
 
         // MARK: - Tests
+        // Synthetic sessions and the shared recordings, for the tests of every target.
+        .target(
+            name: "CoachTestSupport",
+            dependencies: ["PoseKit", "CoachKit"],
+            path: "Tests/CoachTestSupport",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "PoseKitTests", dependencies: ["PoseKit"], swiftSettings: swiftSettings),
-        .testTarget(name: "CoachKitTests", dependencies: ["CoachKit", "PoseKit"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CoachKitTests",
+            dependencies: ["CoachKit", "PoseKit", "CoachTestSupport"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "PoseEstimationTests",
             dependencies: ["PoseEstimation", "PoseKit"],
@@ -118,7 +129,7 @@ let package = Package(
         .testTarget(
             name: "CoachServerTests",
             dependencies: [
-                "CoachServer", "CoachStore", "CoachKit", "PoseKit",
+                "CoachServer", "CoachStore", "CoachKit", "PoseKit", "CoachTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),

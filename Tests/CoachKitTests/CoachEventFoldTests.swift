@@ -1,4 +1,5 @@
 import CoachKit
+import CoachTestSupport
 import Foundation
 import PoseKit
 import Testing
@@ -92,7 +93,7 @@ struct CoachEventFoldTests {
 
     @Test("Every pose-track recording of ../shared/data, with its exercise given and recognised")
     func realRecordings() throws {
-        let files = SharedPoseTracks.files
+        let files = SharedData.poseTrackFiles
         try #require(files.count >= 200, "expected the pose-track files of ../shared/data; found \(files.count)")
         for path in files {
             let (header, frames) = try PoseTrackReader.readAll(path: path)
@@ -103,20 +104,5 @@ struct CoachEventFoldTests {
                 Self.check(frames, exercise: given, width: Double(header.width), height: Double(header.height), name)
             }
         }
-    }
-}
-
-/// The pose-track files of `../shared/data/pose-tracks`, sorted.
-enum SharedPoseTracks {
-    static var files: [String] {
-        var components = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-        components.removeLast(3)
-        let base = components.joined(separator: "/") + "/../shared/data/pose-tracks"
-        guard let enumerator = FileManager.default.enumerator(atPath: base) else { return [] }
-        var files: [String] = []
-        while let relative = enumerator.nextObject() as? String {
-            if relative.hasSuffix(".jsonl") { files.append(base + "/" + relative) }
-        }
-        return files.sorted()
     }
 }

@@ -1,6 +1,7 @@
 import CoachKit
 import CoachServer
 import CoachStore
+import CoachTestSupport
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -144,9 +145,5 @@ enum LiveTestServer {
     static let jpegBytes: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0] + [UInt8](repeating: 0, count: 100)
 
     /// The shared data folder beside the repository.
-    static let shared: String = {
-        var components = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-        components.removeLast(3)
-        return components.joined(separator: "/") + "/../shared/data"
-    }()
+    static let shared = SharedData.root
 }

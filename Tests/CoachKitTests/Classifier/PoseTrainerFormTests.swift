@@ -1,3 +1,4 @@
+import CoachTestSupport
 import CoachKit
 import Foundation
 import PoseKit

@@ -1,3 +1,4 @@
+import CoachTestSupport
 import Foundation
 import PoseKit
 import Testing

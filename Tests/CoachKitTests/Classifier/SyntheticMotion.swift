@@ -1,4 +1,5 @@
 import CoachKit
+import CoachTestSupport
 import Foundation
 import PoseKit
 
@@ -63,26 +64,3 @@ enum SyntheticMotion: String, CaseIterable {
     }
 }
 
-/// Where the shared test data lives (`<repo>/../shared/data`), or a clear failure.
-enum SharedData {
-    static let root: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<4 { url.deleteLastPathComponent() }  // Classifier, CoachKitTests, Tests, repo
-        return url.deletingLastPathComponent().appendingPathComponent("shared/data").path
-    }()
-
-    static func path(_ relative: String) throws -> String {
-        let path = root + "/" + relative
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw SharedDataMissing(path: path)
-        }
-        return path
-    }
-
-    struct SharedDataMissing: Error, CustomStringConvertible {
-        var path: String
-        var description: String {
-            "shared test data not found at \(path); these tests need ../shared/data next to the repository"
-        }
-    }
-}

@@ -1,5 +1,6 @@
 import Foundation
-import PoseKit
+public import CoachKit
+public import PoseKit
 
 /// Generates pose frames of a person doing an exercise, for tests: N repetitions, noise, a walk-in,
 /// idle periods, a bystander, stretches out of frame.
@@ -7,36 +8,68 @@ import PoseKit
 /// ```swift
 /// let frames = SyntheticExercise(kind: .squat).frames(reps: 8)
 /// ```
-struct SyntheticExercise {
-    enum Kind {
+public struct SyntheticExercise: Sendable {
+    public enum Kind: Sendable {
         case squat, shoulderAbduction, bicepCurl, wallSit, walkOnly, standStill, hipExtension, lateralTilt, legCurl
     }
 
-    var kind: Kind
-    var fps = 30.0
-    var repSeconds = 2.4
+    public var kind: Kind
+    public var fps = 30.0
+    public var repSeconds = 2.4
     /// Seconds each repetition is held at its peak (a raise held at the top, as programmes prescribe).
-    var holdSeconds = 0.0
+    public var holdSeconds = 0.0
     /// Seconds standing at rest between repetitions.
-    var restSeconds = 0.3
-    var noisePixels = 1.5
-    var walkInSeconds = 0.0
-    var idleBeforeSeconds = 1.0
-    var idleAfterSeconds = 1.0
-    var bystander = false
+    public var restSeconds = 0.3
+    public var noisePixels = 1.5
+    public var walkInSeconds = 0.0
+    public var idleBeforeSeconds = 1.0
+    public var idleAfterSeconds = 1.0
+    public var bystander = false
     /// Peak of the moving angle (degrees); default per kind.
-    var peakDegrees: Double?
-    var legsCutOff = false
+    public var peakDegrees: Double?
+    public var legsCutOff = false
     /// A close camera: the body 200 px lower, hips and legs below the picture where a pose estimator
     /// guesses them (confidence 0.3, kept by the smoother).
-    var waistUp = false
-    var seed: UInt64 = 42
+    public var waistUp = false
+    public var seed: UInt64 = 42
 
-    static let width = 640.0
-    static let height = 480.0
+    public static let width = 640.0
+    public static let height = 480.0
+
+    public init(
+        kind: Kind,
+        fps: Double = 30.0,
+        repSeconds: Double = 2.4,
+        holdSeconds: Double = 0.0,
+        restSeconds: Double = 0.3,
+        noisePixels: Double = 1.5,
+        walkInSeconds: Double = 0.0,
+        idleBeforeSeconds: Double = 1.0,
+        idleAfterSeconds: Double = 1.0,
+        bystander: Bool = false,
+        peakDegrees: Double? = nil,
+        legsCutOff: Bool = false,
+        waistUp: Bool = false,
+        seed: UInt64 = 42
+    ) {
+        self.kind = kind
+        self.fps = fps
+        self.repSeconds = repSeconds
+        self.holdSeconds = holdSeconds
+        self.restSeconds = restSeconds
+        self.noisePixels = noisePixels
+        self.walkInSeconds = walkInSeconds
+        self.idleBeforeSeconds = idleBeforeSeconds
+        self.idleAfterSeconds = idleAfterSeconds
+        self.bystander = bystander
+        self.peakDegrees = peakDegrees
+        self.legsCutOff = legsCutOff
+        self.waistUp = waistUp
+        self.seed = seed
+    }
 
     /// The frames of a session with `reps` repetitions (or a hold of `reps` seconds for `.wallSit`).
-    func frames(reps: Int) -> [PoseFrame] {
+    public func frames(reps: Int) -> [PoseFrame] {
         var rng = SplitMix64(seed: seed)
         var frames: [PoseFrame] = []
         var t = 0.0
@@ -122,12 +155,12 @@ struct SyntheticExercise {
         }
     }
 
-    enum View { case front, side }
+    public enum View: Sendable { case front, side }
 
     /// A person standing on the floor: knee flexion and trunk lean (side view), shoulder abduction of
     /// the left and right arm (front view), elbow flexion; the near (right) leg swung straight back by `legBack`
     /// (side view), the trunk bent sideways by `tilt` about the hips, toward the image right (front view).
-    static func body(
+    public static func body(
         cx: Double,
         scale: Double = 1,
         view: View,
@@ -254,19 +287,10 @@ struct SyntheticExercise {
     }
 }
 
-/// A small deterministic random number generator.
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func uniform() -> Double { Double(next() >> 11) / Double(1 << 53) }
-    mutating func gaussian() -> Double {
+/// Uniform and normal draws from the classifier's deterministic generator.
+extension SplitMix64 {
+    public mutating func uniform() -> Double { Double(next() >> 11) / Double(1 << 53) }
+    public mutating func gaussian() -> Double {
         let u = max(uniform(), 1e-12)
         return (-2 * log(u)).squareRoot() * cos(2 * .pi * uniform())
     }

@@ -50,7 +50,15 @@ struct ClassifierRulesCommandTests {
                 "upper-arm-still", "elbow-still", "no-swing", "full-curl",
             ]
         )
-        _ = try await InProcessCommand.run(["predict", "--model", out, "--manifest", manifest, "--json"])
+        // ... and gives every training recording its label: the rules alone explain them.
+        let entries = try ClassifierManifest(text: try String(contentsOfFile: manifest, encoding: .utf8), path: manifest)
+            .entries
+        #expect(entries.count == 9)
+        for entry in entries {
+            let prediction = classifier.predict(try PoseTrackSequenceSource().sequence(at: entry.path))
+            #expect(prediction.label == entry.label, "\(entry.path)")
+        }
+        #expect(try await InProcessCommand.run(["predict", "--model", out, "--manifest", manifest, "--json"]))
     }
 
     @Test func exerciseNoneLeavesTheRulesOut() async throws {

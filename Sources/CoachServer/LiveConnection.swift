@@ -307,6 +307,7 @@ actor LiveConnection {
         let endEvents = JSONValue.array(outcome.events.compactMap(LiveMessage.event)).jsonText
         send(
             "{\"type\":\"summary\",\"session\":\"\(set.id)\",\"dropped\":\(set.droppedFrames),\"events\":\(endEvents),"
+                + "\"message\":\(outcome.problem.map { JSONValue.string($0).jsonText } ?? "null"),"
                 + "\"report\":{\"html\":\"\(base)/report.html\",\"pdf\":\"\(base)/report.pdf\"},\"summary\":\(outcome.json)}"
         )
     }

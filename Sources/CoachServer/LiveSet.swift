@@ -235,11 +235,20 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
     /// The set's outcome, once ``stop()`` was called and no worker is on it: the events of its end
     /// (`CoachingSession.finish()`: repetitions found, named or judged only then), its summary; `nil` if nobody was
     /// ever coached.
-    func outcome() -> (events: [CoachEvent], summary: SessionSummary, json: String, series: [AngleSample])? {
+    func outcome() -> (
+        events: [CoachEvent], summary: SessionSummary, json: String, series: [AngleSample], problem: String?
+    )? {
         guard var coach, framesCoached > 0 else { return nil }
         let events = coach.finish()
         self.coach = coach
         let summary = coach.summary()
+        // The checks `ptcoach analyze` makes: nobody seen, or the joints the exercise needs never seen.
+        var problem: String?
+        do {
+            try coach.checkCoached(frames: framesCoached, name: "this set")
+        } catch {
+            problem = error.message
+        }
         guard
             let json = try? summary.jsonText(
                 file: "live:\(id)",
@@ -247,7 +256,7 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
                 prescribedHoldSeconds: prescribedHoldSeconds
             )
         else { return nil }
-        return (events, summary, json, series)
+        return (events, summary, json, series, problem)
     }
 
     var droppedFrames: Int {

@@ -228,6 +228,29 @@ struct LiveSocketTests {
         #expect(try await store.set(id: disconnected)?.reps ?? -1 >= halfReps - 1)
     }
 
+    @Test("A set in which nobody was seen ends with analyze's reason, not a silent zero")
+    func nobodySeen() async throws {
+        let (store, _) = try LiveTestServer.store()
+        let app = try LiveTestServer.application(store: store)
+        let mailbox = LiveMailbox()
+        try await app.test(.live) { client in
+            try await LiveTestServer.session(client, mailbox: mailbox) { outbound in
+                try await outbound.write(
+                    .text(
+                        #"{"type":"start","input":"keypoints","exercise":"squat","keypoints":["leftHip","leftKnee","leftAnkle"],"width":640,"height":480}"#
+                    )
+                )
+                _ = try await mailbox.wait(for: "ready")
+                for k in 0..<20 { try await outbound.write(.text(#"{"type":"frame","id":\#(k),"t":\#(Double(k) / 30),"poses":[]}"#)) }
+                try await outbound.write(.text(#"{"type":"end"}"#))
+                _ = try await mailbox.wait(for: "summary")
+            }
+        }
+        let summary = try #require(await mailbox.all("summary").first)
+        #expect(summary["summary"]?["reps"]?.intValue == 0)
+        #expect(summary["message"]?.stringValue == "this set: no person was seen in any of the 20 frames; check the recording")
+    }
+
     @Test("The exercise library and saved sets are served as JSON; a WebSocket from another origin is refused")
     func httpAPI() async throws {
         let (store, _) = try LiveTestServer.store()

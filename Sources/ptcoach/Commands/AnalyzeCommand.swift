@@ -4,16 +4,6 @@ import Foundation
 import MediaIO
 import PoseKit
 
-/// A source of pose frames for analysis: a pose-track file today, a video through the pose estimator later.
-protocol PoseFrameSource {
-    /// The image size the keypoints refer to and the nominal frame rate.
-    var width: Double { get }
-    var height: Double { get }
-    var fps: Double { get }
-    /// The next frame, or `nil` at the end.
-    mutating func next() throws -> PoseFrame?
-}
-
 /// Frames read from a pose-track file.
 struct PoseTrackFrameSource: PoseFrameSource {
     var reader: PoseTrackReader
@@ -302,7 +292,8 @@ struct AnalyzeCommand: AsyncParsableCommand {
         .analysis(exercise: exercise, library: library.exercises, width: width, height: height)
     }
 
-    /// Runs a coaching session over every frame of `source`, showing `observe` the state after each frame.
+    /// Runs a coaching session over every frame of `source`, showing `observe` the state after each frame
+    /// (``CoachKit/CoachingSession/analyze(source:configuration:name:observe:)``).
     ///
     /// - Throws: ``CLIError`` when nobody is seen, or the joints the exercise needs never are.
     static func analyze(
@@ -311,27 +302,11 @@ struct AnalyzeCommand: AsyncParsableCommand {
         name: String,
         observe: (CoachSnapshot) -> Void = { _ in }
     ) throws -> SessionSummary {
-        let exercise = configuration.exercise
-        var session = CoachingSession(configuration: configuration)
-        var frames = 0
-        while let frame = try source.next() {
-            frames += 1
-            _ = session.ingest(frame)
-            observe(session.snapshot)
+        do {
+            return try CoachingSession.analyze(source: &source, configuration: configuration, name: name, observe: observe)
+        } catch let error as CoachKitError {
+            throw CLIError(error.message)
         }
-        guard frames > 0 else { throw CLIError("\(name): the file has no frames after its header; nothing to analyse") }
-        guard session.personFrames > 0 else {
-            throw CLIError("\(name): no person was seen in any of the \(frames) frames; check the recording")
-        }
-        let never = session.jointsNeverSeen
-        if !never.isEmpty {
-            let what = exercise.map { "the \($0.id) exercise" } ?? "the analysis"
-            throw CLIError(
-                "\(name): \(what) needs \(never.map(\.name).joined(separator: ", ")), never seen in the recording; "
-                    + "film the whole body\(exercise == nil ? "" : " or choose another exercise")"
-            )
-        }
-        return session.summary()
     }
 
     /// The `--json` object (``CoachKit/SessionSummary/jsonText(file:prescribedReps:prescribedHoldSeconds:)``).

@@ -331,7 +331,8 @@ function onSummary(msg) {
   if (!summary.repetitions?.length) {
     const cell = ui.repRows.insertRow().insertCell();
     cell.colSpan = 5;
-    cell.textContent = "No repetitions counted.";
+    // Why nothing was counted, when the coach knows (nobody seen, the exercise's joints never in view).
+    cell.textContent = msg.message ? `No repetitions counted: ${msg.message.replace(/^this set: /, "")}` : "No repetitions counted.";
   }
 
   // Each form issue once, with how many repetitions it came up in.

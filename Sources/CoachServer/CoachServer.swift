@@ -260,8 +260,8 @@ struct SampleVideos: Sendable {
         let folder = (directory as NSString).lastPathComponent
         var list: [Sample] = []
         let text = (try? String(contentsOfFile: directory + "/labels.csv", encoding: .utf8)) ?? ""
-        for line in text.split(separator: "\n").dropFirst() {
-            let fields = line.split(separator: ",", maxSplits: 3, omittingEmptySubsequences: false).map(String.init)
+        for row in ((try? CSVRows.parse(text)) ?? []).dropFirst() {
+            let fields = row.fields
             guard fields.count >= 3, ids.contains(fields[1]) else { continue }
             var path = fields[0]
             if path.hasPrefix(folder + "/") { path.removeFirst(folder.count + 1) }

@@ -40,33 +40,28 @@ public struct ClassifierManifest: Sendable, Hashable {
         var entries: [Entry] = []
         var sawHeader = false
         var lineNumber = 0
-        var body = Substring(text)
-        if body.hasPrefix("\u{FEFF}") { body = body.dropFirst() }
-        for rawLine in body.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
-            lineNumber += 1
-            var line = rawLine
-            if line.hasSuffix("\r") { line = line.dropLast() }
-            if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
-            let fields: [String]
-            do {
-                fields = try Self.fields(of: line)
-            } catch let reason {
-                throw Self.fail(path, lineNumber, reason.message)
-            }
-            let trimmed = fields.map { $0.manifestTrimmed() }
+        let rows: [CSVRows.Row]
+        do {
+            rows = try CSVRows.parse(text)
+        } catch {
+            throw Self.fail(path, error.line, error.message)
+        }
+        for row in rows {
+            let trimmed = row.fields
+            lineNumber = row.line
             if !sawHeader {
                 guard trimmed.count >= 2, trimmed[0].lowercased() == "path", trimmed[1].lowercased() == "label" else {
                     throw Self.fail(
                         path,
                         lineNumber,
-                        "the header must be `path,label`, found `\(line)`; write that header line first"
+                        "the header must be `path,label`, found `\(row.text)`; write that header line first"
                     )
                 }
                 sawHeader = true
                 continue
             }
             guard trimmed.count >= 2 else {
-                throw Self.fail(path, lineNumber, "expected two fields `path,label`, found `\(line)`")
+                throw Self.fail(path, lineNumber, "expected two fields `path,label`, found `\(row.text)`")
             }
             guard !trimmed[0].isEmpty else { throw Self.fail(path, lineNumber, "the path is empty") }
             guard !trimmed[1].isEmpty else {
@@ -98,50 +93,6 @@ public struct ClassifierManifest: Sendable, Hashable {
 
     private static func fail(_ path: String, _ line: Int, _ message: String) -> CoachKitError {
         CoachKitError(.malformedManifest, "\(path):\(line): \(message)")
-    }
-
-    private struct FieldError: Error { var message: String }
-
-    /// Splits one CSV line into fields (RFC 4180 quoting within a line).
-    private static func fields(of line: Substring) throws(FieldError) -> [String] {
-        var fields: [String] = []
-        var current = ""
-        var inQuotes = false
-        var wasQuoted = false
-        var index = line.startIndex
-        while index < line.endIndex {
-            let character = line[index]
-            if inQuotes {
-                if character == "\"" {
-                    let next = line.index(after: index)
-                    if next < line.endIndex, line[next] == "\"" {
-                        current.append("\"")
-                        index = next
-                    } else {
-                        inQuotes = false
-                    }
-                } else {
-                    current.append(character)
-                }
-            } else if character == "," {
-                fields.append(current)
-                current = ""
-                wasQuoted = false
-            } else if character == "\"" {
-                guard current.manifestTrimmed().isEmpty, !wasQuoted else {
-                    throw FieldError(message: "a quote inside an unquoted field in `\(line)`; quote the whole field")
-                }
-                current = ""
-                inQuotes = true
-                wasQuoted = true
-            } else {
-                current.append(character)
-            }
-            index = line.index(after: index)
-        }
-        guard !inQuotes else { throw FieldError(message: "an unterminated quoted field in `\(line)`") }
-        fields.append(current)
-        return fields
     }
 }
 

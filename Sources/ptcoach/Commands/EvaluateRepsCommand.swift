@@ -79,10 +79,16 @@ struct EvaluateRepsCommand: AsyncParsableCommand {
         let library = try AnalyzeCommand.loadLibrary(directory: nil)
         let heldOutSubjects = Set(heldOut.split(separator: ",").map(String.init))
         var results: [Result] = []
-        for (number, raw) in text.split(whereSeparator: \.isNewline).enumerated() {
-            let line = raw.trimmingCharacters(in: .whitespaces)
-            if number == 0 || line.isEmpty { continue }
-            let fields = line.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let rows: [CSVRows.Row]
+        do {
+            rows = try CSVRows.parse(text)
+        } catch {
+            throw CLIError("\(manifest):\(error.line): \(error.message)")
+        }
+        for row in rows.dropFirst() {  // the header
+            let number = row.line - 1
+            let line = row.text
+            let fields = row.fields
             let truth = fields.count >= 2 ? Int(fields[1]) : nil
             guard recognitionOnly || (truth ?? 0) > 0 else {
                 throw CLIError(

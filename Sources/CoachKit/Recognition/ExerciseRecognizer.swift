@@ -696,7 +696,7 @@ public struct ExerciseRecognizer: Sendable {
 
     /// Why an exercise scored what it did at the last decision: each factor, and the swing of every
     /// segment (for tuning and for `ptcoach evaluate-reps --explain`).
-    public func explanation(of index: Int) -> String {
+    package func explanation(of index: Int) -> String {
         var text = ""
         _ = score(exercises[index], explain: &text)
         return text
@@ -704,7 +704,7 @@ public struct ExerciseRecognizer: Sendable {
 
     /// The swings of the last decision: per segment slot (upper arm, forearm, thigh, shank; left, right)
     /// the swing and its direction (outward, forward, up), plus the hip-height range and the view mode.
-    public var swingSummary: String {
+    package var swingSummary: String {
         let names = ["uaL", "uaR", "faL", "faR", "thL", "thR", "shL", "shR"]
         var parts: [String] = []
         for slot in 0..<Self.segmentSlots {

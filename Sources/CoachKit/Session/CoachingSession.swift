@@ -300,7 +300,7 @@ public struct CoachingSession: Sendable {
 
     /// With no exercise given: the projection of the pose on the movement counted (torso lengths), and which
     /// principal component that movement is (0 = the leading one). For diagnostics (`--trace`).
-    public var agnosticSignal: (value: Double?, component: Int) {
+    package var agnosticSignal: (value: Double?, component: Int) {
         (agnostic?.signal, agnostic?.lastChoice ?? 0)
     }
 
@@ -308,7 +308,7 @@ public struct CoachingSession: Sendable {
     /// counter, as counted), `"movement"`, then `"<kind>:<side><direction>"` for each other angle (side L, R or
     /// -, direction + or -).
     /// For diagnostics (`ptcoach evaluate-reps --per-file`).
-    public var signalCounts: [(signal: String, reps: Int)] {
+    package var signalCounts: [(signal: String, reps: Int)] {
         guard let exercise = configuration.exercise, exercise.repetition != nil else { return [] }
         var list: [(signal: String, reps: Int)] = [("angle", angleReps), ("movement", fallbackReps[0].count)]
         for k in secondary.indices {

@@ -83,9 +83,9 @@ enum LiveMessage {
             "cue": string(s.cueText),
             "cueKind": string(s.cueKind?.rawValue),
             "warning": string(s.safetyWarning),
-            // The set-up guidance in force, or the set-up cue being shown ("Step back so that your knees are in
-            // the picture"): the page shows either as "Get into position".
-            "setup": string(s.setupGuidance ?? (s.cueKind == .setup ? s.cueText : nil)),
+            // The set-up guidance in force (the person is not measurable as they stand); a set-up cue about form
+            // that cannot be checked comes as the cue, of kind "setup".
+            "setup": string(s.setupGuidance),
             "hold": hold(s.hold),
             "peakHold": hold(s.peakHold),
         ])

@@ -279,10 +279,11 @@ function renderState(state, pose) {
   show(ui.position, !pose || !!setup);
   setText(ui.setupText, setup ?? (pose ? "" : "Stand where the camera can see all of you"));
 
+  // One message at a time: a cue that repeats the set-up guidance shown above is not shown twice.
   const cue = textOf(state.cue);
   setText(ui.cue, cue ?? "");
   ui.cue.dataset.kind = state.cueKind ?? "";
-  show(ui.cue, !!cue);
+  show(ui.cue, !!cue && cue !== setup);
 }
 
 function bump() {

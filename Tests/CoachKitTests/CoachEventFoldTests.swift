@@ -40,17 +40,7 @@ struct CoachEventFoldTests {
     @Test("The three cases of the issue: phantom withdrawn, named at the end, one short movement")
     func issueCases() {
         // A knee glitch in depth before the set: 4 events with indices 1, 1, 2, 3 against 3 repetitions.
-        let phantom = CoachingSessionTests.withDepth(
-            SyntheticExercise(kind: .squat, idleBeforeSeconds: 1.2).frames(reps: 3),
-            rigid: false
-        ).map { frame in
-            var frame = frame
-            if frame.seconds > 0.1, frame.seconds < 0.9 {
-                let bump = 60 * sin(Double.pi * (frame.seconds - 0.1) / 0.8)
-                for joint in [Joint.leftKnee, .rightKnee] { frame.poses[0][joint].z! -= bump }
-            }
-            return frame
-        }
+        let phantom = CoachingSessionTests.phantomThenThreeSquats()
         let (events, summary, _) = Self.events(phantom, exercise: Self.library["squat"], width: 640, height: 480)
         #expect(summary.reps == 3)
         #expect(events.contains { if case .repetitionsRevised = $0 { true } else { false } })

@@ -130,17 +130,7 @@ extension CoachingSessionTests {
     @Test func theCuesOfAWithdrawnRepetitionAreNotTheSessionsIssues() throws {
         // The phantom repetition on guessed depth (aPhantomRepetitionOnGuessedDepthIsReplacedByTheImagePlaneCount)
         // is counted and cued live, then withdrawn when the depth proves a guess.
-        let frames = Self.withDepth(
-            SyntheticExercise(kind: .squat, idleBeforeSeconds: 1.2).frames(reps: 3),
-            rigid: false
-        ).map { frame in
-            var frame = frame
-            if frame.seconds > 0.1, frame.seconds < 0.9 {
-                let bump = 60 * sin(Double.pi * (frame.seconds - 0.1) / 0.8)
-                for joint in [Joint.leftKnee, .rightKnee] { frame.poses[0][joint].z! -= bump }
-            }
-            return frame
-        }
+        let frames = CoachingSessionTests.phantomThenThreeSquats()
         let (session, events) = Self.run(frames, exercise: "squat")
         let summary = session.summary()
         #expect(summary.reps == 3)

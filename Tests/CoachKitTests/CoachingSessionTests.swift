@@ -607,13 +607,10 @@ struct CoachingSessionTests {
         }
     }
 
-    @Test func aPhantomRepetitionOnGuessedDepthIsReplacedByTheImagePlaneCount() {
-        // The first second: standing still while the guessed depth of the knees swings 60 px forward and
-        // back (a 3-D knee angle of about 70°, squat_13's first "repetition"); then three real squats.
-        let frames = Self.withDepth(
-            SyntheticExercise(kind: .squat, idleBeforeSeconds: 1.2).frames(reps: 3),
-            rigid: false
-        ).map { frame in
+    /// The first second: standing still while the guessed depth of the knees swings 60 px forward and back (a 3-D
+    /// knee angle of about 70°, squat_13's first "repetition"); then three real squats.
+    static func phantomThenThreeSquats() -> [PoseFrame] {
+        withDepth(SyntheticExercise(kind: .squat, idleBeforeSeconds: 1.2).frames(reps: 3), rigid: false).map { frame in
             var frame = frame
             if frame.seconds > 0.1, frame.seconds < 0.9 {
                 let bump = 60 * sin(Double.pi * (frame.seconds - 0.1) / 0.8)
@@ -621,6 +618,10 @@ struct CoachingSessionTests {
             }
             return frame
         }
+    }
+
+    @Test func aPhantomRepetitionOnGuessedDepthIsReplacedByTheImagePlaneCount() {
+        let frames = Self.phantomThenThreeSquats()
         let (session, _) = Self.run(frames, exercise: "squat")
         #expect(session.repetitions.count == 3)
         #expect(session.repetitions.allSatisfy { $0.startSeconds > 1 })

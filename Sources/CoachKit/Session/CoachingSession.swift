@@ -291,12 +291,31 @@ public struct CoachingSession: Sendable {
     private typealias RepetitionStatistics = (min: [Double], max: [Double], peak: [Double], missingParts: [Int])
     /// Repetitions of each fallback signal: [0] the movement, [k] the k-th other angle.
     private var fallbackReps: [[RepCounter.Completed]] = [[]]
-    /// -1: the primary angle; 0: the movement; k: the k-th other angle. With no exercise given, the movement
-    /// counts until one of the body's angles (every library angle kind, each side and direction) proves it
-    /// misses repetitions, by the same test as a fallback with an exercise given.
-    private var countingSource = -1
+    /// What the repetitions are counted from.
+    private enum CountingSignal: Equatable {
+        /// The exercise's primary angle.
+        case primaryAngle
+        /// The dominant movement (``fallbackReps``[0]).
+        case movement
+        /// The k-th secondary angle counter (``fallbackReps``[k + 1]).
+        case secondaryAngle(Int)
+
+        /// Its index in ``fallbackReps``; `nil` for the primary angle.
+        var fallback: Int? {
+            switch self {
+            case .primaryAngle: nil
+            case .movement: 0
+            case .secondaryAngle(let k): k + 1
+            }
+        }
+
+        init(fallback: Int) { self = fallback == 0 ? .movement : .secondaryAngle(fallback - 1) }
+    }
+    /// With no exercise given, the movement counts until one of the body's angles (every library angle kind, each
+    /// side and direction) proves it misses repetitions, by the same test as a fallback with an exercise given.
+    private var countingSource = CountingSignal.primaryAngle
     /// Whether repetitions come from a fallback signal because the primary angle proved unreliable.
-    public var countsMovement: Bool { countingSource >= 0 }
+    public var countsMovement: Bool { countingSource != .primaryAngle }
 
     /// With no exercise given: the projection of the pose on the movement counted (torso lengths), and which
     /// principal component that movement is (0 = the leading one). For diagnostics (`--trace`).
@@ -457,7 +476,7 @@ public struct CoachingSession: Sendable {
             requiredJoints = [.neck, .leftShoulder, .rightShoulder]
             recognizer = ExerciseRecognizer(exercises: configuration.library, configuration: configuration.recognition)
             agnostic = PeriodicMotionCounter()
-            countingSource = 0
+            countingSource = .movement
             for (k, kind) in ExerciseRecognizer.kinds.enumerated() where kind.countsRepetitions {
                 for side in 0..<(kind.isSided ? 2 : 1) {
                     for direction in [1.0, -1.0] {
@@ -959,9 +978,9 @@ public struct CoachingSession: Sendable {
                 if !flatCounters[c].continues(with: flatPrimaryValue(side: counterSides[c])) { return false }
             }
         }
-        if countingSource > 0 {
-            let v = values[secondarySlots[countingSource - 1]]
-            if !secondary[countingSource - 1].continues(with: v.isNaN ? nil : v) { return false }
+        if case .secondaryAngle(let k) = countingSource {
+            let v = values[secondarySlots[k]]
+            if !secondary[k].continues(with: v.isNaN ? nil : v) { return false }
         }
         return true
     }
@@ -1090,7 +1109,7 @@ public struct CoachingSession: Sendable {
     /// repetition under way keeps those swapped in at the verdict.
     /// The fallback signals' repetitions until then were measured with the guessed depth too: forgotten.
     private mutating func recountInImagePlane() {
-        guard countingSource < 0, let exercise = configuration.exercise else { return }
+        guard countingSource == .primaryAngle, let exercise = configuration.exercise else { return }
         for k in fallbackReps.indices { fallbackReps[k].removeAll(keepingCapacity: true) }
         for k in secondary.indices { secondary[k].reset() }
         guard !repetitions.isEmpty || !flatCompleted.isEmpty else { return }
@@ -1218,7 +1237,7 @@ public struct CoachingSession: Sendable {
         {
             for rep in reps where mayCount(startingAt: rep.startSeconds) {
                 fallbackReps[0].append(rep)
-                if countingSource == 0 { completeAgnostic(rep, exercise: exercise) }
+                if countingSource == .movement { completeAgnostic(rep, exercise: exercise) }
             }
             switchToFallbackIfAngleFails(exercise)
         }
@@ -1230,7 +1249,7 @@ public struct CoachingSession: Sendable {
                 mayCount(startingAt: rep.startSeconds)
             {
                 fallbackReps[k + 1].append(rep)
-                if countingSource == k + 1 { completeAgnostic(rep, exercise: exercise) }
+                if countingSource == .secondaryAngle(k) { completeAgnostic(rep, exercise: exercise) }
                 switchToFallbackIfAngleFails(exercise)
             }
         }
@@ -1244,7 +1263,7 @@ public struct CoachingSession: Sendable {
             let active = counters[c].phase == .active
             updateStatistics(counter: c, value: value, active: active, valid: valid, direction: spec.direction)
             if case .completed(let completed) = event {
-                if countingSource < 0, mayCount(startingAt: completed.startSeconds) {
+                if countingSource == .primaryAngle, mayCount(startingAt: completed.startSeconds) {
                     complete(completed, counter: c, exercise)
                     switchToFallbackIfAngleFails(exercise)
                 }
@@ -1281,7 +1300,7 @@ public struct CoachingSession: Sendable {
     /// counts it), and once it is long enough, a cue to come back.
     private mutating func updatePeakHold(counter c: Int, target: Double, at t: Double) {
         // From half a second on: on the way up the angle is always near its highest value so far.
-        guard countingSource < 0, let since = counters[c].heldAtPeakSince, t - since >= Self.shownHoldSeconds else {
+        guard countingSource == .primaryAngle, let since = counters[c].heldAtPeakSince, t - since >= Self.shownHoldSeconds else {
             snapshot.peakHold = nil
             return
         }
@@ -1309,8 +1328,8 @@ public struct CoachingSession: Sendable {
         let movementOnly = configuration.exercise == nil
         if movementOnly, agnostic?.hasMovement != true { return }
         var best = -1
-        var bestCount = (countingSource < 0 ? angleReps : fallbackReps[countingSource].count) + 1
-        for (k, reps) in fallbackReps.enumerated() where k != countingSource && reps.count > bestCount {
+        var bestCount = (countingSource.fallback.map { fallbackReps[$0].count } ?? angleReps) + 1
+        for (k, reps) in fallbackReps.enumerated() where k != countingSource.fallback && reps.count > bestCount {
             if movementOnly,
                 reps.count < 4 || !Self.restsBetween(reps)
                     || !repetitions.allSatisfy({ counted in reps.contains { Self.overlap($0, counted) } })
@@ -1326,7 +1345,7 @@ public struct CoachingSession: Sendable {
             bestCount = reps.count
         }
         guard best >= 0 else { return }
-        countingSource = best
+        countingSource = CountingSignal(fallback: best)
         // Replace the angle counter's repetitions by the fallback's.
         withdrawRepetitions()
         for rep in fallbackReps[best] { completeAgnostic(rep, exercise: exercise) }
@@ -1878,7 +1897,7 @@ public struct CoachingSession: Sendable {
         let exercise = recognizedExercise
         for rep in reps where mayCount(startingAt: rep.startSeconds) {
             fallbackReps[0].append(rep)
-            if countingSource == 0 { completeAgnostic(rep, exercise: exercise) }
+            if countingSource == .movement { completeAgnostic(rep, exercise: exercise) }
         }
     }
 
@@ -1894,7 +1913,7 @@ public struct CoachingSession: Sendable {
                 mayCount(startingAt: rep.startSeconds)
             else { continue }
             fallbackReps[k + 1].append(rep)
-            if countingSource == k + 1 { completeAgnostic(rep, exercise: exercise) }
+            if countingSource == .secondaryAngle(k) { completeAgnostic(rep, exercise: exercise) }
             switchToFallbackIfAngleFails(exercise)
         }
     }
@@ -1902,7 +1921,7 @@ public struct CoachingSession: Sendable {
     /// The depth proved a guess with no exercise given: the angles' counters start again from the image-plane
     /// angles of the samples so far, so that they measure what the picture shows from the start.
     private mutating func recountAnglesInImagePlane() {
-        guard configuration.exercise == nil, countingSource == 0 else { return }
+        guard configuration.exercise == nil, countingSource == .movement else { return }
         for k in secondary.indices {
             secondary[k].reset()
             fallbackReps[k + 1].removeAll(keepingCapacity: true)
@@ -2418,11 +2437,13 @@ public struct CoachingSession: Sendable {
             exercise: exerciseID,
             exerciseName: name,
             exerciseSource: source,
-            countedBy: countingSource == 0
-                ? .movement
-                : countingSource > 0
-                    ? .otherAngle(countedAngle(countingSource - 1))
-                    : (configuration.exercise?.isHold == true ? .hold : .angle),
+            countedBy: {
+                switch countingSource {
+                case .movement: .movement
+                case .secondaryAngle(let k): .otherAngle(countedAngle(k))
+                case .primaryAngle: configuration.exercise?.isHold == true ? .hold : .angle
+                }
+            }(),
             reps: repetitions.count,
             repetitions: repetitions,
             holds: holds,

@@ -267,49 +267,11 @@ actor LiveConnection {
     private func endSet() async {
         guard let set else { return }
         self.set = nil
-        set.stop()
-        while hub.pool.isBusy(set) { try? await Task.sleep(for: .milliseconds(2)) }
-        set.releaseEstimator()
         releaseSeat()
-        hub.unregister(set)
-        await saves.drain()
-        guard let outcome = set.outcome() else {
-            send(
-                JSONValue.object([
-                    "type": .string("summary"), "session": .string(set.id), "summary": .null,
-                    "message": .string("no frame was coached in this set"),
-                ]).jsonText
-            )
-            try? await hub.store.close(
-                setID: set.id,
-                summary: nil,
-                summaryJSON: nil,
-                angleSeriesJSON: nil,
-                at: Date()
-            )
-            return
-        }
-        let series = JSONValue.array(outcome.series.map { .array([.number($0.seconds), .number(($0.degrees * 10).rounded() / 10)]) })
-        do {
-            try await hub.store.close(
-                setID: set.id,
-                summary: outcome.summary,
-                summaryJSON: outcome.json,
-                angleSeriesJSON: series.jsonText,
-                at: Date()
-            )
-        } catch {
-            logger.error("live: \(error)")
-            fail("storage", "the set's summary could not be saved (\(error)); its repetitions were saved as they came")
-        }
-        logger.info("live: set \(set.id) ended: \(outcome.summary.reps) reps, \(set.droppedFrames) frames dropped")
-        let base = "/api/sessions/\(set.id)"
-        let endEvents = JSONValue.array(outcome.events.compactMap(LiveMessage.event)).jsonText
-        send(
-            "{\"type\":\"summary\",\"session\":\"\(set.id)\",\"dropped\":\(set.droppedFrames),\"events\":\(endEvents),"
-                + "\"message\":\(outcome.problem.map { JSONValue.string($0).jsonText } ?? "null"),"
-                + "\"report\":{\"html\":\"\(base)/report.html\",\"pdf\":\"\(base)/report.pdf\"},\"summary\":\(outcome.json)}"
-        )
+        // Saved in a task of its own: a socket's task is cancelled when the server stops, and the save must not be.
+        let (hub, saves) = (hub, saves)
+        let message = await Task { await hub.finish(set, after: saves) }.value
+        if let message { send(message) }
     }
 
     private func releaseSeat() {

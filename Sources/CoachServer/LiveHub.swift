@@ -2,6 +2,7 @@ import CoachKit
 import CoachStore
 import Foundation
 import Logging
+import PoseKit
 import ServiceLifecycle
 
 /// What every live connection shares: the inference workers, the store, the library and the session limit.
@@ -66,6 +67,48 @@ final class LiveHub: Service, @unchecked Sendable {
         return open.count
     }
 
+    /// Ends a set and saves it: waits for the frame being coached, gives its estimator back, saves the summary
+    /// after the repetition saves in flight (`saves`), and returns the summary message for its socket. `nil` when
+    /// the set was already finished (by its socket, or by the shutdown's sweep).
+    func finish(_ set: LiveSet, after saves: SaveLog?) async -> String? {
+        guard set.claimFinish() else { return nil }
+        set.stop()
+        while pool.isBusy(set) { try? await Task.sleep(for: .milliseconds(2)) }
+        set.releaseEstimator()
+        defer { unregister(set) }
+        await saves?.drain()
+        guard let outcome = set.outcome() else {
+            try? await store.close(setID: set.id, summary: nil, summaryJSON: nil, angleSeriesJSON: nil, at: Date())
+            return JSONValue.object([
+                "type": .string("summary"), "session": .string(set.id), "summary": .null,
+                "message": .string("no frame was coached in this set"),
+            ]).jsonText
+        }
+        let series = JSONValue.array(
+            outcome.series.map { .array([.number($0.seconds), .number(($0.degrees * 10).rounded() / 10)]) }
+        )
+        var storageProblem: String?
+        do {
+            try await store.close(
+                setID: set.id,
+                summary: outcome.summary,
+                summaryJSON: outcome.json,
+                angleSeriesJSON: series.jsonText,
+                at: Date()
+            )
+        } catch {
+            logger.error("live: \(error)")
+            storageProblem = "the set's summary could not be saved (\(error)); its repetitions were saved as they came"
+        }
+        logger.info("live: set \(set.id) ended: \(outcome.summary.reps) reps, \(set.droppedFrames) frames dropped")
+        let base = "/api/sessions/\(set.id)"
+        let endEvents = JSONValue.array(outcome.events.compactMap(LiveMessage.event)).jsonText
+        let message = storageProblem ?? outcome.problem
+        return "{\"type\":\"summary\",\"session\":\"\(set.id)\",\"dropped\":\(set.droppedFrames),\"events\":\(endEvents),"
+            + "\"message\":\(message.map { JSONValue.string($0).jsonText } ?? "null"),"
+            + "\"report\":{\"html\":\"\(base)/report.html\",\"pdf\":\"\(base)/report.pdf\"},\"summary\":\(outcome.json)}"
+    }
+
     func run() async throws {
         let interrupted = try await store.markInterrupted()
         if interrupted > 0 {
@@ -74,19 +117,7 @@ final class LiveHub: Service, @unchecked Sendable {
         try? await gracefulShutdown()
         // The HTTP server has stopped and its sockets have closed (each saving its set); anything left is saved here.
         let left = lock.withLock { Array(open.values) }
-        for set in left {
-            set.stop()
-            while pool.isBusy(set) { try? await Task.sleep(for: .milliseconds(2)) }
-            if let outcome = set.outcome() {
-                try? await store.close(
-                    setID: set.id,
-                    summary: outcome.summary,
-                    summaryJSON: outcome.json,
-                    angleSeriesJSON: "[]",
-                    at: Date()
-                )
-            }
-        }
+        for set in left { _ = await finish(set, after: nil) }
         pool.stop()
         logger.info("live: stopped; \(left.count) set(s) saved at shutdown")
     }

@@ -35,6 +35,7 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
     private var dropped = 0
     private var lastSentSeconds = -Double.infinity
     private var ended = false
+    private var finishClaimed = false
 
     // The coaching state: touched by one worker (or the socket's task) at a time.
     private var coach: CoachingSession?
@@ -216,6 +217,14 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
     }
 
     // MARK: - The end
+
+    /// Whether the caller is the one to finish and save the set (its socket, or the shutdown's sweep): `true` once.
+    func claimFinish() -> Bool {
+        lock.withLock {
+            defer { finishClaimed = true }
+            return !finishClaimed
+        }
+    }
 
     /// Stops taking frames: the one waiting is dropped; one being processed finishes.
     func stop() {

@@ -11,6 +11,7 @@ import NIOSSL
 import NIOWebSocket
 import PoseKit
 import ServiceLifecycle
+import UnixSignals
 
 /// The live coach's web application: the coaching page, a small JSON API and the live WebSocket
 /// (docs/live-protocol.md).
@@ -29,6 +30,41 @@ public enum CoachServer {
         logger: Logger,
         onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
     ) throws -> some ApplicationProtocol {
+        try parts(configuration, store, makeEstimator, reports, logger, onServerRunning).application
+    }
+
+    /// Runs the live coach until SIGTERM or SIGINT. At the signal, before the HTTP server stops, each open live
+    /// socket gets its set's summary and is closed with 1001 "server shutting down", and its set is saved; then the
+    /// server stops, and the process can exit 0.
+    public static func run(
+        configuration: CoachServerConfiguration,
+        store: any SessionStore,
+        makeEstimator: @escaping CameraPoseEstimatorFactory,
+        reports: any ReportRendering,
+        logger: Logger,
+        onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
+    ) async throws {
+        let (application, shutdown) = try parts(configuration, store, makeEstimator, reports, logger, onServerRunning)
+        // Services stop in the reverse of this order: the sockets are closed with a reason before the server goes.
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [application, shutdown],
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger
+            )
+        )
+        try await group.run()
+    }
+
+    /// The application, and the service that closes the live sockets first at shutdown.
+    static func parts(
+        _ configuration: CoachServerConfiguration,
+        _ store: any SessionStore,
+        _ makeEstimator: @escaping CameraPoseEstimatorFactory,
+        _ reports: any ReportRendering,
+        _ logger: Logger,
+        _ onServerRunning: @escaping @Sendable (_ port: Int) async -> Void
+    ) throws -> (application: some ApplicationProtocol, shutdown: LiveShutdown) {
         let hub = LiveHub(configuration: configuration, store: store, makeEstimator: makeEstimator, logger: logger)
         let router = Router(context: BasicWebSocketRequestContext.self)
         router.middlewares.add(LogRequestsMiddleware(.debug))
@@ -50,6 +86,8 @@ public enum CoachServer {
                 bufferingPolicy: .bufferingNewest(512)
             )
             let connection = LiveConnection(hub: hub, logger: context.logger) { continuation.yield($0) }
+            hub.register(connection)
+            defer { hub.unregister(connection) }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     for await item in stream {
@@ -94,7 +132,7 @@ public enum CoachServer {
         }
         let webSocket = WebSocketServerConfiguration(maxFrameSize: maxMessage, autoPing: .enabled(timePeriod: .seconds(30)))
         let upgrade = HTTPServerBuilder.http1WebSocketUpgrade(webSocketRouter: router, configuration: webSocket)
-        return Application(
+        let application = Application(
             router: router,
             server: try tls.map { try .tls(upgrade, tlsConfiguration: $0) } ?? upgrade,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "ptcoach"),
@@ -102,6 +140,7 @@ public enum CoachServer {
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger
         )
+        return (application, LiveShutdown(hub: hub))
     }
 
     /// A browser may open the live socket only from this server's own pages (another site must not use a

@@ -18,6 +18,7 @@ final class LiveHub: Service, @unchecked Sendable {
     private let lock = NSLock()
     private var cameraSeats = 0
     private var open: [ObjectIdentifier: LiveSet] = [:]
+    private var connections: [ObjectIdentifier: LiveConnection] = [:]
 
     init(
         configuration: CoachServerConfiguration,
@@ -46,6 +47,22 @@ final class LiveHub: Service, @unchecked Sendable {
         lock.lock()
         cameraSeats -= 1
         lock.unlock()
+    }
+
+    func register(_ connection: LiveConnection) {
+        lock.withLock { connections[ObjectIdentifier(connection)] = connection }
+    }
+
+    func unregister(_ connection: LiveConnection) {
+        lock.withLock { connections[ObjectIdentifier(connection)] = nil }
+    }
+
+    /// Sends each open socket its set's summary, saves the set and closes the socket with 1001.
+    func closeConnections() async {
+        let open = lock.withLock { Array(connections.values) }
+        await withTaskGroup(of: Void.self) { group in
+            for connection in open { group.addTask { await connection.shutDown() } }
+        }
     }
 
     func register(_ set: LiveSet) {
@@ -120,5 +137,17 @@ final class LiveHub: Service, @unchecked Sendable {
         for set in left { _ = await finish(set, after: nil) }
         pool.stop()
         logger.info("live: stopped; \(left.count) set(s) saved at shutdown")
+    }
+}
+
+/// At shutdown, closes the live sockets with a reason before the HTTP server stops (`CoachServer.run` lists it after
+/// the application, so that it is stopped first).
+final class LiveShutdown: Service, Sendable {
+    let hub: LiveHub
+    init(hub: LiveHub) { self.hub = hub }
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        await hub.closeConnections()
     }
 }

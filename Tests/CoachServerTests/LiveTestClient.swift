@@ -5,6 +5,7 @@ import CoachTestSupport
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import HummingbirdWSClient
 import HummingbirdWSTesting
 import HummingbirdWebSocket
 import Logging
@@ -16,8 +17,11 @@ import Testing
 /// What a test client received on the live socket.
 actor LiveMailbox {
     private(set) var messages: [JSONValue] = []
+    /// Whether the server closed the socket.
+    private(set) var closed = false
 
     func add(_ message: JSONValue) { messages.append(message) }
+    func markClosed() { closed = true }
 
     /// Waits (up to `timeout` seconds) for a message of `type`; returns it.
     func wait(for type: String, count: Int = 1, timeout: Double = 20) async throws -> JSONValue {
@@ -92,16 +96,7 @@ enum LiveTestServer {
         estimatorDelay: Double = 0,
         estimatorsAlive: LockedBox<Int>? = nil
     ) throws -> some ApplicationProtocol {
-        var logger = Logger(label: "live-test")
-        logger.logLevel = .warning
-        let configuration = CoachServerConfiguration(
-            port: 0,
-            dataDirectory: NSTemporaryDirectory(),
-            library: try ExerciseLibrary.bundled().exercises,
-            maxCameraSessions: maxCameraSessions,
-            workers: 2,
-            maxFrameBytes: maxFrameBytes
-        )
+        let configuration = try Self.configuration(maxCameraSessions: maxCameraSessions, maxFrameBytes: maxFrameBytes)
         return try CoachServer.application(
             configuration: configuration,
             store: store,
@@ -113,6 +108,23 @@ enum LiveTestServer {
         )
     }
 
+    static var logger: Logger {
+        var logger = Logger(label: "live-test")
+        logger.logLevel = .warning
+        return logger
+    }
+
+    static func configuration(maxCameraSessions: Int = 4, maxFrameBytes: Int = 1 << 20) throws -> CoachServerConfiguration {
+        CoachServerConfiguration(
+            port: 0,
+            dataDirectory: NSTemporaryDirectory(),
+            library: try ExerciseLibrary.bundled().exercises,
+            maxCameraSessions: maxCameraSessions,
+            workers: 2,
+            maxFrameBytes: maxFrameBytes
+        )
+    }
+
     /// Opens the live socket, runs `script` with a writer while every message received goes to the mailbox.
     @discardableResult
     static func session(
@@ -121,15 +133,40 @@ enum LiveTestServer {
         script: @escaping @Sendable (WebSocketOutboundWriter) async throws -> Void
     ) async throws -> WebSocketCloseFrame? {
         try await client.ws("/live") { inbound, outbound, _ in
+            try await exchange(inbound, outbound, mailbox: mailbox, script: script)
+        }
+    }
+
+    /// The same on a socket opened to `url` (a server run outside the test framework).
+    @discardableResult
+    static func session(
+        url: String,
+        mailbox: LiveMailbox,
+        script: @escaping @Sendable (WebSocketOutboundWriter) async throws -> Void
+    ) async throws -> WebSocketCloseFrame? {
+        try await WebSocketClient.connect(url: url, logger: logger) { inbound, outbound, _ in
+            try await exchange(inbound, outbound, mailbox: mailbox, script: script)
+        }
+    }
+
+    private static func exchange(
+        _ inbound: WebSocketInboundStream,
+        _ outbound: WebSocketOutboundWriter,
+        mailbox: LiveMailbox,
+        script: @escaping @Sendable (WebSocketOutboundWriter) async throws -> Void
+    ) async throws {
+            let ended = LockedBox(false)
             let reader = Task {
+                defer { ended.value = true }
+                defer { Task { await mailbox.markClosed() } }
                 for try await message in inbound.messages(maxSize: 1 << 24) {
                     if case .text(let text) = message, let json = try? JSONValue.parse(text) { await mailbox.add(json) }
                 }
             }
             try await script(outbound)
-            try await outbound.close(.normalClosure, reason: nil)
+            // Closed by the server already (its shutdown): the close handshake is over.
+            if !ended.value { try await outbound.close(.normalClosure, reason: nil) }
             _ = try? await reader.value
-        }
     }
 
     /// A camera frame: the 12-byte header and the bytes.

@@ -106,7 +106,7 @@ struct ServeCommand: AsyncParsableCommand {
         let shown = host == "0.0.0.0" ? "127.0.0.1" : host
         let database = dataDirectory + "/ptcoach.sqlite"
         do {
-            let app = try CoachServer.application(
+            try await CoachServer.run(
                 configuration: configuration,
                 store: store,
                 makeEstimator: { () throws(LiveFrameError) in try MediaPipeCameraEstimator() },
@@ -117,7 +117,6 @@ struct ServeCommand: AsyncParsableCommand {
                 let line = "PT Coach is live: open \(scheme)://\(shown):\(port)/ (sets saved in \(database))\n"
                 FileHandle.standardOutput.write(Data(line.utf8))
             }
-            try await app.runService()
         } catch let error as CoachServerError {
             throw CLIError(error.message)
         } catch {

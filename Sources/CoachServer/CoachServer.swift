@@ -78,45 +78,49 @@ public enum CoachServer {
         }
         addAPI(to: router, hub: hub, samples: samples, reports: reports)
         let maxMessage = configuration.maxFrameBytes + (64 << 10)
-        router.ws("/live", shouldUpgrade: { request, context in
-            try checkOrigin(request)
-            return .upgrade([:])
-        }) { inbound, outbound, context in
-            let (stream, continuation) = AsyncStream<LiveConnection.Outgoing>.makeStream(
-                bufferingPolicy: .bufferingNewest(512)
-            )
-            let connection = LiveConnection(hub: hub, logger: context.logger) { continuation.yield($0) }
-            hub.register(connection)
-            defer { hub.unregister(connection) }
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    for await item in stream {
-                        switch item {
-                        case .text(let text):
-                            try await outbound.write(.text(text))
-                        case .close(let code, let reason):
-                            try await outbound.close(code, reason: reason)
-                            return
+        router.ws(
+            "/live",
+            shouldUpgrade: { request, _ in
+                try checkOrigin(request)
+                return .upgrade([:])
+            },
+            onUpgrade: { inbound, outbound, context in
+                let (stream, continuation) = AsyncStream<LiveConnection.Outgoing>.makeStream(
+                    bufferingPolicy: .bufferingNewest(512)
+                )
+                let connection = LiveConnection(hub: hub, logger: context.logger) { continuation.yield($0) }
+                hub.register(connection)
+                defer { hub.unregister(connection) }
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        for await item in stream {
+                            switch item {
+                            case .text(let text):
+                                try await outbound.write(.text(text))
+                            case .close(let code, let reason):
+                                try await outbound.close(code, reason: reason)
+                                return
+                            }
                         }
                     }
-                }
-                await withGracefulShutdownHandler {
-                    do {
-                        for try await message in inbound.messages(maxSize: maxMessage) {
-                            guard await connection.handle(message) else { break }
+                    await withGracefulShutdownHandler {
+                        do {
+                            for try await message in inbound.messages(maxSize: maxMessage) {
+                                guard await connection.handle(message) else { break }
+                            }
+                        } catch {
+                            context.logger.info("live: socket ended: \(error)")
                         }
-                    } catch {
-                        context.logger.info("live: socket ended: \(error)")
+                    } onGracefulShutdown: {
+                        Task { await connection.shutDown() }
                     }
-                } onGracefulShutdown: {
-                    Task { await connection.shutDown() }
+                    await connection.finish()
+                    continuation.finish()
+                    _ = try? await group.next()
+                    group.cancelAll()
                 }
-                await connection.finish()
-                continuation.finish()
-                _ = try? await group.next()
-                group.cancelAll()
             }
-        }
+        )
         var tls: TLSConfiguration?
         if let certificate = configuration.tlsCertificate, let key = configuration.tlsKey {
             do {
@@ -130,12 +134,18 @@ public enum CoachServer {
                 )
             }
         }
-        let webSocket = WebSocketServerConfiguration(maxFrameSize: maxMessage, autoPing: .enabled(timePeriod: .seconds(30)))
+        let webSocket = WebSocketServerConfiguration(
+            maxFrameSize: maxMessage,
+            autoPing: .enabled(timePeriod: .seconds(30))
+        )
         let upgrade = HTTPServerBuilder.http1WebSocketUpgrade(webSocketRouter: router, configuration: webSocket)
         let application = Application(
             router: router,
             server: try tls.map { try .tls(upgrade, tlsConfiguration: $0) } ?? upgrade,
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "ptcoach"),
+            configuration: .init(
+                address: .hostname(configuration.host, port: configuration.port),
+                serverName: "ptcoach"
+            ),
             services: [hub],
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger
@@ -151,7 +161,10 @@ public enum CoachServer {
         let allowed = ["http://\(host)".lowercased(), "https://\(host)".lowercased()]
         for origin in request.headers[values: .origin] where !origin.hasPrefix("ws://") && !origin.hasPrefix("wss://") {
             guard !host.isEmpty, allowed.contains(origin.lowercased()) else {
-                throw HTTPError(.forbidden, message: "WebSocket from origin \(origin) refused: open the coach from its own address")
+                throw HTTPError(
+                    .forbidden,
+                    message: "WebSocket from origin \(origin) refused: open the coach from its own address"
+                )
             }
         }
     }
@@ -208,13 +221,20 @@ public enum CoachServer {
                 throw HTTPError(.notFound, message: "no such report: use report.html or report.pdf")
             }
             guard let text = set.summaryJSON, text != "null", let summary = try? SessionSummary(jsonText: text) else {
-                throw HTTPError(.conflict, message: "this set has no summary yet (still running, or nobody was coached)")
+                throw HTTPError(
+                    .conflict,
+                    message: "this set has no summary yet (still running, or nobody was coached)"
+                )
             }
-            let series = set.angleSeriesJSON.flatMap { try? JSONValue.parse($0) }?.arrayValue?.compactMap { pair in
-                pair.arrayValue.flatMap { p in
-                    p.count == 2 ? p[0].doubleValue.flatMap { t in p[1].doubleValue.map { AngleSample(seconds: t, degrees: $0) } } : nil
-                }
-            } ?? []
+            let series =
+                set.angleSeriesJSON.flatMap { try? JSONValue.parse($0) }?.arrayValue?.compactMap { pair in
+                    pair.arrayValue.flatMap { p in
+                        p.count == 2
+                            ? p[0].doubleValue.flatMap { t in
+                                p[1].doubleValue.map { AngleSample(seconds: t, degrees: $0) }
+                            } : nil
+                    }
+                } ?? []
             let bytes: [UInt8]
             do {
                 bytes = try reports.report(of: set, summary: summary, angleSeries: series, format: format)

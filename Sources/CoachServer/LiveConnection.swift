@@ -52,7 +52,10 @@ actor LiveConnection {
 
     private func command(_ text: String) async -> Bool {
         guard text.utf8.count <= hub.configuration.maxTextBytes else {
-            fail("bad-json", "a text message of \(text.utf8.count) bytes is over the limit of \(hub.configuration.maxTextBytes)")
+            fail(
+                "bad-json",
+                "a text message of \(text.utf8.count) bytes is over the limit of \(hub.configuration.maxTextBytes)"
+            )
             return true
         }
         let json: JSONValue
@@ -102,7 +105,10 @@ actor LiveConnection {
         guard size > 12, let id = buffer.readInteger(endianness: .big, as: UInt32.self),
             let bits = buffer.readInteger(endianness: .big, as: UInt64.self)
         else {
-            fail("bad-frame", "a camera frame is a 12-byte header (frame id, capture time) and a JPEG; got \(size) bytes")
+            fail(
+                "bad-frame",
+                "a camera frame is a 12-byte header (frame id, capture time) and a JPEG; got \(size) bytes"
+            )
             return
         }
         let seconds = Double(bitPattern: bits)
@@ -120,7 +126,10 @@ actor LiveConnection {
         let jpeg = buffer.readBytes(length: buffer.readableBytes) ?? []
         guard jpeg.count > 3, jpeg[0] == 0xFF, jpeg[1] == 0xD8 else {
             let start = jpeg.prefix(2).map { String(format: "%02x", $0) }.joined(separator: " ")
-            fail("bad-frame", "frame \(id) is not a JPEG image (it starts \(start)); send JPEG bytes after the 12-byte header")
+            fail(
+                "bad-frame",
+                "frame \(id) is not a JPEG image (it starts \(start)); send JPEG bytes after the 12-byte header"
+            )
             return
         }
         if let error = set.offer(.init(id: Int(id), seconds: seconds, jpeg: jpeg, received: .now)) {
@@ -175,7 +184,10 @@ actor LiveConnection {
                 return true
             }
             guard spec.acceptsHold(seconds) else {
-                fail("bad-message", "\"holdSeconds\" must be below \(String(format: "%g", spec.maximumSeconds)) s for '\(exercise!.id)'")
+                fail(
+                    "bad-message",
+                    "\"holdSeconds\" must be below \(String(format: "%g", spec.maximumSeconds)) s for '\(exercise!.id)'"
+                )
                 return true
             }
             hold = seconds
@@ -188,7 +200,13 @@ actor LiveConnection {
             do {
                 header = try PoseTrackHeader(json: .object(object))
             } catch {
-                fail("bad-message", error.message.replacingOccurrences(of: "not a pose-track header", with: "not a keypoint start message"))
+                fail(
+                    "bad-message",
+                    error.message.replacingOccurrences(
+                        of: "not a pose-track header",
+                        with: "not a keypoint start message"
+                    )
+                )
                 return true
             }
         } else {

@@ -121,7 +121,8 @@ final class LiveHub: Service, @unchecked Sendable {
         let base = "/api/sessions/\(set.id)"
         let endEvents = JSONValue.array(outcome.events.compactMap(LiveMessage.event)).jsonText
         let message = storageProblem ?? outcome.problem
-        return "{\"type\":\"summary\",\"session\":\"\(set.id)\",\"dropped\":\(set.droppedFrames),\"events\":\(endEvents),"
+        return
+            "{\"type\":\"summary\",\"session\":\"\(set.id)\",\"dropped\":\(set.droppedFrames),\"events\":\(endEvents),"
             + "\"message\":\(message.map { JSONValue.string($0).jsonText } ?? "null"),"
             + "\"report\":{\"html\":\"\(base)/report.html\",\"pdf\":\"\(base)/report.pdf\"},\"summary\":\(outcome.json)}"
     }
@@ -129,7 +130,9 @@ final class LiveHub: Service, @unchecked Sendable {
     func run() async throws {
         let interrupted = try await store.markInterrupted()
         if interrupted > 0 {
-            logger.warning("live: \(interrupted) set(s) left open by an earlier run are marked interrupted; their repetitions are kept")
+            logger.warning(
+                "live: \(interrupted) set(s) left open by an earlier run are marked interrupted; their repetitions are kept"
+            )
         }
         try? await gracefulShutdown()
         // The HTTP server has stopped and its sockets have closed (each saving its set); anything left is saved here.

@@ -92,7 +92,8 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
         defer { lock.unlock() }
         guard !ended else { return nil }
         guard frame.seconds >= lastSentSeconds else {
-            return "frame \(frame.id) was captured at \(frame.seconds) s, before the previous frame (\(lastSentSeconds) s); "
+            return
+                "frame \(frame.id) was captured at \(frame.seconds) s, before the previous frame (\(lastSentSeconds) s); "
                 + "capture times must not go back"
         }
         lastSentSeconds = frame.seconds
@@ -126,13 +127,20 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
             let found = try jpegPoses(frame)
             coach(found.frame, id: frame.id, width: found.width, height: found.height, received: frame.received)
         } catch {
-            send(LiveMessage.error(error.kind == .badImage ? "bad-frame" : "pose-model", "frame \(frame.id): \(error.message)"))
+            send(
+                LiveMessage.error(
+                    error.kind == .badImage ? "bad-frame" : "pose-model",
+                    "frame \(frame.id): \(error.message)"
+                )
+            )
         }
     }
 
     private func jpegPoses(_ frame: CameraFrame) throws(LiveFrameError) -> (frame: PoseFrame, width: Int, height: Int) {
         guard let estimator else { throw LiveFrameError(.model, "no pose estimator") }
-        var result: Result<(frame: PoseFrame, width: Int, height: Int), LiveFrameError> = .failure(.init(.model, "not run"))
+        var result: Result<(frame: PoseFrame, width: Int, height: Int), LiveFrameError> = .failure(
+            .init(.model, "not run")
+        )
         frame.jpeg.withUnsafeBytes { bytes in
             do throws(LiveFrameError) {
                 result = .success(try estimator.poses(inJPEG: bytes, at: frame.seconds))

@@ -11,7 +11,10 @@ public protocol CameraPoseEstimator: AnyObject {
     /// - Returns: the frame's poses, in pixels of the decoded image, and its size.
     /// - Throws: ``LiveFrameError`` `.badImage` for bytes that are not a usable JPEG (the client's fault: the
     ///   session goes on), `.model` when the pose model failed.
-    func poses(inJPEG jpeg: UnsafeRawBufferPointer, at seconds: Double) throws(LiveFrameError) -> (
+    func poses(
+        inJPEG jpeg: UnsafeRawBufferPointer,
+        at seconds: Double
+    ) throws(LiveFrameError) -> (
         frame: PoseFrame, width: Int, height: Int
     )
 
@@ -41,7 +44,12 @@ public typealias CameraPoseEstimatorFactory = @Sendable () throws(LiveFrameError
 /// Writes the report of a saved set: the same HTML and PDF reports `ptcoach analyze --report` writes.
 public protocol ReportRendering: Sendable {
     /// The report's bytes; `format` is `html` or `pdf`.
-    func report(of set: SetRecord, summary: SessionSummary, angleSeries: [AngleSample], format: String) throws -> [UInt8]
+    func report(
+        of set: SetRecord,
+        summary: SessionSummary,
+        angleSeries: [AngleSample],
+        format: String
+    ) throws -> [UInt8]
 }
 
 /// The primary angle at one moment, for the report's chart.

@@ -21,7 +21,10 @@ public final class SQLiteSessionStore: SessionStore {
             pool = try DatabasePool(path: path, configuration: configuration)
             try Self.migrator.migrate(pool)
         } catch {
-            throw StoreError("cannot open the database \(path); check that its folder exists and is writable", cause: error)
+            throw StoreError(
+                "cannot open the database \(path); check that its folder exists and is writable",
+                cause: error
+            )
         }
     }
 

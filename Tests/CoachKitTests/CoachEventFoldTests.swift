@@ -12,7 +12,12 @@ struct CoachEventFoldTests {
     static let library = CoachingSessionTests.library
 
     /// Every event of a session over `frames`, `finish()`'s included, and the summary after it.
-    static func events(_ frames: [PoseFrame], exercise: ExerciseDefinition?, width: Double, height: Double) -> (
+    static func events(
+        _ frames: [PoseFrame],
+        exercise: ExerciseDefinition?,
+        width: Double,
+        height: Double
+    ) -> (
         events: [CoachEvent], summary: SessionSummary, unfinished: SessionSummary
     ) {
         var session = CoachingSession(

@@ -42,7 +42,10 @@ struct LiveParityTests {
     @Test("The live socket's summary is analyze's for the same frames", arguments: files)
     func sameSummary(file: String, exercise: String?) async throws {
         let path = LiveTestServer.shared + "/pose-tracks/" + file
-        try #require(FileManager.default.fileExists(atPath: path), "missing \(path): ../shared must sit beside the repository")
+        try #require(
+            FileManager.default.fileExists(atPath: path),
+            "missing \(path): ../shared must sit beside the repository"
+        )
         var expected = try #require(try Self.offline(path, exercise: exercise).objectValue)
         let (store, _) = try LiveTestServer.store()
         let app = try LiveTestServer.application(store: store)
@@ -70,7 +73,10 @@ struct LiveParityTests {
             $0["type"]?.stringValue == "rep"
         }
         if shown.count == expected["reps"]?.intValue {
-            #expect(shown.map { $0["repetition"]?["index"] } == (expected["repetitions"]?.arrayValue ?? []).map { $0["index"] })
+            #expect(
+                shown.map { $0["repetition"]?["index"] }
+                    == (expected["repetitions"]?.arrayValue ?? []).map { $0["index"] }
+            )
         }
     }
 }

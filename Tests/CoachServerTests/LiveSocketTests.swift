@@ -1,5 +1,4 @@
 import CoachKit
-@testable import CoachServer
 import CoachStore
 import Foundation
 import Hummingbird
@@ -8,10 +7,12 @@ import HummingbirdWSClient
 import HummingbirdWSTesting
 import HummingbirdWebSocket
 import NIOCore
-import ServiceLifecycle
 import NIOWebSocket
 import PoseKit
+import ServiceLifecycle
 import Testing
+
+@testable import CoachServer
 
 /// The live WebSocket (docs/live-protocol.md) against the real server, store and coach, with a stand-in pose
 /// model for camera frames (the real model's path is covered by the browser test and the load generator).
@@ -40,7 +41,10 @@ struct LiveSocketTests {
     @Test("A keypoint client is answered frame by frame, and its set is saved with its repetitions")
     func keypointSet() async throws {
         let path = LiveTestServer.shared + "/pose-tracks/ui-prmd/m07_s01_front.jsonl"
-        try #require(FileManager.default.fileExists(atPath: path), "missing \(path): ../shared must sit beside the repository")
+        try #require(
+            FileManager.default.fileExists(atPath: path),
+            "missing \(path): ../shared must sit beside the repository"
+        )
         let (store, _) = try LiveTestServer.store()
         let app = try LiveTestServer.application(store: store)
         let messages = try Self.keypointMessages(path, exercise: "shoulder-abduction")
@@ -86,19 +90,37 @@ struct LiveSocketTests {
                 try await outbound.write(.text(#"{"type":"dance"}"#))
                 try await outbound.write(.text(#"[1,2,3]"#))
                 try await outbound.write(.binary(ByteBuffer(bytes: [1, 2, 3, 4, 5])))
-                try await outbound.write(LiveTestServer.cameraFrame(id: 1, seconds: 0.1, bytes: Array("GIF89a-not-a-jpeg".utf8)))
-                try await outbound.write(LiveTestServer.cameraFrame(id: 2, seconds: 0.2, bytes: LiveTestServer.jpegBytes + [UInt8](repeating: 7, count: 3000)))
-                try await outbound.write(LiveTestServer.cameraFrame(id: 3, seconds: 1.0, bytes: LiveTestServer.jpegBytes))
+                try await outbound.write(
+                    LiveTestServer.cameraFrame(id: 1, seconds: 0.1, bytes: Array("GIF89a-not-a-jpeg".utf8))
+                )
+                try await outbound.write(
+                    LiveTestServer.cameraFrame(
+                        id: 2,
+                        seconds: 0.2,
+                        bytes: LiveTestServer.jpegBytes + [UInt8](repeating: 7, count: 3000)
+                    )
+                )
+                try await outbound.write(
+                    LiveTestServer.cameraFrame(id: 3, seconds: 1.0, bytes: LiveTestServer.jpegBytes)
+                )
                 _ = try await mailbox.wait(for: "frame")
-                try await outbound.write(LiveTestServer.cameraFrame(id: 4, seconds: 0.5, bytes: LiveTestServer.jpegBytes))
-                try await outbound.write(LiveTestServer.cameraFrame(id: 5, seconds: .nan, bytes: LiveTestServer.jpegBytes))
-                try await outbound.write(LiveTestServer.cameraFrame(id: 6, seconds: 1.1, bytes: LiveTestServer.jpegBytes))
+                try await outbound.write(
+                    LiveTestServer.cameraFrame(id: 4, seconds: 0.5, bytes: LiveTestServer.jpegBytes)
+                )
+                try await outbound.write(
+                    LiveTestServer.cameraFrame(id: 5, seconds: .nan, bytes: LiveTestServer.jpegBytes)
+                )
+                try await outbound.write(
+                    LiveTestServer.cameraFrame(id: 6, seconds: 1.1, bytes: LiveTestServer.jpegBytes)
+                )
                 _ = try await mailbox.wait(for: "frame", count: 2)
                 try await outbound.write(.text(#"{"type":"end"}"#))
                 _ = try await mailbox.wait(for: "summary")
             }
         }
-        let errors = await mailbox.all("error").map { ($0["code"]?.stringValue ?? "", $0["message"]?.stringValue ?? "") }
+        let errors = await mailbox.all("error").map {
+            ($0["code"]?.stringValue ?? "", $0["message"]?.stringValue ?? "")
+        }
         let codes = errors.map(\.0)
         #expect(
             codes == [
@@ -128,7 +150,13 @@ struct LiveSocketTests {
                 try await outbound.write(.text(#"{"type":"start","input":"camera"}"#))
                 _ = try await mailbox.wait(for: "ready")
                 for k in 0..<sent {
-                    try await outbound.write(LiveTestServer.cameraFrame(id: UInt32(k), seconds: Double(k) / 30, bytes: LiveTestServer.jpegBytes))
+                    try await outbound.write(
+                        LiveTestServer.cameraFrame(
+                            id: UInt32(k),
+                            seconds: Double(k) / 30,
+                            bytes: LiveTestServer.jpegBytes
+                        )
+                    )
                 }
                 // The last frame sent is always answered: nothing newer replaced it.
                 let deadline = Date().addingTimeInterval(10)
@@ -197,7 +225,9 @@ struct LiveSocketTests {
             try await LiveTestServer.session(client, mailbox: dropped) { outbound in
                 try await outbound.write(.text(messages.start))
                 _ = try await dropped.wait(for: "ready")
-                for frame in messages.frames.prefix(messages.frames.count / 2) { try await outbound.write(.text(frame)) }
+                for frame in messages.frames.prefix(messages.frames.count / 2) {
+                    try await outbound.write(.text(frame))
+                }
                 _ = try await dropped.wait(for: "frame", count: messages.frames.count / 2)
             }
         }
@@ -223,10 +253,13 @@ struct LiveSocketTests {
             store,
             { () throws(LiveFrameError) in StandingPersonEstimator() },
             NoReports(),
-            LiveTestServer.logger
-        ) { port.value = $0 }
+            LiveTestServer.logger,
+            { port.value = $0 }
+        )
         // As `CoachServer.run` has them, with the signal replaced by a call.
-        let group = ServiceGroup(configuration: .init(services: [application, shutdown], logger: LiveTestServer.logger))
+        let group = ServiceGroup(
+            configuration: .init(services: [application, shutdown], logger: LiveTestServer.logger)
+        )
         let running = Task { try await group.run() }
         while port.value == 0 { try await Task.sleep(for: .milliseconds(10)) }
         let messages = try Self.keypointMessages(path, exercise: "shoulder-abduction")
@@ -266,14 +299,19 @@ struct LiveSocketTests {
                     )
                 )
                 _ = try await mailbox.wait(for: "ready")
-                for k in 0..<20 { try await outbound.write(.text(#"{"type":"frame","id":\#(k),"t":\#(Double(k) / 30),"poses":[]}"#)) }
+                for k in 0..<20 {
+                    try await outbound.write(.text(#"{"type":"frame","id":\#(k),"t":\#(Double(k) / 30),"poses":[]}"#))
+                }
                 try await outbound.write(.text(#"{"type":"end"}"#))
                 _ = try await mailbox.wait(for: "summary")
             }
         }
         let summary = try #require(await mailbox.all("summary").first)
         #expect(summary["summary"]?["reps"]?.intValue == 0)
-        #expect(summary["message"]?.stringValue == "this set: no person was seen in any of the 20 frames; check the recording")
+        #expect(
+            summary["message"]?.stringValue
+                == "this set: no person was seen in any of the 20 frames; check the recording"
+        )
     }
 
     @Test("The exercise library and saved sets are served as JSON; a WebSocket from another origin is refused")

@@ -31,7 +31,9 @@ actor LiveMailbox {
             if found.count >= count { return found[count - 1] }
             try await Task.sleep(for: .milliseconds(5))
         }
-        throw LiveTestError("no \(count) '\(type)' message within \(timeout) s; got \(messages.map { $0["type"]?.stringValue ?? "?" })")
+        throw LiveTestError(
+            "no \(count) '\(type)' message within \(timeout) s; got \(messages.map { $0["type"]?.stringValue ?? "?" })"
+        )
     }
 
     func all(_ type: String) -> [JSONValue] { messages.filter { $0["type"]?.stringValue == type } }
@@ -57,7 +59,10 @@ final class StandingPersonEstimator: CameraPoseEstimator {
 
     func startStream() {}
 
-    func poses(inJPEG jpeg: UnsafeRawBufferPointer, at seconds: Double) throws(LiveFrameError) -> (
+    func poses(
+        inJPEG jpeg: UnsafeRawBufferPointer,
+        at seconds: Double
+    ) throws(LiveFrameError) -> (
         frame: PoseFrame, width: Int, height: Int
     ) {
         if delay > 0 { Thread.sleep(forTimeInterval: delay) }
@@ -76,7 +81,12 @@ final class StandingPersonEstimator: CameraPoseEstimator {
 }
 
 struct NoReports: ReportRendering {
-    func report(of set: SetRecord, summary: SessionSummary, angleSeries: [AngleSample], format: String) throws -> [UInt8] {
+    func report(
+        of set: SetRecord,
+        summary: SessionSummary,
+        angleSeries: [AngleSample],
+        format: String
+    ) throws -> [UInt8] {
         Array("report of \(set.id) as \(format)".utf8)
     }
 }
@@ -114,7 +124,10 @@ enum LiveTestServer {
         return logger
     }
 
-    static func configuration(maxCameraSessions: Int = 4, maxFrameBytes: Int = 1 << 20) throws -> CoachServerConfiguration {
+    static func configuration(
+        maxCameraSessions: Int = 4,
+        maxFrameBytes: Int = 1 << 20
+    ) throws -> CoachServerConfiguration {
         CoachServerConfiguration(
             port: 0,
             dataDirectory: NSTemporaryDirectory(),
@@ -155,18 +168,18 @@ enum LiveTestServer {
         mailbox: LiveMailbox,
         script: @escaping @Sendable (WebSocketOutboundWriter) async throws -> Void
     ) async throws {
-            let ended = LockedBox(false)
-            let reader = Task {
-                defer { ended.value = true }
-                defer { Task { await mailbox.markClosed() } }
-                for try await message in inbound.messages(maxSize: 1 << 24) {
-                    if case .text(let text) = message, let json = try? JSONValue.parse(text) { await mailbox.add(json) }
-                }
+        let ended = LockedBox(false)
+        let reader = Task {
+            defer { ended.value = true }
+            defer { Task { await mailbox.markClosed() } }
+            for try await message in inbound.messages(maxSize: 1 << 24) {
+                if case .text(let text) = message, let json = try? JSONValue.parse(text) { await mailbox.add(json) }
             }
-            try await script(outbound)
-            // Closed by the server already (its shutdown): the close handshake is over.
-            if !ended.value { try await outbound.close(.normalClosure, reason: nil) }
-            _ = try? await reader.value
+        }
+        try await script(outbound)
+        // Closed by the server already (its shutdown): the close handshake is over.
+        if !ended.value { try await outbound.close(.normalClosure, reason: nil) }
+        _ = try? await reader.value
     }
 
     /// A camera frame: the 12-byte header and the bytes.

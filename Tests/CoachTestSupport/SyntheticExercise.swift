@@ -1,5 +1,5 @@
-import Foundation
 public import CoachKit
+import Foundation
 public import PoseKit
 
 /// Generates pose frames of a person doing an exercise, for tests: N repetitions, noise, a walk-in,

@@ -11,7 +11,8 @@ struct JPEGDecoderTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
-            "ffmpeg", "-v", "error", "-f", "lavfi", "-i", "color=red:s=32x48,format=rgb24[a];color=blue:s=32x48[b];[a][b]hstack",
+            "ffmpeg", "-v", "error", "-f", "lavfi", "-i",
+            "color=red:s=32x48,format=rgb24[a];color=blue:s=32x48[b];[a][b]hstack",
             "-frames:v", "1", "-q:v", "2", "-f", "image2pipe", "-c:v", "mjpeg", "-",
         ]
         let pipe = Pipe()
@@ -42,8 +43,12 @@ struct JPEGDecoderTests {
     @Test("Not a JPEG, a damaged one, or absurd dimensions: one clear error")
     func refuses() throws {
         let decoder = try JPEGDecoder(maximumDimension: 1920)
-        #expect { try decoder.decode(Array("GIF89a".utf8)) } throws: { "\($0)".contains("not a JPEG image (it starts 47 49)") }
-        #expect { try decoder.decode([0xFF, 0xD8, 0xFF, 0xE0, 0, 0]) } throws: { "\($0)".contains("not a readable JPEG") }
+        #expect { try decoder.decode(Array("GIF89a".utf8)) } throws: {
+            "\($0)".contains("not a JPEG image (it starts 47 49)")
+        }
+        #expect { try decoder.decode([0xFF, 0xD8, 0xFF, 0xE0, 0, 0]) } throws: {
+            "\($0)".contains("not a readable JPEG")
+        }
         // The same picture declaring 60000×48 in its frame header (SOF0: FF C0, length, precision, height, width).
         var huge = try Self.jpeg()
         let sof = try #require((0..<huge.count - 9).first { huge[$0] == 0xFF && huge[$0 + 1] == 0xC0 })

@@ -51,8 +51,11 @@ struct ClassifierRulesCommandTests {
             ]
         )
         // ... and gives every training recording its label: the rules alone explain them.
-        let entries = try ClassifierManifest(text: try String(contentsOfFile: manifest, encoding: .utf8), path: manifest)
-            .entries
+        let entries = try ClassifierManifest(
+            text: try String(contentsOfFile: manifest, encoding: .utf8),
+            path: manifest
+        )
+        .entries
         #expect(entries.count == 9)
         for entry in entries {
             let prediction = classifier.predict(try PoseTrackSequenceSource().sequence(at: entry.path))

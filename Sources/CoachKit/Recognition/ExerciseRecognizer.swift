@@ -1,5 +1,4 @@
 public import PoseKit
-
 import RealModule
 
 /// Recognises which library exercise is being done over a sliding window, with no training data: every
@@ -904,7 +903,8 @@ public struct ExerciseRecognizer: Sendable {
                     sense = Self.reversedThighSense
                 }
                 directionFactor *=
-                    Self.directionFloor + (1 - Self.directionFloor) * sense * Double.exp(-(1 - cosine) / Self.headingTolerance)
+                    Self.directionFloor + (1 - Self.directionFloor) * sense
+                    * Double.exp(-(1 - cosine) / Self.headingTolerance)
             }
             // How far the segment turns against the definition's reach.
             let turned = turnedDegrees(slot: slot)
@@ -933,7 +933,9 @@ public struct ExerciseRecognizer: Sendable {
         var rules = 1.0
         for rule in d.formRules where rule.at == .throughout && rule.angle != primary {
             let k = Self.index(rule.angle) * 2 + (rule.angle.isSided ? side : 0)
-            if let max = rule.max, high[k].isFinite, high[k] > max + 25 { rules *= Double.exp(-(high[k] - max - 25) / 25) }
+            if let max = rule.max, high[k].isFinite, high[k] > max + 25 {
+                rules *= Double.exp(-(high[k] - max - 25) / 25)
+            }
             if let min = rule.min, low[k].isFinite, low[k] < min - 25 { rules *= Double.exp(-(min - 25 - low[k]) / 25) }
         }
         rules = 0.5 + 0.5 * rules

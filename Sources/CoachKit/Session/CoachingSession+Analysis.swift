@@ -24,7 +24,10 @@ extension CoachingSession {
             throw CoachKitError(.unmeasurable, "\(name): the file has no frames after its header; nothing to analyse")
         }
         guard personFrames > 0 else {
-            throw CoachKitError(.unmeasurable, "\(name): no person was seen in any of the \(frames) frames; check the recording")
+            throw CoachKitError(
+                .unmeasurable,
+                "\(name): no person was seen in any of the \(frames) frames; check the recording"
+            )
         }
         let never = jointsNeverSeen
         if !never.isEmpty {

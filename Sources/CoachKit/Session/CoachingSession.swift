@@ -1300,7 +1300,9 @@ public struct CoachingSession: Sendable {
     /// counts it), and once it is long enough, a cue to come back.
     private mutating func updatePeakHold(counter c: Int, target: Double, at t: Double) {
         // From half a second on: on the way up the angle is always near its highest value so far.
-        guard countingSource == .primaryAngle, let since = counters[c].heldAtPeakSince, t - since >= Self.shownHoldSeconds else {
+        guard countingSource == .primaryAngle, let since = counters[c].heldAtPeakSince,
+            t - since >= Self.shownHoldSeconds
+        else {
             snapshot.peakHold = nil
             return
         }

@@ -4,7 +4,11 @@ extension SessionSummary {
     /// The `ptcoach analyze --json` object, also saved and sent by the live coach: the summary, with the file
     /// name first and the prescription (repetitions, hold at each peak) when given. Non-finite numbers are written
     /// as the strings "nan", "inf" and "-inf".
-    public func jsonText(file: String, prescribedReps: Int? = nil, prescribedHoldSeconds: Double? = nil) throws -> String {
+    public func jsonText(
+        file: String,
+        prescribedReps: Int? = nil,
+        prescribedHoldSeconds: Double? = nil
+    ) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.nonConformingFloatEncodingStrategy = .convertToString(

@@ -28,7 +28,10 @@ public final class JPEGDecoder {
     public func size(of jpeg: UnsafeRawBufferPointer) throws(MediaIOError) -> (width: Int, height: Int) {
         guard jpeg.count >= 4, jpeg[0] == 0xFF, jpeg[1] == 0xD8 else {
             let start = jpeg.prefix(2).map { String($0, radix: 16) }.joined(separator: " ")
-            throw MediaIOError(.unreadable, "not a JPEG image (it starts \(start.isEmpty ? "empty" : start)); send JPEG bytes")
+            throw MediaIOError(
+                .unreadable,
+                "not a JPEG image (it starts \(start.isEmpty ? "empty" : start)); send JPEG bytes"
+            )
         }
         var width: Int32 = 0
         var height: Int32 = 0

@@ -303,7 +303,12 @@ struct AnalyzeCommand: AsyncParsableCommand {
         observe: (CoachSnapshot) -> Void = { _ in }
     ) throws -> SessionSummary {
         do {
-            return try CoachingSession.analyze(source: &source, configuration: configuration, name: name, observe: observe)
+            return try CoachingSession.analyze(
+                source: &source,
+                configuration: configuration,
+                name: name,
+                observe: observe
+            )
         } catch let error as CoachKitError {
             throw CLIError(error.message)
         }

@@ -85,7 +85,8 @@ struct EvaluateDelaysCommand: AsyncParsableCommand {
                     let delay = max(0, t - rep.endSeconds)
                     delays[mode, default: []].append(delay)
                     // First shown: the earliest repetition shown that overlaps this one in time.
-                    let first = shown.filter { $0.start < rep.endSeconds && rep.startSeconds < $0.end }.map(\.at).min() ?? t
+                    let first =
+                        shown.filter { $0.start < rep.endSeconds && rep.startSeconds < $0.end }.map(\.at).min() ?? t
                     firstShown[mode, default: []].append(max(0, first - rep.endSeconds))
                     if perFile, delay > target {
                         print(

@@ -35,7 +35,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Pose inference workers (default: one per core).")
     var workers: Int?
 
-    @Option(name: .long, help: "Sample videos for \"try it with a sample video\": a folder with labels.csv (file,exercise,reps).")
+    @Option(
+        name: .long,
+        help: "Sample videos for \"try it with a sample video\": a folder with labels.csv (file,exercise,reps)."
+    )
     var samples: String?
 
     @Option(name: .long, help: "PEM certificate for HTTPS (phones need HTTPS for the camera); needs --tls-key.")
@@ -52,8 +55,12 @@ struct ServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535, got \(port)") }
-        guard (1...1000).contains(maxSessions) else { throw ValidationError("--max-sessions must be 1…1000, got \(maxSessions)") }
-        if let workers, !(1...256).contains(workers) { throw ValidationError("--workers must be 1…256, got \(workers)") }
+        guard (1...1000).contains(maxSessions) else {
+            throw ValidationError("--max-sessions must be 1…1000, got \(maxSessions)")
+        }
+        if let workers, !(1...256).contains(workers) {
+            throw ValidationError("--workers must be 1…256, got \(workers)")
+        }
         guard (tlsCertificate == nil) == (tlsKey == nil) else {
             throw ValidationError("give both --tls-certificate and --tls-key, or neither")
         }
@@ -89,7 +96,9 @@ struct ServeCommand: AsyncParsableCommand {
             samplesDirectory = "../shared/data/videos"
         }
         if let samplesDirectory, !FileManager.default.fileExists(atPath: samplesDirectory + "/labels.csv") {
-            throw CLIError("--samples \(samplesDirectory) has no labels.csv (file,exercise,reps); give the folder that has one")
+            throw CLIError(
+                "--samples \(samplesDirectory) has no labels.csv (file,exercise,reps); give the folder that has one"
+            )
         }
         let configuration = CoachServerConfiguration(
             host: host,
@@ -111,12 +120,13 @@ struct ServeCommand: AsyncParsableCommand {
                 store: store,
                 makeEstimator: { () throws(LiveFrameError) in try MediaPipeCameraEstimator() },
                 reports: LiveReportRenderer(library: library),
-                logger: logger
-            ) { port in
-                // Written at once (print would wait in a pipe's buffer): scripts wait for this line.
-                let line = "PT Coach is live: open \(scheme)://\(shown):\(port)/ (sets saved in \(database))\n"
-                FileHandle.standardOutput.write(Data(line.utf8))
-            }
+                logger: logger,
+                onServerRunning: { port in
+                    // Written at once (print would wait in a pipe's buffer): scripts wait for this line.
+                    let line = "PT Coach is live: open \(scheme)://\(shown):\(port)/ (sets saved in \(database))\n"
+                    FileHandle.standardOutput.write(Data(line.utf8))
+                }
+            )
         } catch let error as CoachServerError {
             throw CLIError(error.message)
         } catch {

@@ -28,7 +28,10 @@ final class MediaPipeCameraEstimator: CameraPoseEstimator {
         }
     }
 
-    func poses(inJPEG jpeg: UnsafeRawBufferPointer, at seconds: Double) throws(LiveFrameError) -> (
+    func poses(
+        inJPEG jpeg: UnsafeRawBufferPointer,
+        at seconds: Double
+    ) throws(LiveFrameError) -> (
         frame: PoseFrame, width: Int, height: Int
     ) {
         let image: RGBImage
@@ -60,7 +63,12 @@ extension MediaPipeCameraEstimator {
 struct LiveReportRenderer: ReportRendering {
     let library: ExerciseLibrary
 
-    func report(of set: SetRecord, summary: SessionSummary, angleSeries: [AngleSample], format: String) throws -> [UInt8] {
+    func report(
+        of set: SetRecord,
+        summary: SessionSummary,
+        angleSeries: [AngleSample],
+        format: String
+    ) throws -> [UInt8] {
         var definition = summary.exercise.flatMap { library[$0] }
         if let hold = set.prescribedHoldSeconds { definition?.repetition?.holdSeconds = hold }
         let section = ReportInput.Exercise(
@@ -79,7 +87,8 @@ struct LiveReportRenderer: ReportRendering {
             title: held
                 ? "\(name): " + (longest.map { "held \(String(format: "%.1f", $0)) s" } ?? "not held")
                 : "\(name): \(summary.reps) repetition\(summary.reps == 1 ? "" : "s")",
-            subtitle: "Live set, \(formatter.string(from: set.startedAt)) · \(String(format: "%.1f", summary.durationSeconds)) s",
+            subtitle:
+                "Live set, \(formatter.string(from: set.startedAt)) · \(String(format: "%.1f", summary.durationSeconds)) s",
             exercises: [section],
             summaryJSON: set.summaryJSON
         )

@@ -1,5 +1,5 @@
-import CoachTestSupport
 import CoachKit
+import CoachTestSupport
 import Foundation
 import PoseKit
 import Testing

@@ -63,4 +63,3 @@ enum SyntheticMotion: String, CaseIterable {
         PoseSequence(frames: frames(variant: variant), name: "\(rawValue)-\(variant)")
     }
 }
-

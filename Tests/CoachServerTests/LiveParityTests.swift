@@ -57,7 +57,7 @@ struct LiveParityTests {
                 _ = try await mailbox.wait(for: "ready")
                 for frame in messages.frames { try await outbound.write(.text(frame)) }
                 try await outbound.write(.text(#"{"type":"end"}"#))
-                _ = try await mailbox.wait(for: "summary", timeout: 60)
+                _ = try await mailbox.wait(for: "summary")
             }
         }
         let summary = try #require(await mailbox.all("summary").first?["summary"]?.objectValue)

@@ -24,7 +24,7 @@ actor LiveMailbox {
     func markClosed() { closed = true }
 
     /// Waits (up to `timeout` seconds) for a message of `type`; returns it.
-    func wait(for type: String, count: Int = 1, timeout: Double = 20) async throws -> JSONValue {
+    func wait(for type: String, count: Int = 1, timeout: Double = 180) async throws -> JSONValue {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             let found = messages.filter { $0["type"]?.stringValue == type }

@@ -17,22 +17,11 @@ import UnixSignals
 /// (docs/live-protocol.md).
 ///
 /// ```swift
-/// let app = try CoachServer.application(configuration: configuration, store: store,
-///                                       makeEstimator: { try MyEstimator() }, reports: renderer, logger: logger)
-/// try await app.runService()   // SIGTERM/SIGINT: open sets are finished and saved, sockets closed with 1001
+/// try await CoachServer.run(configuration: configuration, store: store,
+///                           makeEstimator: { try MyEstimator() }, reports: renderer, logger: logger)
+/// // SIGTERM/SIGINT: each open socket gets its summary and a 1001 close, its set is saved, then the server stops
 /// ```
 public enum CoachServer {
-    public static func application(
-        configuration: CoachServerConfiguration,
-        store: any SessionStore,
-        makeEstimator: @escaping CameraPoseEstimatorFactory,
-        reports: any ReportRendering,
-        logger: Logger,
-        onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
-    ) throws -> some ApplicationProtocol {
-        try parts(configuration, store, makeEstimator, reports, logger, onServerRunning).application
-    }
-
     /// Runs the live coach until SIGTERM or SIGINT. At the signal, before the HTTP server stops, each open live
     /// socket gets its set's summary and is closed with 1001 "server shutting down", and its set is saved; then the
     /// server stops, and the process can exit 0.
@@ -56,7 +45,8 @@ public enum CoachServer {
         try await group.run()
     }
 
-    /// The application, and the service that closes the live sockets first at shutdown.
+    /// The application, and the service that closes the live sockets first at shutdown (tests run them as
+    /// ``run(configuration:store:makeEstimator:reports:logger:onServerRunning:)`` does, or the application alone).
     static func parts(
         _ configuration: CoachServerConfiguration,
         _ store: any SessionStore,

@@ -131,13 +131,7 @@ enum LiveMessage {
 
     /// A Codable value as the same JSON `ptcoach analyze --json` writes for it.
     static func codable(_ value: some Encodable) -> JSONValue {
-        let encoder = JSONEncoder()
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(
-            positiveInfinity: "inf",
-            negativeInfinity: "-inf",
-            nan: "nan"
-        )
-        guard let data = try? encoder.encode(value),
+        guard let data = try? JSONEncoder.coach().encode(value),
             let json = try? JSONValue.parse(String(decoding: data, as: UTF8.self))
         else { return .null }
         return json

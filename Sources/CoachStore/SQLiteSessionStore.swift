@@ -146,12 +146,7 @@ public final class SQLiteSessionStore: SessionStore {
             )
         }
         do {
-            let decoder = JSONDecoder()
-            decoder.nonConformingFloatDecodingStrategy = .convertFromString(
-                positiveInfinity: "inf",
-                negativeInfinity: "-inf",
-                nan: "nan"
-            )
+            let decoder = JSONDecoder.coach()
             return try texts.map { try decoder.decode(Repetition.self, from: Data($0.utf8)) }
         } catch {
             throw StoreError("a saved repetition of set \(setID) cannot be read", cause: error)
@@ -200,15 +195,8 @@ public final class SQLiteSessionStore: SessionStore {
     }
 
     private static func json(_ repetition: Repetition) throws(StoreError) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(
-            positiveInfinity: "inf",
-            negativeInfinity: "-inf",
-            nan: "nan"
-        )
         do {
-            return String(decoding: try encoder.encode(repetition), as: UTF8.self)
+            return String(decoding: try JSONEncoder.coach().encode(repetition), as: UTF8.self)
         } catch {
             throw StoreError("repetition \(repetition.index) cannot be encoded", cause: error)
         }

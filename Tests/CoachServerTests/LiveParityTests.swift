@@ -53,9 +53,12 @@ struct LiveParityTests {
         let mailbox = LiveMailbox()
         try await app.test(.live) { client in
             try await LiveTestServer.session(client, mailbox: mailbox) { outbound in
-                try await outbound.write(.text(messages.start))
-                _ = try await mailbox.wait(for: "ready")
-                for frame in messages.frames { try await outbound.write(.text(frame)) }
+                try await LiveTestServer.sendSet(
+                    start: messages.start,
+                    frames: messages.frames,
+                    on: outbound,
+                    mailbox: mailbox
+                )
                 try await outbound.write(.text(#"{"type":"end"}"#))
                 _ = try await mailbox.wait(for: "summary")
             }

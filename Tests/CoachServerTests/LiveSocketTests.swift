@@ -51,9 +51,12 @@ struct LiveSocketTests {
         let mailbox = LiveMailbox()
         try await app.test(.live) { client in
             try await LiveTestServer.session(client, mailbox: mailbox) { outbound in
-                try await outbound.write(.text(messages.start))
-                _ = try await mailbox.wait(for: "ready")
-                for frame in messages.frames { try await outbound.write(.text(frame)) }
+                try await LiveTestServer.sendSet(
+                    start: messages.start,
+                    frames: messages.frames,
+                    on: outbound,
+                    mailbox: mailbox
+                )
                 _ = try await mailbox.wait(for: "frame", count: messages.frames.count)
                 try await outbound.write(.text(#"{"type":"end"}"#))
                 _ = try await mailbox.wait(for: "summary")
@@ -223,11 +226,12 @@ struct LiveSocketTests {
         try await app.test(.live) { client in
             // Disconnects without "end" after half the frames.
             try await LiveTestServer.session(client, mailbox: dropped) { outbound in
-                try await outbound.write(.text(messages.start))
-                _ = try await dropped.wait(for: "ready")
-                for frame in messages.frames.prefix(messages.frames.count / 2) {
-                    try await outbound.write(.text(frame))
-                }
+                try await LiveTestServer.sendSet(
+                    start: messages.start,
+                    frames: messages.frames.prefix(messages.frames.count / 2),
+                    on: outbound,
+                    mailbox: dropped
+                )
                 _ = try await dropped.wait(for: "frame", count: messages.frames.count / 2)
             }
         }
@@ -266,9 +270,12 @@ struct LiveSocketTests {
         let mailbox = LiveMailbox()
         let client = Task {
             try await LiveTestServer.session(url: "ws://127.0.0.1:\(port.value)/live", mailbox: mailbox) { outbound in
-                try await outbound.write(.text(messages.start))
-                _ = try await mailbox.wait(for: "ready")
-                for frame in messages.frames { try await outbound.write(.text(frame)) }
+                try await LiveTestServer.sendSet(
+                    start: messages.start,
+                    frames: messages.frames,
+                    on: outbound,
+                    mailbox: mailbox
+                )
                 while await mailbox.closed == false { try await Task.sleep(for: .milliseconds(20)) }
             }
         }

@@ -1,5 +1,4 @@
 import CoachKit
-import CoachServer
 import CoachStore
 import CoachTestSupport
 import Foundation
@@ -13,6 +12,8 @@ import NIOCore
 import NIOWebSocket
 import PoseKit
 import Testing
+
+@testable import CoachServer
 
 /// What a test client received on the live socket.
 actor LiveMailbox {
@@ -107,15 +108,14 @@ enum LiveTestServer {
         estimatorsAlive: LockedBox<Int>? = nil
     ) throws -> some ApplicationProtocol {
         let configuration = try Self.configuration(maxCameraSessions: maxCameraSessions, maxFrameBytes: maxFrameBytes)
-        return try CoachServer.application(
-            configuration: configuration,
-            store: store,
-            makeEstimator: { () throws(LiveFrameError) in
-                StandingPersonEstimator(delay: estimatorDelay, alive: estimatorsAlive)
-            },
-            reports: NoReports(),
-            logger: logger
-        )
+        return try CoachServer.parts(
+            configuration,
+            store,
+            { () throws(LiveFrameError) in StandingPersonEstimator(delay: estimatorDelay, alive: estimatorsAlive) },
+            NoReports(),
+            logger,
+            { _ in }
+        ).application
     }
 
     static var logger: Logger {
@@ -180,6 +180,19 @@ enum LiveTestServer {
         // Closed by the server already (its shutdown): the close handshake is over.
         if !ended.value { try await outbound.close(.normalClosure, reason: nil) }
         _ = try? await reader.value
+    }
+
+    /// Starts a keypoint set and sends its frames (a pose-track's, as ``LiveSocketTests/keypointMessages(_:exercise:)``
+    /// makes them), once the server is ready.
+    static func sendSet(
+        start: String,
+        frames: some Sequence<String>,
+        on outbound: WebSocketOutboundWriter,
+        mailbox: LiveMailbox
+    ) async throws {
+        try await outbound.write(.text(start))
+        _ = try await mailbox.wait(for: "ready")
+        for frame in frames { try await outbound.write(.text(frame)) }
     }
 
     /// A camera frame: the 12-byte header and the bytes.

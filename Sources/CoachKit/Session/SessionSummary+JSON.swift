@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension SessionSummary {
     /// The `ptcoach analyze --json` object, also saved and sent by the live coach: the summary, with the file
@@ -31,13 +31,35 @@ extension SessionSummary {
 
     /// Reads a summary that ``jsonText(file:prescribedReps:prescribedHoldSeconds:)`` wrote.
     public init(jsonText: String) throws {
+        self = try JSONDecoder.coach().decode(SessionSummary.self, from: Data(jsonText.utf8))
+    }
+}
+
+extension JSONEncoder {
+    /// The coach's JSON, as `ptcoach analyze --json` writes it and the live coach sends and saves it: sorted keys,
+    /// slashes unescaped, non-finite numbers as the strings "nan", "inf" and "-inf".
+    public static func coach() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "inf",
+            negativeInfinity: "-inf",
+            nan: "nan"
+        )
+        return encoder
+    }
+}
+
+extension JSONDecoder {
+    /// Reads what ``Foundation/JSONEncoder/coach()`` wrote.
+    public static func coach() -> JSONDecoder {
         let decoder = JSONDecoder()
         decoder.nonConformingFloatDecodingStrategy = .convertFromString(
             positiveInfinity: "inf",
             negativeInfinity: "-inf",
             nan: "nan"
         )
-        self = try decoder.decode(SessionSummary.self, from: Data(jsonText.utf8))
+        return decoder
     }
 }
 

@@ -75,15 +75,16 @@ public enum CoachServer {
                 return .upgrade([:])
             },
             onUpgrade: { inbound, outbound, context in
-                let (stream, continuation) = AsyncStream<LiveConnection.Outgoing>.makeStream(
-                    bufferingPolicy: .bufferingNewest(512)
-                )
-                let connection = LiveConnection(hub: hub, logger: context.logger) { continuation.yield($0) }
+                let outbox = LiveOutbox()
+                let connection = LiveConnection(hub: hub, logger: context.logger) { outbox.send($0) }
                 hub.register(connection)
                 defer { hub.unregister(connection) }
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {
-                        for await item in stream {
+                        // A writer that has stopped (socket gone) must not leave the reader waiting for room.
+                        defer { outbox.finish() }
+                        for await item in outbox.messages {
+                            defer { outbox.written() }
                             switch item {
                             case .text(let text):
                                 try await outbound.write(.text(text))
@@ -97,6 +98,7 @@ public enum CoachServer {
                         do {
                             for try await message in inbound.messages(maxSize: maxMessage) {
                                 guard await connection.handle(message) else { break }
+                                await outbox.waitForRoom()
                             }
                         } catch {
                             context.logger.info("live: socket ended: \(error)")
@@ -105,7 +107,7 @@ public enum CoachServer {
                         Task { await connection.shutDown() }
                     }
                     await connection.finish()
-                    continuation.finish()
+                    outbox.finish()
                     _ = try? await group.next()
                     group.cancelAll()
                 }

@@ -279,7 +279,14 @@ struct LiveSocketTests {
                 while await mailbox.closed == false { try await Task.sleep(for: .milliseconds(20)) }
             }
         }
-        _ = try await mailbox.wait(for: "frame", count: messages.frames.count)
+        do {
+            _ = try await mailbox.wait(for: "frame", count: messages.frames.count)
+        } catch {
+            // Stop the server and the client before failing, so nothing is left running in the test process.
+            await group.triggerGracefulShutdown()
+            _ = try? await client.value
+            throw error
+        }
         await group.triggerGracefulShutdown()
         let close = try await client.value
         try await running.value

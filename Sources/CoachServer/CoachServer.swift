@@ -27,7 +27,7 @@ public enum CoachServer {
     /// server stops, and the process can exit 0.
     public static func run(
         configuration: CoachServerConfiguration,
-        store: any SessionStore,
+        store: any ClinicStore,
         makeEstimator: @escaping CameraPoseEstimatorFactory,
         reports: any ReportRendering,
         logger: Logger,
@@ -49,14 +49,14 @@ public enum CoachServer {
     /// ``run(configuration:store:makeEstimator:reports:logger:onServerRunning:)`` does, or the application alone).
     static func parts(
         _ configuration: CoachServerConfiguration,
-        _ store: any SessionStore,
+        _ store: any ClinicStore,
         _ makeEstimator: @escaping CameraPoseEstimatorFactory,
         _ reports: any ReportRendering,
         _ logger: Logger,
         _ onServerRunning: @escaping @Sendable (_ port: Int) async -> Void
     ) throws -> (application: some ApplicationProtocol, shutdown: LiveShutdown) {
         let hub = LiveHub(configuration: configuration, store: store, makeEstimator: makeEstimator, logger: logger)
-        let router = Router(context: BasicWebSocketRequestContext.self)
+        let router = Router(context: CoachRequestContext.self)
         router.middlewares.add(LogRequestsMiddleware(.debug))
         guard let publicFolder = Bundle.module.url(forResource: "Public", withExtension: nil)?.path else {
             throw HTTPError(.internalServerError, message: "the coaching page's files are missing from the build")
@@ -66,7 +66,13 @@ public enum CoachServer {
         if let samples {
             router.middlewares.add(FileMiddleware(samples.directory, urlBasePath: "/samples", logger: logger))
         }
-        addAPI(to: router, hub: hub, samples: samples, reports: reports)
+        let auth = ClinicAuth(
+            store: store,
+            bcryptCost: configuration.bcryptCost,
+            secureCookies: configuration.tlsCertificate != nil
+        )
+        addAPI(to: router, hub: hub, samples: samples, reports: reports, auth: auth)
+        ClinicAPI.add(to: router, hub: hub, auth: auth)
         let maxMessage = configuration.maxFrameBytes + (64 << 10)
         router.ws(
             "/live",
@@ -76,7 +82,9 @@ public enum CoachServer {
             },
             onUpgrade: { inbound, outbound, context in
                 let outbox = LiveOutbox()
-                let connection = LiveConnection(hub: hub, logger: context.logger) { outbox.send($0) }
+                // A patient logged in on this browser: their sets are saved as theirs and can follow the programme.
+                let patient = try? await auth.viewer(context.request).map(\.user).flatMap { $0.role == .patient ? $0 : nil }
+                let connection = LiveConnection(hub: hub, patient: patient, logger: context.logger) { outbox.send($0) }
                 hub.register(connection)
                 defer { hub.unregister(connection) }
                 try await withThrowingTaskGroup(of: Void.self) { group in
@@ -164,10 +172,11 @@ public enum CoachServer {
     // MARK: - API
 
     private static func addAPI(
-        to router: Router<BasicWebSocketRequestContext>,
+        to router: Router<CoachRequestContext>,
         hub: LiveHub,
         samples: SampleVideos?,
-        reports: any ReportRendering
+        reports: any ReportRendering,
+        auth: ClinicAuth
     ) {
         let library = hub.library
         router.get("/health") { _, _ in
@@ -190,12 +199,22 @@ public enum CoachServer {
             json(.array((samples?.list ?? []).map(\.json)))
         }
         router.get("/api/sessions") { request, _ in
+            // Your own sets (a patient), or your patients' (a therapist); sets coached without logging in are
+            // listed to nobody.
+            let viewer = try await auth.require(request)
             let limit = request.uri.queryParameters.get("limit", as: Int.self).map { min(max($0, 1), 1000) } ?? 50
-            let sets = try await hub.store.sets(limit: limit)
+            var sets: [SetRecord] = []
+            let patients =
+                viewer.user.role == .patient
+                ? [viewer.user] : try await hub.store.patients(therapistID: viewer.user.id)
+            for patient in patients {
+                sets += try await hub.store.sets(patientID: patient.id, since: nil, limit: limit)
+            }
+            sets = Array(sets.sorted { $0.startedAt > $1.startedAt }.prefix(limit))
             return json(.array(sets.map { .object(setJSON($0)) }))
         }
-        router.get("/api/sessions/:id") { _, context in
-            let set = try await savedSet(context, hub: hub)
+        router.get("/api/sessions/:id") { request, context in
+            let set = try await savedSet(request, context, hub: hub, auth: auth)
             var object = setJSON(set)
             if let text = set.summaryJSON, let summary = try? JSONValue.parse(text) {
                 object["summary"] = summary
@@ -206,8 +225,8 @@ public enum CoachServer {
             }
             return json(.object(object))
         }
-        router.get("/api/sessions/:id/:report") { _, context in
-            let set = try await savedSet(context, hub: hub)
+        router.get("/api/sessions/:id/:report") { request, context in
+            let set = try await savedSet(request, context, hub: hub, auth: auth)
             let name = context.parameters.get("report") ?? ""
             guard let format = ["report.html": "html", "report.pdf": "pdf"][name] else {
                 throw HTTPError(.notFound, message: "no such report: use report.html or report.pdf")
@@ -241,15 +260,22 @@ public enum CoachServer {
         }
     }
 
-    private static func savedSet(_ context: BasicWebSocketRequestContext, hub: LiveHub) async throws -> SetRecord {
+    private static func savedSet(
+        _ request: Request,
+        _ context: CoachRequestContext,
+        hub: LiveHub,
+        auth: ClinicAuth
+    ) async throws -> SetRecord {
         let id = context.parameters.get("id") ?? ""
-        guard let set = try await hub.store.set(id: id) else {
-            throw HTTPError(.notFound, message: "no saved set \(id); GET /api/sessions lists them")
+        guard let set = try await hub.store.set(id: id),
+            try await ClinicAPI.canRead(set, viewer: try await auth.viewer(request), store: hub.store)
+        else {
+            throw HTTPError(.notFound, message: "no saved set \(id) of yours; GET /api/sessions lists them")
         }
         return set
     }
 
-    private static func setJSON(_ set: SetRecord) -> [String: JSONValue] {
+    static func setJSON(_ set: SetRecord) -> [String: JSONValue] {
         func optional(_ x: String?) -> JSONValue { x.map(JSONValue.string) ?? .null }
         let formatter = ISO8601DateFormatter()
         return [

@@ -22,6 +22,8 @@ public struct CoachServerConfiguration: Sendable {
     /// PEM files for HTTPS (phones need it for the camera).
     public var tlsCertificate: String?
     public var tlsKey: String?
+    /// bcrypt's cost for passwords (12: about a quarter of a second per hash on one core).
+    public var bcryptCost: UInt8
 
     public init(
         host: String = "127.0.0.1",
@@ -34,7 +36,8 @@ public struct CoachServerConfiguration: Sendable {
         maxTextBytes: Int = 256 << 10,
         samplesDirectory: String? = nil,
         tlsCertificate: String? = nil,
-        tlsKey: String? = nil
+        tlsKey: String? = nil,
+        bcryptCost: UInt8 = 12
     ) {
         self.host = host
         self.port = port
@@ -47,5 +50,6 @@ public struct CoachServerConfiguration: Sendable {
         self.samplesDirectory = samplesDirectory
         self.tlsCertificate = tlsCertificate
         self.tlsKey = tlsKey
+        self.bcryptCost = bcryptCost
     }
 }

@@ -18,13 +18,16 @@ actor LiveConnection {
     private let hub: LiveHub
     private let output: @Sendable (Outgoing) -> Void
     private let logger: Logger
+    /// The patient logged in on the browser that opened the socket, if any.
+    private let patient: User?
     private var set: LiveSet?
     private var saves = SaveLog()
     private var holdsCameraSeat = false
     private var closed = false
 
-    init(hub: LiveHub, logger: Logger, output: @escaping @Sendable (Outgoing) -> Void) {
+    init(hub: LiveHub, patient: User? = nil, logger: Logger, output: @escaping @Sendable (Outgoing) -> Void) {
         self.hub = hub
+        self.patient = patient
         self.logger = logger
         self.output = output
     }
@@ -155,21 +158,50 @@ actor LiveConnection {
             }
             exercise = found
         }
+        // A set of the patient's programme: the therapist's prescription replaces the library's numbers.
+        var followed: (programme: Programme, item: Int, setNumber: Int)?
+        if let value = json["programmeItem"], value != .null {
+            guard let patient else {
+                fail("bad-message", "log in as a patient to follow a programme (\"programmeItem\")")
+                return true
+            }
+            let programme: Programme?
+            do {
+                programme = try await hub.store.programme(patientID: patient.id, version: nil)
+            } catch {
+                fail("storage", "the programme could not be read (\(error)); try again")
+                return true
+            }
+            guard let programme, let index = value.intValue, programme.items.indices.contains(index) else {
+                fail("bad-message", "\"programmeItem\" must be the index of an exercise of your current programme")
+                return true
+            }
+            let item = programme.items[index]
+            do {
+                exercise = try item.prescribed(from: library)
+            } catch {
+                fail("bad-message", error.message)
+                return true
+            }
+            let today = (try? await hub.store.sets(patientID: patient.id, since: Self.startOfToday(), limit: 1000)) ?? []
+            let done = today.filter { $0.programmeItem == index && $0.programmeVersion == programme.version }.count
+            followed = (programme, index, done + 1)
+        }
         let inputName = json["input"]?.stringValue ?? "camera"
         guard let input = LiveSet.Input(rawValue: inputName) else {
             fail("bad-message", "\"input\" must be \"camera\" or \"keypoints\", got \"\(inputName)\"")
             return true
         }
-        var reps: Int?
-        if let value = json["reps"], value != .null {
+        var reps: Int? = followed.flatMap { exercise?.isHold == true ? nil : $0.programme.items[$0.item].reps }
+        if followed == nil, let value = json["reps"], value != .null {
             guard let n = value.intValue, (1...1000).contains(n) else {
                 fail("bad-message", "\"reps\" must be a whole number from 1 to 1000 (the repetitions prescribed)")
                 return true
             }
             reps = n
         }
-        var hold: Double?
-        if let value = json["holdSeconds"], value != .null {
+        var hold: Double? = followed.flatMap { exercise?.isHold == true ? nil : $0.programme.items[$0.item].holdSeconds }
+        if followed == nil, let value = json["holdSeconds"], value != .null {
             guard let seconds = value.doubleValue, seconds > 0 else {
                 fail("bad-message", "\"holdSeconds\" must be a number of seconds above 0")
                 return true
@@ -248,18 +280,21 @@ actor LiveConnection {
                 )
             }
         )
+        var record = SetRecord(
+            id: id,
+            startedAt: newSet.startedAt,
+            input: input.rawValue,
+            exercise: exercise?.id,
+            exerciseName: exercise?.name,
+            prescribedReps: reps,
+            prescribedHoldSeconds: hold
+        )
+        record.patientID = patient?.id
+        record.programmeVersion = followed?.programme.version
+        record.programmeItem = followed?.item
+        record.setNumber = followed?.setNumber
         do {
-            try await store.open(
-                SetRecord(
-                    id: id,
-                    startedAt: newSet.startedAt,
-                    input: input.rawValue,
-                    exercise: exercise?.id,
-                    exerciseName: exercise?.name,
-                    prescribedReps: reps,
-                    prescribedHoldSeconds: hold
-                )
-            )
+            try await store.open(record)
         } catch {
             releaseSeat()
             fail("storage", "the set could not be saved (\(error)); nothing will be counted")
@@ -277,8 +312,23 @@ actor LiveConnection {
             exercise.map {
                 .object(["id": .string($0.id), "name": .string($0.name), "view": .string($0.view.rawValue)])
             } ?? .null
+        if let followed {
+            let item = followed.programme.items[followed.item]
+            ready["programme"] = .object([
+                "item": .number(Double(followed.item)), "set": .number(Double(followed.setNumber)),
+                "sets": .number(Double(item.sets)), "restSeconds": .number(item.restSeconds),
+                "holdSeconds": item.holdSeconds.map(JSONValue.number) ?? .null, "note": .string(item.note),
+                "target": exercise?.target.map { .array([.number($0.min), .number($0.max)]) } ?? .null,
+            ])
+        }
         send(JSONValue.object(ready).jsonText)
         return true
+    }
+
+    private static func startOfToday() -> Date {
+        var calendar = Calendar(identifier: .iso8601)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        return calendar.startOfDay(for: .now)
     }
 
     /// Ends the running set: waits for the frame being coached, saves the summary and sends it.

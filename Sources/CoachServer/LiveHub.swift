@@ -10,7 +10,7 @@ import ServiceLifecycle
 final class LiveHub: Service, @unchecked Sendable {
     let configuration: CoachServerConfiguration
     let library: [ExerciseDefinition]
-    let store: any SessionStore
+    let store: any ClinicStore
     let estimators: CameraEstimatorPool
     let pool: InferencePool
     let logger: Logger
@@ -22,7 +22,7 @@ final class LiveHub: Service, @unchecked Sendable {
 
     init(
         configuration: CoachServerConfiguration,
-        store: any SessionStore,
+        store: any ClinicStore,
         makeEstimator: @escaping CameraPoseEstimatorFactory,
         logger: Logger
     ) {

@@ -14,6 +14,7 @@ struct CoachCommand: AsyncParsableCommand {
         subcommands: [
             PosesCommand.self, AnalyzeCommand.self, ExercisesCommand.self, TrainCommand.self, PredictCommand.self,
             EvaluateClassifierCommand.self, EvaluateRepsCommand.self, EvaluateDelaysCommand.self, ServeCommand.self,
+            UsersCommand.self,
         ]
     )
 }

@@ -94,14 +94,14 @@ struct NoReports: ReportRendering {
 
 enum LiveTestServer {
     /// A temporary SQLite store.
-    static func store() throws -> (SQLiteSessionStore, String) {
+    static func store() throws -> (SQLiteClinicStore, String) {
         let folder = NSTemporaryDirectory() + "ptcoach-live-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        return (try SQLiteSessionStore(path: folder + "/ptcoach.sqlite"), folder)
+        return (try SQLiteClinicStore(path: folder + "/ptcoach.sqlite"), folder)
     }
 
     static func application(
-        store: any SessionStore,
+        store: any ClinicStore,
         maxCameraSessions: Int = 4,
         maxFrameBytes: Int = 1 << 20,
         estimatorDelay: Double = 0,

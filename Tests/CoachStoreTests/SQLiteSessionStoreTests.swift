@@ -37,7 +37,7 @@ struct SQLiteSessionStoreTests {
     func repetitionsAsTheyCome() async throws {
         let path = try Self.folder() + "/ptcoach.sqlite"
         do {
-            let store = try SQLiteSessionStore(path: path)
+            let store = try SQLiteClinicStore(path: path)
             try await store.open(Self.record("a"))
             try await store.save(try Self.repetition(1), setID: "a")
             try await store.save(try Self.repetition(2), setID: "a")
@@ -46,7 +46,7 @@ struct SQLiteSessionStoreTests {
             #expect(try await store.repetitions(setID: "a").map(\.verdict) == [.good, .needsWork])
         }
         // The server stopped without ending the set (a crash): the next start marks it interrupted.
-        let reopened = try SQLiteSessionStore(path: path)
+        let reopened = try SQLiteClinicStore(path: path)
         #expect(try await reopened.markInterrupted() == 1)
         let set = try #require(try await reopened.set(id: "a"))
         #expect(set.status == .interrupted)
@@ -57,7 +57,7 @@ struct SQLiteSessionStoreTests {
 
     @Test("A set without frames is ended without a summary; sets list newest first")
     func listing() async throws {
-        let store = try SQLiteSessionStore(path: try Self.folder() + "/ptcoach.sqlite")
+        let store = try SQLiteClinicStore(path: try Self.folder() + "/ptcoach.sqlite")
         var first = Self.record("first")
         first.startedAt = Date(timeIntervalSinceNow: -60)
         try await store.open(first)
@@ -74,7 +74,7 @@ struct SQLiteSessionStoreTests {
     @Test("A database that cannot be opened is one clear error")
     func unwritable() {
         #expect {
-            _ = try SQLiteSessionStore(path: "/nonexistent-folder-\(UUID().uuidString)/ptcoach.sqlite")
+            _ = try SQLiteClinicStore(path: "/nonexistent-folder-\(UUID().uuidString)/ptcoach.sqlite")
         } throws: { error in
             "\(error)".contains("check that its folder exists and is writable")
         }

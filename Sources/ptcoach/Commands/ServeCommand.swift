@@ -85,9 +85,9 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw CLIError("cannot create the data directory \(dataDirectory): \(error.localizedDescription)")
         }
-        let store: SQLiteSessionStore
+        let store: SQLiteClinicStore
         do {
-            store = try SQLiteSessionStore(path: dataDirectory + "/ptcoach.sqlite")
+            store = try SQLiteClinicStore(path: dataDirectory + "/ptcoach.sqlite")
         } catch {
             throw CLIError(error.description)
         }

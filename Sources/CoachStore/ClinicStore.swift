@@ -29,6 +29,19 @@ public struct SetRecord: Sendable, Hashable, Codable {
     public var summaryJSON: String?
     /// The primary angle over time, `[[seconds, degrees], …]` at up to 10 Hz, for the report's chart.
     public var angleSeriesJSON: String?
+    /// The patient whose set it is; `nil` for a set coached without logging in.
+    public var patientID: String?
+    /// The programme version and item (0-based) the set followed, and which set of that item it was (1-based).
+    public var programmeVersion: Int?
+    public var programmeItem: Int?
+    public var setNumber: Int?
+    /// The patient's ratings at the end: pain 0–10, difficulty 0–10.
+    public var pain: Int?
+    public var difficulty: Int?
+    /// Safety warnings raised during the set (saved with its summary).
+    public var safetyWarnings: Int
+    /// The largest primary angle reached in a counted repetition, in degrees (read from the repetitions).
+    public var peakAngle: Double?
 
     public init(
         id: String,
@@ -48,11 +61,13 @@ public struct SetRecord: Sendable, Hashable, Codable {
         self.prescribedHoldSeconds = prescribedHoldSeconds
         self.reps = 0
         self.status = .open
+        self.safetyWarnings = 0
     }
 }
 
-/// Where live sets are kept. One protocol, so that the server does not care which database is behind it.
-public protocol SessionStore: Sendable {
+/// Where the clinic is kept: accounts, programmes, live sets and their repetitions, the audit log. One protocol, so
+/// that the server does not care which database is behind it.
+public protocol ClinicStore: Sendable {
     /// Saves a set that starts now.
     func open(_ set: SetRecord) async throws(StoreError)
     /// Saves one completed repetition (replacing one of the same index: a repetition can be judged again).
@@ -74,6 +89,41 @@ public protocol SessionStore: Sendable {
     func repetitions(setID: String) async throws(StoreError) -> [Repetition]
     /// Marks sets left open by a crash as interrupted; returns how many.
     func markInterrupted() async throws(StoreError) -> Int
+
+    // MARK: Clinic
+
+    /// A patient's sets since a date, newest first.
+    func sets(patientID: String, since: Date?, limit: Int) async throws(StoreError) -> [SetRecord]
+    /// Saves the patient's pain and difficulty ratings for a set.
+    func rate(setID: String, pain: Int?, difficulty: Int?) async throws(StoreError)
+
+    /// Adds an account; throws when its login is taken.
+    func add(_ user: User) async throws(StoreError)
+    func user(id: String) async throws(StoreError) -> User?
+    func user(login: String) async throws(StoreError) -> User?
+    /// A therapist's patients, by name.
+    func patients(therapistID: String) async throws(StoreError) -> [User]
+    /// The therapists, by name (the first is made with `ptcoach users add`).
+    func therapists() async throws(StoreError) -> [User]
+
+    func add(_ session: LoginSession) async throws(StoreError)
+    /// A login session that has not expired, or `nil`.
+    func loginSession(tokenHash: String, at date: Date) async throws(StoreError) -> LoginSession?
+    func removeLoginSession(tokenHash: String) async throws(StoreError)
+
+    func add(_ invitation: Invitation) async throws(StoreError)
+    /// Uses an invitation once: sets the patient's login and password and marks the code used, together. Returns
+    /// the patient, or `nil` when the code is unknown, used or expired; throws when the login is taken.
+    func redeem(codeHash: String, login: String, passwordHash: String, at date: Date) async throws(StoreError) -> User?
+
+    /// Saves a new version of the patient's programme; returns it with its version number.
+    func save(_ programme: Programme) async throws(StoreError) -> Programme
+    /// The patient's current programme, or one version of it.
+    func programme(patientID: String, version: Int?) async throws(StoreError) -> Programme?
+
+    func record(_ entry: AuditEntry) async throws(StoreError)
+    /// The audit entries about a patient, newest first.
+    func audit(patientID: String, limit: Int) async throws(StoreError) -> [AuditEntry]
 }
 
 /// A storage failure, with one line saying what to do.

@@ -1,0 +1,115 @@
+/// What a therapist prescribes for one exercise of a programme: sets, repetitions or hold seconds, rest, side,
+/// the target range of motion and a safety limit. ``prescribed(_:)`` turns the library's definition into the one
+/// the coach follows, so the live cues and the verdicts use the patient's own numbers.
+public struct Prescription: Sendable, Hashable, Codable {
+    /// The library exercise id.
+    public var exercise: String
+    public var sets: Int
+    /// Repetitions per set (repetition exercises).
+    public var reps: Int?
+    /// Seconds each repetition is held at its peak, or a hold exercise's seconds.
+    public var holdSeconds: Double?
+    public var restSeconds: Double
+    /// `left` or `right` to coach one side only; `nil` for the library's choice.
+    public var side: ExerciseDefinition.SideMode?
+    /// The range of motion aimed at, in degrees of the primary angle at the peak.
+    public var targetMin: Double?
+    public var targetMax: Double?
+    /// The primary angle must not go past this (a warning at once, and the repetition needs work).
+    public var safetyMax: Double?
+    public var note: String
+
+    public init(
+        exercise: String,
+        sets: Int = 3,
+        reps: Int? = 10,
+        holdSeconds: Double? = nil,
+        restSeconds: Double = 60,
+        side: ExerciseDefinition.SideMode? = nil,
+        targetMin: Double? = nil,
+        targetMax: Double? = nil,
+        safetyMax: Double? = nil,
+        note: String = ""
+    ) {
+        self.exercise = exercise
+        self.sets = sets
+        self.reps = reps
+        self.holdSeconds = holdSeconds
+        self.restSeconds = restSeconds
+        self.side = side
+        self.targetMin = targetMin
+        self.targetMax = targetMax
+        self.safetyMax = safetyMax
+        self.note = note
+    }
+
+    /// Checks the numbers against the library and returns the definition the coach follows: the target range,
+    /// the safety limit on the primary angle, the hold and the side replaced by the prescription's.
+    public func prescribed(from library: [ExerciseDefinition]) throws(CoachKitError) -> ExerciseDefinition {
+        guard var definition = library.first(where: { $0.id == exercise }) else {
+            throw CoachKitError(.unknownExercise, "unknown exercise '\(exercise)': `ptcoach exercises` lists the ids")
+        }
+        func invalid(_ text: String) -> CoachKitError {
+            CoachKitError(.invalidDefinition, "\(definition.name): \(text)")
+        }
+        guard (1...20).contains(sets) else { throw invalid("sets must be 1 to 20, got \(sets)") }
+        guard restSeconds >= 0, restSeconds <= 900 else {
+            throw invalid("rest must be 0 to 900 seconds, got \(restSeconds)")
+        }
+        guard note.count <= 500 else { throw invalid("the note is over 500 characters") }
+        if definition.isHold {
+            guard reps == nil || reps == 1 else { throw invalid("a hold is prescribed in seconds, not repetitions") }
+            if let holdSeconds {
+                guard holdSeconds >= 1, holdSeconds <= 600 else {
+                    throw invalid("a hold must last 1 to 600 seconds, got \(holdSeconds)")
+                }
+                definition.hold?.seconds = holdSeconds
+            }
+        } else {
+            guard let reps, (1...100).contains(reps) else {
+                throw invalid("repetitions per set must be 1 to 100, got \(reps.map(String.init) ?? "none")")
+            }
+            if let holdSeconds {
+                guard let spec = definition.repetition, spec.acceptsHold(holdSeconds) else {
+                    throw invalid(
+                        "a hold at the peak must be above 0 and below \(Int(definition.repetition?.maximumSeconds ?? 0)) s"
+                    )
+                }
+                definition.repetition?.holdSeconds = holdSeconds
+            }
+        }
+        for (name, value) in [("target minimum", targetMin), ("target maximum", targetMax), ("safety limit", safetyMax)]
+        where value.map({ !$0.isFinite || $0 < -180 || $0 > 180 }) == true {
+            throw invalid("the \(name) must be an angle from -180 to 180 degrees")
+        }
+        switch (targetMin, targetMax) {
+        case (let low?, let high?):
+            guard low < high else { throw invalid("the target minimum \(low)° must be below the maximum \(high)°") }
+            definition.target = .init(min: low, max: high)
+        case (let low?, nil):
+            definition.target = .init(min: low, max: max(low + 1, definition.target?.max ?? 180))
+        case (nil, let high?):
+            definition.target = .init(min: min(high - 1, definition.target?.min ?? -180), max: high)
+        case (nil, nil):
+            break
+        }
+        if let safetyMax {
+            if let target = definition.target, safetyMax <= target.min {
+                throw invalid("the safety limit \(safetyMax)° must be above the target's minimum \(target.min)°")
+            }
+            definition.safetyLimits.append(
+                .init(
+                    angle: definition.primaryAngle,
+                    min: nil,
+                    max: safetyMax,
+                    warning: "Stop: past the \(Int(safetyMax.rounded()))° your therapist set"
+                )
+            )
+        }
+        if let side {
+            guard side == .left || side == .right else { throw invalid("the side must be left or right") }
+            definition.side = side
+        }
+        return definition
+    }
+}

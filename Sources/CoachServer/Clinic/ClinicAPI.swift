@@ -1,0 +1,360 @@
+import CoachKit
+import CoachStore
+import Foundation
+import Hummingbird
+import NIOCore
+import PoseKit
+
+/// The clinic's JSON API: logins, patients and their invitations, programmes, history, progress, ratings, the
+/// audit log and exports. Every route checks who asks: a patient reaches only their own data, a therapist only
+/// their own patients'; anything else is 404, as if it did not exist.
+enum ClinicAPI {
+    static func add(to router: Router<CoachRequestContext>, hub: LiveHub, auth: ClinicAuth) {
+        let store = hub.store
+        let library = hub.library
+
+        // MARK: Login
+
+        router.post("/api/login") { request, context in
+            try checkSameOrigin(request)
+            let body = try await json(request, context)
+            guard let login = body["login"]?.stringValue, let password = body["password"]?.stringValue else {
+                throw HTTPError(.badRequest, message: "send {\"login\": …, \"password\": …}")
+            }
+            // A session the browser had before is ended: the new one gets a new token (no fixation).
+            try await auth.logout(request)
+            let address = context.remoteAddress?.ipAddress ?? "unknown"
+            let (viewer, token) = try await auth.login(login, password: password, address: address)
+            return reply(me(viewer), cookie: auth.cookieHeader(token: token))
+        }
+        router.post("/api/logout") { request, _ in
+            _ = try await auth.require(request)
+            try await auth.logout(request)
+            return reply(.object(["ok": .bool(true)]), cookie: auth.cookieHeader(token: nil))
+        }
+        router.get("/api/me") { request, _ in
+            guard let viewer = try await auth.viewer(request) else {
+                throw HTTPError(.unauthorized, message: "not logged in")
+            }
+            return reply(me(viewer))
+        }
+        router.post("/api/join") { request, _ in
+            try checkSameOrigin(request)
+            let body = try await json(request, context: nil)
+            guard let code = body["code"]?.stringValue, let login = body["login"]?.stringValue?.trimmed,
+                let password = body["password"]?.stringValue
+            else {
+                throw HTTPError(.badRequest, message: "send {\"code\": …, \"login\": …, \"password\": …}")
+            }
+            guard (3...120).contains(login.count), !login.contains(where: \.isWhitespace) else {
+                throw HTTPError(.badRequest, message: "the login must be 3 to 120 characters, without spaces")
+            }
+            if let problem = ClinicAuth.passwordProblem(password) { throw HTTPError(.badRequest, message: problem) }
+            let normalized = code.uppercased().filter { $0.isLetter || $0.isNumber }
+            let patient: User?
+            do {
+                patient = try await store.redeem(
+                    codeHash: ClinicAuth.sha256(normalized),
+                    login: login,
+                    passwordHash: auth.hashPassword(password),
+                    at: .now
+                )
+            } catch let error as StoreError {
+                throw HTTPError(.conflict, message: error.message)
+            }
+            guard let patient else {
+                throw HTTPError(
+                    .notFound,
+                    message: "this invitation code is unknown, used or expired; ask your therapist for a new one"
+                )
+            }
+            try await auth.logout(request)
+            let (viewer, token) = try await auth.startSession(for: patient)
+            return reply(me(viewer), cookie: auth.cookieHeader(token: token))
+        }
+
+        // MARK: Therapist: patients
+
+        router.get("/api/patients") { request, _ in
+            let viewer = try await auth.require(request, role: .therapist)
+            var rows: [JSONValue] = []
+            for patient in try await store.patients(therapistID: viewer.user.id) {
+                let programme = try await store.programme(patientID: patient.id, version: nil)
+                let sets = try await store.sets(patientID: patient.id, since: .now.addingTimeInterval(-90 * 86400), limit: 2000)
+                let progress = PatientProgress(sets: sets, programme: programme, now: .now)
+                var row = userJSON(patient)
+                row["adherence"] = progress.json["adherence"]
+                row["flags"] = progress.json["flags"]
+                row["lastSession"] = progress.json["lastSession"]
+                row["hasProgramme"] = .bool(programme != nil)
+                rows.append(.object(row))
+            }
+            return reply(.array(rows))
+        }
+        router.post("/api/patients") { request, context in
+            let viewer = try await auth.require(request, role: .therapist)
+            let body = try await json(request, context)
+            guard let name = body["name"]?.stringValue?.trimmed, (1...120).contains(name.count) else {
+                throw HTTPError(.badRequest, message: "send {\"name\": …} with the patient's name (1 to 120 characters)")
+            }
+            let patient = User(role: .patient, name: name, login: nil, passwordHash: nil, therapistID: viewer.user.id)
+            try await store.add(patient)
+            let invitation = try await invite(patient, store: store)
+            var object = userJSON(patient)
+            object["invitation"] = invitation
+            return reply(.object(object), status: .created)
+        }
+        router.post("/api/patients/:id/invitation") { request, context in
+            let viewer = try await auth.require(request, role: .therapist)
+            let patient = try await patient(context, viewer: viewer, store: store)
+            guard patient.login == nil else {
+                throw HTTPError(.conflict, message: "\(patient.name) has already joined")
+            }
+            return reply(try await invite(patient, store: store), status: .created)
+        }
+        router.get("/api/patients/:id") { request, context in
+            let viewer = try await auth.require(request)
+            let patient = try await patient(context, viewer: viewer, store: store)
+            try await audit(viewer, patient, "viewed history and progress", store: store)
+            return reply(try await overview(patient, store: store, library: library))
+        }
+        router.put("/api/patients/:id/programme") { request, context in
+            let viewer = try await auth.require(request, role: .therapist)
+            let patient = try await patient(context, viewer: viewer, store: store)
+            let body = try await json(request, context)
+            let daysPerWeek = body["daysPerWeek"]?.intValue ?? 0
+            guard (1...7).contains(daysPerWeek) else {
+                throw HTTPError(.badRequest, message: "\"daysPerWeek\" must be 1 to 7")
+            }
+            guard let itemsJSON = body["items"], let list = itemsJSON.arrayValue, (1...30).contains(list.count) else {
+                throw HTTPError(.badRequest, message: "\"items\" must list 1 to 30 exercises")
+            }
+            let items: [Prescription]
+            do {
+                items = try JSONDecoder.coach().decode([Prescription].self, from: Data(itemsJSON.jsonText.utf8))
+            } catch {
+                throw HTTPError(.badRequest, message: "an item is not a valid prescription: \(error)")
+            }
+            for (index, item) in items.enumerated() {
+                do {
+                    _ = try item.prescribed(from: library)
+                } catch let error as CoachKitError {
+                    throw HTTPError(.badRequest, message: "item \(index + 1): \(error.message)")
+                }
+            }
+            let saved = try await store.save(
+                Programme(patientID: patient.id, items: items, daysPerWeek: daysPerWeek, createdBy: viewer.user.id)
+            )
+            try await audit(viewer, patient, "changed the programme (version \(saved.version))", store: store)
+            return reply(programmeJSON(saved, library: library))
+        }
+        router.get("/api/patients/:id/audit") { request, context in
+            let viewer = try await auth.require(request, role: .therapist)
+            let patient = try await patient(context, viewer: viewer, store: store)
+            let formatter = ISO8601DateFormatter()
+            let entries = try await store.audit(patientID: patient.id, limit: 500)
+            return reply(
+                .array(
+                    entries.map {
+                        .object([
+                            "at": .string(formatter.string(from: $0.at)), "who": .string($0.actorName),
+                            "whoID": .string($0.actorID), "action": .string($0.action),
+                        ])
+                    }
+                )
+            )
+        }
+        router.get("/api/patients/:id/export/:format") { request, context in
+            let viewer = try await auth.require(request)
+            let patient = try await patient(context, viewer: viewer, store: store)
+            let sets = try await store.sets(patientID: patient.id, since: nil, limit: 100_000)
+            switch context.parameters.get("format") {
+            case "sets.csv":
+                try await audit(viewer, patient, "exported CSV", store: store)
+                return Response(
+                    status: .ok,
+                    headers: [
+                        .contentType: "text/csv; charset=utf-8",
+                        .contentDisposition: "attachment; filename=\"ptcoach-sets.csv\"",
+                    ],
+                    body: .init(byteBuffer: ByteBuffer(string: ClinicExport.csv(patient: patient, sets: sets, library: library)))
+                )
+            case "fhir.json":
+                try await audit(viewer, patient, "exported FHIR", store: store)
+                let therapist = try await patient.therapistID.asyncMap { try await store.user(id: $0) } ?? nil
+                let bundle = ClinicExport.fhirBundle(
+                    patient: patient,
+                    therapist: therapist,
+                    sets: sets,
+                    programme: try await store.programme(patientID: patient.id, version: nil),
+                    library: library
+                )
+                return Response(
+                    status: .ok,
+                    headers: [.contentType: "application/fhir+json; charset=utf-8"],
+                    body: .init(byteBuffer: ByteBuffer(string: bundle.jsonText))
+                )
+            default:
+                throw HTTPError(.notFound, message: "exports: sets.csv or fhir.json")
+            }
+        }
+
+        // MARK: Patient
+
+        router.get("/api/me/programme") { request, _ in
+            let viewer = try await auth.require(request, role: .patient)
+            guard let programme = try await store.programme(patientID: viewer.user.id, version: nil) else {
+                return reply(.null)
+            }
+            var object = programmeJSON(programme, library: library).objectValue ?? [:]
+            let today = PatientProgress.calendar.startOfDay(for: .now)
+            let sets = try await store.sets(patientID: viewer.user.id, since: today, limit: 1000)
+            object["doneToday"] = .array(
+                programme.items.indices.map { index in
+                    .number(Double(sets.filter { $0.programmeItem == index && $0.status != .open }.count))
+                }
+            )
+            return reply(.object(object))
+        }
+        router.post("/api/sessions/:id/rating") { request, context in
+            let viewer = try await auth.require(request, role: .patient)
+            let id = context.parameters.get("id") ?? ""
+            guard let set = try await store.set(id: id), set.patientID == viewer.user.id else {
+                throw HTTPError(.notFound, message: "no set \(id) of yours")
+            }
+            let body = try await json(request, context)
+            func rating(_ key: String) throws -> Int? {
+                guard let value = body[key], value != .null else { return nil }
+                guard let n = value.intValue, (0...10).contains(n) else {
+                    throw HTTPError(.badRequest, message: "\"\(key)\" must be a whole number from 0 to 10")
+                }
+                return n
+            }
+            try await store.rate(setID: set.id, pain: try rating("pain"), difficulty: try rating("difficulty"))
+            return reply(.object(["ok": .bool(true)]))
+        }
+    }
+
+    // MARK: - Helpers
+
+    /// The patient of the path's `:id` as `viewer` may see them (themselves, or one of their patients), or 404.
+    static func patient(_ context: CoachRequestContext, viewer: Viewer, store: any ClinicStore) async throws -> User {
+        let id = context.parameters.get("id") ?? ""
+        let patient = try await store.user(id: id)
+        guard let patient, patient.role == .patient,
+            patient.id == viewer.user.id || (viewer.user.role == .therapist && patient.therapistID == viewer.user.id)
+        else {
+            throw HTTPError(.notFound, message: "no patient \(id) of yours")
+        }
+        return patient
+    }
+
+    /// Whether `viewer` may read a saved set: a patient's own, a therapist's patient's; a set coached without
+    /// logging in belongs to nobody and is reached by its id alone (as its page's links give it).
+    static func canRead(_ set: SetRecord, viewer: Viewer?, store: any ClinicStore) async throws -> Bool {
+        guard let owner = set.patientID else { return true }
+        guard let viewer else { return false }
+        if owner == viewer.user.id { return true }
+        guard viewer.user.role == .therapist else { return false }
+        return try await store.user(id: owner)?.therapistID == viewer.user.id
+    }
+
+    static func audit(_ viewer: Viewer, _ patient: User, _ action: String, store: any ClinicStore) async throws {
+        guard viewer.user.id != patient.id else { return }
+        try await store.record(
+            AuditEntry(actorID: viewer.user.id, actorName: viewer.user.name, patientID: patient.id, action: action)
+        )
+    }
+
+    static func invite(_ patient: User, store: any ClinicStore) async throws -> JSONValue {
+        let code = ClinicAuth.invitationCode()
+        let expires = Date.now.addingTimeInterval(14 * 86400)
+        try await store.add(Invitation(codeHash: ClinicAuth.sha256(code), patientID: patient.id, expiresAt: expires))
+        return .object([
+            "code": .string(code), "expiresAt": .string(ISO8601DateFormatter().string(from: expires)),
+            "link": .string("/clinic.html#join=\(code)"),
+        ])
+    }
+
+    static func overview(_ patient: User, store: any ClinicStore, library: [ExerciseDefinition]) async throws -> JSONValue {
+        let programme = try await store.programme(patientID: patient.id, version: nil)
+        let sets = try await store.sets(patientID: patient.id, since: .now.addingTimeInterval(-365 * 86400), limit: 5000)
+        let progress = PatientProgress(sets: sets, programme: programme, now: .now)
+        var object = userJSON(patient)
+        for (key, value) in progress.json.objectValue ?? [:] { object[key] = value }
+        object["programme"] = programme.map { programmeJSON($0, library: library) } ?? .null
+        object["sets"] = .array(sets.prefix(200).map { .object(CoachServer.setJSON($0)) })
+        return .object(object)
+    }
+
+    static func programmeJSON(_ programme: Programme, library: [ExerciseDefinition]) -> JSONValue {
+        var object = LiveMessage.codable(programme).objectValue ?? [:]
+        object["createdAt"] = .string(ISO8601DateFormatter().string(from: programme.createdAt))
+        object["names"] = .array(
+            programme.items.map { item in .string(library.first { $0.id == item.exercise }?.name ?? item.exercise) }
+        )
+        return .object(object)
+    }
+
+    static func userJSON(_ user: User) -> [String: JSONValue] {
+        [
+            "id": .string(user.id), "name": .string(user.name), "role": .string(user.role.rawValue),
+            "joined": .bool(user.login != nil),
+        ]
+    }
+
+    static func me(_ viewer: Viewer) -> JSONValue {
+        var user = userJSON(viewer.user)
+        user["login"] = viewer.user.login.map(JSONValue.string) ?? .null
+        return .object(["user": .object(user), "csrfToken": .string(viewer.session.csrfToken)])
+    }
+
+    /// A login or join form posted from another site is refused (login CSRF); clients without an Origin pass.
+    static func checkSameOrigin(_ request: Request) throws {
+        guard let origin = request.headers[.origin] else { return }
+        let host = request.head.authority ?? ""
+        guard ["http://\(host)", "https://\(host)"].contains(origin.lowercased()) else {
+            throw HTTPError(.forbidden, message: "requests from \(origin) are refused; use this server's own pages")
+        }
+    }
+
+    static func json(_ request: Request, _ context: CoachRequestContext) async throws -> JSONValue {
+        try await json(request, context: context)
+    }
+
+    static func json(_ request: Request, context: CoachRequestContext?) async throws -> JSONValue {
+        var request = request
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.collectBody(upTo: 256 << 10)
+        } catch {
+            throw HTTPError(.contentTooLarge, message: "the request body is over 256 kB")
+        }
+        do {
+            let value = try JSONValue.parse(String(buffer: buffer))
+            guard value.objectValue != nil else { throw HTTPError(.badRequest, message: "send a JSON object") }
+            return value
+        } catch let error as HTTPError {
+            throw error
+        } catch {
+            throw HTTPError(.badRequest, message: "the body is not valid JSON (\(error))")
+        }
+    }
+
+    static func reply(_ value: JSONValue, status: HTTPResponse.Status = .ok, cookie: String? = nil) -> Response {
+        var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"]
+        if let cookie { headers[.setCookie] = cookie }
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: value.jsonText)))
+    }
+}
+
+extension String {
+    var trimmed: String { trimmingCharacters(in: .whitespacesAndNewlines) }
+}
+
+extension Optional {
+    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
+        guard let self else { return nil }
+        return try await transform(self)
+    }
+}

@@ -1,0 +1,543 @@
+public import CoachKit
+public import Foundation
+import GRDB
+
+/// The sets in an SQLite file (GRDB, WAL mode): the embedded default of `ptcoach serve`.
+///
+/// ```swift
+/// let store = try SQLiteClinicStore(path: "data/ptcoach.sqlite")
+/// try await store.open(SetRecord(id: "…", startedAt: .now, input: "camera", …))
+/// ```
+public final class SQLiteClinicStore: ClinicStore {
+    private let pool: DatabasePool
+    public let path: String
+
+    /// Opens (creating if needed) the database at `path` and brings its schema up to date.
+    public init(path: String) throws(StoreError) {
+        self.path = path
+        do {
+            var configuration = Configuration()
+            configuration.busyMode = .timeout(5)
+            pool = try DatabasePool(path: path, configuration: configuration)
+            try Self.migrator.migrate(pool)
+        } catch {
+            throw StoreError(
+                "cannot open the database \(path); check that its folder exists and is writable",
+                cause: error
+            )
+        }
+    }
+
+    /// Migrations are never edited once shipped: a change is a new migration.
+    private static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: sets and repetitions") { db in
+            try db.create(table: "liveSet") { t in
+                t.primaryKey("id", .text)
+                t.column("startedAt", .datetime).notNull()
+                t.column("endedAt", .datetime)
+                t.column("input", .text).notNull()
+                t.column("exercise", .text)
+                t.column("exerciseName", .text)
+                t.column("prescribedReps", .integer)
+                t.column("prescribedHoldSeconds", .double)
+                t.column("reps", .integer).notNull().defaults(to: 0)
+                t.column("status", .text).notNull()
+                t.column("summaryJSON", .text)
+                t.column("angleSeriesJSON", .text)
+            }
+            try db.create(index: "liveSet_startedAt", on: "liveSet", columns: ["startedAt"])
+            try db.create(table: "repetition") { t in
+                t.column("setID", .text).notNull().references("liveSet", onDelete: .cascade)
+                t.column("repIndex", .integer).notNull()
+                t.column("startSeconds", .double).notNull()
+                t.column("endSeconds", .double).notNull()
+                t.column("verdict", .text).notNull()
+                t.column("rangeOfMotion", .double)
+                t.column("peakAngle", .double)
+                t.column("json", .text).notNull()
+                t.primaryKey(["setID", "repIndex"])
+            }
+        }
+        migrator.registerMigration("v2: clinic") { db in
+            try db.create(table: "user") { t in
+                t.primaryKey("id", .text)
+                t.column("role", .text).notNull()
+                t.column("name", .text).notNull()
+                t.column("login", .text).unique()
+                t.column("passwordHash", .text)
+                t.column("therapistID", .text).references("user")
+                t.column("createdAt", .datetime).notNull()
+            }
+            try db.create(index: "user_therapist", on: "user", columns: ["therapistID"])
+            try db.create(table: "loginSession") { t in
+                t.primaryKey("tokenHash", .text)
+                t.column("userID", .text).notNull().references("user", onDelete: .cascade)
+                t.column("csrfToken", .text).notNull()
+                t.column("createdAt", .datetime).notNull()
+                t.column("expiresAt", .datetime).notNull()
+            }
+            try db.create(table: "invitation") { t in
+                t.primaryKey("codeHash", .text)
+                t.column("patientID", .text).notNull().references("user", onDelete: .cascade)
+                t.column("expiresAt", .datetime).notNull()
+                t.column("usedAt", .datetime)
+            }
+            try db.create(table: "programme") { t in
+                t.column("patientID", .text).notNull().references("user", onDelete: .cascade)
+                t.column("version", .integer).notNull()
+                t.column("itemsJSON", .text).notNull()
+                t.column("daysPerWeek", .integer).notNull()
+                t.column("createdAt", .datetime).notNull()
+                t.column("createdBy", .text).notNull()
+                t.primaryKey(["patientID", "version"])
+            }
+            try db.create(table: "audit") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("at", .datetime).notNull()
+                t.column("actorID", .text).notNull()
+                t.column("actorName", .text).notNull()
+                t.column("patientID", .text).notNull()
+                t.column("action", .text).notNull()
+            }
+            try db.create(index: "audit_patient", on: "audit", columns: ["patientID", "at"])
+            try db.alter(table: "liveSet") { t in
+                t.add(column: "patientID", .text).references("user")
+                t.add(column: "programmeVersion", .integer)
+                t.add(column: "programmeItem", .integer)
+                t.add(column: "setNumber", .integer)
+                t.add(column: "pain", .integer)
+                t.add(column: "difficulty", .integer)
+                t.add(column: "safetyWarnings", .integer).notNull().defaults(to: 0)
+            }
+            try db.create(index: "liveSet_patient", on: "liveSet", columns: ["patientID", "startedAt"])
+        }
+        return migrator
+    }
+
+    /// A set's row with the largest primary angle of its repetitions.
+    private static let selectSet = """
+        SELECT liveSet.*, (SELECT MAX(peakAngle) FROM repetition WHERE repetition.setID = liveSet.id) AS peak
+        FROM liveSet
+        """
+
+    public func open(_ set: SetRecord) async throws(StoreError) {
+        try await write("save the new set") { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO liveSet (id, startedAt, input, exercise, exerciseName, prescribedReps,
+                        prescribedHoldSeconds, reps, status, patientID, programmeVersion, programmeItem, setNumber)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, 0, 'open', ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    set.id, set.startedAt, set.input, set.exercise, set.exerciseName, set.prescribedReps,
+                    set.prescribedHoldSeconds, set.patientID, set.programmeVersion, set.programmeItem, set.setNumber,
+                ]
+            )
+        }
+    }
+
+    public func save(_ repetition: Repetition, setID: String) async throws(StoreError) {
+        let json = try Self.json(repetition)
+        try await write("save repetition \(repetition.index)") { db in
+            try Self.insert(repetition, json: json, setID: setID, db: db)
+            try db.execute(
+                sql: "UPDATE liveSet SET reps = (SELECT COUNT(*) FROM repetition WHERE setID = ?) WHERE id = ?",
+                arguments: [setID, setID]
+            )
+        }
+    }
+
+    public func close(
+        setID: String,
+        summary: SessionSummary?,
+        summaryJSON: String?,
+        angleSeriesJSON: String?,
+        at date: Date
+    ) async throws(StoreError) {
+        guard let summary else {
+            try await write("end the set") { db in
+                try db.execute(
+                    sql: "UPDATE liveSet SET endedAt = ?, status = 'completed' WHERE id = ?",
+                    arguments: [date, setID]
+                )
+            }
+            return
+        }
+        var encoded: [(Repetition, String)] = []
+        for repetition in summary.repetitions { encoded.append((repetition, try Self.json(repetition))) }
+        let repetitions = encoded
+        try await write("save the set's summary") { db in
+            try db.execute(sql: "DELETE FROM repetition WHERE setID = ?", arguments: [setID])
+            for (repetition, json) in repetitions {
+                try Self.insert(repetition, json: json, setID: setID, db: db)
+            }
+            try db.execute(
+                sql: """
+                    UPDATE liveSet SET endedAt = ?, status = 'completed', reps = ?, exercise = ?, exerciseName = ?,
+                        summaryJSON = ?, angleSeriesJSON = ?, safetyWarnings = ? WHERE id = ?
+                    """,
+                arguments: [
+                    date, summary.reps, summary.exercise, summary.exerciseName, summaryJSON, angleSeriesJSON,
+                    summary.safetyWarnings.count, setID,
+                ]
+            )
+        }
+    }
+
+    public func sets(limit: Int) async throws(StoreError) -> [SetRecord] {
+        try await read("read the sets") { db in
+            try Row.fetchAll(db, sql: Self.selectSet + " ORDER BY startedAt DESC LIMIT ?", arguments: [limit])
+                .map(Self.record)
+        }
+    }
+
+    public func set(id: String) async throws(StoreError) -> SetRecord? {
+        try await read("read set \(id)") { db in
+            try Row.fetchOne(db, sql: Self.selectSet + " WHERE id = ?", arguments: [id]).map(Self.record)
+        }
+    }
+
+    public func repetitions(setID: String) async throws(StoreError) -> [Repetition] {
+        let texts: [String] = try await read("read the repetitions of set \(setID)") { db in
+            try String.fetchAll(
+                db,
+                sql: "SELECT json FROM repetition WHERE setID = ? ORDER BY repIndex",
+                arguments: [setID]
+            )
+        }
+        do {
+            let decoder = JSONDecoder.coach()
+            return try texts.map { try decoder.decode(Repetition.self, from: Data($0.utf8)) }
+        } catch {
+            throw StoreError("a saved repetition of set \(setID) cannot be read", cause: error)
+        }
+    }
+
+    public func markInterrupted() async throws(StoreError) -> Int {
+        try await write("mark unfinished sets") { db in
+            try db.execute(sql: "UPDATE liveSet SET status = 'interrupted' WHERE status = 'open'")
+            return db.changesCount
+        }
+    }
+
+    // MARK: - Clinic
+
+    public func sets(patientID: String, since: Date?, limit: Int) async throws(StoreError) -> [SetRecord] {
+        try await read("read the patient's sets") { db in
+            try Row.fetchAll(
+                db,
+                sql: Self.selectSet + " WHERE patientID = ? AND startedAt >= ? ORDER BY startedAt DESC LIMIT ?",
+                arguments: [patientID, since ?? Date.distantPast, limit]
+            ).map(Self.record)
+        }
+    }
+
+    public func rate(setID: String, pain: Int?, difficulty: Int?) async throws(StoreError) {
+        try await write("save the ratings") { db in
+            try db.execute(
+                sql: "UPDATE liveSet SET pain = ?, difficulty = ? WHERE id = ?",
+                arguments: [pain, difficulty, setID]
+            )
+        }
+    }
+
+    public func add(_ user: User) async throws(StoreError) {
+        if let login = user.login, try await self.user(login: login) != nil {
+            throw StoreError("the login \(login) is taken; choose another")
+        }
+        try await write("save the account") { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO user (id, role, name, login, passwordHash, therapistID, createdAt)
+                        VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    user.id, user.role.rawValue, user.name, user.login?.lowercased(), user.passwordHash,
+                    user.therapistID, user.createdAt,
+                ]
+            )
+        }
+    }
+
+    public func user(id: String) async throws(StoreError) -> User? {
+        try await read("read the account") { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM user WHERE id = ?", arguments: [id]).map(Self.user)
+        }
+    }
+
+    public func user(login: String) async throws(StoreError) -> User? {
+        try await read("read the account") { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM user WHERE login = ?", arguments: [login.lowercased()])
+                .map(Self.user)
+        }
+    }
+
+    public func patients(therapistID: String) async throws(StoreError) -> [User] {
+        try await read("read the patients") { db in
+            try Row.fetchAll(
+                db,
+                sql: "SELECT * FROM user WHERE therapistID = ? AND role = 'patient' ORDER BY name COLLATE NOCASE",
+                arguments: [therapistID]
+            ).map(Self.user)
+        }
+    }
+
+    public func therapists() async throws(StoreError) -> [User] {
+        try await read("read the therapists") { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM user WHERE role = 'therapist' ORDER BY name COLLATE NOCASE")
+                .map(Self.user)
+        }
+    }
+
+    public func add(_ session: LoginSession) async throws(StoreError) {
+        try await write("save the login") { db in
+            try db.execute(
+                sql: "DELETE FROM loginSession WHERE expiresAt < ?",
+                arguments: [session.createdAt]
+            )
+            try db.execute(
+                sql: """
+                    INSERT INTO loginSession (tokenHash, userID, csrfToken, createdAt, expiresAt) VALUES (?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    session.tokenHash, session.userID, session.csrfToken, session.createdAt, session.expiresAt,
+                ]
+            )
+        }
+    }
+
+    public func loginSession(tokenHash: String, at date: Date) async throws(StoreError) -> LoginSession? {
+        try await read("read the login") { db in
+            try Row.fetchOne(
+                db,
+                sql: "SELECT * FROM loginSession WHERE tokenHash = ? AND expiresAt > ?",
+                arguments: [tokenHash, date]
+            ).map {
+                LoginSession(
+                    tokenHash: $0["tokenHash"],
+                    userID: $0["userID"],
+                    csrfToken: $0["csrfToken"],
+                    createdAt: $0["createdAt"],
+                    expiresAt: $0["expiresAt"]
+                )
+            }
+        }
+    }
+
+    public func removeLoginSession(tokenHash: String) async throws(StoreError) {
+        try await write("end the login") { db in
+            try db.execute(sql: "DELETE FROM loginSession WHERE tokenHash = ?", arguments: [tokenHash])
+        }
+    }
+
+    public func add(_ invitation: Invitation) async throws(StoreError) {
+        try await write("save the invitation") { db in
+            try db.execute(
+                sql: "INSERT INTO invitation (codeHash, patientID, expiresAt, usedAt) VALUES (?, ?, ?, NULL)",
+                arguments: [invitation.codeHash, invitation.patientID, invitation.expiresAt]
+            )
+        }
+    }
+
+    public func redeem(
+        codeHash: String,
+        login: String,
+        passwordHash: String,
+        at date: Date
+    ) async throws(StoreError) -> User? {
+        if try await user(login: login) != nil { throw StoreError("the login \(login) is taken; choose another") }
+        return try await write("use the invitation") { db in
+            guard
+                let patientID = try String.fetchOne(
+                    db,
+                    sql: "SELECT patientID FROM invitation WHERE codeHash = ? AND usedAt IS NULL AND expiresAt > ?",
+                    arguments: [codeHash, date]
+                )
+            else { return nil }
+            try db.execute(sql: "UPDATE invitation SET usedAt = ? WHERE codeHash = ?", arguments: [date, codeHash])
+            try db.execute(
+                sql: "UPDATE user SET login = ?, passwordHash = ? WHERE id = ?",
+                arguments: [login.lowercased(), passwordHash, patientID]
+            )
+            return try Row.fetchOne(db, sql: "SELECT * FROM user WHERE id = ?", arguments: [patientID]).map(Self.user)
+        }
+    }
+
+    public func save(_ programme: Programme) async throws(StoreError) -> Programme {
+        let itemsJSON: String
+        do {
+            itemsJSON = String(decoding: try JSONEncoder.coach().encode(programme.items), as: UTF8.self)
+        } catch {
+            throw StoreError("the programme cannot be encoded", cause: error)
+        }
+        return try await write("save the programme") { db in
+            var saved = programme
+            saved.version =
+                (try Int.fetchOne(
+                    db,
+                    sql: "SELECT MAX(version) FROM programme WHERE patientID = ?",
+                    arguments: [programme.patientID]
+                ) ?? 0) + 1
+            try db.execute(
+                sql: """
+                    INSERT INTO programme (patientID, version, itemsJSON, daysPerWeek, createdAt, createdBy)
+                        VALUES (?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    saved.patientID, saved.version, itemsJSON, saved.daysPerWeek, saved.createdAt, saved.createdBy,
+                ]
+            )
+            return saved
+        }
+    }
+
+    public func programme(patientID: String, version: Int?) async throws(StoreError) -> Programme? {
+        let found: (Programme, String)? = try await read("read the programme") { db in
+            let row =
+                if let version {
+                    try Row.fetchOne(
+                        db,
+                        sql: "SELECT * FROM programme WHERE patientID = ? AND version = ?",
+                        arguments: [patientID, version]
+                    )
+                } else {
+                    try Row.fetchOne(
+                        db,
+                        sql: "SELECT * FROM programme WHERE patientID = ? ORDER BY version DESC LIMIT 1",
+                        arguments: [patientID]
+                    )
+                }
+            return row.map {
+                (
+                    Programme(
+                        patientID: $0["patientID"],
+                        version: $0["version"],
+                        items: [],
+                        daysPerWeek: $0["daysPerWeek"],
+                        createdAt: $0["createdAt"],
+                        createdBy: $0["createdBy"]
+                    ), $0["itemsJSON"]
+                )
+            }
+        }
+        guard var (programme, itemsJSON) = found else { return nil }
+        do {
+            programme.items = try JSONDecoder.coach().decode([Prescription].self, from: Data(itemsJSON.utf8))
+            return programme
+        } catch {
+            throw StoreError("the saved programme of patient \(patientID) cannot be read", cause: error)
+        }
+    }
+
+    public func record(_ entry: AuditEntry) async throws(StoreError) {
+        try await write("write the audit log") { db in
+            try db.execute(
+                sql: "INSERT INTO audit (at, actorID, actorName, patientID, action) VALUES (?, ?, ?, ?, ?)",
+                arguments: [entry.at, entry.actorID, entry.actorName, entry.patientID, entry.action]
+            )
+        }
+    }
+
+    public func audit(patientID: String, limit: Int) async throws(StoreError) -> [AuditEntry] {
+        try await read("read the audit log") { db in
+            try Row.fetchAll(
+                db,
+                sql: "SELECT * FROM audit WHERE patientID = ? ORDER BY at DESC, id DESC LIMIT ?",
+                arguments: [patientID, limit]
+            ).map {
+                AuditEntry(
+                    at: $0["at"],
+                    actorID: $0["actorID"],
+                    actorName: $0["actorName"],
+                    patientID: $0["patientID"],
+                    action: $0["action"]
+                )
+            }
+        }
+    }
+
+    // MARK: - Helpers
+
+    private static func user(_ row: Row) -> User {
+        User(
+            id: row["id"],
+            role: Role(rawValue: row["role"]) ?? .patient,
+            name: row["name"],
+            login: row["login"],
+            passwordHash: row["passwordHash"],
+            therapistID: row["therapistID"],
+            createdAt: row["createdAt"]
+        )
+    }
+
+    private static func insert(_ repetition: Repetition, json: String, setID: String, db: Database) throws {
+        try db.execute(
+            sql: """
+                INSERT OR REPLACE INTO repetition (setID, repIndex, startSeconds, endSeconds, verdict, rangeOfMotion,
+                    peakAngle, json) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                setID, repetition.index, repetition.startSeconds, repetition.endSeconds, repetition.verdict.rawValue,
+                repetition.rangeOfMotion.flatMap { $0.isFinite ? $0 : nil },
+                repetition.peakAngle.flatMap { $0.isFinite ? $0 : nil }, json,
+            ]
+        )
+    }
+
+    private static func record(_ row: Row) -> SetRecord {
+        var record = SetRecord(
+            id: row["id"],
+            startedAt: row["startedAt"],
+            input: row["input"],
+            exercise: row["exercise"],
+            exerciseName: row["exerciseName"],
+            prescribedReps: row["prescribedReps"],
+            prescribedHoldSeconds: row["prescribedHoldSeconds"]
+        )
+        record.endedAt = row["endedAt"]
+        record.reps = row["reps"]
+        record.status = SetRecord.Status(rawValue: row["status"]) ?? .interrupted
+        record.summaryJSON = row["summaryJSON"]
+        record.angleSeriesJSON = row["angleSeriesJSON"]
+        record.patientID = row["patientID"]
+        record.programmeVersion = row["programmeVersion"]
+        record.programmeItem = row["programmeItem"]
+        record.setNumber = row["setNumber"]
+        record.pain = row["pain"]
+        record.difficulty = row["difficulty"]
+        record.safetyWarnings = row["safetyWarnings"]
+        record.peakAngle = row["peak"]
+        return record
+    }
+
+    private static func json(_ repetition: Repetition) throws(StoreError) -> String {
+        do {
+            return String(decoding: try JSONEncoder.coach().encode(repetition), as: UTF8.self)
+        } catch {
+            throw StoreError("repetition \(repetition.index) cannot be encoded", cause: error)
+        }
+    }
+
+    private func write<T: Sendable>(
+        _ what: String,
+        _ body: @Sendable @escaping (Database) throws -> T
+    ) async throws(StoreError) -> T {
+        do {
+            return try await pool.write(body)
+        } catch {
+            throw StoreError("could not \(what) in \(path)", cause: error)
+        }
+    }
+
+    private func read<T: Sendable>(
+        _ what: String,
+        _ body: @Sendable @escaping (Database) throws -> T
+    ) async throws(StoreError) -> T {
+        do {
+            return try await pool.read(body)
+        } catch {
+            throw StoreError("could not \(what) from \(path)", cause: error)
+        }
+    }
+}

@@ -25,7 +25,7 @@ set -euo pipefail
 APT_PACKAGES="ffmpeg libegl1 libgles2 libcairo2-dev fonts-dejavu-core libturbojpeg0-dev libsqlite3-dev pkg-config"
 # The browser test of the live coach (scripts/test.sh sets PTCOACH_TEST_TOOLS=1).
 TEST_APT_PACKAGES="chromium chromium-driver"
-TEST_PIP_REQUIREMENT="selenium==4.51.0"
+TEST_PIP_REQUIREMENTS="selenium==4.51.0 fhir.resources==8.3.0"
 if [[ ${PTCOACH_TEST_TOOLS:-0} == 1 ]]; then APT_PACKAGES="$APT_PACKAGES $TEST_APT_PACKAGES"; fi
 
 # MARK: - Pins
@@ -120,9 +120,13 @@ fi
 PYTHON=$(python_bin)
 
 if [[ ${PTCOACH_TEST_TOOLS:-0} == 1 ]] &&
-    ! "$PYTHON" -c "import importlib.metadata as m, sys; sys.exit(m.version('selenium') != '${TEST_PIP_REQUIREMENT#*==}')" 2>/dev/null; then
-    step "installing $TEST_PIP_REQUIREMENT (pip)"
-    run_logged "pip install $TEST_PIP_REQUIREMENT" "$PYTHON" -m pip install --quiet --root-user-action=ignore "$TEST_PIP_REQUIREMENT"
+    ! "$PYTHON" - $TEST_PIP_REQUIREMENTS <<'PY' 2>/dev/null; then
+import importlib.metadata as m, sys
+sys.exit(any(m.version(r.split("==")[0]) != r.split("==")[1] for r in sys.argv[1:]))
+PY
+    step "installing $TEST_PIP_REQUIREMENTS (pip)"
+    # shellcheck disable=SC2086 # one word per requirement
+    run_logged "pip install $TEST_PIP_REQUIREMENTS" "$PYTHON" -m pip install --quiet --root-user-action=ignore $TEST_PIP_REQUIREMENTS
 fi
 
 # MARK: - 2. Wheels (only when an output needs them)

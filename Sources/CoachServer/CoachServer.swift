@@ -285,6 +285,12 @@ public enum CoachServer {
             "prescribedReps": set.prescribedReps.map { .number(Double($0)) } ?? .null,
             "prescribedHoldSeconds": set.prescribedHoldSeconds.map(JSONValue.number) ?? .null,
             "reps": .number(Double(set.reps)), "status": .string(set.status.rawValue),
+            "programmeItem": set.programmeItem.map { .number(Double($0)) } ?? .null,
+            "setNumber": set.setNumber.map { .number(Double($0)) } ?? .null,
+            "pain": set.pain.map { .number(Double($0)) } ?? .null,
+            "difficulty": set.difficulty.map { .number(Double($0)) } ?? .null,
+            "peakAngle": set.peakAngle.map(JSONValue.number) ?? .null,
+            "safetyWarnings": .number(Double(set.safetyWarnings)),
             "report": set.summaryJSON == nil || set.summaryJSON == "null"
                 ? .null
                 : .object([

@@ -15,6 +15,9 @@ const ui = {
   summary: $("summary"), summaryTitle: $("summary-title"), summaryReps: $("summary-reps"),
   summaryHolds: $("summary-holds"), repRows: document.querySelector("#rep-table tbody"), issues: $("issues"),
   reportHtml: $("report-html"), reportPdf: $("report-pdf"), again: $("again"), error: $("error"),
+  clinicLink: $("clinic-link"), banner: $("programme-banner"), bannerTitle: $("programme-title"),
+  bannerDetail: $("programme-detail"), rating: $("rating"), pain: $("pain"), difficulty: $("difficulty"),
+  ratingStatus: $("rating-status"), rest: $("rest"),
 };
 
 // The test hook: a test reads this with execute_script.
@@ -28,6 +31,8 @@ let session = null;
 let stream = null; // the camera's MediaStream
 let answeredOnce = false;
 let prescribed = null;
+// A logged-in patient following their programme (?item=N): the item, the server's answer, the CSRF token.
+const programme = { item: null, entry: null, name: "", csrf: null, setNumber: null, sets: null, rest: 0, timer: null };
 
 /** Sets an element's text only when it changes (so live regions announce changes, not every frame). */
 function setText(el, text) {
@@ -83,7 +88,7 @@ function describeExercise() {
   setText(ui.exerciseInfo, ex
     ? `${ex.summary ?? ""} Camera: ${ex.view} view${ex.kind === "hold" ? " · a hold" : ""}.`
     : "The coach names the exercise once it sees you move.");
-  ui.hold.disabled = !ex || session !== null;
+  ui.hold.disabled = !ex || session !== null || !!programme.entry;
   ui.hold.placeholder = ex ? "e.g. 2" : "pick an exercise";
 }
 
@@ -99,6 +104,7 @@ function pickSample() {
 
 function startMessage() {
   const msg = { type: "start", input: "camera", exercise: ui.exercise.value || null };
+  if (programme.entry) return { type: "start", input: "camera", programmeItem: programme.item };
   const reps = parseInt(ui.reps.value, 10);
   if (reps >= 1) msg.reps = Math.min(reps, 1000);
   const hold = parseFloat(ui.hold.value);
@@ -147,6 +153,12 @@ function begin({ playOnReady = false } = {}) {
   session = new LiveSession(ui.video, {
     ready(msg) {
       prescribed = msg.reps ?? prescribed;
+      if (msg.programme) {
+        programme.setNumber = msg.programme.set;
+        programme.sets = msg.programme.sets;
+        programme.rest = msg.programme.restSeconds ?? 0;
+        setText(ui.bannerTitle, `${programme.name}: set ${msg.programme.set} of ${msg.programme.sets}`);
+      }
       if (msg.exercise?.name) setText(ui.badge, msg.exercise.name);
       if (playOnReady) ui.video.play().catch((err) => showError(`The sample video could not be played: ${err.message}`));
     },
@@ -210,6 +222,8 @@ function setRunning(running) {
   for (const el of [ui.exercise, ui.reps, ui.startCamera, ui.sample, ui.startSample]) el.disabled = running;
   ui.hold.disabled = running || !ui.exercise.value;
   ui.endSet.disabled = !running;
+  // The programme's prescription is not the patient's to change.
+  if (programme.entry) for (const el of [ui.exercise, ui.reps, ui.hold]) el.disabled = true;
   document.body.classList.toggle("running", running);
   setText(ui.endSet, "End set");
   if (running) show(ui.summary, false);
@@ -352,7 +366,86 @@ function onSummary(msg) {
   }
   setRunning(false); // first: the set-up form coming back moves the page
   show(ui.summary, true);
+  programme.session = msg.session ?? null;
+  show(ui.rating, !!(programme.csrf && msg.session));
+  setText(ui.ratingStatus, "");
+  show(ui.rest, false);
   ui.summaryTitle.focus();
+}
+
+// MARK: - Programme (a logged-in patient)
+
+async function loadProgramme() {
+  const item = new URLSearchParams(location.search).get("item");
+  let me = null;
+  try {
+    const response = await fetch("./api/me", { headers: { Accept: "application/json" } });
+    if (response.ok) me = await response.json();
+  } catch {}
+  if (me) {
+    setText(ui.clinicLink, me.user.role === "patient" ? "My programme" : "Clinic");
+    programme.csrf = me.user.role === "patient" ? me.csrfToken : null;
+  }
+  if (item === null || !programme.csrf) return;
+  const current = await getJSON("./api/me/programme").catch(() => null);
+  const entry = current?.items?.[Number(item)];
+  if (!entry) {
+    showError("That exercise is not in your current programme. Open “My programme” to choose one.");
+    return;
+  }
+  Object.assign(programme, { item: Number(item), entry, name: current.names[Number(item)] });
+  ui.exercise.value = entry.exercise;
+  describeExercise();
+  for (const el of [ui.exercise, ui.reps, ui.hold]) el.disabled = true;
+  ui.reps.value = entry.reps ?? "";
+  ui.hold.value = entry.holdSeconds ?? "";
+  const done = current.doneToday?.[Number(item)] ?? 0;
+  setText(ui.bannerTitle, `${programme.name}: set ${Math.min(done + 1, entry.sets)} of ${entry.sets}`);
+  const parts = [];
+  if (entry.reps) parts.push(`${entry.reps} repetitions`);
+  if (entry.holdSeconds) parts.push(`hold ${entry.holdSeconds} s`);
+  if (entry.targetMin != null && entry.targetMax != null) parts.push(`aim for ${entry.targetMin}–${entry.targetMax}°`);
+  if (entry.side) parts.push(`${entry.side} side`);
+  parts.push(`rest ${entry.restSeconds} s between sets`);
+  setText(ui.bannerDetail, parts.join(" · ") + (entry.note ? ` — ${entry.note}` : ""));
+  show(ui.banner, true);
+}
+
+async function saveRating(event) {
+  event.preventDefault();
+  if (!programme.session) return;
+  const body = { pain: Number(ui.pain.value), difficulty: Number(ui.difficulty.value) };
+  const response = await fetch(`./api/sessions/${encodeURIComponent(programme.session)}/rating`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "X-CSRF-Token": programme.csrf },
+    body: JSON.stringify(body),
+  }).catch(() => null);
+  if (!response?.ok) {
+    const message = response ? (await response.json().catch(() => ({})))?.error?.message : null;
+    setText(ui.ratingStatus, `Not saved: ${message ?? "the server could not be reached"}.`);
+    return;
+  }
+  setText(ui.ratingStatus, "Saved. Thank you.");
+  window.ptcoach.state.rated = body;
+  if (programme.entry && programme.setNumber && programme.setNumber < programme.sets) startRest();
+  else if (programme.entry) {
+    show(ui.rest, true);
+    setText(ui.rest, `All ${programme.sets} sets of ${programme.name} done. Back to your programme for the next exercise.`);
+  }
+}
+
+function startRest() {
+  clearInterval(programme.timer);
+  let left = Math.round(programme.rest);
+  show(ui.rest, true);
+  const tick = () => {
+    setText(ui.rest, left > 0
+      ? `Rest: ${left} s, then set ${programme.setNumber + 1} of ${programme.sets}.`
+      : `Ready for set ${programme.setNumber + 1} of ${programme.sets}: start when you are.`);
+    if (left-- <= 0) clearInterval(programme.timer);
+  };
+  tick();
+  programme.timer = setInterval(tick, 1000);
 }
 
 // MARK: - Wiring
@@ -362,7 +455,9 @@ ui.sample.addEventListener("change", pickSample);
 ui.startCamera.addEventListener("click", startCamera);
 ui.startSample.addEventListener("click", startSample);
 ui.endSet.addEventListener("click", endSet);
+ui.rating.addEventListener("submit", saveRating);
 ui.again.addEventListener("click", () => {
+  clearInterval(programme.timer);
   show(ui.summary, false);
   ui.startCamera.focus();
 });
@@ -380,4 +475,4 @@ try {
 } catch {}
 window.addEventListener("pagehide", () => session?.close());
 
-loadLibrary().then(loadSamples);
+loadLibrary().then(loadProgramme).then(loadSamples);

@@ -134,7 +134,8 @@ enum LiveTestServer {
             library: try ExerciseLibrary.bundled().exercises,
             maxCameraSessions: maxCameraSessions,
             workers: 2,
-            maxFrameBytes: maxFrameBytes
+            maxFrameBytes: maxFrameBytes,
+            bcryptCost: 4
         )
     }
 

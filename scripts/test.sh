@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test: sets up what they need first (system packages, pose runtime and model, Chromium, ChromeDriver
 # and Selenium for the browser test), then `swift test`, then the live coach in a real browser
-# (Tests/browser/test_live_page.py: Chromium whose camera is a real video, against `ptcoach serve`).
+# (Tests/browser/test_live_page.py: Chromium whose camera is a real video, against `ptcoach serve`), the clinic
+# in a real browser (Tests/browser/test_clinic.py: therapist, patient, programme, a set, the dashboard, FHIR
+# validated) and the durability of live sets (Tests/browser/test_durability.py: concurrent sets, kill -9).
 # Idempotent; quiet when there is nothing to set up. Extra arguments go to `swift test` (e.g. --filter) and
 # skip the browser test.
 set -euo pipefail
@@ -10,7 +12,11 @@ PTCOACH_SKIP_BUILD=1 PTCOACH_TEST_TOOLS=1 bash scripts/setup.sh
 swift build --build-tests -q
 swift test --skip-build "$@"
 if [ $# -eq 0 ]; then
+    bin="$(swift build --show-bin-path)/ptcoach"
     echo "== browser test: the live coach in Chromium with squat_17.mp4 as the camera"
-    python3 Tests/browser/test_live_page.py --server-binary "$(swift build --show-bin-path)/ptcoach" \
-        --screenshot "${TMPDIR:-/tmp}/ptcoach-live.png"
+    python3 Tests/browser/test_live_page.py --server-binary "$bin" --screenshot "${TMPDIR:-/tmp}/ptcoach-live.png"
+    echo "== browser test: the clinic (therapist, patient, programme, a set, the dashboard, FHIR export)"
+    python3 Tests/browser/test_clinic.py --server-binary "$bin" --screenshots "${TMPDIR:-/tmp}/ptcoach-clinic"
+    echo "== durability: three live sets at once, then kill -9 mid-set and a restart"
+    python3 Tests/browser/test_durability.py --server-binary "$bin"
 fi

@@ -28,6 +28,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         // MARK: - Domain core (no I/O)
@@ -68,7 +70,12 @@ let package = Package(
         ),
         .target(
             name: "CoachStore",
-            dependencies: ["CoachKit", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "CoachKit", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -106,7 +113,10 @@ let package = Package(
         // Synthetic sessions and the shared recordings, for the tests of every target.
         .target(
             name: "CoachTestSupport",
-            dependencies: ["PoseKit", "CoachKit"],
+            dependencies: [
+                "PoseKit", "CoachKit", .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Tests/CoachTestSupport",
             swiftSettings: swiftSettings
         ),
@@ -128,7 +138,10 @@ let package = Package(
         ),
         .testTarget(
             name: "CoachStoreTests",
-            dependencies: ["CoachStore", "CoachKit"],
+            dependencies: [
+                "CoachStore", "CoachKit", "CoachTestSupport",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -3,12 +3,19 @@
 # and Selenium for the browser test), then `swift test`, then the live coach in a real browser
 # (Tests/browser/test_live_page.py: Chromium whose camera is a real video, against `ptcoach serve`), the clinic
 # in a real browser (Tests/browser/test_clinic.py: therapist, patient, programme, a set, the dashboard, FHIR
-# validated) and the durability of live sets (Tests/browser/test_durability.py: concurrent sets, kill -9).
+# validated), the durability of live sets (Tests/browser/test_durability.py: concurrent sets, kill -9) and two
+# instances on one PostgreSQL database (Tests/browser/test_two_instances.py). A throw-away PostgreSQL server
+# (scripts/test-postgres.sh) runs for the length of the command.
 # Idempotent; quiet when there is nothing to set up. Extra arguments go to `swift test` (e.g. --filter) and
 # skip the browser test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PTCOACH_SKIP_BUILD=1 PTCOACH_TEST_TOOLS=1 bash scripts/setup.sh
+# A throw-away PostgreSQL server: the store tests run on it as well as on SQLite, and two instances share it.
+pg_dir="${TMPDIR:-/tmp}/ptcoach-test-postgres-$$"
+trap 'bash scripts/test-postgres.sh stop "$pg_dir"' EXIT
+PTCOACH_TEST_POSTGRES_URL=$(bash scripts/test-postgres.sh start "$pg_dir")
+export PTCOACH_TEST_POSTGRES_URL
 swift build --build-tests -q
 swift test --skip-build "$@"
 if [ $# -eq 0 ]; then
@@ -19,4 +26,6 @@ if [ $# -eq 0 ]; then
     python3 Tests/browser/test_clinic.py --server-binary "$bin" --screenshots "${TMPDIR:-/tmp}/ptcoach-clinic"
     echo "== durability: three live sets at once, then kill -9 mid-set and a restart"
     python3 Tests/browser/test_durability.py --server-binary "$bin"
+    echo "== two instances on one PostgreSQL database"
+    python3 Tests/browser/test_two_instances.py --server-binary "$bin" --postgres "$PTCOACH_TEST_POSTGRES_URL"
 fi

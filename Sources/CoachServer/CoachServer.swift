@@ -83,7 +83,9 @@ public enum CoachServer {
             onUpgrade: { inbound, outbound, context in
                 let outbox = LiveOutbox()
                 // A patient logged in on this browser: their sets are saved as theirs and can follow the programme.
-                let patient = try? await auth.viewer(context.request).map(\.user).flatMap { $0.role == .patient ? $0 : nil }
+                let patient = try? await auth.viewer(context.request).map(\.user).flatMap {
+                    $0.role == .patient ? $0 : nil
+                }
                 let connection = LiveConnection(hub: hub, patient: patient, logger: context.logger) { outbox.send($0) }
                 hub.register(connection)
                 defer { hub.unregister(connection) }

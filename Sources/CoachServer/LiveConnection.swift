@@ -183,7 +183,8 @@ actor LiveConnection {
                 fail("bad-message", error.message)
                 return true
             }
-            let today = (try? await hub.store.sets(patientID: patient.id, since: Self.startOfToday(), limit: 1000)) ?? []
+            let today =
+                (try? await hub.store.sets(patientID: patient.id, since: Self.startOfToday(), limit: 1000)) ?? []
             let done = today.filter { $0.programmeItem == index && $0.programmeVersion == programme.version }.count
             followed = (programme, index, done + 1)
         }
@@ -200,7 +201,9 @@ actor LiveConnection {
             }
             reps = n
         }
-        var hold: Double? = followed.flatMap { exercise?.isHold == true ? nil : $0.programme.items[$0.item].holdSeconds }
+        var hold: Double? = followed.flatMap {
+            exercise?.isHold == true ? nil : $0.programme.items[$0.item].holdSeconds
+        }
         if followed == nil, let value = json["holdSeconds"], value != .null {
             guard let seconds = value.doubleValue, seconds > 0 else {
                 fail("bad-message", "\"holdSeconds\" must be a number of seconds above 0")

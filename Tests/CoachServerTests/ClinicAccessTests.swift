@@ -38,7 +38,11 @@ struct ClinicAccessTests {
         response.headers[.setCookie].flatMap { $0.split(separator: ";").first.map(String.init) }
     }
 
-    static func login(_ client: some TestClientProtocol, _ name: String, password: String = password) async throws
+    static func login(
+        _ client: some TestClientProtocol,
+        _ name: String,
+        password: String = password
+    ) async throws
         -> (HTTPResponse.Status, Login?)
     {
         try await client.execute(
@@ -71,7 +75,13 @@ struct ClinicAccessTests {
         )
         var patients: [User] = []
         for (name, therapist) in [("A", therapistA), ("B", therapistB), ("C", therapistA)] {
-            let patient = User(role: .patient, name: "Patient \(name)", login: nil, passwordHash: nil, therapistID: therapist.id)
+            let patient = User(
+                role: .patient,
+                name: "Patient \(name)",
+                login: nil,
+                passwordHash: nil,
+                therapistID: therapist.id
+            )
             try await store.add(patient)
             patients.append(patient)
         }
@@ -120,20 +130,65 @@ struct ClinicAccessTests {
 
     static func cells(_ c: Clinic) -> [Cell] {
         let a = c.patientA.id
-        let programme = #"{"daysPerWeek":3,"items":[{"exercise":"squat","sets":3,"reps":10,"restSeconds":60,"note":""}]}"#
+        let programme =
+            #"{"daysPerWeek":3,"items":[{"exercise":"squat","sets":3,"reps":10,"restSeconds":60,"note":""}]}"#
         return [
             Cell(name: "read patient A", method: .get, uri: "/api/patients/\(a)", allowed: [.patientA, .therapistA]),
-            Cell(name: "export A CSV", method: .get, uri: "/api/patients/\(a)/export/sets.csv", allowed: [.patientA, .therapistA]),
-            Cell(name: "export A FHIR", method: .get, uri: "/api/patients/\(a)/export/fhir.json", allowed: [.patientA, .therapistA]),
+            Cell(
+                name: "export A CSV",
+                method: .get,
+                uri: "/api/patients/\(a)/export/sets.csv",
+                allowed: [.patientA, .therapistA]
+            ),
+            Cell(
+                name: "export A FHIR",
+                method: .get,
+                uri: "/api/patients/\(a)/export/fhir.json",
+                allowed: [.patientA, .therapistA]
+            ),
             Cell(name: "read A's audit log", method: .get, uri: "/api/patients/\(a)/audit", allowed: [.therapistA]),
-            Cell(name: "read A's set", method: .get, uri: "/api/sessions/\(c.setA)", allowed: [.patientA, .therapistA]),
+            Cell(
+                name: "read A's set",
+                method: .get,
+                uri: "/api/sessions/\(c.setA)",
+                allowed: [.patientA, .therapistA]
+            ),
             Cell(name: "list patients", method: .get, uri: "/api/patients", allowed: [.therapistA, .therapistB]),
             Cell(name: "own programme", method: .get, uri: "/api/me/programme", allowed: [.patientA, .patientB]),
-            Cell(name: "list own sets", method: .get, uri: "/api/sessions", allowed: [.patientA, .patientB, .therapistA, .therapistB]),
-            Cell(name: "write A's programme", method: .put, uri: "/api/patients/\(a)/programme", body: programme, allowed: [.therapistA]),
-            Cell(name: "invite C again", method: .post, uri: "/api/patients/\(c.invitedC.id)/invitation", body: "{}", allowed: [.therapistA]),
-            Cell(name: "rate A's set", method: .post, uri: "/api/sessions/\(c.setA)/rating", body: #"{"pain":2,"difficulty":3}"#, allowed: [.patientA]),
-            Cell(name: "add a patient", method: .post, uri: "/api/patients", body: #"{"name":"New"}"#, allowed: [.therapistA, .therapistB]),
+            Cell(
+                name: "list own sets",
+                method: .get,
+                uri: "/api/sessions",
+                allowed: [.patientA, .patientB, .therapistA, .therapistB]
+            ),
+            Cell(
+                name: "write A's programme",
+                method: .put,
+                uri: "/api/patients/\(a)/programme",
+                body: programme,
+                allowed: [.therapistA]
+            ),
+            Cell(
+                name: "invite C again",
+                method: .post,
+                uri: "/api/patients/\(c.invitedC.id)/invitation",
+                body: "{}",
+                allowed: [.therapistA]
+            ),
+            Cell(
+                name: "rate A's set",
+                method: .post,
+                uri: "/api/sessions/\(c.setA)/rating",
+                body: #"{"pain":2,"difficulty":3}"#,
+                allowed: [.patientA]
+            ),
+            Cell(
+                name: "add a patient",
+                method: .post,
+                uri: "/api/patients",
+                body: #"{"name":"New"}"#,
+                allowed: [.therapistA, .therapistB]
+            ),
         ]
     }
 
@@ -162,7 +217,10 @@ struct ClinicAccessTests {
                         wrong.append("\(cell.name) as \(actor.rawValue): \(status.code)")
                     }
                     if !succeeded {
-                        #expect([401, 403, 404].contains(status.code), "\(cell.name) as \(actor.rawValue): \(status.code)")
+                        #expect(
+                            [401, 403, 404].contains(status.code),
+                            "\(cell.name) as \(actor.rawValue): \(status.code)"
+                        )
                     }
                 }
             }
@@ -224,7 +282,9 @@ struct ClinicAccessTests {
             }
             // The cookie held before the last login no longer works; the planted one never did.
             for cookie in [planted, before.cookie] {
-                let status = try await client.execute(uri: "/api/me", method: .get, headers: [.cookie: cookie]) { $0.status }
+                let status = try await client.execute(uri: "/api/me", method: .get, headers: [.cookie: cookie]) {
+                    $0.status
+                }
                 #expect(status == .unauthorized)
             }
         }

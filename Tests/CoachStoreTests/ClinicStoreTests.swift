@@ -1,16 +1,40 @@
 import CoachKit
 import CoachStore
+import CoachTestSupport
 import Foundation
 import Testing
 
 /// The clinic's storage contract, run against every store (SQLite today; a PostgreSQL store joins `stores`).
 struct ClinicStoreTests {
-    static func stores() throws -> [any ClinicStore] {
-        [try SQLiteClinicStore(path: try SQLiteSessionStoreTests.folder() + "/ptcoach.sqlite")]
+    /// A new SQLite store, and a new PostgreSQL one when the test command started a server.
+    static func stores() async throws -> [any ClinicStore] {
+        var stores: [any ClinicStore] = [
+            try SQLiteClinicStore(path: try SQLiteSessionStoreTests.folder() + "/ptcoach.sqlite")
+        ]
+        if let url = try await TestPostgres.freshDatabase() {
+            stores.append(try await PostgresClinicStore(url: url))
+        }
+        return stores
+    }
+
+    @Test("The store suite runs on PostgreSQL too when the test command gives a server")
+    func postgresIsTested() async throws {
+        let stores = try await Self.stores()
+        if TestPostgres.url == nil {
+            print("note: PTCOACH_TEST_POSTGRES_URL is not set: the clinic store tests ran on SQLite only")
+        } else {
+            #expect(stores.count == 2)
+        }
     }
 
     static func people(_ store: any ClinicStore) async throws -> (therapist: User, patient: User) {
-        let therapist = User(role: .therapist, name: "Dr T", login: "T@Example.org", passwordHash: "h", therapistID: nil)
+        let therapist = User(
+            role: .therapist,
+            name: "Dr T",
+            login: "T@Example.org",
+            passwordHash: "h",
+            therapistID: nil
+        )
         try await store.add(therapist)
         let patient = User(role: .patient, name: "Pat", login: nil, passwordHash: nil, therapistID: therapist.id)
         try await store.add(patient)
@@ -19,13 +43,21 @@ struct ClinicStoreTests {
 
     @Test("Logins are unique and case-blind; a therapist lists only their own patients")
     func accounts() async throws {
-        for store in try Self.stores() {
+        for store in try await Self.stores() {
             let (therapist, patient) = try await Self.people(store)
             #expect(try await store.user(login: "t@example.ORG")?.id == therapist.id)
             await #expect(throws: StoreError.self) {
-                try await store.add(User(role: .therapist, name: "X", login: "t@example.org", passwordHash: "h", therapistID: nil))
+                try await store.add(
+                    User(role: .therapist, name: "X", login: "t@example.org", passwordHash: "h", therapistID: nil)
+                )
             }
-            let other = User(role: .therapist, name: "Dr O", login: "o@example.org", passwordHash: "h", therapistID: nil)
+            let other = User(
+                role: .therapist,
+                name: "Dr O",
+                login: "o@example.org",
+                passwordHash: "h",
+                therapistID: nil
+            )
             try await store.add(other)
             #expect(try await store.patients(therapistID: therapist.id).map(\.id) == [patient.id])
             #expect(try await store.patients(therapistID: other.id).isEmpty)
@@ -35,10 +67,14 @@ struct ClinicStoreTests {
 
     @Test("An invitation is used once, not after it expires, and sets the patient's login and password")
     func invitations() async throws {
-        for store in try Self.stores() {
+        for store in try await Self.stores() {
             let (_, patient) = try await Self.people(store)
-            try await store.add(Invitation(codeHash: "c1", patientID: patient.id, expiresAt: .now.addingTimeInterval(60)))
-            try await store.add(Invitation(codeHash: "old", patientID: patient.id, expiresAt: .now.addingTimeInterval(-1)))
+            try await store.add(
+                Invitation(codeHash: "c1", patientID: patient.id, expiresAt: .now.addingTimeInterval(60))
+            )
+            try await store.add(
+                Invitation(codeHash: "old", patientID: patient.id, expiresAt: .now.addingTimeInterval(-1))
+            )
             #expect(try await store.redeem(codeHash: "old", login: "pat", passwordHash: "p", at: .now) == nil)
             #expect(try await store.redeem(codeHash: "nope", login: "pat", passwordHash: "p", at: .now) == nil)
             let joined = try #require(try await store.redeem(codeHash: "c1", login: "Pat", passwordHash: "p", at: .now))
@@ -49,7 +85,7 @@ struct ClinicStoreTests {
 
     @Test("Login sessions expire and can be ended")
     func loginSessions() async throws {
-        for store in try Self.stores() {
+        for store in try await Self.stores() {
             let (therapist, _) = try await Self.people(store)
             let now = Date.now
             try await store.add(
@@ -64,7 +100,7 @@ struct ClinicStoreTests {
 
     @Test("Each programme change is a new version; sets keep theirs, with ratings and the peak angle")
     func programmesAndSets() async throws {
-        for store in try Self.stores() {
+        for store in try await Self.stores() {
             let (therapist, patient) = try await Self.people(store)
             let first = try await store.save(
                 Programme(
@@ -75,7 +111,12 @@ struct ClinicStoreTests {
                 )
             )
             let second = try await store.save(
-                Programme(patientID: patient.id, items: [Prescription(exercise: "lunge")], daysPerWeek: 2, createdBy: therapist.id)
+                Programme(
+                    patientID: patient.id,
+                    items: [Prescription(exercise: "lunge")],
+                    daysPerWeek: 2,
+                    createdBy: therapist.id
+                )
             )
             #expect((first.version, second.version) == (1, 2))
             #expect(try await store.programme(patientID: patient.id, version: nil)?.items.map(\.exercise) == ["lunge"])
@@ -101,15 +142,51 @@ struct ClinicStoreTests {
 
     @Test("The audit log lists who did what to a patient's data, newest first")
     func auditLog() async throws {
-        for store in try Self.stores() {
+        for store in try await Self.stores() {
             let (therapist, patient) = try await Self.people(store)
             for action in ["viewed", "exported FHIR"] {
                 try await store.record(
                     AuditEntry(actorID: therapist.id, actorName: therapist.name, patientID: patient.id, action: action)
                 )
             }
-            #expect(try await store.audit(patientID: patient.id, limit: 10).map(\.action) == ["exported FHIR", "viewed"])
+            #expect(
+                try await store.audit(patientID: patient.id, limit: 10).map(\.action) == ["exported FHIR", "viewed"]
+            )
             #expect(try await store.audit(patientID: "someone else", limit: 10).isEmpty)
+        }
+    }
+
+    @Test("Repetitions are saved as they come and a re-judged one replaces the first; sets list newest first")
+    func setsAndRepetitions() async throws {
+        for store in try await Self.stores() {
+            try await store.open(SQLiteSessionStoreTests.record("a"))
+            try await store.save(try SQLiteSessionStoreTests.repetition(1), setID: "a")
+            try await store.save(try SQLiteSessionStoreTests.repetition(2), setID: "a")
+            try await store.save(try SQLiteSessionStoreTests.repetition(2, verdict: .needsWork), setID: "a")
+            #expect(try await store.set(id: "a")?.reps == 2)
+            #expect(try await store.repetitions(setID: "a").map(\.verdict) == [.good, .needsWork])
+            var older = SQLiteSessionStoreTests.record("older")
+            older.startedAt = Date(timeIntervalSinceNow: -60)
+            try await store.open(older)
+            try await store.close(setID: "older", summary: nil, summaryJSON: nil, angleSeriesJSON: nil, at: .now)
+            let sets = try await store.sets(limit: 10)
+            #expect(sets.map(\.id) == ["a", "older"])
+            #expect(sets.map(\.status) == [.open, .completed])
+            #expect(try await store.set(id: "missing") == nil)
+        }
+    }
+
+    @Test("A PostgreSQL server that cannot be reached is one clear error")
+    func unreachablePostgres() async {
+        await #expect {
+            _ = try await PostgresClinicStore(url: "postgres://nobody@127.0.0.1:1/none?sslmode=disable")
+        } throws: { error in
+            "\(error)".contains("check that it runs")
+        }
+        await #expect {
+            _ = try await PostgresClinicStore(url: "mysql://x@y/z")
+        } throws: { error in
+            "\(error)".contains("is not a PostgreSQL URL")
         }
     }
 }

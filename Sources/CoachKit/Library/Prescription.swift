@@ -78,7 +78,9 @@ public struct Prescription: Sendable, Hashable, Codable {
                 definition.repetition?.holdSeconds = holdSeconds
             }
         }
-        for (name, value) in [("target minimum", targetMin), ("target maximum", targetMax), ("safety limit", safetyMax)]
+        for (name, value) in [
+            ("target minimum", targetMin), ("target maximum", targetMax), ("safety limit", safetyMax),
+        ]
         where value.map({ !$0.isFinite || $0 < -180 || $0 > 180 }) == true {
             throw invalid("the \(name) must be an angle from -180 to 180 degrees")
         }

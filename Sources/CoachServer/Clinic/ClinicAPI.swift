@@ -80,7 +80,11 @@ enum ClinicAPI {
             var rows: [JSONValue] = []
             for patient in try await store.patients(therapistID: viewer.user.id) {
                 let programme = try await store.programme(patientID: patient.id, version: nil)
-                let sets = try await store.sets(patientID: patient.id, since: .now.addingTimeInterval(-90 * 86400), limit: 2000)
+                let sets = try await store.sets(
+                    patientID: patient.id,
+                    since: .now.addingTimeInterval(-90 * 86400),
+                    limit: 2000
+                )
                 let progress = PatientProgress(sets: sets, programme: programme, now: .now)
                 var row = userJSON(patient)
                 row["adherence"] = progress.json["adherence"]
@@ -95,7 +99,10 @@ enum ClinicAPI {
             let viewer = try await auth.require(request, role: .therapist)
             let body = try await json(request, context)
             guard let name = body["name"]?.stringValue?.trimmed, (1...120).contains(name.count) else {
-                throw HTTPError(.badRequest, message: "send {\"name\": …} with the patient's name (1 to 120 characters)")
+                throw HTTPError(
+                    .badRequest,
+                    message: "send {\"name\": …} with the patient's name (1 to 120 characters)"
+                )
             }
             let patient = User(role: .patient, name: name, login: nil, passwordHash: nil, therapistID: viewer.user.id)
             try await store.add(patient)
@@ -177,7 +184,9 @@ enum ClinicAPI {
                         .contentType: "text/csv; charset=utf-8",
                         .contentDisposition: "attachment; filename=\"ptcoach-sets.csv\"",
                     ],
-                    body: .init(byteBuffer: ByteBuffer(string: ClinicExport.csv(patient: patient, sets: sets, library: library)))
+                    body: .init(
+                        byteBuffer: ByteBuffer(string: ClinicExport.csv(patient: patient, sets: sets, library: library))
+                    )
                 )
             case "fhir.json":
                 try await audit(viewer, patient, "exported FHIR", store: store)
@@ -276,9 +285,17 @@ enum ClinicAPI {
         ])
     }
 
-    static func overview(_ patient: User, store: any ClinicStore, library: [ExerciseDefinition]) async throws -> JSONValue {
+    static func overview(
+        _ patient: User,
+        store: any ClinicStore,
+        library: [ExerciseDefinition]
+    ) async throws -> JSONValue {
         let programme = try await store.programme(patientID: patient.id, version: nil)
-        let sets = try await store.sets(patientID: patient.id, since: .now.addingTimeInterval(-365 * 86400), limit: 5000)
+        let sets = try await store.sets(
+            patientID: patient.id,
+            since: .now.addingTimeInterval(-365 * 86400),
+            limit: 5000
+        )
         let progress = PatientProgress(sets: sets, programme: programme, now: .now)
         var object = userJSON(patient)
         for (key, value) in progress.json.objectValue ?? [:] { object[key] = value }

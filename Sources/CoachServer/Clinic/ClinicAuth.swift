@@ -1,9 +1,9 @@
 import CoachStore
 import Crypto
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdBcrypt
-import HTTPTypes
 
 /// Someone logged in, as the request's cookie says.
 struct Viewer: Sendable {

@@ -100,7 +100,9 @@ enum ClinicExport {
                     "resourceType": .string("Observation"), "id": .string(id), "status": .string("final"),
                     "category": category, "code": code, "subject": reference("Patient", patientID),
                     "effectiveDateTime": .string(when),
-                    "note": .array([.object(["text": .string("\(exercise), set \(set.setNumber ?? 1) (PT Coach set \(set.id))")])]),
+                    "note": .array([
+                        .object(["text": .string("\(exercise), set \(set.setNumber ?? 1) (PT Coach set \(set.id))")])
+                    ]),
                 ]
                 for (key, item) in value { resource[key] = item }
                 return entry(.object(resource), type: "Observation", id: id)
@@ -108,7 +110,10 @@ enum ClinicExport {
             entries.append(
                 observation(
                     "reps",
-                    code: concept([coding(codeSystem, "repetitions", "Repetitions completed")], text: "\(exercise): repetitions"),
+                    code: concept(
+                        [coding(codeSystem, "repetitions", "Repetitions completed")],
+                        text: "\(exercise): repetitions"
+                    ),
                     value: ["valueInteger": .number(Double(set.reps))]
                 )
             )
@@ -190,7 +195,8 @@ enum ClinicExport {
                 "resourceType": .string("CarePlan"), "id": .string(planID), "status": .string("active"),
                 "intent": .string("plan"), "title": .string("Home exercise programme, version \(programme.version)"),
                 "description": .string("\(programme.daysPerWeek) day(s) a week"),
-                "subject": reference("Patient", patientID), "created": .string(formatter.string(from: programme.createdAt)),
+                "subject": reference("Patient", patientID),
+                "created": .string(formatter.string(from: programme.createdAt)),
                 "activity": .array(activities),
             ]
             if let therapist { plan["author"] = reference("Practitioner", fhirID(therapist.id)) }

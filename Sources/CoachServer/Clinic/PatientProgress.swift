@@ -114,7 +114,9 @@ struct PatientProgress: Sendable {
             "daysDone": number(daysDone), "daysPrescribed": number(daysPrescribed),
             "setsDone": number(setsDone), "setsPrescribed": number(setsPrescribed),
         ])
-        let flagList: [JSONValue] = flags.map { .object(["kind": .string($0.kind.rawValue), "message": .string($0.message)]) }
+        let flagList: [JSONValue] = flags.map {
+            .object(["kind": .string($0.kind.rawValue), "message": .string($0.message)])
+        }
         let series: [String: JSONValue] = progress.mapValues { .array($0.map(point)) }
         return .object([
             "adherence": adherence,

@@ -26,8 +26,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The port to listen on.")
     var port = 8080
 
-    @Option(name: .long, help: "Where the database is kept (created if missing).")
-    var dataDirectory = "data"
+    @OptionGroup var storage: StoreOptions
 
     @Option(name: .long, help: "Camera sessions coached at once; the next is refused with a clear message.")
     var maxSessions = 8
@@ -80,17 +79,7 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw CLIError("\(error)")
         }
-        do {
-            try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
-        } catch {
-            throw CLIError("cannot create the data directory \(dataDirectory): \(error.localizedDescription)")
-        }
-        let store: SQLiteClinicStore
-        do {
-            store = try SQLiteClinicStore(path: dataDirectory + "/ptcoach.sqlite")
-        } catch {
-            throw CLIError(error.description)
-        }
+        let store = try await storage.open()
         var samplesDirectory = samples
         if samplesDirectory == nil, FileManager.default.fileExists(atPath: "../shared/data/videos/labels.csv") {
             samplesDirectory = "../shared/data/videos"
@@ -103,7 +92,7 @@ struct ServeCommand: AsyncParsableCommand {
         let configuration = CoachServerConfiguration(
             host: host,
             port: port,
-            dataDirectory: dataDirectory,
+            dataDirectory: storage.dataDirectory,
             library: library.exercises,
             maxCameraSessions: maxSessions,
             workers: workers ?? 0,
@@ -113,7 +102,7 @@ struct ServeCommand: AsyncParsableCommand {
         )
         let scheme = tlsCertificate == nil ? "http" : "https"
         let shown = host == "0.0.0.0" ? "127.0.0.1" : host
-        let database = dataDirectory + "/ptcoach.sqlite"
+        let database = storage.description
         do {
             try await CoachServer.run(
                 configuration: configuration,

@@ -32,8 +32,7 @@ struct UsersCommand: AsyncParsableCommand {
         @Flag(help: "Read the password from the first line of standard input (otherwise it is asked for).")
         var passwordStdin = false
 
-        @Option(help: "The folder of the database (as `ptcoach serve --data-directory`).")
-        var dataDirectory = "data"
+        @OptionGroup var storage: StoreOptions
 
         func run() async throws {
             guard role == "therapist" else {
@@ -46,7 +45,7 @@ struct UsersCommand: AsyncParsableCommand {
                 guard let typed = getpass("Password for \(login): ") else { throw CLIError("no password given") }
                 password = String(cString: typed)
             }
-            let store = try UsersCommand.store(dataDirectory)
+            let store = try await storage.open()
             do {
                 let user = try await ClinicAccounts.addTherapist(
                     name: name,
@@ -64,11 +63,10 @@ struct UsersCommand: AsyncParsableCommand {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the therapists and their patients.")
 
-        @Option(help: "The folder of the database (as `ptcoach serve --data-directory`).")
-        var dataDirectory = "data"
+        @OptionGroup var storage: StoreOptions
 
         func run() async throws {
-            let store = try UsersCommand.store(dataDirectory)
+            let store = try await storage.open()
             do {
                 for therapist in try await store.therapists() {
                     print("therapist \(therapist.name) (\(therapist.login ?? "-"))")
@@ -79,17 +77,6 @@ struct UsersCommand: AsyncParsableCommand {
             } catch {
                 throw CLIError(error.description)
             }
-        }
-    }
-
-    static func store(_ dataDirectory: String) throws -> SQLiteClinicStore {
-        do {
-            try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
-            return try SQLiteClinicStore(path: dataDirectory + "/ptcoach.sqlite")
-        } catch let error as StoreError {
-            throw CLIError(error.description)
-        } catch {
-            throw CLIError("cannot create the data directory \(dataDirectory): \(error.localizedDescription)")
         }
     }
 }

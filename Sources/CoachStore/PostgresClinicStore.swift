@@ -1,0 +1,673 @@
+public import CoachKit
+public import Foundation
+public import Logging
+import NIOSSL
+import PostgresNIO
+
+/// The clinic in PostgreSQL (PostgresNIO's connection pool): what several `ptcoach serve` instances share with
+/// `--postgres URL`. The same contract as ``SQLiteClinicStore`` (the same test suite runs on both).
+///
+/// ```swift
+/// let store = try await PostgresClinicStore(url: "postgres://ptcoach:secret@db.example:5432/ptcoach")
+/// ```
+public final class PostgresClinicStore: ClinicStore {
+    private let client: PostgresClient
+    private let runner: Task<Void, Never>
+    private let logger: Logger
+    /// The URL without its password, for messages.
+    public let location: String
+
+    /// Connects (`postgres://user:password@host:port/database`, `?sslmode=disable|prefer|require`, default
+    /// prefer) and brings the schema up to date; several instances may start at once.
+    public init(url: String, logger: Logger = PostgresClinicStore.quietLogger) async throws(StoreError) {
+        guard let parts = URLComponents(string: url), ["postgres", "postgresql"].contains(parts.scheme ?? ""),
+            let host = parts.host, let user = parts.user
+        else {
+            throw StoreError(
+                "--postgres \(url) is not a PostgreSQL URL; write postgres://USER:PASSWORD@HOST:PORT/DATABASE"
+            )
+        }
+        let database = parts.path.hasPrefix("/") ? String(parts.path.dropFirst()) : parts.path
+        let mode = parts.queryItems?.first { $0.name == "sslmode" }?.value ?? "prefer"
+        let tls: PostgresClient.Configuration.TLS
+        let probeTLS: PostgresConnection.Configuration.TLS
+        do {
+            switch mode {
+            case "disable": (tls, probeTLS) = (.disable, .disable)
+            case "require":
+                (tls, probeTLS) = (
+                    .require(.makeClientConfiguration()), .require(try .init(configuration: .makeClientConfiguration()))
+                )
+            default:
+                (tls, probeTLS) = (
+                    .prefer(.makeClientConfiguration()), .prefer(try .init(configuration: .makeClientConfiguration()))
+                )
+            }
+        } catch {
+            throw StoreError("cannot set up TLS for \(url)", cause: error)
+        }
+        location = "postgres://\(user)@\(host):\(parts.port ?? 5432)/\(database)"
+        self.logger = logger
+        let configuration = PostgresClient.Configuration(
+            host: host,
+            port: parts.port ?? 5432,
+            username: user,
+            password: parts.password?.removingPercentEncoding,
+            database: database.isEmpty ? nil : database,
+            tls: tls
+        )
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.client = client
+        runner = Task { await client.run() }
+        do {
+            // The pool retries a server it cannot reach for ever: one connection first, so that a wrong address or
+            // password is an error at start-up.
+            let probe = try await PostgresConnection.connect(
+                configuration: .init(
+                    host: host,
+                    port: parts.port ?? 5432,
+                    username: user,
+                    password: parts.password?.removingPercentEncoding,
+                    database: database.isEmpty ? nil : database,
+                    tls: probeTLS
+                ),
+                id: 0,
+                logger: logger
+            )
+            try await probe.close()
+            try await migrate()
+        } catch {
+            runner.cancel()
+            // PostgresNIO hides what went wrong behind its description; its reflection says (refused, bad password).
+            var failure = StoreError(
+                "cannot use the PostgreSQL database \(location); check that it runs and the user may create tables"
+            )
+            failure.cause = String(String(reflecting: error).prefix(300))
+            throw failure
+        }
+    }
+
+    deinit { runner.cancel() }
+
+    /// The pool logs each failed connection attempt at `info`; the store's own errors say what went wrong.
+    public static var quietLogger: Logger {
+        var logger = Logger(label: "ptcoach.postgres")
+        logger.logLevel = .warning
+        return logger
+    }
+
+    /// Migrations are never edited once shipped: a change is a new entry. Applied under an advisory lock, so that
+    /// instances starting together apply each once.
+    private static let migrations: [(String, [String])] = [
+        (
+            "v1: clinic",
+            [
+                """
+                CREATE TABLE app_user (id TEXT PRIMARY KEY, role TEXT NOT NULL, name TEXT NOT NULL, login TEXT UNIQUE,
+                    password_hash TEXT, therapist_id TEXT REFERENCES app_user(id), created_at TIMESTAMPTZ NOT NULL)
+                """,
+                "CREATE INDEX app_user_therapist ON app_user (therapist_id)",
+                """
+                CREATE TABLE live_set (id TEXT PRIMARY KEY, started_at TIMESTAMPTZ NOT NULL, ended_at TIMESTAMPTZ,
+                    input TEXT NOT NULL, exercise TEXT, exercise_name TEXT, prescribed_reps BIGINT,
+                    prescribed_hold_seconds DOUBLE PRECISION, reps BIGINT NOT NULL DEFAULT 0, status TEXT NOT NULL,
+                    summary_json TEXT, angle_series_json TEXT, patient_id TEXT REFERENCES app_user(id),
+                    programme_version BIGINT, programme_item BIGINT, set_number BIGINT, pain BIGINT, difficulty BIGINT,
+                    safety_warnings BIGINT NOT NULL DEFAULT 0)
+                """,
+                "CREATE INDEX live_set_started ON live_set (started_at)",
+                "CREATE INDEX live_set_patient ON live_set (patient_id, started_at)",
+                """
+                CREATE TABLE repetition (set_id TEXT NOT NULL REFERENCES live_set(id) ON DELETE CASCADE,
+                    rep_index BIGINT NOT NULL, start_seconds DOUBLE PRECISION NOT NULL,
+                    end_seconds DOUBLE PRECISION NOT NULL, verdict TEXT NOT NULL, range_of_motion DOUBLE PRECISION,
+                    peak_angle DOUBLE PRECISION, json TEXT NOT NULL, PRIMARY KEY (set_id, rep_index))
+                """,
+                """
+                CREATE TABLE login_session (token_hash TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES app_user(id) ON DELETE CASCADE, csrf_token TEXT NOT NULL,
+                    created_at TIMESTAMPTZ NOT NULL, expires_at TIMESTAMPTZ NOT NULL)
+                """,
+                """
+                CREATE TABLE invitation (code_hash TEXT PRIMARY KEY,
+                    patient_id TEXT NOT NULL REFERENCES app_user(id) ON DELETE CASCADE,
+                    expires_at TIMESTAMPTZ NOT NULL, used_at TIMESTAMPTZ)
+                """,
+                """
+                CREATE TABLE programme (patient_id TEXT NOT NULL REFERENCES app_user(id) ON DELETE CASCADE,
+                    version BIGINT NOT NULL, items_json TEXT NOT NULL, days_per_week BIGINT NOT NULL,
+                    created_at TIMESTAMPTZ NOT NULL, created_by TEXT NOT NULL, PRIMARY KEY (patient_id, version))
+                """,
+                """
+                CREATE TABLE audit (id BIGSERIAL PRIMARY KEY, at TIMESTAMPTZ NOT NULL, actor_id TEXT NOT NULL,
+                    actor_name TEXT NOT NULL, patient_id TEXT NOT NULL, action TEXT NOT NULL)
+                """,
+                "CREATE INDEX audit_patient ON audit (patient_id, at)",
+            ]
+        )
+    ]
+
+    private func migrate() async throws {
+        let logger = self.logger
+        try await client.withTransaction(logger: logger) { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(7130521)", logger: logger)
+            try await connection.query(
+                "CREATE TABLE IF NOT EXISTS ptcoach_migration (name TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL)",
+                logger: logger
+            )
+            var applied: Set<String> = []
+            for try await name in try await connection.query("SELECT name FROM ptcoach_migration", logger: logger)
+                .decode(String.self)
+            {
+                applied.insert(name)
+            }
+            for (name, statements) in Self.migrations where !applied.contains(name) {
+                for statement in statements {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
+                try await connection.query(
+                    "INSERT INTO ptcoach_migration (name, applied_at) VALUES (\(name), \(Date.now))",
+                    logger: logger
+                )
+            }
+        }
+    }
+
+    // MARK: - Sets
+
+    private static let selectSet = """
+        SELECT live_set.*, (SELECT MAX(peak_angle) FROM repetition WHERE repetition.set_id = live_set.id) AS peak
+        FROM live_set
+        """
+
+    public func open(_ set: SetRecord) async throws(StoreError) {
+        try await run("save the new set") { client, logger in
+            try await client.query(
+                """
+                INSERT INTO live_set (id, started_at, input, exercise, exercise_name, prescribed_reps,
+                    prescribed_hold_seconds, reps, status, patient_id, programme_version, programme_item, set_number)
+                VALUES (\(set.id), \(set.startedAt), \(set.input), \(set.exercise), \(set.exerciseName),
+                    \(set.prescribedReps), \(set.prescribedHoldSeconds), 0, 'open', \(set.patientID),
+                    \(set.programmeVersion), \(set.programmeItem), \(set.setNumber))
+                """,
+                logger: logger
+            )
+        }
+    }
+
+    public func save(_ repetition: Repetition, setID: String) async throws(StoreError) {
+        let json = try Self.json(repetition)
+        try await run("save repetition \(repetition.index)") { client, logger in
+            try await client.withTransaction(logger: logger) { connection in
+                try await Self.insert(repetition, json: json, setID: setID, on: connection, logger: logger)
+                try await connection.query(
+                    "UPDATE live_set SET reps = (SELECT COUNT(*) FROM repetition WHERE set_id = \(setID)) WHERE id = \(setID)",
+                    logger: logger
+                )
+            }
+        }
+    }
+
+    public func close(
+        setID: String,
+        summary: SessionSummary?,
+        summaryJSON: String?,
+        angleSeriesJSON: String?,
+        at date: Date
+    ) async throws(StoreError) {
+        guard let summary else {
+            try await run("end the set") { client, logger in
+                try await client.query(
+                    "UPDATE live_set SET ended_at = \(date), status = 'completed' WHERE id = \(setID)",
+                    logger: logger
+                )
+            }
+            return
+        }
+        var encoded: [(Repetition, String)] = []
+        for repetition in summary.repetitions { encoded.append((repetition, try Self.json(repetition))) }
+        let repetitions = encoded
+        try await run("save the set's summary") { client, logger in
+            try await client.withTransaction(logger: logger) { connection in
+                try await connection.query("DELETE FROM repetition WHERE set_id = \(setID)", logger: logger)
+                for (repetition, json) in repetitions {
+                    try await Self.insert(repetition, json: json, setID: setID, on: connection, logger: logger)
+                }
+                try await connection.query(
+                    """
+                    UPDATE live_set SET ended_at = \(date), status = 'completed', reps = \(summary.reps),
+                        exercise = \(summary.exercise), exercise_name = \(summary.exerciseName),
+                        summary_json = \(summaryJSON), angle_series_json = \(angleSeriesJSON),
+                        safety_warnings = \(summary.safetyWarnings.count) WHERE id = \(setID)
+                    """,
+                    logger: logger
+                )
+            }
+        }
+    }
+
+    public func sets(limit: Int) async throws(StoreError) -> [SetRecord] {
+        try await records(
+            "read the sets",
+            PostgresQuery(unsafeSQL: Self.selectSet + " ORDER BY started_at DESC LIMIT $1", binds: Self.binds(limit))
+        )
+    }
+
+    public func set(id: String) async throws(StoreError) -> SetRecord? {
+        try await records(
+            "read set \(id)",
+            PostgresQuery(unsafeSQL: Self.selectSet + " WHERE id = $1", binds: Self.binds(id))
+        )
+        .first
+    }
+
+    public func repetitions(setID: String) async throws(StoreError) -> [Repetition] {
+        let texts: [String] = try await run("read the repetitions of set \(setID)") { client, logger in
+            var texts: [String] = []
+            let rows = try await client.query(
+                "SELECT json FROM repetition WHERE set_id = \(setID) ORDER BY rep_index",
+                logger: logger
+            )
+            for try await text in rows.decode(String.self) { texts.append(text) }
+            return texts
+        }
+        do {
+            let decoder = JSONDecoder.coach()
+            return try texts.map { try decoder.decode(Repetition.self, from: Data($0.utf8)) }
+        } catch {
+            throw StoreError("a saved repetition of set \(setID) cannot be read", cause: error)
+        }
+    }
+
+    public func markInterrupted() async throws(StoreError) -> Int {
+        // With several instances on one database, only sets no instance has touched for a day are left over by a
+        // crash; a set open on another instance now is not.
+        let cutoff = Date.now.addingTimeInterval(-86400)
+        return try await run("mark unfinished sets") { client, logger in
+            var count = 0
+            let rows = try await client.query(
+                "UPDATE live_set SET status = 'interrupted' WHERE status = 'open' AND started_at < \(cutoff) RETURNING id",
+                logger: logger
+            )
+            for try await _ in rows.decode(String.self) { count += 1 }
+            return count
+        }
+    }
+
+    public func sets(patientID: String, since: Date?, limit: Int) async throws(StoreError) -> [SetRecord] {
+        try await records(
+            "read the patient's sets",
+            PostgresQuery(
+                unsafeSQL: Self.selectSet
+                    + " WHERE patient_id = $1 AND started_at >= $2 ORDER BY started_at DESC LIMIT $3",
+                binds: Self.binds(patientID, since ?? Date(timeIntervalSince1970: 0), limit)
+            )
+        )
+    }
+
+    public func rate(setID: String, pain: Int?, difficulty: Int?) async throws(StoreError) {
+        try await run("save the ratings") { client, logger in
+            try await client.query(
+                "UPDATE live_set SET pain = \(pain), difficulty = \(difficulty) WHERE id = \(setID)",
+                logger: logger
+            )
+        }
+    }
+
+    // MARK: - Accounts
+
+    public func add(_ user: User) async throws(StoreError) {
+        if let login = user.login, try await self.user(login: login) != nil {
+            throw StoreError("the login \(login) is taken; choose another")
+        }
+        try await run("save the account") { client, logger in
+            try await client.query(
+                """
+                INSERT INTO app_user (id, role, name, login, password_hash, therapist_id, created_at)
+                VALUES (\(user.id), \(user.role.rawValue), \(user.name), \(user.login?.lowercased()), \(user.passwordHash),
+                    \(user.therapistID), \(user.createdAt))
+                """,
+                logger: logger
+            )
+        }
+    }
+
+    public func user(id: String) async throws(StoreError) -> User? {
+        try await users("read the account", "SELECT * FROM app_user WHERE id = $1", Self.binds(id)).first
+    }
+
+    public func user(login: String) async throws(StoreError) -> User? {
+        try await users("read the account", "SELECT * FROM app_user WHERE login = $1", Self.binds(login.lowercased()))
+            .first
+    }
+
+    public func patients(therapistID: String) async throws(StoreError) -> [User] {
+        try await users(
+            "read the patients",
+            "SELECT * FROM app_user WHERE therapist_id = $1 AND role = 'patient' ORDER BY lower(name)",
+            Self.binds(therapistID)
+        )
+    }
+
+    public func therapists() async throws(StoreError) -> [User] {
+        try await users(
+            "read the therapists",
+            "SELECT * FROM app_user WHERE role = 'therapist' ORDER BY lower(name)",
+            PostgresBindings()
+        )
+    }
+
+    public func add(_ session: LoginSession) async throws(StoreError) {
+        try await run("save the login") { client, logger in
+            try await client.query("DELETE FROM login_session WHERE expires_at < \(session.createdAt)", logger: logger)
+            try await client.query(
+                """
+                INSERT INTO login_session (token_hash, user_id, csrf_token, created_at, expires_at)
+                VALUES (\(session.tokenHash), \(session.userID), \(session.csrfToken), \(session.createdAt),
+                    \(session.expiresAt))
+                """,
+                logger: logger
+            )
+        }
+    }
+
+    public func loginSession(tokenHash: String, at date: Date) async throws(StoreError) -> LoginSession? {
+        try await run("read the login") { client, logger in
+            let rows = try await client.query(
+                """
+                SELECT token_hash, user_id, csrf_token, created_at, expires_at FROM login_session
+                WHERE token_hash = \(tokenHash) AND expires_at > \(date)
+                """,
+                logger: logger
+            )
+            for try await (hash, user, csrf, created, expires) in rows.decode((String, String, String, Date, Date).self)
+            {
+                return LoginSession(
+                    tokenHash: hash,
+                    userID: user,
+                    csrfToken: csrf,
+                    createdAt: created,
+                    expiresAt: expires
+                )
+            }
+            return nil
+        }
+    }
+
+    public func removeLoginSession(tokenHash: String) async throws(StoreError) {
+        try await run("end the login") { client, logger in
+            try await client.query("DELETE FROM login_session WHERE token_hash = \(tokenHash)", logger: logger)
+        }
+    }
+
+    public func add(_ invitation: Invitation) async throws(StoreError) {
+        try await run("save the invitation") { client, logger in
+            try await client.query(
+                """
+                INSERT INTO invitation (code_hash, patient_id, expires_at)
+                VALUES (\(invitation.codeHash), \(invitation.patientID), \(invitation.expiresAt))
+                """,
+                logger: logger
+            )
+        }
+    }
+
+    public func redeem(
+        codeHash: String,
+        login: String,
+        passwordHash: String,
+        at date: Date
+    ) async throws(StoreError) -> User? {
+        if try await user(login: login) != nil { throw StoreError("the login \(login) is taken; choose another") }
+        let patientID: String? = try await run("use the invitation") { client, logger in
+            try await client.withTransaction(logger: logger) { connection in
+                // One statement: two instances redeeming the same code at once cannot both succeed.
+                let rows = try await connection.query(
+                    """
+                    UPDATE invitation SET used_at = \(date)
+                    WHERE code_hash = \(codeHash) AND used_at IS NULL AND expires_at > \(date) RETURNING patient_id
+                    """,
+                    logger: logger
+                )
+                var patient: String?
+                for try await id in rows.decode(String.self) { patient = id }
+                guard let patient else { return nil }
+                try await connection.query(
+                    "UPDATE app_user SET login = \(login.lowercased()), password_hash = \(passwordHash) WHERE id = \(patient)",
+                    logger: logger
+                )
+                return patient
+            }
+        }
+        guard let patientID else { return nil }
+        return try await user(id: patientID)
+    }
+
+    // MARK: - Programmes and audit
+
+    public func save(_ programme: Programme) async throws(StoreError) -> Programme {
+        let itemsJSON: String
+        do {
+            itemsJSON = String(decoding: try JSONEncoder.coach().encode(programme.items), as: UTF8.self)
+        } catch {
+            throw StoreError("the programme cannot be encoded", cause: error)
+        }
+        let version: Int = try await run("save the programme") { client, logger in
+            try await client.withTransaction(logger: logger) { connection in
+                // Serialises versions of one patient's programme across instances.
+                try await connection.query(
+                    "SELECT pg_advisory_xact_lock(hashtext(\(programme.patientID)))",
+                    logger: logger
+                )
+                var latest = 0
+                let rows = try await connection.query(
+                    "SELECT COALESCE(MAX(version), 0) FROM programme WHERE patient_id = \(programme.patientID)",
+                    logger: logger
+                )
+                for try await value in rows.decode(Int.self) { latest = value }
+                try await connection.query(
+                    """
+                    INSERT INTO programme (patient_id, version, items_json, days_per_week, created_at, created_by)
+                    VALUES (\(programme.patientID), \(latest + 1), \(itemsJSON), \(programme.daysPerWeek),
+                        \(programme.createdAt), \(programme.createdBy))
+                    """,
+                    logger: logger
+                )
+                return latest + 1
+            }
+        }
+        var saved = programme
+        saved.version = version
+        return saved
+    }
+
+    public func programme(patientID: String, version: Int?) async throws(StoreError) -> Programme? {
+        let found: (Programme, String)? = try await run("read the programme") { client, logger in
+            let rows =
+                if let version {
+                    try await client.query(
+                        """
+                        SELECT version, items_json, days_per_week, created_at, created_by FROM programme
+                        WHERE patient_id = \(patientID) AND version = \(version)
+                        """,
+                        logger: logger
+                    )
+                } else {
+                    try await client.query(
+                        """
+                        SELECT version, items_json, days_per_week, created_at, created_by FROM programme
+                        WHERE patient_id = \(patientID) ORDER BY version DESC LIMIT 1
+                        """,
+                        logger: logger
+                    )
+                }
+            for try await (version, items, days, created, by) in rows.decode((Int, String, Int, Date, String).self) {
+                return (
+                    Programme(
+                        patientID: patientID,
+                        version: version,
+                        items: [],
+                        daysPerWeek: days,
+                        createdAt: created,
+                        createdBy: by
+                    ), items
+                )
+            }
+            return nil
+        }
+        guard var (programme, itemsJSON) = found else { return nil }
+        do {
+            programme.items = try JSONDecoder.coach().decode([Prescription].self, from: Data(itemsJSON.utf8))
+            return programme
+        } catch {
+            throw StoreError("the saved programme of patient \(patientID) cannot be read", cause: error)
+        }
+    }
+
+    public func record(_ entry: AuditEntry) async throws(StoreError) {
+        try await run("write the audit log") { client, logger in
+            try await client.query(
+                """
+                INSERT INTO audit (at, actor_id, actor_name, patient_id, action)
+                VALUES (\(entry.at), \(entry.actorID), \(entry.actorName), \(entry.patientID), \(entry.action))
+                """,
+                logger: logger
+            )
+        }
+    }
+
+    public func audit(patientID: String, limit: Int) async throws(StoreError) -> [AuditEntry] {
+        try await run("read the audit log") { client, logger in
+            var entries: [AuditEntry] = []
+            let rows = try await client.query(
+                """
+                SELECT at, actor_id, actor_name, patient_id, action FROM audit WHERE patient_id = \(patientID)
+                ORDER BY at DESC, id DESC LIMIT \(limit)
+                """,
+                logger: logger
+            )
+            for try await (at, actor, name, patient, action) in rows.decode((Date, String, String, String, String).self)
+            {
+                entries.append(AuditEntry(at: at, actorID: actor, actorName: name, patientID: patient, action: action))
+            }
+            return entries
+        }
+    }
+
+    // MARK: - Helpers
+
+    private static func binds(_ values: any PostgresThrowingDynamicTypeEncodable...) -> PostgresBindings {
+        var bindings = PostgresBindings()
+        for value in values { try? bindings.append(value, context: .default) }
+        return bindings
+    }
+
+    private static func insert(
+        _ repetition: Repetition,
+        json: String,
+        setID: String,
+        on connection: PostgresConnection,
+        logger: Logger
+    ) async throws {
+        let rom = repetition.rangeOfMotion.flatMap { $0.isFinite ? $0 : nil }
+        let peak = repetition.peakAngle.flatMap { $0.isFinite ? $0 : nil }
+        try await connection.query(
+            """
+            INSERT INTO repetition (set_id, rep_index, start_seconds, end_seconds, verdict, range_of_motion, peak_angle, json)
+            VALUES (\(setID), \(repetition.index), \(repetition.startSeconds), \(repetition.endSeconds),
+                \(repetition.verdict.rawValue), \(rom), \(peak), \(json))
+            ON CONFLICT (set_id, rep_index) DO UPDATE SET start_seconds = EXCLUDED.start_seconds,
+                end_seconds = EXCLUDED.end_seconds, verdict = EXCLUDED.verdict,
+                range_of_motion = EXCLUDED.range_of_motion, peak_angle = EXCLUDED.peak_angle, json = EXCLUDED.json
+            """,
+            logger: logger
+        )
+    }
+
+    private func records(_ what: String, _ query: PostgresQuery) async throws(StoreError) -> [SetRecord] {
+        try await run(what) { client, logger in
+            var records: [SetRecord] = []
+            for try await row in try await client.query(query, logger: logger) {
+                let r = row.makeRandomAccess()
+                func value<T: PostgresDecodable>(_ name: String, _ type: T.Type) throws -> T {
+                    try r[name].decode(T.self, context: .default)
+                }
+                var record = SetRecord(
+                    id: try value("id", String.self),
+                    startedAt: try value("started_at", Date.self),
+                    input: try value("input", String.self),
+                    exercise: try value("exercise", String?.self),
+                    exerciseName: try value("exercise_name", String?.self),
+                    prescribedReps: try value("prescribed_reps", Int?.self),
+                    prescribedHoldSeconds: try value("prescribed_hold_seconds", Double?.self)
+                )
+                record.endedAt = try value("ended_at", Date?.self)
+                record.reps = try value("reps", Int.self)
+                record.status = SetRecord.Status(rawValue: try value("status", String.self)) ?? .interrupted
+                record.summaryJSON = try value("summary_json", String?.self)
+                record.angleSeriesJSON = try value("angle_series_json", String?.self)
+                record.patientID = try value("patient_id", String?.self)
+                record.programmeVersion = try value("programme_version", Int?.self)
+                record.programmeItem = try value("programme_item", Int?.self)
+                record.setNumber = try value("set_number", Int?.self)
+                record.pain = try value("pain", Int?.self)
+                record.difficulty = try value("difficulty", Int?.self)
+                record.safetyWarnings = try value("safety_warnings", Int.self)
+                record.peakAngle = try value("peak", Double?.self)
+                records.append(record)
+            }
+            return records
+        }
+    }
+
+    private func users(_ what: String, _ sql: String, _ binds: PostgresBindings) async throws(StoreError) -> [User] {
+        try await run(what) { client, logger in
+            var users: [User] = []
+            let rows = try await client.query(
+                PostgresQuery(
+                    unsafeSQL: sql.replacingOccurrences(
+                        of: "SELECT *",
+                        with: "SELECT id, role, name, login, password_hash, therapist_id, created_at"
+                    ),
+                    binds: binds
+                ),
+                logger: logger
+            )
+            for try await (id, role, name, login, hash, therapist, created) in rows.decode(
+                (String, String, String, String?, String?, String?, Date).self
+            ) {
+                users.append(
+                    User(
+                        id: id,
+                        role: Role(rawValue: role) ?? .patient,
+                        name: name,
+                        login: login,
+                        passwordHash: hash,
+                        therapistID: therapist,
+                        createdAt: created
+                    )
+                )
+            }
+            return users
+        }
+    }
+
+    private static func json(_ repetition: Repetition) throws(StoreError) -> String {
+        do {
+            return String(decoding: try JSONEncoder.coach().encode(repetition), as: UTF8.self)
+        } catch {
+            throw StoreError("repetition \(repetition.index) cannot be encoded", cause: error)
+        }
+    }
+
+    private func run<T: Sendable>(
+        _ what: String,
+        _ body: (PostgresClient, Logger) async throws -> T
+    ) async throws(StoreError) -> T {
+        do {
+            return try await body(client, logger)
+        } catch {
+            throw StoreError("could not \(what) in \(location)", cause: error)
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import ArgumentParser
+import CoachStore
+import Foundation
+
+/// Where the clinic is kept: an SQLite file in the data directory, or a PostgreSQL database (`--postgres`).
+struct StoreOptions: ParsableArguments {
+    @Option(name: .long, help: "Where the database is kept (created if missing).")
+    var dataDirectory = "data"
+
+    @Option(
+        name: .long,
+        help:
+            "A PostgreSQL database instead of SQLite (postgres://USER:PASSWORD@HOST:PORT/DB): several servers share it."
+    )
+    var postgres: String?
+
+    /// What the server says it saves into.
+    var description: String {
+        postgres.flatMap { URLComponents(string: $0) }.map { "PostgreSQL \($0.host ?? "")\($0.path)" }
+            ?? dataDirectory + "/ptcoach.sqlite"
+    }
+
+    func open() async throws -> any ClinicStore {
+        do {
+            if let postgres { return try await PostgresClinicStore(url: postgres) }
+            try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
+            return try SQLiteClinicStore(path: dataDirectory + "/ptcoach.sqlite")
+        } catch let error as StoreError {
+            throw CLIError(error.description)
+        } catch {
+            throw CLIError("cannot create the data directory \(dataDirectory): \(error.localizedDescription)")
+        }
+    }
+}

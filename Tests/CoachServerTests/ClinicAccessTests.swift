@@ -282,10 +282,14 @@ struct ClinicAccessTests {
             }
             // The cookie held before the last login no longer works; the planted one never did.
             for cookie in [planted, before.cookie] {
-                let status = try await client.execute(uri: "/api/me", method: .get, headers: [.cookie: cookie]) {
+                let status = try await client.execute(uri: "/api/patients", method: .get, headers: [.cookie: cookie]) {
                     $0.status
                 }
                 #expect(status == .unauthorized)
+                let me = try await client.execute(uri: "/api/me", method: .get, headers: [.cookie: cookie]) {
+                    try JSONValue.parse(String(buffer: $0.body))
+                }
+                #expect(me["user"] == .null)
             }
         }
     }

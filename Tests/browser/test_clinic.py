@@ -212,7 +212,7 @@ def main():
             if reps is not None:
                 therapist_follows_up(driver, server, args.screenshots, reps)
         severe = [e["message"] for e in driver.get_log("browser")
-                  if e["level"] == "SEVERE" and "favicon" not in e["message"] and "401" not in e["message"]]
+                  if e["level"] == "SEVERE" and "favicon" not in e["message"]]
         check("no browser errors", not severe, "; ".join(severe)[:600])
         print(f"INFO screenshots in {args.screenshots}")
     finally:

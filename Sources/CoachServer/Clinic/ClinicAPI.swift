@@ -33,9 +33,8 @@ enum ClinicAPI {
             return reply(.object(["ok": .bool(true)]), cookie: auth.cookieHeader(token: nil))
         }
         router.get("/api/me") { request, _ in
-            guard let viewer = try await auth.viewer(request) else {
-                throw HTTPError(.unauthorized, message: "not logged in")
-            }
+            // Not logged in is an answer, not an error: pages ask before they know.
+            guard let viewer = try await auth.viewer(request) else { return reply(.object(["user": .null])) }
             return reply(me(viewer))
         }
         router.post("/api/join") { request, _ in

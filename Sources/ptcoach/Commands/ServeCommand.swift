@@ -112,7 +112,11 @@ struct ServeCommand: AsyncParsableCommand {
                 logger: logger,
                 onServerRunning: { port in
                     // Written at once (print would wait in a pipe's buffer): scripts wait for this line.
-                    let line = "PT Coach is live: open \(scheme)://\(shown):\(port)/ (sets saved in \(database))\n"
+                    var line = "PT Coach is live: open \(scheme)://\(shown):\(port)/ (sets saved in \(database))\n"
+                    if (try? await store.therapists().isEmpty) == true {
+                        line += "No therapist yet: `ptcoach users add --role therapist --name NAME --login LOGIN`"
+                        line += " makes one; the clinic is at \(scheme)://\(shown):\(port)/clinic.html\n"
+                    }
                     FileHandle.standardOutput.write(Data(line.utf8))
                 }
             )

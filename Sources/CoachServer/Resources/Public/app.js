@@ -382,7 +382,7 @@ async function loadProgramme() {
     const response = await fetch("./api/me", { headers: { Accept: "application/json" } });
     if (response.ok) me = await response.json();
   } catch {}
-  if (me) {
+  if (me?.user) {
     setText(ui.clinicLink, me.user.role === "patient" ? "My programme" : "Clinic");
     programme.csrf = me.user.role === "patient" ? me.csrfToken : null;
   }

@@ -37,12 +37,9 @@ async function api(method, url, body) {
 
 async function start() {
   state.library = await api("GET", "./api/exercises").catch(() => []);
-  try {
-    const me = await api("GET", "./api/me");
-    loggedIn(me);
-  } catch {
-    showLogin();
-  }
+  const me = await api("GET", "./api/me").catch(() => null);
+  if (me?.user) loggedIn(me);
+  else showLogin();
 }
 
 function showLogin() {

@@ -72,7 +72,7 @@ public enum CoachServer {
             secureCookies: configuration.tlsCertificate != nil
         )
         addAPI(to: router, hub: hub, samples: samples, reports: reports, auth: auth)
-        ClinicAPI.add(to: router, hub: hub, auth: auth)
+        ClinicAPI.add(to: router, hub: hub, auth: auth, reports: reports)
         let maxMessage = configuration.maxFrameBytes + (64 << 10)
         router.ws(
             "/live",
@@ -233,32 +233,69 @@ public enum CoachServer {
             guard let format = ["report.html": "html", "report.pdf": "pdf"][name] else {
                 throw HTTPError(.notFound, message: "no such report: use report.html or report.pdf")
             }
-            guard let text = set.summaryJSON, text != "null", let summary = try? SessionSummary(jsonText: text) else {
+            guard let reported = reportedSet(set) else {
                 throw HTTPError(
                     .conflict,
                     message: "this set has no summary yet (still running, or nobody was coached)"
                 )
             }
-            let series =
-                set.angleSeriesJSON.flatMap { try? JSONValue.parse($0) }?.arrayValue?.compactMap { pair in
-                    pair.arrayValue.flatMap { p in
-                        p.count == 2
-                            ? p[0].doubleValue.flatMap { t in
-                                p[1].doubleValue.map { AngleSample(seconds: t, degrees: $0) }
-                            } : nil
-                    }
-                } ?? []
-            let bytes: [UInt8]
-            do {
-                bytes = try reports.report(of: set, summary: summary, angleSeries: series, format: format)
-            } catch {
-                throw HTTPError(.internalServerError, message: "the report could not be written: \(error)")
-            }
+            let bytes = try report(
+                [reported],
+                reports: reports,
+                format: format,
+                title: setTitle(reported, library: hub.library)
+            )
             return Response(
                 status: .ok,
                 headers: [.contentType: format == "pdf" ? "application/pdf" : "text/html; charset=utf-8"],
                 body: .init(byteBuffer: ByteBuffer(bytes: bytes))
             )
+        }
+    }
+
+    /// A saved set with its summary and angle series, or `nil` when it has no summary (running, nobody coached).
+    static func reportedSet(_ set: SetRecord) -> ReportedSet? {
+        guard let text = set.summaryJSON, text != "null", let summary = try? SessionSummary(jsonText: text) else {
+            return nil
+        }
+        let series =
+            set.angleSeriesJSON.flatMap { try? JSONValue.parse($0) }?.arrayValue?.compactMap { pair in
+                pair.arrayValue.flatMap { p in
+                    p.count == 2
+                        ? p[0].doubleValue.flatMap { t in p[1].doubleValue.map { AngleSample(seconds: t, degrees: $0) }
+                        }
+                        : nil
+                }
+            } ?? []
+        return ReportedSet(set: set, summary: summary, angleSeries: series)
+    }
+
+    /// "Squat: 8 repetitions" / "Plank: held 31.0 s", and when and how long.
+    static func setTitle(_ reported: ReportedSet, library: [ExerciseDefinition]) -> (title: String, subtitle: String) {
+        let summary = reported.summary
+        let name = summary.exerciseName ?? "Movement"
+        let isHold = library.first { $0.id == summary.exercise }?.isHold ?? false
+        let longest = summary.holds.map(\.heldSeconds).max()
+        let formatter = DateFormatter()
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        return (
+            isHold
+                ? "\(name): " + (longest.map { "held \(String(format: "%.1f", $0)) s" } ?? "not held")
+                : "\(name): \(summary.reps) repetition\(summary.reps == 1 ? "" : "s")",
+            "Live set, \(formatter.string(from: reported.set.startedAt)) · \(String(format: "%.1f", summary.durationSeconds)) s"
+        )
+    }
+
+    static func report(
+        _ sets: [ReportedSet],
+        reports: any ReportRendering,
+        format: String,
+        title: (title: String, subtitle: String)
+    ) throws -> [UInt8] {
+        do {
+            return try reports.report(sets, title: title.title, subtitle: title.subtitle, format: format)
+        } catch {
+            throw HTTPError(.internalServerError, message: "the report could not be written: \(error)")
         }
     }
 
@@ -269,10 +306,21 @@ public enum CoachServer {
         auth: ClinicAuth
     ) async throws -> SetRecord {
         let id = context.parameters.get("id") ?? ""
+        let viewer = try await auth.viewer(request)
         guard let set = try await hub.store.set(id: id),
-            try await ClinicAPI.canRead(set, viewer: try await auth.viewer(request), store: hub.store)
+            try await ClinicAPI.canRead(set, viewer: viewer, store: hub.store)
         else {
             throw HTTPError(.notFound, message: "no saved set \(id) of yours; GET /api/sessions lists them")
+        }
+        if let viewer, let patient = set.patientID, patient != viewer.user.id {
+            try await hub.store.record(
+                AuditEntry(
+                    actorID: viewer.user.id,
+                    actorName: viewer.user.name,
+                    patientID: patient,
+                    action: "opened set \(set.id)"
+                )
+            )
         }
         return set
     }

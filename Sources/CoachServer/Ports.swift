@@ -43,13 +43,22 @@ public typealias CameraPoseEstimatorFactory = @Sendable () throws(LiveFrameError
 
 /// Writes the report of a saved set: the same HTML and PDF reports `ptcoach analyze --report` writes.
 public protocol ReportRendering: Sendable {
-    /// The report's bytes; `format` is `html` or `pdf`.
-    func report(
-        of set: SetRecord,
-        summary: SessionSummary,
-        angleSeries: [AngleSample],
-        format: String
-    ) throws -> [UInt8]
+    /// The report's bytes for one set, or for several (a patient's date range: one section each); `format` is
+    /// `html` or `pdf`.
+    func report(_ sets: [ReportedSet], title: String, subtitle: String, format: String) throws -> [UInt8]
+}
+
+/// A saved set with what its report shows.
+public struct ReportedSet: Sendable {
+    public var set: SetRecord
+    public var summary: SessionSummary
+    public var angleSeries: [AngleSample]
+
+    public init(set: SetRecord, summary: SessionSummary, angleSeries: [AngleSample]) {
+        self.set = set
+        self.summary = summary
+        self.angleSeries = angleSeries
+    }
 }
 
 /// The primary angle at one moment, for the report's chart.

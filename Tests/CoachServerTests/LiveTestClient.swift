@@ -82,13 +82,8 @@ final class StandingPersonEstimator: CameraPoseEstimator {
 }
 
 struct NoReports: ReportRendering {
-    func report(
-        of set: SetRecord,
-        summary: SessionSummary,
-        angleSeries: [AngleSample],
-        format: String
-    ) throws -> [UInt8] {
-        Array("report of \(set.id) as \(format)".utf8)
+    func report(_ sets: [ReportedSet], title: String, subtitle: String, format: String) throws -> [UInt8] {
+        Array("report of \(sets.map(\.set.id).joined(separator: ",")) as \(format): \(title)".utf8)
     }
 }
 

@@ -156,6 +156,14 @@ def therapist_follows_up(driver, server, shots, reps):
     check("audit log lists the therapist's views", bool(audit) and "viewed" in audit, repr(audit)[:200])
     screenshot_page(driver, shots / "4-therapist-sees-session.png")
     patient_id = driver.execute_script("return window.ptcoach.clinic.patient.id")
+    report = driver.execute_script("return document.getElementById('report-pdf-range').getAttribute('href')")
+    pdf = driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        f"fetch('{report}').then(r => r.arrayBuffer().then(b => done([r.status, String.fromCharCode(...new Uint8Array(b.slice(0, 5))), b.byteLength])));")
+    check("date-range report (PDF)", pdf[0] == 200 and pdf[1] == "%PDF-" and pdf[2] > 5000, f"{report}: {pdf}")
+    status, html = fetch_text(driver, report.replace("report.pdf", "report.html"))
+    check("date-range report (HTML) escapes the name", status == 200 and "&lt;img src=x" in html and "<img src=x" not in html,
+          f"status {status}, {len(html)} characters")
     status, text = fetch_text(driver, f"/api/patients/{patient_id}/export/fhir.json")
     bundle_path = shots / "patient-fhir.json"
     bundle_path.write_text(text)

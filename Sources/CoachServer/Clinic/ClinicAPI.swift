@@ -9,7 +9,12 @@ import PoseKit
 /// audit log and exports. Every route checks who asks: a patient reaches only their own data, a therapist only
 /// their own patients'; anything else is 404, as if it did not exist.
 enum ClinicAPI {
-    static func add(to router: Router<CoachRequestContext>, hub: LiveHub, auth: ClinicAuth) {
+    static func add(
+        to router: Router<CoachRequestContext>,
+        hub: LiveHub,
+        auth: ClinicAuth,
+        reports: any ReportRendering
+    ) {
         let store = hub.store
         let library = hub.library
 
@@ -207,6 +212,40 @@ enum ClinicAPI {
             }
         }
 
+        router.get("/api/patients/:id/report/:format") { request, context in
+            // The sets of a date range in one report (the offline report writer, a section per set).
+            let viewer = try await auth.require(request)
+            let patient = try await patient(context, viewer: viewer, store: store)
+            guard let format = ["report.html": "html", "report.pdf": "pdf"][context.parameters.get("format") ?? ""]
+            else {
+                throw HTTPError(
+                    .notFound,
+                    message: "reports: report.html or report.pdf, with ?from=YYYY-MM-DD&to=YYYY-MM-DD"
+                )
+            }
+            let (from, to) = try dateRange(request)
+            let sets = try await store.sets(patientID: patient.id, since: from, limit: 10_000)
+                .filter { $0.startedAt < to }.reversed().compactMap(CoachServer.reportedSet)
+            guard !sets.isEmpty else {
+                throw HTTPError(.notFound, message: "no coached set between these dates; choose other dates")
+            }
+            try await audit(viewer, patient, "exported a report (\(day(from)) to \(day(to - 1)))", store: store)
+            let bytes = try CoachServer.report(
+                Array(sets),
+                reports: reports,
+                format: format,
+                title: (
+                    "\(patient.name): \(sets.count) set\(sets.count == 1 ? "" : "s")",
+                    "Live sets from \(day(from)) to \(day(to - 1))"
+                )
+            )
+            return Response(
+                status: .ok,
+                headers: [.contentType: format == "pdf" ? "application/pdf" : "text/html; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(bytes: bytes))
+            )
+        }
+
         // MARK: Patient
 
         router.get("/api/me/programme") { request, _ in
@@ -323,6 +362,32 @@ enum ClinicAPI {
         var user = userJSON(viewer.user)
         user["login"] = viewer.user.login.map(JSONValue.string) ?? .null
         return .object(["user": .object(user), "csrfToken": .string(viewer.session.csrfToken)])
+    }
+
+    /// `?from=YYYY-MM-DD&to=YYYY-MM-DD` (days in UTC, `to` included), by default the last 28 days.
+    static func dateRange(_ request: Request) throws -> (from: Date, to: Date) {
+        let calendar = PatientProgress.calendar
+        func parse(_ name: String) throws -> Date? {
+            guard let text = request.uri.queryParameters.get(name) else { return nil }
+            let parts = text.split(separator: "-").compactMap { Int($0) }
+            guard parts.count == 3,
+                let date = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2]))
+            else {
+                throw HTTPError(.badRequest, message: "\(name) must be a date as YYYY-MM-DD, got \(text)")
+            }
+            return date
+        }
+        let to = (try parse("to")).map { $0 + 86400 } ?? calendar.startOfDay(for: .now) + 86400
+        let from = try parse("from") ?? to - 28 * 86400
+        guard from < to else { throw HTTPError(.badRequest, message: "from must be before to") }
+        return (from, to)
+    }
+
+    static func day(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd"
+        return formatter.string(from: date)
     }
 
     /// A login or join form posted from another site is refused (login CSRF); clients without an Origin pass.

@@ -63,34 +63,25 @@ extension MediaPipeCameraEstimator {
 struct LiveReportRenderer: ReportRendering {
     let library: ExerciseLibrary
 
-    func report(
-        of set: SetRecord,
-        summary: SessionSummary,
-        angleSeries: [AngleSample],
-        format: String
-    ) throws -> [UInt8] {
-        var definition = summary.exercise.flatMap { library[$0] }
-        if let hold = set.prescribedHoldSeconds { definition?.repetition?.holdSeconds = hold }
-        let section = ReportInput.Exercise(
-            summary: summary,
-            prescribedReps: set.prescribedReps,
-            prescribedHoldSeconds: set.prescribedHoldSeconds,
-            angleSeries: angleSeries.map { ReportInput.AngleSample(seconds: $0.seconds, degrees: $0.degrees) },
-            definition: definition
-        )
-        let name = summary.exerciseName ?? "Movement"
-        let held = section.isHold
-        let longest = summary.holds.map(\.heldSeconds).max()
-        let formatter = DateFormatter()
-        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+    func report(_ sets: [ReportedSet], title: String, subtitle: String, format: String) throws -> [UInt8] {
+        let sections = sets.map { reported in
+            var definition = reported.summary.exercise.flatMap { library[$0] }
+            if let hold = reported.set.prescribedHoldSeconds { definition?.repetition?.holdSeconds = hold }
+            return ReportInput.Exercise(
+                summary: reported.summary,
+                prescribedReps: reported.set.prescribedReps,
+                prescribedHoldSeconds: reported.set.prescribedHoldSeconds,
+                angleSeries: reported.angleSeries.map {
+                    ReportInput.AngleSample(seconds: $0.seconds, degrees: $0.degrees)
+                },
+                definition: definition
+            )
+        }
         let input = ReportInput(
-            title: held
-                ? "\(name): " + (longest.map { "held \(String(format: "%.1f", $0)) s" } ?? "not held")
-                : "\(name): \(summary.reps) repetition\(summary.reps == 1 ? "" : "s")",
-            subtitle:
-                "Live set, \(formatter.string(from: set.startedAt)) · \(String(format: "%.1f", summary.durationSeconds)) s",
-            exercises: [section],
-            summaryJSON: set.summaryJSON
+            title: title,
+            subtitle: subtitle,
+            exercises: sections,
+            summaryJSON: sets.count == 1 ? sets[0].set.summaryJSON : nil
         )
         switch format {
         case "pdf":

@@ -174,6 +174,10 @@ async function openPatient(id) {
   $("patient-flags").replaceChildren(...data.flags.map((f) => text("li", f.message, `flag flag-${f.kind}`)));
   $("export-csv").href = `./api/patients/${encodeURIComponent(id)}/export/sets.csv`;
   $("export-fhir").href = `./api/patients/${encodeURIComponent(id)}/export/fhir.json`;
+  const iso = (d) => d.toISOString().slice(0, 10);
+  if (!$("report-to").value) $("report-to").value = iso(new Date());
+  if (!$("report-from").value) $("report-from").value = iso(new Date(Date.now() - 27 * 86400000));
+  updateReportLinks();
   renderProgramme(data, therapist);
   renderCharts(data.progress);
   renderSets(data.sets);
@@ -182,6 +186,16 @@ async function openPatient(id) {
   show($("patient-panel"), true);
   $("patient-title").focus();
 }
+
+function updateReportLinks() {
+  if (!state.patient) return;
+  const range = `from=${$("report-from").value}&to=${$("report-to").value}`;
+  const base = `./api/patients/${encodeURIComponent(state.patient.id)}/report`;
+  $("report-html-range").href = `${base}/report.html?${range}`;
+  $("report-pdf-range").href = `${base}/report.pdf?${range}`;
+}
+$("report-from").addEventListener("change", updateReportLinks);
+$("report-to").addEventListener("change", updateReportLinks);
 
 function exerciseName(id) { return state.library.find((e) => e.id === id)?.name ?? id; }
 

@@ -5,17 +5,18 @@ import Darwin
 #endif
 
 /// Checks for output paths and the write-to-a-temporary-file-then-rename step shared by the video
-/// encoder and the report writer, so a failure never leaves a half-written file under the final name.
-enum OutputFile {
+/// encoder, the report writer and the pose-track writer, so a failure never leaves a half-written file under the
+/// final name (and an interruption none at all: ``PartialFiles``).
+public enum OutputFile {
     /// The folder part of `path` ("." for a bare name).
-    static func folder(of path: String) -> String {
+    public static func folder(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         let folder = String(path[..<slash])
         return folder.isEmpty ? "/" : folder
     }
 
     /// Throws unless `path`'s folder exists and is writable, and `path` is absent (or `overwrite`).
-    static func check(_ path: String, overwrite: Bool) throws(MediaIOError) {
+    public static func check(_ path: String, overwrite: Bool) throws(MediaIOError) {
         let folder = folder(of: path)
         var status = stat()
         guard stat(folder, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else {
@@ -38,14 +39,17 @@ enum OutputFile {
         }
     }
 
-    /// A hidden name beside `path` for the file being written.
-    static func temporaryPath(for path: String) -> String {
+    /// A hidden name beside `path` for the file being written (removed if the command is interrupted).
+    public static func temporaryPath(for path: String) -> String {
         let name = path.split(separator: "/").last.map(String.init) ?? path
-        return "\(folder(of: path))/.\(name).\(getpid())-\(UInt32.random(in: 0...UInt32.max)).partial"
+        let temporary = "\(folder(of: path))/.\(name).\(getpid())-\(UInt32.random(in: 0...UInt32.max)).partial"
+        PartialFiles.register(temporary)
+        return temporary
     }
 
     /// Moves the finished temporary file to its final name (removing the temporary file on failure).
-    static func commit(_ temporaryPath: String, to path: String) throws(MediaIOError) {
+    public static func commit(_ temporaryPath: String, to path: String) throws(MediaIOError) {
+        defer { PartialFiles.unregister(temporaryPath) }
         guard rename(temporaryPath, path) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(temporaryPath)
@@ -67,7 +71,7 @@ enum OutputFile {
         let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
         let closed = fclose(file)
         guard written == bytes.count, closed == 0 else {
-            unlink(temporary)
+            remove(temporary)
             throw MediaIOError(.io, "writing failed after \(written) of \(bytes.count) bytes (disk full?)", file: path)
         }
         try commit(temporary, to: path)
@@ -76,5 +80,8 @@ enum OutputFile {
 
 extension OutputFile {
     /// Removes a file, ignoring a missing one.
-    static func remove(_ path: String) { unlink(path) }
+    public static func remove(_ path: String) {
+        unlink(path)
+        PartialFiles.unregister(path)
+    }
 }

@@ -199,7 +199,7 @@ public final class VideoEncoder {
     public func cancel() {
         process?.terminate()
         process = nil
-        unlink(temporaryPath)
+        OutputFile.remove(temporaryPath)
         finished = true
     }
 

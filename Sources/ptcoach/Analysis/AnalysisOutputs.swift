@@ -28,7 +28,7 @@ enum AnalysisOutputs {
         }
     }
 
-    private static func check(_ path: String, option: String, input: String, overwrite: Bool) throws {
+    static func check(_ path: String, option: String, input: String, overwrite: Bool) throws {
         if same(path, input) {
             throw CLIError("\(option) \(path) is the input file; choose another name so the input is kept")
         }

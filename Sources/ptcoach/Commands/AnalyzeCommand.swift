@@ -41,7 +41,8 @@ struct AnalyzeCommand: AsyncParsableCommand {
             --json prints one JSON object (exercise, reps, repetitions, …). \
             --annotate writes the video with the AR overlay (H.264 MP4, or WebM for a .webm name; a pose-track \
             is drawn on a plain background); --report writes a report (.html, .pdf or .json).
-            """
+            """,
+        aliases: ["analyse"]
     )
 
     @Argument(help: "A video, or a pose-track file (.jsonl).")
@@ -104,14 +105,15 @@ struct AnalyzeCommand: AsyncParsableCommand {
                 )
             }
             // Its upper bound is the exercise's longest repetition, checked once the definition is read.
-            guard hold > 0 else {
-                throw ValidationError("--hold must be above 0 seconds (the hold at each peak), got \(hold)")
+            guard hold > 0, hold.isFinite else {
+                throw ValidationError("--hold must be a number of seconds above 0 (the hold at each peak), got \(hold)")
             }
         }
     }
 
     func run() async throws {
         try AnalysisOutputs.validate(annotate: annotate, report: report, input: input, overwrite: overwrite)
+        InterruptCleanup.install()
         let library = try Self.loadLibrary(directory: exercisesDirectory)
         if exercise != nil, model != nil {
             throw CLIError("give --exercise or --model, not both: --model finds the exercise that --exercise names")
@@ -127,11 +129,13 @@ struct AnalyzeCommand: AsyncParsableCommand {
         }
         if let hold, let id = definition?.id {
             guard let spec = definition?.repetition else {
-                throw CLIError("--hold is for repetitions held at their peak; '\(id)' is itself a hold (timed already)")
+                throw ValidationError(
+                    "--hold is for repetitions held at their peak; '\(id)' is itself a hold (timed already)"
+                )
             }
             // The bound the definition file's holdSeconds has: a repetition longer than maximumSeconds is not counted.
             guard spec.acceptsHold(hold) else {
-                throw CLIError(
+                throw ValidationError(
                     "--hold must be above 0 and below \(String(format: "%g", spec.maximumSeconds)) seconds for '\(id)' "
                         + "(its longest repetition), got \(hold)"
                 )
@@ -142,7 +146,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
         let video = try AnalysisOutputs.videoInfo(input)
         var track = input
         var temporary: String?
-        defer { if let temporary { unlink(temporary) } }
+        defer { if let temporary { OutputFile.remove(temporary) } }
         // With --annotate, a video is drawn and encoded while its poses are found (same session, same
         // frames as the counting pass below); the video is committed only once that pass agrees.
         var annotator: VideoAnnotator?
@@ -154,6 +158,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
             // Unique per call: analyses may run side by side in one process (the tests do).
             let path = NSTemporaryDirectory() + "ptcoach-analyze-\(getpid())-\(UUID().uuidString.prefix(8)).jsonl"
             temporary = path
+            PartialFiles.register(path)
             // With --model the exercise is known only once all the poses are: the video is drawn afterwards.
             if let annotate, classifier == nil {
                 let header = PoseTrackHeader(

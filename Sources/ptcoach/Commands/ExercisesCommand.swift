@@ -31,7 +31,8 @@ struct ExercisesCommand: AsyncParsableCommand {
             print(String(decoding: try encoder.encode(rows), as: UTF8.self))
             return
         }
-        let width = library.exercises.map(\.id.count).max() ?? 10
+        let width = max(library.exercises.map(\.id.count).max() ?? 10, 2)
+        print("\("ID".padding(toLength: width, withPad: " ", startingAt: 0))  VIEW   KIND  NAME: ANGLES MEASURED")
         for e in library.exercises {
             let id = e.id.padding(toLength: width, withPad: " ", startingAt: 0)
             let kind = e.isHold ? "hold" : "reps"

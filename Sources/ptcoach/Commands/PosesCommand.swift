@@ -49,6 +49,9 @@ struct PosesCommand: AsyncParsableCommand {
     @Option(help: "video: track from frame to frame; image: detect in every frame.")
     var mode: Mode = .video
 
+    @Flag(help: "Replace the output file if it exists.")
+    var overwrite = false
+
     @Flag(help: "No progress bar and no summary on standard error.")
     var quiet = false
 
@@ -65,6 +68,14 @@ struct PosesCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // Before any work: the input is never the output, an existing file is replaced only when asked.
+        if output != "-" {
+            guard output.lowercased().hasSuffix(".jsonl") else {
+                throw CLIError("-o \(output): a pose-track is written to a .jsonl file; name it NAME.jsonl")
+            }
+            try AnalysisOutputs.check(output, option: "-o", input: input, overwrite: overwrite)
+        }
+        InterruptCleanup.install()
         try Self.writePoseTrack(
             of: input,
             to: output,

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CoachKit
 import Foundation
+import MediaIO
 import PoseKit
 
 /// `ptcoach train`: learns a sequence classifier from a `path,label` manifest and writes it as JSON.
@@ -54,6 +55,13 @@ struct TrainCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // Before any work: a model that cannot be written is known now, not after training.
+        do {
+            try OutputFile.check(out, overwrite: true)
+        } catch {
+            throw CLIError("--out \(out): \(error.message)")
+        }
+        InterruptCleanup.install()
         let start = ContinuousClock.now
         let manifest = try ClassifierInput.manifest(at: manifest)
         let labels = manifest.entries.map(\.label)

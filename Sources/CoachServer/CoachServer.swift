@@ -273,15 +273,11 @@ public enum CoachServer {
     /// "Squat: 8 repetitions" / "Plank: held 31.0 s", and when and how long.
     static func setTitle(_ reported: ReportedSet, library: [ExerciseDefinition]) -> (title: String, subtitle: String) {
         let summary = reported.summary
-        let name = summary.exerciseName ?? "Movement"
         let isHold = library.first { $0.id == summary.exercise }?.isHold ?? false
-        let longest = summary.holds.map(\.heldSeconds).max()
         let formatter = DateFormatter()
         formatter.dateFormat = "yyyy-MM-dd HH:mm"
         return (
-            isHold
-                ? "\(name): " + (longest.map { "held \(String(format: "%.1f", $0)) s" } ?? "not held")
-                : "\(name): \(summary.reps) repetition\(summary.reps == 1 ? "" : "s")",
+            summary.headline(isHold: isHold),
             "Live set, \(formatter.string(from: reported.set.startedAt)) · \(String(format: "%.1f", summary.durationSeconds)) s"
         )
     }

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Testing
 
@@ -99,20 +100,37 @@ struct FileSafetyTests {
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        let scratch = { () -> [String] in
+        let scratch = { @Sendable () -> [String] in
             (try? FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()))?.filter {
                 $0.contains("ptcoach-analyze-\(process.processIdentifier)-")
             } ?? []
         }
-        // Wait until the output is being written under its hidden name, then interrupt.
-        var partial: [String] = []
-        for _ in 0..<600 where partial.isEmpty && process.isRunning {
-            try await Task.sleep(for: .milliseconds(50))
-            partial = (try FileManager.default.contentsOfDirectory(atPath: folder)).filter { $0.hasSuffix(".partial") }
+        // Wait until the output is being written under its hidden name, then interrupt at once. The waiting runs on a
+        // thread of its own: the tests' shared threads may be busy for seconds with analyses run in-process.
+        let (partialSeen, scratchBefore) = await withCheckedContinuation { done in
+            DispatchQueue.global().async {
+                for _ in 0..<4800 where process.isRunning {
+                    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+                    if names.contains(where: { $0.hasSuffix(".partial") }) {
+                        let scratchNow = scratch()
+                        kill(process.processIdentifier, signalNumber)
+                        done.resume(returning: (true, scratchNow))
+                        return
+                    }
+                    usleep(20_000)
+                }
+                done.resume(returning: (false, [String]()))
+            }
         }
-        try #require(!partial.isEmpty, "no partial output appeared while the command ran")
-        let scratchBefore = scratch()
-        kill(process.processIdentifier, signalNumber)
+        if !partialSeen {
+            if process.isRunning { process.terminate() }
+            let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            Issue.record(
+                "no partial output appeared while the command ran (status \(process.terminationStatus)): \(text)"
+            )
+            return
+        }
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 128 + signalNumber, "\(text)")

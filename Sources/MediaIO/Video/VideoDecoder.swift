@@ -235,7 +235,8 @@ public final class VideoDecoder {
             if last + frameTime < expectedEnd - max(0.5, 3 * frameTime) {
                 throw MediaIOError(
                     .decodeFailed,
-                    "the video breaks off at \(Self.time(last)) of \(Self.time(expectedEnd))"
+                    // The whole video's length, not the part this decoder was given (a segment).
+                    "the video breaks off at \(Self.time(last)) of its \(Self.time(info.duration ?? expectedEnd))"
                         + (errors.isEmpty ? "" : " (\(reason))")
                         + "; \(delivered); the file is truncated or damaged: copy it again",
                     file: path

@@ -10,6 +10,10 @@ public struct PoseTrackFrameDecoder: Sendable {
     /// The time of the last frame decoded.
     public private(set) var lastSeconds = -Double.infinity
     private let joints: [Joint?]
+    /// Frames in a row with the same `t` (a file whose times were never filled in has them all 0).
+    private var sameTime = 0
+    /// The steps between the first frames, to tell seconds from milliseconds or nanoseconds.
+    private var firstSteps: [Double] = []
 
     public init(header: PoseTrackHeader) {
         self.header = header
@@ -20,6 +24,35 @@ public struct PoseTrackFrameDecoder: Sendable {
 
     private func fail(_ code: PoseKitError.Code, _ message: String) -> PoseKitError {
         PoseKitError(code, message)
+    }
+
+    /// `t` is the capture time in seconds: times that never move, or move by minutes or years a frame, are a file
+    /// written wrong, and are said so rather than coached.
+    private mutating func checkTimeUnit(_ seconds: Double) throws(PoseKitError) {
+        guard lastSeconds.isFinite else { return }
+        let step = seconds - lastSeconds
+        sameTime = step == 0 ? sameTime + 1 : 0
+        if sameTime == 60 {
+            throw fail(
+                "61 frames in a row have t=\(seconds): t must be each frame's capture time in seconds, increasing"
+            )
+        }
+        if step > 600 {
+            throw fail(
+                "t jumps by \(step) s between two frames: t is in seconds (are these milliseconds, microseconds or nanoseconds?)"
+            )
+        }
+        guard firstSteps.count < 30, step > 0 else { return }
+        firstSteps.append(step)
+        if firstSteps.count == 30 {
+            let median = firstSteps.sorted()[15]
+            let expected = header.fps > 0 ? 1 / header.fps : 1.0 / 30
+            if median > max(1, 20 * expected) {
+                throw fail(
+                    "frames are \(median) s apart for a \(header.fps)-fps recording: t is in seconds (are these milliseconds?)"
+                )
+            }
+        }
     }
 
     /// The frame a parsed frame object holds.
@@ -39,6 +72,7 @@ public struct PoseTrackFrameDecoder: Sendable {
                 "frame time t=\(seconds) is before the previous frame's t=\(lastSeconds); sort the frames by t"
             )
         }
+        try checkTimeUnit(seconds)
         lastSeconds = seconds
         guard let posesJSON = object["poses"]?.arrayValue else {
             throw fail("\"poses\" must be an array (use [] when nobody was seen)")

@@ -144,16 +144,9 @@ enum AnalysisOutputs {
                 definition: definition ?? (parts.count == 1 ? exercise : nil)
             )
         }
-        let name =
-            parts.count > 1
-            ? "\(parts.count) exercises" : summary.exerciseName ?? "Movement"
-        // A hold is reported by the time held, not by its (no) repetitions.
         let held = sections.count == 1 && sections[0].isHold
-        let longest = summary.holds.map(\.heldSeconds).max()
         let input = ReportInput(
-            title: held
-                ? "\(name): " + (longest.map { "held \(String(format: "%.1f", $0)) s" } ?? "not held")
-                : "\(name): \(summary.reps) repetition\(summary.reps == 1 ? "" : "s")",
+            title: summary.headline(isHold: held, name: parts.count > 1 ? "\(parts.count) exercises" : nil),
             subtitle: "\((input as NSString).lastPathComponent) · \(String(format: "%.1f", summary.durationSeconds)) s",
             exercises: sections,
             summaryJSON: summaryJSON

@@ -276,6 +276,11 @@ struct AnalyzeCommand: AsyncParsableCommand {
                 print("  recognised by \(model): confidence \(confidence)")
             }
         }
+        // Where the files went (on standard error with --json, which keeps standard output one JSON object).
+        let written = [annotate, report].compactMap { $0 }.map { "wrote \($0)\n" }.joined()
+        if !written.isEmpty {
+            if json { FileHandle.standardError.write(Data(written.utf8)) } else { print(written, terminator: "") }
+        }
     }
 
     static func loadLibrary(directory: String?) throws -> ExerciseLibrary {

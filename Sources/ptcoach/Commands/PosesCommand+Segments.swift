@@ -486,17 +486,23 @@ final class ProgressBar: Sendable {
         let elapsed = started.duration(to: now)
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
         let rate = seconds > 0 ? Double(count) / seconds : 0
-        var line = "\r"
-        if let total, total > 0 {
-            let fraction = min(1, Double(count) / Double(total))
+        write("\r" + Self.text(count: count, estimate: total, rate: rate))
+    }
+
+    /// The bar's text. The frame count is an estimate (variable frame rates): past it, the bar waits at 99 % and
+    /// the total grows with the count, so it never reads "100 % 1218/1095".
+    static func text(count: Int, estimate: Int?, rate: Double) -> String {
+        var line = ""
+        if let estimate, estimate > 0 {
+            let total = max(estimate, count + 1)
+            let fraction = min(0.99, Double(count) / Double(total))
             let filled = Int(fraction * 30)
             line += "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: 30 - filled) + "] "
-            line += "\(Int(fraction * 100))% \(count)/\(total) frames"
+            line += "\(Int(fraction * 100))% \(count)/~\(total) frames"
         } else {
             line += "\(count) frames"
         }
-        line += ", \(PosesOutcome.format(rate, 1)) frames/s   "
-        write(line)
+        return line + ", \(PosesOutcome.format(rate, 1)) frames/s   "
     }
 
     private func write(_ text: String) {

@@ -235,6 +235,8 @@ struct PosesCommand: AsyncParsableCommand {
             throw CLIError(failure)
         }
         if let failure = outcome.failure {
+            // analyze's scratch pose-track is not the user's: it is removed, so it is not named.
+            guard !temporary else { throw CLIError(failure) }
             let destination = output == "-" ? "" : " to \(output)"
             throw CLIError(failure + " (the \(outcome.frames) frames before it were written\(destination))")
         }

@@ -389,9 +389,11 @@ struct AnalyzeCommand: AsyncParsableCommand {
                     + "\(f(hold.targetSeconds, 0)) s\(hold.completed ? " (done)" : "")"
             )
         }
-        if summary.segments.count > 1 {
+        // A segment under a tenth of a second with nothing counted is the recogniser changing its mind, not a part.
+        let segments = summary.segments.filter { $0.reps > 0 || $0.endSeconds - $0.startSeconds >= 0.1 }
+        if segments.count > 1 {
             lines.append("  segments:")
-            for s in summary.segments {
+            for s in segments {
                 lines.append(
                     "    \(f(s.startSeconds))–\(f(s.endSeconds)) s: \(s.exercise ?? "—") (\(s.reps) rep\(s.reps == 1 ? "" : "s"))"
                 )

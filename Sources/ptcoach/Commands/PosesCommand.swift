@@ -228,7 +228,12 @@ struct PosesCommand: AsyncParsableCommand {
         let elapsed = started.duration(to: .now)
         if !quiet {
             console.write(
-                outcome.summary(elapsed: elapsed, segments: plan.count, output: temporary ? nil : output) + "\n"
+                outcome.summary(
+                    elapsed: elapsed,
+                    segments: plan.count,
+                    output: temporary ? nil : output,
+                    verbose: verbose
+                ) + "\n"
             )
         }
         if let failure = outcome.failure, annotator != nil {

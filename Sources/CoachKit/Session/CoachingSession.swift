@@ -111,7 +111,7 @@ public struct CoachingSession: Sendable {
     /// The state for the overlay after the latest frame.
     public private(set) var snapshot = CoachSnapshot()
     /// The view estimated at the latest frame.
-    public private(set) var view: View = .unknown
+    public var view: View { viewEstimator.view }
     /// Repetitions so far.
     public private(set) var repetitions: [Repetition] = []
 
@@ -123,17 +123,12 @@ public struct CoachingSession: Sendable {
     private var finished = false
 
     // Set-up and gating.
-    private let requiredJoints: [Joint]
-    private var requiredSeenFrames: [Int]
-    /// For each required joint, the alternative it belongs to: 0 = needed always, 1 = left set, 2 = right
-    /// set. A frame is measurable when the always-needed joints and one complete side are in view (a side
-    /// view hides the far limbs).
-    private let requiredSet: [Int]
-    /// For each required joint that ends a measured angle (a wrist, an ankle), the index in `requiredJoints`
-    /// of the angle's vertex on its side (the elbow, the knee); -1 for a vertex or a midline joint. Such an end
-    /// joint may lie a little outside the picture (a pose estimator extrapolates it) and still be measured:
-    /// the angle only needs the direction of the limb from the vertex, which the visible part shows.
-    private let requiredAnchor: [Int]
+    /// Whether a joint is seen and in the picture.
+    private let visibility: JointVisibility
+    /// Whether the joints the exercise needs are in the picture.
+    private var inFrame: InFrameCheck
+    private var walking: WalkingDetector
+    private var viewEstimator = ViewEstimator()
     /// The joints each form rule's angle needs on the left and the right (the midline ones on both), and the
     /// view the rule needs. Counting does not wait for them; when one the view lets the coach judge is out of
     /// the picture for a second, the person is asked to step back so that it is in (a push-up with the feet cut
@@ -143,7 +138,6 @@ public struct CoachingSession: Sendable {
     private var missingParts = 0
     private var missingPartsSince = Double.nan
     private var missingPartsAdvice: String?
-    private var completeFrames = 0
     private var framesWithPerson = 0
     private var secondsWithPerson = 0.0
     private var previousFrameHadPerson = false
@@ -176,12 +170,6 @@ public struct CoachingSession: Sendable {
     private var bridgedGaps: [(start: Double, end: Double)] = []
     /// The body's image x (the root, else the neck) in the last measurable frame.
     private var lastValidBodyX = Double.nan
-    private var rootTrail: [Double]
-    private var rootOnlyTrail: [Double]
-    private var rootTrailTimes: [Double]
-    private var rootTrailNext = 0
-    private var torso = 0.0
-    private var walkingUntil = -Double.infinity
     private var guidance: String?
     /// Whether the latest frame's person was measurable: in frame, and not walking (diagnostics).
     public private(set) var lastFrameValid = false
@@ -206,7 +194,7 @@ public struct CoachingSession: Sendable {
     private var breachActive: [Bool] = []
     private var pendingBreaches: [Repetition.SafetyBreach] = []
     private var judgedAngles: [Repetition.AngleRange] = []
-    /// The joints of each angle slot (`a * 2 + side`) and the vertex they are seen from (``isSeen(_:vertex:)``).
+    /// The joints of each angle slot (`a * 2 + side`) and the vertex they are seen from (``JointVisibility/isSeen(_:vertex:)``).
     private var slotJoints: [[Joint]] = []
     private var slotVertex: [Joint] = []
     /// Whether the slot's joints are all seen in this frame: only then does its value enter the repetition's
@@ -226,9 +214,6 @@ public struct CoachingSession: Sendable {
     /// is farther from the camera), when keypoints have depth.
     private var sideDepthDifference = 0.0
     private let primaryJoints: (left: [Joint], right: [Joint])
-    /// Shoulder and hip width in the image over the torso length, smoothed (``facesCameraSquarely``).
-    private var shoulderWidthRatio = Double.nan
-    private var hipWidthRatio = Double.nan
 
     // Holds.
     private var holdHeld = 0.0
@@ -377,12 +362,21 @@ public struct CoachingSession: Sendable {
         selector = PoseSelector(configuration: configuration.selector)
         smoother = PoseSmoother(configuration: configuration.smoother)
         cues = CueScheduler(configuration: configuration.cues)
-        rootTrail = Array(repeating: .nan, count: 11)
-        rootOnlyTrail = Array(repeating: .nan, count: 11)
-        rootTrailTimes = Array(repeating: -.infinity, count: 11)
+        visibility = JointVisibility(
+            minimumJointConfidence: configuration.minimumJointConfidence,
+            frameWidth: configuration.frameWidth,
+            frameHeight: configuration.frameHeight,
+            edgeMarginFraction: configuration.edgeMarginFraction
+        )
+        inFrame = InFrameCheck(exercise: configuration.exercise, visibility: visibility)
+        walking = WalkingDetector(
+            configuration: .init(
+                walkingTorsoLengths: configuration.walkingTorsoLengths,
+                minimumJointConfidence: configuration.minimumJointConfidence
+            )
+        )
         events.reserveCapacity(16)
         if let exercise = configuration.exercise {
-            requiredJoints = exercise.requiredJoints
             primaryIsSided = exercise.primaryAngle.isSided
             let n = exercise.angles.count * 2
             values = Array(repeating: .nan, count: n)
@@ -470,10 +464,6 @@ public struct CoachingSession: Sendable {
             snapshot.targetRange = exercise.targetBand
             snapshot.recognition = .exercise(id: exercise.id, confidence: 1)
         } else {
-            // With no exercise given, the upper body: a pull-up or push-up filmed close shows no hips, and the
-            // movement is still followed (the hips a pose estimator guesses past the edge anchor it). An exercise
-            // given needs its own primary angle's joints instead.
-            requiredJoints = [.neck, .leftShoulder, .rightShoulder]
             recognizer = ExerciseRecognizer(exercises: configuration.library, configuration: configuration.recognition)
             agnostic = PeriodicMotionCounter()
             countingSource = .movement
@@ -491,16 +481,10 @@ public struct CoachingSession: Sendable {
             autoTimes = Array(repeating: -.infinity, count: capacity)
             snapshot.recognition = .noPerson
         }
-        requiredSeenFrames = Array(repeating: 0, count: requiredJoints.count)
         primaryJoints = (
             configuration.exercise?.primaryAngle.joints(side: .left) ?? [],
             configuration.exercise?.primaryAngle.joints(side: .right) ?? []
         )
-        let sidedAlternatives = configuration.exercise.map { ($0.side == .both || $0.side == .either) } ?? true
-        requiredSet = requiredJoints.map { joint in
-            guard sidedAlternatives else { return 0 }
-            return joint.isLeft ? 1 : joint.isRight ? 2 : 0
-        }
         ruleReasons = (configuration.exercise?.formRules ?? []).map { rule in
             (
                 "\(rule.id) needs a \(rule.view.rawValue) view", "\(rule.id) not seen",
@@ -511,13 +495,6 @@ public struct CoachingSession: Sendable {
         reasonBuffer.reserveCapacity(4)
         ruleJoints = (configuration.exercise?.formRules ?? []).map { rule in
             (rule.angle.joints(side: .left), rule.angle.joints(side: .right), rule.angle, rule.view)
-        }
-        let joints = requiredJoints
-        requiredAnchor = joints.map { joint in
-            guard let angle = configuration.exercise?.primaryAngle, joint.isLeft || joint.isRight else { return -1 }
-            let vertex = angle.vertexJoint(side: joint.isLeft ? .left : .right)
-            guard vertex != joint, angle.joints(side: joint.isLeft ? .left : .right).contains(joint) else { return -1 }
-            return joints.firstIndex(of: vertex) ?? -1
         }
     }
 
@@ -550,8 +527,8 @@ public struct CoachingSession: Sendable {
         lastPersonSeconds = t
 
         // Set-up check.
-        let inFrame = checkFrame(pose)
-        let walking = updateWalking(pose, at: t)
+        let inFrame = self.inFrame.ingest(pose)
+        let walking = self.walking.ingest(pose, at: t)
         updateView(pose)
         let valid = inFrame && !walking
         lastFrameValid = valid
@@ -559,6 +536,7 @@ public struct CoachingSession: Sendable {
         // the pose lost for a moment) that ends with the person where they were is no set-up: nothing to
         // settle from.
         let bodyX = pose[.root].confidence > 0 ? pose[.root].x : pose[.neck].confidence > 0 ? pose[.neck].x : .nan
+        let torso = self.walking.torso
         let inPlace =
             bodyX.isFinite && lastValidBodyX.isFinite && torso > 0 && abs(bodyX - lastValidBodyX) <= 0.5 * torso
         let resumesInPosition =
@@ -718,37 +696,6 @@ public struct CoachingSession: Sendable {
 
     // MARK: - Set-up
 
-    private mutating func checkFrame(_ pose: Pose) -> Bool {
-        // ok[0]: always-needed joints, ok[1]/ok[2]: the left/right set.
-        var always = true
-        var left = true
-        var right = true
-        var hasLeft = false
-        var hasRight = false
-        for (index, joint) in requiredJoints.enumerated() {
-            let set = requiredSet[index]
-            if set == 1 { hasLeft = true }
-            if set == 2 { hasRight = true }
-            // An angle's end joint just past the edge (a wrist below the picture in a push-up) still gives
-            // the limb's direction when the vertex is in the picture and most of the limb is too.
-            let anchor = requiredAnchor[index]
-            let seen = isSeen(pose[joint], vertex: anchor >= 0 ? pose[requiredJoints[anchor]] : .missing)
-            if seen {
-                requiredSeenFrames[index] += 1
-            } else {
-                switch set {
-                case 1: left = false
-                case 2: right = false
-                default: always = false
-                }
-            }
-        }
-        let sides = (!hasLeft && !hasRight) || (hasLeft && left) || (hasRight && right)
-        let ok = always && sides
-        if ok { completeFrames += 1 }
-        return ok
-    }
-
     /// "Step back so that your feet are in the picture …" when, for a second, a form rule the camera view
     /// could judge misses joints on both sides; `nil` otherwise. Allocates only when the advice changes.
     private mutating func adviceForFormJoints(_ pose: Pose, at t: Double) -> String? {
@@ -769,8 +716,8 @@ public struct CoachingSession: Sendable {
             var right = 0
             let leftVertex = pose[rule.angle.vertexJoint(side: .left)]
             let rightVertex = pose[rule.angle.vertexJoint(side: .right)]
-            for joint in rule.left where !isSeen(pose[joint], vertex: leftVertex) { left |= BodyPart.of(joint) }
-            for joint in rule.right where !isSeen(pose[joint], vertex: rightVertex) { right |= BodyPart.of(joint) }
+            for joint in rule.left where !visibility.isSeen(pose[joint], vertex: leftVertex) { left |= BodyPart.of(joint) }
+            for joint in rule.right where !visibility.isSeen(pose[joint], vertex: rightVertex) { right |= BodyPart.of(joint) }
             guard left != 0, right != 0 else { continue }
             // The side that misses less is the one to bring into the picture.
             missing |= left.nonzeroBitCount <= right.nonzeroBitCount ? left : right
@@ -793,82 +740,6 @@ public struct CoachingSession: Sendable {
                 "Step back so that your \(BodyPart.names(missing)) \(verb) in the picture, so I can check your form"
         }
         return missingPartsAdvice
-    }
-
-    /// Whether a joint of an angle is seen and in the picture, or (an end joint) a little outside it with the
-    /// angle's `vertex` in it and at least half the limb between them: the rule ``checkFrame`` applies.
-    private func isSeen(_ k: Keypoint, vertex: Keypoint) -> Bool {
-        let c = configuration.minimumJointConfidence
-        guard k.confidence >= c else { return false }
-        if isInside(k) { return true }
-        return vertex.confidence >= c && isInside(vertex)
-            && insideFraction(from: vertex, to: k) >= Self.minimumVisibleLimbFraction
-    }
-
-    /// The share of a limb (from its vertex to its end) that must lie in the picture for an end joint
-    /// outside it to be measured: the direction of the visible half is the limb's direction.
-    static let minimumVisibleLimbFraction = 0.5
-
-    /// Whether a keypoint lies in the picture, away from its edge (true when the frame size is not known).
-    private func isInside(_ k: Keypoint) -> Bool {
-        guard let w = configuration.frameWidth, let h = configuration.frameHeight else { return true }
-        let m = configuration.edgeMarginFraction
-        return k.x >= w * m && k.x <= w * (1 - m) && k.y >= h * m && k.y <= h * (1 - m)
-    }
-
-    /// The share of the segment from `a` (in the picture) to `b` that lies in the picture.
-    private func insideFraction(from a: Keypoint, to b: Keypoint) -> Double {
-        guard let w = configuration.frameWidth, let h = configuration.frameHeight else { return 1 }
-        let m = configuration.edgeMarginFraction
-        var fraction = 1.0
-        func clip(_ from: Double, _ to: Double, _ low: Double, _ high: Double) {
-            if to < low, from > to { fraction = Swift.min(fraction, (from - low) / (from - to)) }
-            if to > high, to > from { fraction = Swift.min(fraction, (high - from) / (to - from)) }
-        }
-        clip(a.x, b.x, w * m, w * (1 - m))
-        clip(a.y, b.y, h * m, h * (1 - m))
-        return Swift.max(0, fraction)
-    }
-
-    private mutating func updateWalking(_ pose: Pose, at t: Double) -> Bool {
-        let root = pose[.root]
-        let neck = pose[.neck]
-        guard root.confidence > 0, neck.confidence > 0 else { return false }
-        let length = ((neck.x - root.x) * (neck.x - root.x) + (neck.y - root.y) * (neck.y - root.y)).squareRoot()
-        if length > 1e-6 { torso = torso == 0 ? length : torso + 0.05 * (length - torso) }
-        // Walking moves the feet; a squat or a hinge moves the hips but not the feet. So the feet are
-        // followed when they are seen, the root otherwise.
-        let la = pose[.leftAnkle]
-        let ra = pose[.rightAnkle]
-        let c = configuration.minimumJointConfidence
-        let x: Double =
-            la.confidence >= c && ra.confidence >= c
-            ? (la.x + ra.x) / 2
-            : la.confidence >= c ? la.x : ra.confidence >= c ? ra.x : root.x
-        let previousIndex = (rootTrailNext + rootTrail.count - 1) % rootTrail.count
-        if t - rootTrailTimes[previousIndex] >= 0.095 || t < rootTrailTimes[previousIndex] {
-            rootTrail[rootTrailNext] = x
-            rootOnlyTrail[rootTrailNext] = root.x
-            rootTrailTimes[rootTrailNext] = t
-            rootTrailNext = (rootTrailNext + 1) % rootTrail.count
-        }
-        // The oldest sample is about one second ago; at the start of a recording, before the trail is
-        // full, the first one (at least 0.4 s ago), with the threshold scaled to the shorter time, so
-        // that a person who enters walking is caught before a stride could pass for a repetition.
-        var oldestIndex = rootTrailNext
-        if !rootTrail[oldestIndex].isFinite { oldestIndex = 0 }
-        let oldest = rootTrail[oldestIndex]
-        let elapsed = t - rootTrailTimes[oldestIndex]
-        guard oldest.isFinite, torso > 0, elapsed <= 1.5, elapsed >= 0.4 else { return t < walkingUntil }
-        // Once walking, the person counts as walking until a second after the movement stopped.
-        // Walking moves the root and the feet together; a squat moves only the hips, a tracking
-        // glitch only a foot.
-        let limit = configuration.walkingTorsoLengths * min(1, elapsed)
-        let oldestRoot = rootOnlyTrail[oldestIndex]
-        if abs(x - oldest) / torso > limit, !oldestRoot.isFinite || abs(root.x - oldestRoot) / torso > limit {
-            walkingUntil = t + 1
-        }
-        return t < walkingUntil
     }
 
     private mutating func updateView(_ pose: Pose) {
@@ -894,33 +765,7 @@ public struct CoachingSession: Sendable {
             if depthCheck.trusted != nil { flatCompleted.removeAll() }
         }
         hasDepth = hasDepth && depthCheck.trusted != false
-        guard ls.confidence > 0, rs.confidence > 0, torso > 0 else {
-            view = .unknown
-            return
-        }
-        let width = ((ls.x - rs.x) * (ls.x - rs.x) + (ls.y - rs.y) * (ls.y - rs.y)).squareRoot()
-        let ratio = width / torso
-        view = ratio >= 0.45 ? .front : ratio <= 0.25 ? .side : .oblique
-        let lh = pose[.leftHip]
-        let rh = pose[.rightHip]
-        if lh.confidence > 0, rh.confidence > 0 {
-            let hips = ((lh.x - rh.x) * (lh.x - rh.x) + (lh.y - rh.y) * (lh.y - rh.y)).squareRoot() / torso
-            if shoulderWidthRatio.isNaN {
-                shoulderWidthRatio = ratio
-                hipWidthRatio = hips
-            } else {
-                shoulderWidthRatio += 0.05 * (ratio - shoulderWidthRatio)
-                hipWidthRatio += 0.05 * (hips - hipWidthRatio)
-            }
-        }
-    }
-
-    /// Whether the person has been facing the camera square-on (not just in this frame): shoulders and hips
-    /// both wide, smoothed over about a second. Left/right symmetry is only judged then; at 45° the far side
-    /// is foreshortened and partly hidden. On the real videos here, square-on front and rear views read
-    /// shoulders 0.62–0.79 and hips 0.41–0.46 of the torso length, oblique ones 0.34–0.50 and 0.23–0.29.
-    private var facesCameraSquarely: Bool {
-        view == .front && shoulderWidthRatio >= 0.55 && hipWidthRatio >= 0.35
+        _ = viewEstimator.ingest(pose, torso: walking.torso)
     }
 
     private var measurementReliable: Bool { measurementReliable(for: configuration.exercise) }
@@ -1017,6 +862,7 @@ public struct CoachingSession: Sendable {
             let n = Double(max(1, left.count))
             sideConfidence.left += 0.1 * (l / n - sideConfidence.left)
             sideConfidence.right += 0.1 * (r / n - sideConfidence.right)
+            let torso = walking.torso
             if depth, torso > 0 { sideDepthDifference += 0.1 * ((lz - rz) / n / torso - sideDepthDifference) }
             measuredSide = nearSide()
         }
@@ -1205,7 +1051,7 @@ public struct CoachingSession: Sendable {
         for i in slotJoints.indices {
             let vertex = pose[slotVertex[i]]
             var missing = 0
-            for joint in slotJoints[i] where !isSeen(pose[joint], vertex: vertex) { missing |= BodyPart.of(joint) }
+            for joint in slotJoints[i] where !visibility.isSeen(pose[joint], vertex: vertex) { missing |= BodyPart.of(joint) }
             slotSeen[i] = missing == 0
             slotMissingParts[i] |= missing
             if imagePlaneKept { imagePlane.slotMissingParts[i] |= missing }
@@ -1521,7 +1367,7 @@ public struct CoachingSession: Sendable {
         // side or at an angle, one camera hides or foreshortens the far limb, and a video pose estimator's
         // depth does not bring it back.
         if exercise.side == .both, exercise.primaryAngle.isSided, statPeak[0].isFinite, statPeak[1].isFinite,
-            facesCameraSquarely
+            viewEstimator.facesCameraSquarely
         {
             symmetry = Repetition.Symmetry(
                 left: statPeak[0],
@@ -2195,15 +2041,7 @@ public struct CoachingSession: Sendable {
     /// The joints the exercise needs that were never seen in frame while a person was there.
     public var jointsNeverSeen: [Joint] {
         guard framesWithPerson > 0 else { return [] }
-        guard completeFrames == 0 else { return [] }
-        let never = zip(requiredJoints, requiredSeenFrames).compactMap { $1 == 0 ? $0 : nil }
-        // With two alternative sides, name the joints of the side that was seen more.
-        let leftMissing = never.filter { $0.isLeft }.count
-        let rightMissing = never.filter { $0.isRight }.count
-        if leftMissing > 0, rightMissing > 0 {
-            return never.filter { leftMissing <= rightMissing ? !$0.isRight : !$0.isLeft }
-        }
-        return never.isEmpty ? requiredJoints.filter { _ in false } : never
+        return inFrame.jointsNeverSeen
     }
 
     /// The number of frames in which a person was selected.

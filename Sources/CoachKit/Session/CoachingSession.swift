@@ -191,9 +191,7 @@ public struct CoachingSession: Sendable {
     private var statMin: [Double] = []
     private var statMax: [Double] = []
     private var statPeak: [Double] = []
-    private var breachActive: [Bool] = []
-    private var pendingBreaches: [Repetition.SafetyBreach] = []
-    private var judgedAngles: [Repetition.AngleRange] = []
+    private var safety: SafetyMonitor
     /// The joints of each angle slot (`a * 2 + side`) and the vertex they are seen from (``JointVisibility/isSeen(_:vertex:)``).
     private var slotJoints: [[Joint]] = []
     private var slotVertex: [Joint] = []
@@ -215,13 +213,7 @@ public struct CoachingSession: Sendable {
     private var sideDepthDifference = 0.0
     private let primaryJoints: (left: [Joint], right: [Joint])
 
-    // Holds.
-    private var holdHeld = 0.0
-    private var holdStart = Double.nan
-    private var holdLastGood = -Double.infinity
-    private var holdCompleted = false
-    private var holds: [SessionSummary.Hold] = []
-    private var lastWholeSecond = -1
+    private var holdTimer = HoldTimer()
 
     // The movement of the exercise's joints, counted as a cross-check of the angle counter.
     private var movement: PeriodicMotionCounter?
@@ -274,33 +266,11 @@ public struct CoachingSession: Sendable {
 
     /// A repetition's angle ranges, values at the peak and missing parts, per slot (``statMin`` and the rest).
     private typealias RepetitionStatistics = (min: [Double], max: [Double], peak: [Double], missingParts: [Int])
-    /// Repetitions of each fallback signal: [0] the movement, [k] the k-th other angle.
-    private var fallbackReps: [[RepCounter.Completed]] = [[]]
-    /// What the repetitions are counted from.
-    private enum CountingSignal: Equatable {
-        /// The exercise's primary angle.
-        case primaryAngle
-        /// The dominant movement (``fallbackReps``[0]).
-        case movement
-        /// The k-th secondary angle counter (``fallbackReps``[k + 1]).
-        case secondaryAngle(Int)
-
-        /// Its index in ``fallbackReps``; `nil` for the primary angle.
-        var fallback: Int? {
-            switch self {
-            case .primaryAngle: nil
-            case .movement: 0
-            case .secondaryAngle(let k): k + 1
-            }
-        }
-
-        init(fallback: Int) { self = fallback == 0 ? .movement : .secondaryAngle(fallback - 1) }
-    }
-    /// With no exercise given, the movement counts until one of the body's angles (every library angle kind, each
-    /// side and direction) proves it misses repetitions, by the same test as a fallback with an exercise given.
-    private var countingSource = CountingSignal.primaryAngle
+    /// What the repetitions are counted from (with no exercise given, the movement until one of the body's angles
+    /// proves it misses repetitions), and the repetitions each fallback signal found.
+    private var source = CountingSource(configuration: .init(movementOnly: false), otherAngles: 0)
     /// Whether repetitions come from a fallback signal because the primary angle proved unreliable.
-    public var countsMovement: Bool { countingSource != .primaryAngle }
+    public var countsMovement: Bool { source.signal != .primaryAngle }
 
     /// With no exercise given: the projection of the pose on the movement counted (torso lengths), and which
     /// principal component that movement is (0 = the leading one). For diagnostics (`--trace`).
@@ -314,13 +284,13 @@ public struct CoachingSession: Sendable {
     /// For diagnostics (`ptcoach evaluate-reps --per-file`).
     package var signalCounts: [(signal: String, reps: Int)] {
         guard let exercise = configuration.exercise, exercise.repetition != nil else { return [] }
-        var list: [(signal: String, reps: Int)] = [("angle", angleReps), ("movement", fallbackReps[0].count)]
+        var list: [(signal: String, reps: Int)] = [("angle", angleReps), ("movement", source.fallbackReps[0].count)]
         for k in secondary.indices {
             let slot = secondarySlots[k]
             let angle = exercise.angles[slot / 2]
             let side = angle.isSided ? (slot % 2 == 0 ? "L" : "R") : "-"
             let direction = secondary[k].configuration.direction > 0 ? "+" : "-"
-            list.append(("\(angle.rawValue):\(side)\(direction)", fallbackReps[k + 1].count))
+            list.append(("\(angle.rawValue):\(side)\(direction)", source.fallbackReps[k + 1].count))
         }
         return list
     }
@@ -328,34 +298,21 @@ public struct CoachingSession: Sendable {
     // Recognition and agnostic counting.
     private var recognizer: ExerciseRecognizer?
     private var agnostic: PeriodicMotionCounter?
-    private var candidate: Int?
-    private var candidateVotes = 0
-    /// The recognizer's last decision, when it named an exercise (index, state), and how many named one.
-    private var lastNamed: (index: Int, state: RecognitionState)?
-    private var decisions = 0
-    private var recognizedIndex: Int?
-    private var recognizedConfidence = 0.0
-    private var autoRing: [Double] = []
-    private var autoTimes: [Double] = []
-    private var autoNext = 0
-    private var autoCount = 0
-    private var lastAutoSampleSeconds = -Double.infinity
+    private var recognition = RecognitionTracker()
+    /// The exercise recognised (its index in the library), with no exercise given.
+    private var recognizedIndex: Int? { recognition.recognizedIndex }
+    /// The body's angles at 10 Hz (with an exercise given, its own angles, when it counts repetitions).
+    private var ring = AngleSampleRing(capacity: 0)
     private var segments: [SessionSummary.Segment] = []
-    private var segmentStart = 0.0
 
     // Log.
     private var formIssues: [SessionSummary.FormIssueEvent] = []
-    private var warnings: [SafetyWarning] = []
     private var cueLog: [Cue] = []
     private var withdrawnCues: [Cue] = []
     /// While repetitions counted before the depth verdict are recounted from their image-plane angle only.
     private var recounting = false
-    /// For each form rule of the exercise given, why it may not be checked, in words made once (a repetition
-    /// allocates only its list of unchecked rules): another view needed, not seen, not measured in a recount,
-    /// not judged from a movement count without depth.
-    private var ruleReasons: [(view: String, notSeen: String, recount: String, movement: String)] = []
-    /// The reasons of the repetition being completed, kept across repetitions.
-    private var reasonBuffer: [String] = []
+    /// Judges the repetitions completed.
+    private var judge: RepetitionJudge
 
     public init(configuration: Configuration) {
         self.configuration = configuration
@@ -369,6 +326,8 @@ public struct CoachingSession: Sendable {
             edgeMarginFraction: configuration.edgeMarginFraction
         )
         inFrame = InFrameCheck(exercise: configuration.exercise, visibility: visibility)
+        safety = SafetyMonitor(exercise: configuration.exercise)
+        judge = RepetitionJudge(exercise: configuration.exercise)
         walking = WalkingDetector(
             configuration: .init(
                 walkingTorsoLengths: configuration.walkingTorsoLengths,
@@ -385,9 +344,6 @@ public struct CoachingSession: Sendable {
             statMin = Array(repeating: .infinity, count: n)
             statMax = Array(repeating: -.infinity, count: n)
             statPeak = Array(repeating: .nan, count: n)
-            breachActive = Array(repeating: false, count: exercise.safetyLimits.count * 2)
-            pendingBreaches.reserveCapacity(8)
-            judgedAngles.reserveCapacity(n)
             for angle in exercise.angles {
                 for side in [BodySide.left, .right] {
                     slotJoints.append(angle.joints(side: side))
@@ -436,13 +392,10 @@ public struct CoachingSession: Sendable {
                                 )
                             )
                             secondarySlots.append(a * 2 + side)
-                            fallbackReps.append([])
                         }
                     }
                 }
-                let capacity = 300
-                autoRing = Array(repeating: .nan, count: capacity * ExerciseRecognizer.featureCount)
-                autoTimes = Array(repeating: -.infinity, count: capacity)
+                ring = AngleSampleRing(capacity: 300)
                 let sides: [BodySide?] =
                     switch exercise.side {
                     case .left: [.left]
@@ -466,33 +419,25 @@ public struct CoachingSession: Sendable {
         } else {
             recognizer = ExerciseRecognizer(exercises: configuration.library, configuration: configuration.recognition)
             agnostic = PeriodicMotionCounter()
-            countingSource = .movement
             for (k, kind) in ExerciseRecognizer.kinds.enumerated() where kind.countsRepetitions {
                 for side in 0..<(kind.isSided ? 2 : 1) {
                     for direction in [1.0, -1.0] {
                         secondary.append(RepCounter(configuration: .init(direction: direction, minimumRange: 15)))
                         secondarySlots.append(k * 2 + side)
-                        fallbackReps.append([])
                     }
                 }
             }
-            let capacity = 300
-            autoRing = Array(repeating: .nan, count: capacity * ExerciseRecognizer.featureCount)
-            autoTimes = Array(repeating: -.infinity, count: capacity)
+            ring = AngleSampleRing(capacity: 300)
             snapshot.recognition = .noPerson
         }
         primaryJoints = (
             configuration.exercise?.primaryAngle.joints(side: .left) ?? [],
             configuration.exercise?.primaryAngle.joints(side: .right) ?? []
         )
-        ruleReasons = (configuration.exercise?.formRules ?? []).map { rule in
-            (
-                "\(rule.id) needs a \(rule.view.rawValue) view", "\(rule.id) not seen",
-                "\(rule.id) not measured at the start of the recording",
-                "\(rule.id) not judged from a movement count without depth"
-            )
-        }
-        reasonBuffer.reserveCapacity(4)
+        source = CountingSource(
+            configuration: .init(movementOnly: configuration.exercise == nil),
+            otherAngles: secondary.count
+        )
         ruleJoints = (configuration.exercise?.formRules ?? []).map { rule in
             (rule.angle.joints(side: .left), rule.angle.joints(side: .right), rule.angle, rule.view)
         }
@@ -604,7 +549,7 @@ public struct CoachingSession: Sendable {
 
         if let exercise = configuration.exercise {
             measure(pose, exercise)
-            checkSafety(exercise, at: t)
+            checkSafety(at: t)
             if returnsFromGap, let bridged = decideGapReturn(continues: countedAngleContinues(), at: t) {
                 held = false
                 // Not the same repetition (or not the same place): dropped, as after any longer stretch.
@@ -755,7 +700,7 @@ public struct CoachingSession: Sendable {
                 // deciding what it can measure (kaiakol squat_correct_004 from behind was "reliable").
                 hasDepth = false
                 if recognizer != nil {
-                    for i in 0..<autoCount { useImagePlaneAngles(ofSample: i) }
+                    for i in 0..<ring.count { ring.useImagePlaneAngles(ofSample: i) }
                     recountAnglesInImagePlane()
                 }
                 swap(&counters, &flatCounters)
@@ -772,9 +717,18 @@ public struct CoachingSession: Sendable {
 
     /// The same for `exercise` (a recognised one, for repetitions counted from the movement).
     private func measurementReliable(for exercise: ExerciseDefinition?) -> Bool {
-        guard let exercise else { return hasDepth }
-        if hasDepth || exercise.view == .any { return true }
-        return (exercise.view == .front && view == .front) || (exercise.view == .side && view == .side)
+        MeasurementContext.isReliable(for: exercise, hasDepth: hasDepth, view: view)
+    }
+
+    /// How the session measures, for judging a repetition.
+    private var measurementContext: MeasurementContext {
+        MeasurementContext(
+            hasDepth: hasDepth,
+            view: view,
+            facesCameraSquarely: viewEstimator.facesCameraSquarely,
+            measuredSide: measuredSide,
+            depthTrusted: depthCheck.trusted == true
+        )
     }
 
     /// Whether a repetition that started at `start` may count: it must start after the person settled
@@ -823,7 +777,7 @@ public struct CoachingSession: Sendable {
                 if !flatCounters[c].continues(with: flatPrimaryValue(side: counterSides[c])) { return false }
             }
         }
-        if case .secondaryAngle(let k) = countingSource {
+        if case .secondaryAngle(let k) = source.signal {
             let v = values[secondarySlots[k]]
             if !secondary[k].continues(with: v.isNaN ? nil : v) { return false }
         }
@@ -955,8 +909,8 @@ public struct CoachingSession: Sendable {
     /// repetition under way keeps those swapped in at the verdict.
     /// The fallback signals' repetitions until then were measured with the guessed depth too: forgotten.
     private mutating func recountInImagePlane() {
-        guard countingSource == .primaryAngle, let exercise = configuration.exercise else { return }
-        for k in fallbackReps.indices { fallbackReps[k].removeAll(keepingCapacity: true) }
+        guard source.signal == .primaryAngle, let exercise = configuration.exercise else { return }
+        source.forget()
         for k in secondary.indices { secondary[k].reset() }
         guard !repetitions.isEmpty || !flatCompleted.isEmpty else { return }
         withdrawRepetitions()
@@ -1064,26 +1018,21 @@ public struct CoachingSession: Sendable {
         guard let spec = exercise.repetition else { return }
         if valid { updateSlotSeen(pose) }
         // 10-Hz ring of this exercise's angles, for repetitions counted from the movement.
-        if valid, t - lastAutoSampleSeconds >= 0.095, !autoTimes.isEmpty {
-            lastAutoSampleSeconds = t
-            let base = autoNext * ExerciseRecognizer.featureCount
+        if valid, ring.isDue(at: t), ring.capacity > 0 {
+            let i = ring.beginSample(at: t)
             // Only angles whose joints are seen, as for the angle counter's repetitions.
             for (a, angle) in exercise.angles.enumerated() {
-                let k = base + ExerciseRecognizer.index(angle) * 2
+                let k = ExerciseRecognizer.index(angle) * 2
                 let left = slotSeen[a * 2] ? values[a * 2] : .nan
-                autoRing[k] = left
-                autoRing[k + 1] = angle.isSided ? (slotSeen[a * 2 + 1] ? values[a * 2 + 1] : .nan) : left
+                ring[sample: i, slot: k] = left
+                ring[sample: i, slot: k + 1] = angle.isSided ? (slotSeen[a * 2 + 1] ? values[a * 2 + 1] : .nan) : left
             }
-            autoTimes[autoNext] = t
-            autoNext = (autoNext + 1) % autoTimes.count
-            autoCount = min(autoCount + 1, autoTimes.count)
         }
         if movement != nil, (movement?.ingest(pose, at: t, valid: valid, useDepth: hasDepth) ?? 0) > 0,
             let reps = movement?.completed
         {
             for rep in reps where mayCount(startingAt: rep.startSeconds) {
-                fallbackReps[0].append(rep)
-                if countingSource == .movement { completeAgnostic(rep, exercise: exercise) }
+                if source.record(rep, from: .movement) { completeAgnostic(rep, exercise: exercise) }
             }
             switchToFallbackIfAngleFails(exercise)
         }
@@ -1094,8 +1043,7 @@ public struct CoachingSession: Sendable {
             if case .completed(let rep) = secondary[k].ingest(v.isNaN ? nil : v, at: t, valid: valid),
                 mayCount(startingAt: rep.startSeconds)
             {
-                fallbackReps[k + 1].append(rep)
-                if countingSource == .secondaryAngle(k) { completeAgnostic(rep, exercise: exercise) }
+                if source.record(rep, from: .secondaryAngle(k)) { completeAgnostic(rep, exercise: exercise) }
                 switchToFallbackIfAngleFails(exercise)
             }
         }
@@ -1109,7 +1057,7 @@ public struct CoachingSession: Sendable {
             let active = counters[c].phase == .active
             updateStatistics(counter: c, value: value, active: active, valid: valid, direction: spec.direction)
             if case .completed(let completed) = event {
-                if countingSource == .primaryAngle, mayCount(startingAt: completed.startSeconds) {
+                if source.signal == .primaryAngle, mayCount(startingAt: completed.startSeconds) {
                     complete(completed, counter: c, exercise)
                     switchToFallbackIfAngleFails(exercise)
                 }
@@ -1146,7 +1094,7 @@ public struct CoachingSession: Sendable {
     /// counts it), and once it is long enough, a cue to come back.
     private mutating func updatePeakHold(counter c: Int, target: Double, at t: Double) {
         // From half a second on: on the way up the angle is always near its highest value so far.
-        guard countingSource == .primaryAngle, let since = counters[c].heldAtPeakSince,
+        guard source.signal == .primaryAngle, let since = counters[c].heldAtPeakSince,
             t - since >= Self.shownHoldSeconds
         else {
             snapshot.peakHold = nil
@@ -1161,70 +1109,26 @@ public struct CoachingSession: Sendable {
         }
     }
 
-    /// The angle counter is trusted until another signal of the exercise — the movement of its joints,
-    /// or one of its other measured angles — has been counted two repetitions more: then the primary
-    /// angle is not measurable here (wrong camera view, distorted skeleton), and repetitions come from
-    /// that signal from then on, the ones missed included.
+    /// Counts from another signal when ``CountingSource`` finds the one counted missing repetitions: the
+    /// repetitions so far are replaced by that signal's, the ones missed included.
     private mutating func switchToFallbackIfAngleFails(_ exercise: ExerciseDefinition?) {
-        // The same test applies to the fallback counting now: a fallback that took over early (it was the
-        // first to get two ahead) gives way to another that has since counted two more than it.
-        // With no exercise given there are some 40 candidates, so more is asked: the movement is judged only
-        // once it is known (its first repetitions come in a replay after about 3 s), and an angle replaces it
-        // only with at least 4 repetitions (so that their regularity is measured), excursions from a rest
-        // (``restsBetween(_:)``), among them every repetition the movement counted: the movement's repetitions,
-        // missed in part, not a noisy angle's own rhythm.
-        let movementOnly = configuration.exercise == nil
-        if movementOnly, agnostic?.hasMovement != true { return }
-        var best = -1
-        var bestCount = (countingSource.fallback.map { fallbackReps[$0].count } ?? angleReps) + 1
-        for (k, reps) in fallbackReps.enumerated() where k != countingSource.fallback && reps.count > bestCount {
-            if movementOnly,
-                reps.count < 4 || !Self.restsBetween(reps)
-                    || !repetitions.allSatisfy({ counted in reps.contains { Self.overlap($0, counted) } })
-            {
-                continue
-            }
-            // Extra counts inside the angle's repetitions are the fallback's own noise; only
-            // repetitions where the angle saw none show that the angle missed them.
-            var missed = 0
-            for rep in reps where !repetitions.contains(where: { Self.overlap(rep, $0) }) { missed += 1 }
-            guard missed >= 2, Self.irregularity(reps) <= 0.3 else { continue }
-            best = k
-            bestCount = reps.count
-        }
-        guard best >= 0 else { return }
-        countingSource = CountingSignal(fallback: best)
+        guard
+            let signal = source.ingest(
+                angleReps: angleReps,
+                counted: repetitions,
+                movementKnown: agnostic?.hasMovement == true
+            ),
+            let k = signal.fallback
+        else { return }
         // Replace the angle counter's repetitions by the fallback's.
         withdrawRepetitions()
-        for rep in fallbackReps[best] { completeAgnostic(rep, exercise: exercise) }
+        for rep in source.fallbackReps[k] { completeAgnostic(rep, exercise: exercise) }
     }
 
     /// The angle the `k`-th secondary counter reads: one of the exercise's, or with none given, of the body's.
     private func countedAngle(_ k: Int) -> AngleKind {
         let slot = secondarySlots[k]
         return configuration.exercise?.angles[slot / 2] ?? ExerciseRecognizer.kinds[slot / 2]
-    }
-
-    /// Whether a signal's repetitions are excursions from a rest, not the rests of an opposite excursion: on
-    /// average each lasts at most twice the pause before the next. A steady back-and-forth is above the
-    /// threshold 60% of its cycle (1.5 times its pause); the same angle counted in the wrong direction spends
-    /// the brief movements of a hurdle step at "rest" and the long rests "active".
-    private static func restsBetween(_ reps: [RepCounter.Completed]) -> Bool {
-        guard reps.count >= 2 else { return true }
-        var active = 0.0
-        var rest = 0.0
-        for i in reps.indices {
-            active += reps[i].endSeconds - reps[i].startSeconds
-            if i > 0 { rest += reps[i].startSeconds - reps[i - 1].endSeconds }
-        }
-        return active / Double(reps.count) <= 2 * rest / Double(reps.count - 1)
-    }
-
-    /// Whether a signal's repetition falls within a counted one: a counted repetition spans its threshold
-    /// crossings, and the movement around it (half its length on each side) belongs to it too.
-    private static func overlap(_ rep: RepCounter.Completed, _ counted: Repetition) -> Bool {
-        let margin = 0.5 * (counted.endSeconds - counted.startSeconds)
-        return counted.startSeconds - margin < rep.endSeconds && rep.startSeconds < counted.endSeconds + margin
     }
 
     /// Forgets the repetitions so far, which a recount is about to replace: their form issues leave the log,
@@ -1260,42 +1164,6 @@ public struct CoachingSession: Sendable {
         seconds == seconds.rounded() ? String(Int(seconds)) : String((seconds * 10).rounded() / 10)
     }
 
-    static let wrongViewReason = "the camera view does not suit the exercise"
-    static let movementReason = "rules for one camera view not judged from a movement count without depth"
-    static let notSeenReason = "angles not seen"
-    static let unrecognisedReason = "no exercise recognised"
-
-    /// Records a rule not checked in the repetition being completed, and its reason once.
-    private mutating func noteUnchecked(_ rule: String, _ reason: String, in unchecked: inout [String]) {
-        if unchecked.isEmpty { unchecked.reserveCapacity(4) }  // one allocation per repetition at most
-        unchecked.append(rule)
-        if !reasonBuffer.contains(reason) { reasonBuffer.append(reason) }
-    }
-
-    /// The reasons of the repetition being completed, joined (no allocation for one).
-    private var uncheckedReasonText: String? {
-        reasonBuffer.isEmpty ? nil : reasonBuffer.count == 1 ? reasonBuffer[0] : reasonBuffer.joined(separator: "; ")
-    }
-
-    /// How irregular a signal's repetitions are: the coefficient of variation of the intervals between
-    /// their peaks (0 for a metronome). A signal that counts each repetition twice (a double peak) or
-    /// misses every other one alternates short and long intervals; it is not a trustworthy fallback.
-    static func irregularity(_ reps: [RepCounter.Completed]) -> Double {
-        // Too few repetitions to tell: a short clip's fallback is not held back.
-        guard reps.count >= 4 else { return 0 }
-        var sum = 0.0
-        var sumSquares = 0.0
-        for i in 1..<reps.count {
-            let interval = reps[i].peakSeconds - reps[i - 1].peakSeconds
-            sum += interval
-            sumSquares += interval * interval
-        }
-        let n = Double(reps.count - 1)
-        let mean = sum / n
-        guard mean > 0 else { return .infinity }
-        return max(0, sumSquares / n - mean * mean).squareRoot() / mean
-    }
-
     private mutating func complete(_ completed: RepCounter.Completed, counter c: Int, _ exercise: ExerciseDefinition) {
         // With one counter per side, only the side that moves more counts, and never the same movement twice.
         if counters.count == 2 {
@@ -1322,155 +1190,18 @@ public struct CoachingSession: Sendable {
             statMax[slot] = Swift.max(statMax[slot], completed.restValue, completed.peakValue)
             statPeak[slot] = completed.peakValue
         }
-        var angles: [Repetition.AngleRange] = []
-        for (a, angle) in exercise.angles.enumerated() {
-            for s in 0..<(angle.isSided ? 2 : 1) {
-                let bodySide: BodySide? = angle.isSided ? (s == 0 ? .left : .right) : nil
-                if let side, angle.isSided, bodySide != side { continue }
-                let i = a * 2 + s
-                guard statMin[i].isFinite else { continue }
-                angles.append(
-                    Repetition.AngleRange(
-                        angle: angle,
-                        side: bodySide,
-                        min: statMin[i],
-                        max: statMax[i],
-                        atPeak: statPeak[i].isNaN
-                            ? (exercise.repetition!.direction > 0 ? statMax[i] : statMin[i]) : statPeak[i]
-                    )
-                )
-            }
-        }
-        // A bilateral exercise measured on one side (not square-on): the form rules judge that side only, the
-        // one counted and shown. The far limb is hidden or guessed; push-up_24's far elbow read 59° at the
-        // bottom while the near one read 137°, and "lower your chest" contradicted "past the target range".
-        var nearCount = angles.count
-        if side == nil, measuresOneSide {
-            // The measured side first: it is the side counted and shown (a stable partition, in place).
-            let near = measuredSide
-            nearCount = 0
-            for i in angles.indices where angles[i].side == nil || angles[i].side == near {
-                let item = angles[i]
-                var j = i
-                while j > nearCount {
-                    angles[j] = angles[j - 1]
-                    j -= 1
-                }
-                angles[nearCount] = item
-                nearCount += 1
-            }
-        }
-        let spec = exercise.repetition!
-        let tempo = Repetition.Tempo(completed, towardPeak: spec.towardPeak)
-        var symmetry: Repetition.Symmetry?
-        // Symmetry only where both sides are reliably seen: square-on from the front (or back). From the
-        // side or at an angle, one camera hides or foreshortens the far limb, and a video pose estimator's
-        // depth does not bring it back.
-        if exercise.side == .both, exercise.primaryAngle.isSided, statPeak[0].isFinite, statPeak[1].isFinite,
-            viewEstimator.facesCameraSquarely
-        {
-            symmetry = Repetition.Symmetry(
-                left: statPeak[0],
-                right: statPeak[1],
-                difference: abs(statPeak[0] - statPeak[1])
-            )
-        }
-        let index = repetitions.count + 1
-        let reliable = measurementReliable
-        var issues: [Repetition.FormIssue] = []
-        // Form is not judged from angles the camera cannot measure (the wrong view, no measured depth): a
-        // front-view squat's knee angle reads a fraction of the real one, and "squat deeper" would be wrong.
-        // The angles judged, in a buffer kept across repetitions (no allocation for the partition).
-        judgedAngles.removeAll(keepingCapacity: true)
-        judgedAngles.append(contentsOf: angles[..<nearCount])
-        // A rule that cannot be checked is said to be unchecked, with the reason; the verdict is from the others.
-        var unchecked: [String] = []
-        reasonBuffer.removeAll(keepingCapacity: true)
-        for (r, rule) in exercise.formRules.enumerated() {
-            guard reliable else {
-                noteUnchecked(rule.id, Self.wrongViewReason, in: &unchecked)
-                continue
-            }
-            if rule.view != .any, !hasDepth,
-                !(rule.view == .front && view == .front) && !(rule.view == .side && view == .side)
-            {
-                noteUnchecked(rule.id, ruleReasons[r].view, in: &unchecked)
-                continue
-            }
-            // The rule's angle on the sides judged: seen in the repetition, and at its peak when the rule is
-            // about the peak (an angle seen only while standing says nothing about the bottom of a squat).
-            var seen = false
-            var missing = 0
-            if let a = exercise.angles.firstIndex(of: rule.angle) {
-                for s in 0..<(rule.angle.isSided ? 2 : 1) {
-                    let i = a * 2 + s
-                    let bodySide: BodySide? = rule.angle.isSided ? (s == 0 ? .left : .right) : nil
-                    if let bodySide, let side, bodySide != side { continue }
-                    if let bodySide, side == nil, measuresOneSide, bodySide != measuredSide { continue }
-                    let measured = statMin[i].isFinite && (rule.at != .peak || !statPeak[i].isNaN)
-                    if measured { seen = true } else { missing |= slotMissingParts[i] }
-                }
-            }
-            guard seen else {
-                noteUnchecked(
-                    rule.id,
-                    missing != 0
-                        ? "\(BodyPart.names(missing)) out of the picture"
-                        : recounting ? ruleReasons[r].recount : ruleReasons[r].notSeen,
-                    in: &unchecked
-                )
-                continue
-            }
-            if let issue = rule.firstIssue(in: judgedAngles) { issues.append(issue) }
-        }
-        // A prescribed hold at the peak, timed as the tempo times it (half a second of slack).
-        if let hold = spec.holdSeconds, let held = tempo.atPeakSeconds, held + Self.holdSlackSeconds < hold {
-            issues.append(
-                .init(
-                    rule: "hold",
-                    cue: "Hold the position for \(Self.secondsText(hold)) s before coming back",
-                    angle: exercise.primaryAngle,
-                    value: held,
-                    limit: hold,
-                    priority: 2
-                )
-            )
-        }
-        // Like the form rules, not judged from an angle the view cannot measure (a front-view squat's knees: an
-        // occluded one read 82° beside 134°, squat_13).
-        if let limit = exercise.maximumAsymmetry, let symmetry, reliable, symmetry.difference > limit {
-            issues.append(
-                .init(
-                    rule: "symmetry",
-                    cue: "Move both sides evenly",
-                    angle: exercise.primaryAngle,
-                    value: symmetry.difference,
-                    limit: limit,
-                    priority: 2
-                )
-            )
-        }
-        issues.sort { $0.priority < $1.priority }
-        let repetition = Repetition(
-            index: index,
-            exercise: exercise.id,
-            startSeconds: completed.startSeconds,
-            endSeconds: completed.endSeconds,
-            side: exercise.side == .both ? nil : side,
-            angles: angles,
-            peakAngle: completed.peakValue,
-            rangeOfMotion: exercise.rangeOfMotionFraction(peakValue: completed.peakValue),
-            tempo: tempo,
-            symmetry: symmetry,
-            verdict: issues.isEmpty && pendingBreaches.isEmpty ? .good : .needsWork,
-            issues: issues,
-            safetyBreaches: pendingBreaches,
-            measurementReliable: reliable,
-            uncheckedRules: unchecked,
-            uncheckedReason: uncheckedReasonText,
+        let repetition = judge.judge(
+            completed,
+            side: side,
+            exercise: exercise,
+            statistics: (statMin, statMax, statPeak, slotMissingParts),
+            context: measurementContext,
+            recounting: recounting,
+            index: repetitions.count + 1,
+            breaches: safety.pendingBreaches,
             gapSeconds: gapSeconds(from: completed.startSeconds, to: completed.endSeconds)
         )
-        pendingBreaches.removeAll(keepingCapacity: true)
+        safety.clearBreaches()
         angleReps += 1
         recordRepetition(repetition, at: completed.endSeconds)
     }
@@ -1497,45 +1228,18 @@ public struct CoachingSession: Sendable {
 
     // MARK: - Safety
 
-    private mutating func checkSafety(_ exercise: ExerciseDefinition, at t: Double) {
-        guard !exercise.safetyLimits.isEmpty else { return }
+    private mutating func checkSafety(at t: Double) {
+        guard !safety.limits.isEmpty else { return }
         var anyActive = false
-        for (l, limit) in exercise.safetyLimits.enumerated() {
-            guard let a = exercise.angles.firstIndex(of: limit.angle) else { continue }
-            for s in 0..<(limit.angle.isSided ? 2 : 1) {
-                let v = values[a * 2 + s]
-                let slot = l * 2 + s
-                var crossed: Double?
-                if !v.isNaN {
-                    if let max = limit.max, v > max { crossed = max }
-                    if let min = limit.min, v < min { crossed = min }
-                }
-                if let crossed {
-                    anyActive = true
-                    if !breachActive[slot] {
-                        breachActive[slot] = true
-                        let side: BodySide? = limit.angle.isSided ? (s == 0 ? .left : .right) : nil
-                        let warning = SafetyWarning(
-                            angle: limit.angle,
-                            side: side,
-                            value: v,
-                            limit: crossed,
-                            text: limit.warning,
-                            seconds: t
-                        )
-                        warnings.append(warning)
-                        events.append(.warning(warning))
-                        pendingBreaches.append(
-                            .init(angle: limit.angle, value: v, limit: crossed, warning: limit.warning, seconds: t)
-                        )
-                        if let cue = cues.offer(Cue(kind: .safety, text: limit.warning, priority: 1, seconds: t)) {
-                            give(cue)
-                        }
-                        snapshot.safetyWarning = limit.warning
-                    }
-                } else if breachActive[slot] {
-                    breachActive[slot] = false
-                }
+        for slot in safety.slots.indices {
+            switch safety.ingest(slot: slot, value: values[safety.slots[slot].value], at: t) {
+            case .within: break
+            case .beyond: anyActive = true
+            case .breached(let warning):
+                anyActive = true
+                events.append(.warning(warning))
+                if let cue = cues.offer(Cue(kind: .safety, text: warning.text, priority: 1, seconds: t)) { give(cue) }
+                snapshot.safetyWarning = warning.text
             }
         }
         if !anyActive, snapshot.safetyWarning != nil { snapshot.safetyWarning = nil }
@@ -1571,39 +1275,25 @@ public struct CoachingSession: Sendable {
         let holdSide: BodySide? = !hold.conditions[0].angle.isSided ? nil : primaryL.isNaN ? .right : .left
         snapshot.side = holdSide
         snapshot.primaryJoint = hold.conditions[0].angle.vertexJoint(side: holdSide ?? .left)
-        if holding {
-            if holdStart.isNaN {
-                holdStart = configuration.exercise == nil ? recognizedHoldStart(exercise, hold, at: t) : t
-                holdHeld = t - holdStart
-                holdCompleted = false
-                lastWholeSecond = -1
-            }
-            holdHeld += dt
-            holdLastGood = t
-            let whole = Int(holdHeld)
-            if whole != lastWholeSecond {
-                lastWholeSecond = whole
-                events.append(
-                    .holdProgress(HoldProgress(heldSeconds: holdHeld, targetSeconds: hold.seconds, holding: true))
-                )
-            }
-            if !holdCompleted, holdHeld >= hold.seconds {
-                holdCompleted = true
+        // A hold recognised late began where the 10-Hz ring shows its conditions met.
+        let start: Double? =
+            holding && !holdTimer.isTiming && configuration.exercise == nil
+            ? recognizedHoldStart(exercise, hold, at: t) : nil
+        switch holdTimer.ingest(holding: holding, startingAt: start, dt: dt, at: t, target: hold.seconds) {
+        case .held(let progress, let reachedTarget):
+            if let progress { events.append(.holdProgress(progress)) }
+            if reachedTarget {
                 _ = cues.offer(Cue(kind: .encouragement, text: exercise.praise, priority: 1, seconds: t))
             }
-        } else {
-            if !holdStart.isNaN, t - holdLastGood > 0.5 {
-                endHold(target: hold.seconds)
-                events.append(.holdProgress(HoldProgress(heldSeconds: 0, targetSeconds: hold.seconds, holding: false)))
-            }
-            if let failing, valid { _ = cues.offer(Cue(kind: .setup, text: failing, priority: 2, seconds: t)) }
+        case .released(let progress):
+            events.append(.holdProgress(progress))
+        case nil:
+            break
         }
-        snapshot.hold = HoldProgress(
-            heldSeconds: holdStart.isNaN ? 0 : holdHeld,
-            targetSeconds: hold.seconds,
-            holding: holding
-        )
-        snapshot.rangeOfMotionProgress = min(1, (holdStart.isNaN ? 0 : holdHeld) / hold.seconds)
+        if !holding, let failing, valid { _ = cues.offer(Cue(kind: .setup, text: failing, priority: 2, seconds: t)) }
+        let held = holdTimer.heldSeconds
+        snapshot.hold = HoldProgress(heldSeconds: held, targetSeconds: hold.seconds, holding: holding)
+        snapshot.rangeOfMotionProgress = min(1, held / hold.seconds)
     }
 
     /// With no exercise given, a hold is named seconds after it began (the recogniser decides over a window):
@@ -1615,38 +1305,14 @@ public struct CoachingSession: Sendable {
         at t: Double
     ) -> Double {
         var start = t
-        var index = autoNext
-        for _ in 0..<autoCount {
-            index = index == 0 ? autoTimes.count - 1 : index - 1
+        var index = ring.next
+        for _ in 0..<ring.count {
+            index = index == 0 ? ring.capacity - 1 : index - 1
             // A stretch without samples (the person not seen or not steady) ends it.
-            guard start - autoTimes[index] <= 0.5, holdMet(hold, exercise, sample: index) else { break }
-            start = autoTimes[index]
+            guard start - ring.times[index] <= 0.5, ring.meets(hold, of: exercise, sample: index, imagePlane: depthCheck.trusted != true) else { break }
+            start = ring.times[index]
         }
         return start
-    }
-
-    /// Whether sample `i` of the 10-Hz ring meets every condition of `hold`.
-    private func holdMet(_ hold: ExerciseDefinition.HoldSpec, _ exercise: ExerciseDefinition, sample i: Int) -> Bool {
-        hold.conditions.allSatisfy { condition in
-            let (l, r) = ringAngle(condition.angle, sample: i)
-            return condition.isMet(on: exercise.side, left: l, right: r)
-        }
-    }
-
-    private mutating func endHold(target: Double) {
-        if holdHeld >= 1 {
-            holds.append(
-                .init(
-                    startSeconds: holdStart,
-                    endSeconds: holdLastGood,
-                    heldSeconds: holdHeld,
-                    targetSeconds: target,
-                    completed: holdHeld >= target
-                )
-            )
-        }
-        holdStart = .nan
-        holdHeld = 0
     }
 
     // MARK: - Recognition
@@ -1655,15 +1321,10 @@ public struct CoachingSession: Sendable {
         // Optional chaining mutates in place: copying the recognizer out would copy its buffers.
         guard recognizer != nil else { return }
         let decision = recognizer?.ingest(pose, at: t, steady: steady)
-        if pose != nil, steady, t - lastAutoSampleSeconds >= 0.095 {
-            lastAutoSampleSeconds = t
-            let written = autoNext
-            let base = written * ExerciseRecognizer.featureCount
-            for f in 0..<ExerciseRecognizer.featureCount { autoRing[base + f] = recognizer!.sample[f] }
-            if depthCheck.trusted == false { useImagePlaneAngles(ofSample: written) }
-            autoTimes[written] = t
-            autoNext = (autoNext + 1) % autoTimes.count
-            autoCount = min(autoCount + 1, autoTimes.count)
+        if pose != nil, steady, ring.isDue(at: t) {
+            let written = ring.beginSample(at: t)
+            ring.write(recognizer!.sample, to: written)
+            if depthCheck.trusted == false { ring.useImagePlaneAngles(ofSample: written) }
             countAngles(ofSample: written)
         } else if pose == nil || !steady, !secondaryInvalid {
             secondaryInvalid = true
@@ -1671,50 +1332,18 @@ public struct CoachingSession: Sendable {
         }
         guard let decision else { return }
         // A new exercise takes over after winning two decisions in a row.
-        let index = recognizer?.bestIndex
-        if case .exercise = decision, let index {
-            lastNamed = (index, decision)
-            decisions += 1
-        } else {
-            lastNamed = nil
-        }
-        switch decision {
-        case .exercise(_, let confidence):
-            if index == recognizedIndex {
-                candidateVotes = 0
-                recognizedConfidence = confidence
-                snapshot.confidence = confidence
-            } else if index == candidate {
-                candidateVotes += 1
-                if candidateVotes >= 2 { switchExercise(to: index, confidence: confidence, state: decision, at: t) }
-            } else {
-                candidate = index
-                candidateVotes = 1
-            }
-        case .noPerson, .lowConfidence:
-            if recognizedIndex != nil {
-                if candidate == nil {
-                    candidateVotes += 1
-                    if candidateVotes >= 4 { switchExercise(to: nil, confidence: 0, state: decision, at: t) }
-                } else {
-                    candidate = nil
-                    candidateVotes = 1
-                }
-            } else if snapshot.recognition != decision {
+        switch recognition.ingest(decision, bestIndex: recognizer?.bestIndex) {
+        case .sameExercise(let confidence):
+            snapshot.confidence = confidence
+        case .switchExercise(let index, let confidence):
+            switchExercise(to: index, confidence: confidence, state: decision, at: t)
+        case .nothingRecognised:
+            if snapshot.recognition != decision {
                 snapshot.recognition = decision
                 events.append(.recognized(decision))
             }
-        }
-    }
-
-    /// The angles of one sample of the 10-Hz ring (no exercise given) as measured in the image plane: once the
-    /// depth proved a guess, a repetition counted from the movement reports them, as one counted from the angle
-    /// does (pull-up_10 from the front: elbow flexion 20–48° in the guessed 3-D against 7–151° in the picture,
-    /// and "Pull a little higher" of three full pull-ups).
-    private mutating func useImagePlaneAngles(ofSample i: Int) {
-        let base = i * ExerciseRecognizer.featureCount
-        for k in 0..<(ExerciseRecognizer.featureCount - ExerciseRecognizer.flatAngleBase) {
-            autoRing[base + k] = autoRing[base + ExerciseRecognizer.flatAngleBase + k]
+        case nil:
+            break
         }
     }
 
@@ -1724,12 +1353,6 @@ public struct CoachingSession: Sendable {
         guard let sample = recognizer?.sample else { return (.nan, .nan) }
         let k = recognizedSlot(angle)
         return (sample[k], sample[k + 1])
-    }
-
-    /// The same in sample `i` of the 10-Hz ring.
-    private func ringAngle(_ angle: AngleKind, sample i: Int) -> (left: Double, right: Double) {
-        let k = i * ExerciseRecognizer.featureCount + recognizedSlot(angle)
-        return (autoRing[k], autoRing[k + 1])
     }
 
     /// Where a recogniser sample holds `angle` on the left (the right follows).
@@ -1744,8 +1367,7 @@ public struct CoachingSession: Sendable {
     private mutating func completeMovement(_ reps: [RepCounter.Completed]) {
         let exercise = recognizedExercise
         for rep in reps where mayCount(startingAt: rep.startSeconds) {
-            fallbackReps[0].append(rep)
-            if countingSource == .movement { completeAgnostic(rep, exercise: exercise) }
+            if source.record(rep, from: .movement) { completeAgnostic(rep, exercise: exercise) }
         }
     }
 
@@ -1753,15 +1375,13 @@ public struct CoachingSession: Sendable {
     /// or the image plane's, as the ring holds them); one that proves the movement misses repetitions takes over.
     private mutating func countAngles(ofSample i: Int) {
         secondaryInvalid = false
-        let base = i * ExerciseRecognizer.featureCount
         let exercise = recognizedExercise
         for k in secondary.indices {
-            let v = autoRing[base + secondarySlots[k]]
-            guard case .completed(let rep) = secondary[k].ingest(v.isNaN ? nil : v, at: autoTimes[i]),
+            let v = ring[sample: i, slot: secondarySlots[k]]
+            guard case .completed(let rep) = secondary[k].ingest(v.isNaN ? nil : v, at: ring.times[i]),
                 mayCount(startingAt: rep.startSeconds)
             else { continue }
-            fallbackReps[k + 1].append(rep)
-            if countingSource == .secondaryAngle(k) { completeAgnostic(rep, exercise: exercise) }
+            if source.record(rep, from: .secondaryAngle(k)) { completeAgnostic(rep, exercise: exercise) }
             switchToFallbackIfAngleFails(exercise)
         }
     }
@@ -1769,26 +1389,22 @@ public struct CoachingSession: Sendable {
     /// The depth proved a guess with no exercise given: the angles' counters start again from the image-plane
     /// angles of the samples so far, so that they measure what the picture shows from the start.
     private mutating func recountAnglesInImagePlane() {
-        guard configuration.exercise == nil, countingSource == .movement else { return }
+        guard configuration.exercise == nil, source.signal == .movement else { return }
         for k in secondary.indices {
             secondary[k].reset()
-            fallbackReps[k + 1].removeAll(keepingCapacity: true)
+            source.forget(fallback: k + 1)
         }
-        let first = autoCount < autoTimes.count ? 0 : autoNext
-        for j in 0..<autoCount { countAngles(ofSample: (first + j) % autoTimes.count) }
+        for j in 0..<ring.count { countAngles(ofSample: ring.index(chronological: j)) }
     }
 
     private mutating func switchExercise(to index: Int?, confidence: Double, state: RecognitionState, at t: Double) {
         closeSegment(at: t)
         // A recognised hold ends with its segment.
         if index != recognizedIndex, let hold = recognizedExercise?.hold {
-            if !holdStart.isNaN { endHold(target: hold.seconds) }
+            holdTimer.end(target: hold.seconds)
             snapshot.hold = nil
         }
-        recognizedIndex = index
-        recognizedConfidence = confidence
-        candidateVotes = 0
-        segmentStart = t
+        recognition.switched(to: index, confidence: confidence)
         snapshot.recognition = state
         snapshot.confidence = confidence
         if let index {
@@ -1813,7 +1429,7 @@ public struct CoachingSession: Sendable {
         let reps = repetitions.filter { $0.endSeconds > start && $0.endSeconds <= t }.count
         if reps == 0, id == nil, t - start < 0.01 { return }
         segments.append(
-            .init(exercise: id, startSeconds: start, endSeconds: t, reps: reps, confidence: recognizedConfidence)
+            .init(exercise: id, startSeconds: start, endSeconds: t, reps: reps, confidence: recognition.confidence)
         )
     }
 
@@ -1844,63 +1460,6 @@ public struct CoachingSession: Sendable {
         }
     }
 
-    /// A repetition counted with no exercise given: measured with the recognised exercise's angles, if any.
-    /// When, within a repetition counted from the movement, the primary angle of the side that moved most went
-    /// furthest toward the exercise's peak (from the 10-Hz angle ring), and the stretch around it where it stayed
-    /// within ``RepCounter/plateauFraction`` of its range of that; `nil` without samples or a repetition.
-    private func exercisePeak(
-        _ completed: RepCounter.Completed,
-        exercise: ExerciseDefinition
-    ) -> (seconds: Double, plateauStart: Double, plateauEnd: Double)? {
-        func inRepetition(_ time: Double) -> Bool {
-            time >= completed.startSeconds - 0.05 && time <= completed.endSeconds + 0.05
-        }
-        guard let spec = exercise.repetition else {
-            // A hold named for a position taken and held: its peak is where the hold's conditions are met, from the
-            // first to the last sample that meets them (the movement's own level shifts while its clip adapts, and
-            // the first of six 12-s holds read "held 2.8 s").
-            guard let hold = exercise.hold else { return nil }
-            var first = Double.infinity
-            var last = -Double.infinity
-            for i in 0..<autoCount where inRepetition(autoTimes[i]) && holdMet(hold, exercise, sample: i) {
-                first = Swift.min(first, autoTimes[i])
-                last = Swift.max(last, autoTimes[i])
-            }
-            return first.isFinite ? ((first + last) / 2, first, last) : nil
-        }
-        let k = ExerciseRecognizer.index(exercise.primaryAngle) * 2
-        var best: (range: Double, seconds: Double, side: Int, furthest: Double)?
-        for s in 0..<(exercise.primaryAngle.isSided ? 2 : 1) {
-            var lo = Double.infinity
-            var hi = -Double.infinity
-            var furthest = -Double.infinity
-            var when = completed.peakSeconds
-            for i in 0..<autoCount where inRepetition(autoTimes[i]) {
-                let v = autoRing[i * ExerciseRecognizer.featureCount + k + s]
-                guard !v.isNaN else { continue }
-                lo = Swift.min(lo, v)
-                hi = Swift.max(hi, v)
-                if v * spec.direction > furthest {
-                    furthest = v * spec.direction
-                    when = autoTimes[i]
-                }
-            }
-            if lo.isFinite, hi - lo > best?.range ?? -1 { best = (hi - lo, when, s, furthest) }
-        }
-        guard let best else { return nil }
-        // The plateau: from the first to the last sample of that side near the peak.
-        let near = best.furthest - RepCounter.plateauFraction * best.range
-        var first = best.seconds
-        var last = best.seconds
-        for i in 0..<autoCount where inRepetition(autoTimes[i]) {
-            let v = autoRing[i * ExerciseRecognizer.featureCount + k + best.side]
-            guard !v.isNaN, v * spec.direction >= near else { continue }
-            first = Swift.min(first, autoTimes[i])
-            last = Swift.max(last, autoTimes[i])
-        }
-        return (best.seconds, first, last)
-    }
-
     private mutating func completeAgnostic(_ completed: RepCounter.Completed, exercise: ExerciseDefinition?) {
         let repetition = judgedAgnostic(
             completed,
@@ -1919,119 +1478,13 @@ public struct CoachingSession: Sendable {
         index: Int,
         previousEnd: Double
     ) -> Repetition {
-        var angles: [Repetition.AngleRange] = []
-        var peakAngle: Double?
-        var rom: Double?
-        var issues: [Repetition.FormIssue] = []
-        var side: BodySide?
-        var unchecked: [String] = []
-        reasonBuffer.removeAll(keepingCapacity: true)
-        // From the end of the previous repetition (at most 1 s before this one's start), so the range
-        // includes the start position.
-        let from = Swift.min(completed.startSeconds - 0.05, Swift.max(completed.startSeconds - 1, previousEnd))
-        // The repetition's peak is the exercise's: where the primary angle of the side that moved most went
-        // furthest toward the definition's peak. The movement's own peak can be the other end: its rest is the
-        // side the recording starts on, and squat_17 starts in a half squat, so "at the peak" was standing
-        // (11.9°) and said "Squat a little deeper" of a 71° squat.
-        let exercisePeak = exercise.flatMap { self.exercisePeak(completed, exercise: $0) }
-        let peakSeconds = exercisePeak?.seconds ?? completed.peakSeconds
-        // A movement no exercise was recognised for has no rules to judge it by; say so, as for a rule not checked.
-        if exercise == nil { reasonBuffer.append(Self.unrecognisedReason) }
-        if let exercise {
-            for angle in exercise.angles {
-                let k = ExerciseRecognizer.index(angle) * 2
-                for s in 0..<(angle.isSided ? 2 : 1) {
-                    var lo = Double.infinity
-                    var hi = -Double.infinity
-                    var atPeak = Double.nan
-                    var bestDistance = Double.infinity
-                    for i in 0..<autoCount {
-                        let time = autoTimes[i]
-                        guard time >= from, time <= completed.endSeconds + 0.05 else {
-                            continue
-                        }
-                        let v = autoRing[i * ExerciseRecognizer.featureCount + k + s]
-                        guard !v.isNaN else { continue }
-                        lo = Swift.min(lo, v)
-                        hi = Swift.max(hi, v)
-                        let distance = abs(time - peakSeconds)
-                        if distance < bestDistance {
-                            bestDistance = distance
-                            atPeak = v
-                        }
-                    }
-                    guard lo.isFinite else { continue }
-                    angles.append(
-                        .init(
-                            angle: angle,
-                            side: angle.isSided ? (s == 0 ? .left : .right) : nil,
-                            min: lo,
-                            max: hi,
-                            atPeak: atPeak
-                        )
-                    )
-                }
-            }
-            // The working side: the one whose primary angle moved most.
-            let primary = angles.filter { $0.angle == exercise.primaryAngle }.max {
-                ($0.max - $0.min) < ($1.max - $1.min)
-            }
-            if let primary, let spec = exercise.repetition {
-                side = exercise.side == .both ? nil : primary.side
-                peakAngle = spec.direction > 0 ? primary.max : primary.min
-                rom = exercise.rangeOfMotionFraction(peakValue: peakAngle!)
-                if exercise.side != .both, let side {
-                    angles.removeAll { $0.side != nil && $0.side != side }
-                }
-            }
-            // A bilateral exercise not seen square-on is judged on the side that moved most, as a repetition
-            // counted on the angle is on the side counted: the far limb is hidden or guessed (squat_17's far
-            // knee read 40° at the near one's 71° peak: "Squat a little deeper").
-            let near = exercise.side == .both && measuresOneSide ? primary?.side : nil
-            judgedAngles.removeAll(keepingCapacity: true)
-            for range in angles where near == nil || range.side == nil || range.side == near {
-                judgedAngles.append(range)
-            }
-            // The exercise given has its reasons made; a recognised one says them without the rule's id.
-            // As for a repetition counted on the angle, no rule is judged from a view that cannot measure the
-            // exercise (a front-view push-up's elbows: "Lower your chest").
-            let given = exercise.id == configuration.exercise?.id
-            let reliable = measurementReliable(for: exercise)
-            for (r, rule) in exercise.formRules.enumerated() {
-                if !reliable {
-                    noteUnchecked(rule.id, Self.wrongViewReason, in: &unchecked)
-                } else if rule.view != .any, !hasDepth {
-                    noteUnchecked(rule.id, given ? ruleReasons[r].movement : Self.movementReason, in: &unchecked)
-                } else if !judgedAngles.contains(where: { $0.angle == rule.angle }) {
-                    noteUnchecked(rule.id, given ? ruleReasons[r].notSeen : Self.notSeenReason, in: &unchecked)
-                } else if let issue = rule.firstIssue(in: judgedAngles) {
-                    issues.append(issue)
-                }
-            }
-            issues.sort { $0.priority < $1.priority }
-        }
-        let tempo = Repetition.Tempo(
+        judge.judgeMovement(
             completed,
-            plateau: exercisePeak.map { ($0.plateauStart, $0.plateauEnd) },
-            towardPeak: exercise?.repetition?.towardPeak
-        )
-        return Repetition(
+            exercise: exercise,
             index: index,
-            exercise: exercise?.id,
-            startSeconds: completed.startSeconds,
-            endSeconds: completed.endSeconds,
-            side: side,
-            angles: angles,
-            peakAngle: peakAngle,
-            rangeOfMotion: rom,
-            tempo: tempo,
-            symmetry: nil,
-            verdict: issues.isEmpty ? .good : .needsWork,
-            issues: issues,
-            safetyBreaches: [],
-            measurementReliable: measurementReliable(for: exercise),
-            uncheckedRules: unchecked,
-            uncheckedReason: uncheckedReasonText,
+            previousEnd: previousEnd,
+            ring: ring,
+            context: measurementContext,
             gapSeconds: gapSeconds(from: completed.startSeconds, to: completed.endSeconds)
         )
     }
@@ -2133,7 +1586,7 @@ public struct CoachingSession: Sendable {
     /// since that decision then sees all of it and nothing follows to contradict it.
     private var isNamedAtItsEnd: Bool {
         guard recognizedIndex == nil else { return false }
-        if decisions <= 1 { return true }
+        if recognition.decisions <= 1 { return true }
         guard let window = recognizer?.configuration.windowSeconds, lastSeconds - firstSeconds <= window else {
             return false
         }
@@ -2173,11 +1626,8 @@ public struct CoachingSession: Sendable {
     /// The end of the recording, for the agnostic counter (``PeriodicMotionCounter/finish()``).
     private mutating func endRecording() {
         if isNamedAtItsEnd {
-            if let final = recognizer?.finish() {
-                let index = recognizer?.bestIndex
-                if case .exercise = final, let index { lastNamed = (index, final) } else { lastNamed = nil }
-            }
-            if let (index, state) = lastNamed, case .exercise(_, let confidence) = state {
+            if let final = recognizer?.finish() { recognition.note(final, bestIndex: recognizer?.bestIndex) }
+            if let (index, state) = recognition.lastNamed, case .exercise(_, let confidence) = state {
                 // The decision names what it saw: the segment still open, from where the last one closed (the
                 // whole recording when none did), not a moment at its end (which left the recording's only
                 // segment, and its repetition, without the exercise the summary names).
@@ -2215,24 +1665,13 @@ public struct CoachingSession: Sendable {
                         startSeconds: segmentStart,
                         endSeconds: end,
                         reps: 0,
-                        confidence: recognizedConfidence
+                        confidence: recognition.confidence
                     )
                 )
             }
             segments = Self.attributing(repetitions, to: segments)
         }
-        var holds = self.holds
-        if let hold = (configuration.exercise ?? recognizedExercise)?.hold, !holdStart.isNaN, holdHeld >= 1 {
-            holds.append(
-                .init(
-                    startSeconds: holdStart,
-                    endSeconds: holdLastGood,
-                    heldSeconds: holdHeld,
-                    targetSeconds: hold.seconds,
-                    completed: holdHeld >= hold.seconds
-                )
-            )
-        }
+        let holds = holdTimer.holds(openTarget: (configuration.exercise ?? recognizedExercise)?.hold?.seconds)
         let exerciseID: String?
         let source: SessionSummary.ExerciseSource
         if let exercise = configuration.exercise {
@@ -2278,7 +1717,7 @@ public struct CoachingSession: Sendable {
             exerciseName: name,
             exerciseSource: source,
             countedBy: {
-                switch countingSource {
+                switch self.source.signal {
                 case .movement: .movement
                 case .secondaryAngle(let k): .otherAngle(countedAngle(k))
                 case .primaryAngle: configuration.exercise?.isHold == true ? .hold : .angle
@@ -2289,7 +1728,7 @@ public struct CoachingSession: Sendable {
             holds: holds,
             segments: segments,
             formIssues: formIssues,
-            safetyWarnings: warnings,
+            safetyWarnings: safety.warnings,
             cues: cueLog,
             withdrawnCues: withdrawnCues,
             averages: averages,

@@ -108,6 +108,23 @@ public struct CoachingSession: Sendable {
     }
 
     public let configuration: Configuration
+
+    /// The two ways a session coaches: the exercise given (prescribed), or recognised from the library while any
+    /// periodic movement is counted.
+    enum Mode: Sendable {
+        case given(ExerciseDefinition)
+        case recognised(library: [ExerciseDefinition])
+
+        /// The exercise given (`nil` when it is recognised).
+        var exercise: ExerciseDefinition? {
+            if case .given(let exercise) = self { exercise } else { nil }
+        }
+
+        var isRecognised: Bool { if case .recognised = self { true } else { false } }
+    }
+
+    /// ``Configuration/exercise`` given, or recognised from ``Configuration/library``.
+    let mode: Mode
     /// The state for the overlay after the latest frame.
     public private(set) var snapshot = CoachSnapshot()
     /// The view estimated at the latest frame.
@@ -143,33 +160,9 @@ public struct CoachingSession: Sendable {
     private var previousFrameHadPerson = false
     private var lastSeconds = -Double.infinity
     private var firstSeconds = Double.nan
-    /// The first frame with a person in the recording.
-    private var firstPersonSeconds = Double.nan
     private var lastPersonSeconds = -Double.infinity
-    private var validSince = Double.infinity
-    /// The start of the current invalid stretch (NaN while the person is measurable).
-    private var invalidSince = Double.nan
-    /// Whether the person walked during the current invalid stretch.
-    private var walkedWhileInvalid = false
-    /// Whether the current invalid stretch (past the glitch time) is held as a possible gap to bridge
-    /// (``Configuration/bridgeSeconds``).
-    private var bridging = false
-    /// When the stretch held as a possible gap began, and (once the person is back) when it ended.
-    private var gapStartedAt = Double.nan
-    private var gapEndedAt = Double.nan
-    /// The frames seen since the person came back from a held gap, and how many of them found the counted angle
-    /// continuing the repetition: the first frames after a gap are still settling in the smoother, so the
-    /// verdict is a majority of ``gapDecisionFrames``.
-    private var gapReturnFrames = 0
-    private var gapReturnVotes = 0
-    /// Whether the person came back where they were, not having walked, and may resume at once.
-    private var gapReturnInPlace = false
-    private var gapReturnResumes = false
-    static let gapDecisionFrames = 3
-    /// The gaps bridged so far (start, end), for the repetitions they fall in.
-    private var bridgedGaps: [(start: Double, end: Double)] = []
-    /// The body's image x (the root, else the neck) in the last measurable frame.
-    private var lastValidBodyX = Double.nan
+    /// Glitches, gaps and interruptions, and whether the person has settled.
+    private var presence: PresenceTracker
     private var guidance: String?
     /// Whether the latest frame's person was measurable: in frame, and not walking (diagnostics).
     public private(set) var lastFrameValid = false
@@ -283,7 +276,7 @@ public struct CoachingSession: Sendable {
     /// -, direction + or -).
     /// For diagnostics (`ptcoach evaluate-reps --per-file`).
     package var signalCounts: [(signal: String, reps: Int)] {
-        guard let exercise = configuration.exercise, exercise.repetition != nil else { return [] }
+        guard let exercise = mode.exercise, exercise.repetition != nil else { return [] }
         var list: [(signal: String, reps: Int)] = [("angle", angleReps), ("movement", source.fallbackReps[0].count)]
         for k in secondary.indices {
             let slot = secondarySlots[k]
@@ -316,6 +309,7 @@ public struct CoachingSession: Sendable {
 
     public init(configuration: Configuration) {
         self.configuration = configuration
+        mode = configuration.exercise.map(Mode.given) ?? .recognised(library: configuration.library)
         selector = PoseSelector(configuration: configuration.selector)
         smoother = PoseSmoother(configuration: configuration.smoother)
         cues = CueScheduler(configuration: configuration.cues)
@@ -325,9 +319,9 @@ public struct CoachingSession: Sendable {
             frameHeight: configuration.frameHeight,
             edgeMarginFraction: configuration.edgeMarginFraction
         )
-        inFrame = InFrameCheck(exercise: configuration.exercise, visibility: visibility)
-        safety = SafetyMonitor(exercise: configuration.exercise)
-        judge = RepetitionJudge(exercise: configuration.exercise)
+        inFrame = InFrameCheck(exercise: mode.exercise, visibility: visibility)
+        safety = SafetyMonitor(exercise: mode.exercise)
+        judge = RepetitionJudge(exercise: mode.exercise)
         walking = WalkingDetector(
             configuration: .init(
                 walkingTorsoLengths: configuration.walkingTorsoLengths,
@@ -335,7 +329,8 @@ public struct CoachingSession: Sendable {
             )
         )
         events.reserveCapacity(16)
-        if let exercise = configuration.exercise {
+        switch mode {
+        case .given(let exercise):
             primaryIsSided = exercise.primaryAngle.isSided
             let n = exercise.angles.count * 2
             values = Array(repeating: .nan, count: n)
@@ -416,8 +411,8 @@ public struct CoachingSession: Sendable {
             // A hold's band is its first condition's (the primary angle's): the overlay's arc turns green in it.
             snapshot.targetRange = exercise.targetBand
             snapshot.recognition = .exercise(id: exercise.id, confidence: 1)
-        } else {
-            recognizer = ExerciseRecognizer(exercises: configuration.library, configuration: configuration.recognition)
+        case .recognised(let library):
+            recognizer = ExerciseRecognizer(exercises: library, configuration: configuration.recognition)
             agnostic = PeriodicMotionCounter()
             for (k, kind) in ExerciseRecognizer.kinds.enumerated() where kind.countsRepetitions {
                 for side in 0..<(kind.isSided ? 2 : 1) {
@@ -431,14 +426,26 @@ public struct CoachingSession: Sendable {
             snapshot.recognition = .noPerson
         }
         primaryJoints = (
-            configuration.exercise?.primaryAngle.joints(side: .left) ?? [],
-            configuration.exercise?.primaryAngle.joints(side: .right) ?? []
+            mode.exercise?.primaryAngle.joints(side: .left) ?? [],
+            mode.exercise?.primaryAngle.joints(side: .right) ?? []
+        )
+        presence = PresenceTracker(
+            configuration: .init(
+                settleSeconds: configuration.settleSeconds,
+                glitchSeconds: configuration.glitchSeconds,
+                briefAbsenceSeconds: configuration.briefAbsenceSeconds,
+                bridgeSeconds: configuration.bridgeSeconds,
+                // Gaps are bridged when repetitions are counted (of a given exercise, or of the movement when none
+                // is given).
+                bridges: (mode.exercise?.repetition != nil || agnostic != nil)
+                    && configuration.bridgeSeconds > configuration.glitchSeconds
+            )
         )
         source = CountingSource(
-            configuration: .init(movementOnly: configuration.exercise == nil),
+            configuration: .init(movementOnly: mode.isRecognised),
             otherAngles: secondary.count
         )
-        ruleJoints = (configuration.exercise?.formRules ?? []).map { rule in
+        ruleJoints = (mode.exercise?.formRules ?? []).map { rule in
             (rule.angle.joints(side: .left), rule.angle.joints(side: .right), rule.angle, rule.view)
         }
     }
@@ -466,7 +473,6 @@ public struct CoachingSession: Sendable {
         }
         if configuration.emitsPoseEvents { events.append(.pose(pose)) }
         framesWithPerson += 1
-        if firstPersonSeconds.isNaN { firstPersonSeconds = t }
         if previousFrameHadPerson { secondsWithPerson += dt }
         previousFrameHadPerson = true
         lastPersonSeconds = t
@@ -477,49 +483,17 @@ public struct CoachingSession: Sendable {
         updateView(pose)
         let valid = inFrame && !walking
         lastFrameValid = valid
-        // A short stretch out of frame without walking (a pull-up's hands above the picture at the bottom,
-        // the pose lost for a moment) that ends with the person where they were is no set-up: nothing to
-        // settle from.
         let bodyX = pose[.root].confidence > 0 ? pose[.root].x : pose[.neck].confidence > 0 ? pose[.neck].x : .nan
-        let torso = self.walking.torso
-        let inPlace =
-            bodyX.isFinite && lastValidBodyX.isFinite && torso > 0 && abs(bodyX - lastValidBodyX) <= 0.5 * torso
-        let resumesInPosition =
-            valid && !invalidSince.isNaN && !walkedWhileInvalid && inPlace
-            && t - invalidSince <= configuration.briefAbsenceSeconds
-        // The end of a stretch held as a possible gap: bridged below if the angle continues the repetition.
-        let returnsFromGap = valid && bridging
-        if returnsFromGap, gapReturnFrames == 0 {
-            gapEndedAt = t
-            gapReturnInPlace = !walkedWhileInvalid && inPlace
-            gapReturnResumes = resumesInPosition
-        }
-        if valid, bodyX.isFinite { lastValidBodyX = bodyX }
-        if valid {
-            invalidSince = .nan
-            walkedWhileInvalid = false
-        } else if invalidSince.isNaN {
-            invalidSince = t
-            walkedWhileInvalid = walking
-        } else if walking {
-            walkedWhileInvalid = true
-        }
-        let glitch = !valid && t - invalidSince < configuration.glitchSeconds
-        // Past the glitch time, a stretch without walking is held (nothing counted or dropped) for up to
-        // `bridgeSeconds`; when it ends, the counted angle decides whether it was a gap in the same repetition.
-        let gapOpen =
-            !valid && !glitch && mayBridge && !walkedWhileInvalid && t - invalidSince < configuration.bridgeSeconds
-        if gapOpen {
-            if !bridging { gapStartedAt = invalidSince }
-            bridging = true
-        } else if !valid, !glitch {
-            bridging = false
-        }
-        if !valid {
-            gapReturnFrames = 0
-            gapReturnVotes = 0
-        }
-        var held = glitch || gapOpen || returnsFromGap
+        let presence = self.presence.ingest(
+            valid: valid,
+            walking: walking,
+            bodyX: bodyX,
+            torso: self.walking.torso,
+            at: t
+        )
+        let glitch = presence.glitch
+        let returnsFromGap = presence.returnsFromGap
+        var held = presence.held
         var advice: String?
         if glitch {
             advice = guidance  // a glitch changes nothing the person is told
@@ -527,7 +501,7 @@ public struct CoachingSession: Sendable {
             advice = "Step back so that your whole body is in the picture"
         } else if walking {
             advice = "Stand still in your start position"
-        } else if let exercise = configuration.exercise, !hasDepth {
+        } else if let exercise = mode.exercise, !hasDepth {
             if exercise.view == .side, view == .front {
                 advice = "Turn sideways to the camera so I can measure the movement"
             } else if exercise.view == .front, view == .side {
@@ -536,21 +510,13 @@ public struct CoachingSession: Sendable {
         }
         if advice == nil, valid { advice = adviceForFormJoints(pose, at: t) } else { missingPartsSince = .nan }
         setGuidance(advice, at: t)
-        if held {
-            // Held: nothing is counted or dropped in these frames.
-        } else if !valid {
-            validSince = .infinity
-        } else if returnsFromGap {
-            // Decided once the angle is measured, below.
-        } else if validSince == .infinity {
-            validSince = resumesInPosition ? t - configuration.settleSeconds : t
-        }
-        let settled = valid && (t - validSince >= configuration.settleSeconds || validSince == firstPersonSeconds)
+        let settled = presence.settled
 
-        if let exercise = configuration.exercise {
+        switch mode {
+        case .given(let exercise):
             measure(pose, exercise)
             checkSafety(at: t)
-            if returnsFromGap, let bridged = decideGapReturn(continues: countedAngleContinues(), at: t) {
+            if returnsFromGap, let bridged = self.presence.decideGapReturn(continues: countedAngleContinues(), at: t) {
                 held = false
                 // Not the same repetition (or not the same place): dropped, as after any longer stretch.
                 if !bridged { count(exercise, valid: false, at: t, pose: pose) }
@@ -560,12 +526,12 @@ public struct CoachingSession: Sendable {
             } else if !held {
                 count(exercise, valid: valid, at: t, pose: pose)
             }
-        } else {
+        case .recognised:
             recognize(pose, steady: valid, at: t)
             // A gap is bridged as for an exercise given, when the movement's signal continues where it was (the
             // head above the picture at the top of each push-up, push-up_37).
             if returnsFromGap,
-                let bridged = decideGapReturn(
+                let bridged = self.presence.decideGapReturn(
                     continues: agnostic?.continues(with: pose, useDepth: hasDepth) ?? true,
                     at: t
                 )
@@ -599,29 +565,19 @@ public struct CoachingSession: Sendable {
         lastFrameValid = false
         valuesAreRecent = false
         previousFrameHadPerson = false
-        if invalidSince.isNaN {
-            invalidSince = t
-            walkedWhileInvalid = false
-        }
-        let glitch = t - invalidSince < configuration.glitchSeconds
-        let gapOpen = !glitch && mayBridge && !walkedWhileInvalid && t - invalidSince < configuration.bridgeSeconds
-        if gapOpen, !bridging { gapStartedAt = invalidSince }
-        if gapOpen { bridging = true }
-        gapReturnFrames = 0
-        gapReturnVotes = 0
-        if !glitch, !gapOpen {
-            bridging = false
-            validSince = .infinity
+        // A glitch or a held gap drops nothing.
+        let held = presence.ingestNobody(at: t).held
+        if !held {
             for i in counters.indices { _ = counters[i].ingest(nil, at: t, valid: false) }
             if depthCheck.trusted == nil {
                 for i in flatCounters.indices { _ = flatCounters[i].ingest(nil, at: t, valid: false) }
             }
         }
-        if configuration.exercise == nil {
+        if mode.isRecognised {
             recognize(nil, steady: false, at: t)
-            if !glitch, !gapOpen { _ = agnostic?.ingest(nil, at: t, valid: false) }
+            if !held { _ = agnostic?.ingest(nil, at: t, valid: false) }
         }
-        if let exercise = configuration.exercise ?? recognizedExercise, exercise.isHold {
+        if let exercise = mode.exercise ?? recognizedExercise, exercise.isHold {
             updateHold(exercise, valid: false, dt: 0, at: t)
         }
         if t - lastPersonSeconds >= 1 {
@@ -644,7 +600,7 @@ public struct CoachingSession: Sendable {
     /// "Step back so that your feet are in the picture …" when, for a second, a form rule the camera view
     /// could judge misses joints on both sides; `nil` otherwise. Allocates only when the advice changes.
     private mutating func adviceForFormJoints(_ pose: Pose, at t: Double) -> String? {
-        guard configuration.exercise?.isHold == false, measurementReliable else {
+        guard mode.exercise?.isHold == false, measurementReliable else {
             missingPartsSince = .nan
             return nil
         }
@@ -713,7 +669,7 @@ public struct CoachingSession: Sendable {
         _ = viewEstimator.ingest(pose, torso: walking.torso)
     }
 
-    private var measurementReliable: Bool { measurementReliable(for: configuration.exercise) }
+    private var measurementReliable: Bool { measurementReliable(for: mode.exercise) }
 
     /// The same for `exercise` (a recognised one, for repetitions counted from the movement).
     private func measurementReliable(for exercise: ExerciseDefinition?) -> Bool {
@@ -731,39 +687,8 @@ public struct CoachingSession: Sendable {
         )
     }
 
-    /// Whether a repetition that started at `start` may count: it must start after the person settled
-    /// (in frame and not walking for `settleSeconds`), unless the person has been in position since the
-    /// first frame of the recording (nothing to settle from).
-    private func mayCount(startingAt start: Double) -> Bool {
-        guard validSince.isFinite else { return false }
-        return validSince == firstPersonSeconds || start >= validSince + configuration.settleSeconds - 1e-9
-    }
-
-    /// Whether an invalid stretch may be bridged: repetitions are being counted (of a given exercise, or of the
-    /// movement when none is given).
-    private var mayBridge: Bool {
-        (configuration.exercise?.repetition != nil || agnostic != nil)
-            && configuration.bridgeSeconds > configuration.glitchSeconds
-    }
-
-    /// Decides, over the first frames after a held gap, whether it was a gap in the same repetition: `nil` while
-    /// undecided; then `true` (bridged and recorded) or `false`, when the caller drops the repetition under way
-    /// and the person settles again (at once when they came back in position).
-    private mutating func decideGapReturn(continues: Bool, at t: Double) -> Bool? {
-        gapReturnFrames += 1
-        if gapReturnInPlace, continues { gapReturnVotes += 1 }
-        guard !gapReturnInPlace || gapReturnFrames >= Self.gapDecisionFrames else { return nil }
-        bridging = false
-        let bridged = gapReturnInPlace && 2 * gapReturnVotes > gapReturnFrames
-        if bridged {
-            bridgedGaps.append((gapStartedAt, gapEndedAt))
-        } else {
-            validSince = gapReturnResumes ? t - configuration.settleSeconds : t
-        }
-        gapReturnFrames = 0
-        gapReturnVotes = 0
-        return bridged
-    }
+    /// Whether a repetition that started at `start` may count (``PresenceTracker/mayCount(startingAt:)``).
+    private func mayCount(startingAt start: Double) -> Bool { presence.mayCount(startingAt: start) }
 
     /// Whether the counted angle, measured again after a gap, continues what its counter did before it
     /// (``RepCounter/continues(with:)``): the counters of the primary angle (the side counting, once one has
@@ -786,11 +711,7 @@ public struct CoachingSession: Sendable {
 
     /// The longest bridged gap within `start...end` (0 when none).
     private func gapSeconds(from start: Double, to end: Double) -> Double {
-        var longest = 0.0
-        for gap in bridgedGaps where gap.start >= start - 1e-9 && gap.end <= end + 1e-9 {
-            longest = Swift.max(longest, gap.end - gap.start)
-        }
-        return longest
+        presence.gapSeconds(from: start, to: end)
     }
 
     // MARK: - Measuring
@@ -909,7 +830,7 @@ public struct CoachingSession: Sendable {
     /// repetition under way keeps those swapped in at the verdict.
     /// The fallback signals' repetitions until then were measured with the guessed depth too: forgotten.
     private mutating func recountInImagePlane() {
-        guard source.signal == .primaryAngle, let exercise = configuration.exercise else { return }
+        guard source.signal == .primaryAngle, let exercise = mode.exercise else { return }
         source.forget()
         for k in secondary.indices { secondary[k].reset() }
         guard !repetitions.isEmpty || !flatCompleted.isEmpty else { return }
@@ -979,7 +900,7 @@ public struct CoachingSession: Sendable {
     }
 
     private func isSidedSlot(_ i: Int) -> Bool {
-        configuration.exercise!.angles[i / 2].isSided
+        mode.exercise!.angles[i / 2].isSided
     }
 
     private mutating func updateStats(side: BodySide?, peak: Bool) {
@@ -1128,7 +1049,7 @@ public struct CoachingSession: Sendable {
     /// The angle the `k`-th secondary counter reads: one of the exercise's, or with none given, of the body's.
     private func countedAngle(_ k: Int) -> AngleKind {
         let slot = secondarySlots[k]
-        return configuration.exercise?.angles[slot / 2] ?? ExerciseRecognizer.kinds[slot / 2]
+        return mode.exercise?.angles[slot / 2] ?? ExerciseRecognizer.kinds[slot / 2]
     }
 
     /// Forgets the repetitions so far, which a recount is about to replace: their form issues leave the log,
@@ -1221,7 +1142,7 @@ public struct CoachingSession: Sendable {
             let praise =
                 repetition.exercise == nil
                 ? "Rep \(repetitions.count)"
-                : configuration.exercise?.praise ?? recognizedExercise?.praise ?? "Good rep!"
+                : mode.exercise?.praise ?? recognizedExercise?.praise ?? "Good rep!"
             _ = cues.offer(Cue(kind: .encouragement, text: praise, priority: 1, seconds: t))
         }
     }
@@ -1251,7 +1172,7 @@ public struct CoachingSession: Sendable {
     /// measurements, or, for a hold recognised with no exercise given, from the recogniser's latest sample
     /// (in the image plane unless the depth is trusted, as the repetitions are measured).
     private func holdAngle(_ angle: AngleKind, of exercise: ExerciseDefinition) -> (left: Double, right: Double) {
-        if configuration.exercise == nil { return recognizedAngle(angle) }
+        if mode.isRecognised { return recognizedAngle(angle) }
         guard let a = exercise.angles.firstIndex(of: angle), a * 2 + 1 < values.count else { return (.nan, .nan) }
         return (values[a * 2], values[a * 2 + 1])
     }
@@ -1277,7 +1198,7 @@ public struct CoachingSession: Sendable {
         snapshot.primaryJoint = hold.conditions[0].angle.vertexJoint(side: holdSide ?? .left)
         // A hold recognised late began where the 10-Hz ring shows its conditions met.
         let start: Double? =
-            holding && !holdTimer.isTiming && configuration.exercise == nil
+            holding && !holdTimer.isTiming && mode.isRecognised
             ? recognizedHoldStart(exercise, hold, at: t) : nil
         switch holdTimer.ingest(holding: holding, startingAt: start, dt: dt, at: t, target: hold.seconds) {
         case .held(let progress, let reachedTarget):
@@ -1389,7 +1310,7 @@ public struct CoachingSession: Sendable {
     /// The depth proved a guess with no exercise given: the angles' counters start again from the image-plane
     /// angles of the samples so far, so that they measure what the picture shows from the start.
     private mutating func recountAnglesInImagePlane() {
-        guard configuration.exercise == nil, source.signal == .movement else { return }
+        guard mode.isRecognised, source.signal == .movement else { return }
         for k in secondary.indices {
             secondary[k].reset()
             source.forget(fallback: k + 1)
@@ -1644,7 +1565,7 @@ public struct CoachingSession: Sendable {
         var segments = self.segments
         let end = lastSeconds.isFinite ? lastSeconds : 0
         let start = firstSeconds.isNaN ? 0 : firstSeconds
-        if let exercise = configuration.exercise {
+        if let exercise = mode.exercise {
             segments = [
                 .init(
                     exercise: exercise.id,
@@ -1671,10 +1592,10 @@ public struct CoachingSession: Sendable {
             }
             segments = Self.attributing(repetitions, to: segments)
         }
-        let holds = holdTimer.holds(openTarget: (configuration.exercise ?? recognizedExercise)?.hold?.seconds)
+        let holds = holdTimer.holds(openTarget: (mode.exercise ?? recognizedExercise)?.hold?.seconds)
         let exerciseID: String?
         let source: SessionSummary.ExerciseSource
-        if let exercise = configuration.exercise {
+        if let exercise = mode.exercise {
             exerciseID = exercise.id
             source = .given
         } else {
@@ -1699,8 +1620,8 @@ public struct CoachingSession: Sendable {
             source = best == nil ? .none : .recognized
         }
         let name = exerciseID.flatMap { id in
-            configuration.exercise?.id == id
-                ? configuration.exercise?.name : configuration.library.first { $0.id == id }?.name
+            mode.exercise?.id == id
+                ? mode.exercise?.name : configuration.library.first { $0.id == id }?.name
         }
         func mean(_ values: [Double]) -> Double? { values.isEmpty ? nil : values.reduce(0, +) / Double(values.count) }
         // Form is judged only where an exercise was known: a movement counted with none is not "good".
@@ -1720,7 +1641,7 @@ public struct CoachingSession: Sendable {
                 switch self.source.signal {
                 case .movement: .movement
                 case .secondaryAngle(let k): .otherAngle(countedAngle(k))
-                case .primaryAngle: configuration.exercise?.isHold == true ? .hold : .angle
+                case .primaryAngle: mode.exercise?.isHold == true ? .hold : .angle
                 }
             }(),
             reps: repetitions.count,

@@ -15,7 +15,13 @@ struct PresenceTrackerTests {
         walking: Bool = false,
         x: Double = 500
     ) -> PresenceTracker.Frame {
-        var frame = PresenceTracker.Frame(valid: false, glitch: false, gapOpen: false, returnsFromGap: false, settled: false)
+        var frame = PresenceTracker.Frame(
+            valid: false,
+            glitch: false,
+            gapOpen: false,
+            returnsFromGap: false,
+            settled: false
+        )
         var t = start
         while t < start + seconds - 1e-9 {
             frame = tracker.ingest(valid: valid, walking: walking, bodyX: x, torso: 200, at: t)

@@ -130,7 +130,7 @@ public struct CoachingSession: Sendable {
     /// The view estimated at the latest frame.
     public var view: View { viewEstimator.view }
     /// Repetitions so far.
-    public private(set) var repetitions: [Repetition] = []
+    public var repetitions: [Repetition] { log.repetitions }
 
     private var selector: PoseSelector
     private var smoother: PoseSmoother
@@ -296,12 +296,9 @@ public struct CoachingSession: Sendable {
     private var recognizedIndex: Int? { recognition.recognizedIndex }
     /// The body's angles at 10 Hz (with an exercise given, its own angles, when it counts repetitions).
     private var ring = AngleSampleRing(capacity: 0)
-    private var segments: [SessionSummary.Segment] = []
 
-    // Log.
-    private var formIssues: [SessionSummary.FormIssueEvent] = []
-    private var cueLog: [Cue] = []
-    private var withdrawnCues: [Cue] = []
+    /// The repetitions, form issues, cues and segments, for the summary.
+    private var log = SessionLog()
     /// While repetitions counted before the depth verdict are recounted from their image-plane angle only.
     private var recounting = false
     /// Judges the repetitions completed.
@@ -558,7 +555,7 @@ public struct CoachingSession: Sendable {
 
     private mutating func give(_ cue: Cue) {
         events.append(.cue(cue))
-        cueLog.append(cue)
+        log.log(cue)
     }
 
     private mutating func noPerson(at t: Double) {
@@ -617,8 +614,12 @@ public struct CoachingSession: Sendable {
             var right = 0
             let leftVertex = pose[rule.angle.vertexJoint(side: .left)]
             let rightVertex = pose[rule.angle.vertexJoint(side: .right)]
-            for joint in rule.left where !visibility.isSeen(pose[joint], vertex: leftVertex) { left |= BodyPart.of(joint) }
-            for joint in rule.right where !visibility.isSeen(pose[joint], vertex: rightVertex) { right |= BodyPart.of(joint) }
+            for joint in rule.left where !visibility.isSeen(pose[joint], vertex: leftVertex) {
+                left |= BodyPart.of(joint)
+            }
+            for joint in rule.right where !visibility.isSeen(pose[joint], vertex: rightVertex) {
+                right |= BodyPart.of(joint)
+            }
             guard left != 0, right != 0 else { continue }
             // The side that misses less is the one to bring into the picture.
             missing |= left.nonzeroBitCount <= right.nonzeroBitCount ? left : right
@@ -926,7 +927,9 @@ public struct CoachingSession: Sendable {
         for i in slotJoints.indices {
             let vertex = pose[slotVertex[i]]
             var missing = 0
-            for joint in slotJoints[i] where !visibility.isSeen(pose[joint], vertex: vertex) { missing |= BodyPart.of(joint) }
+            for joint in slotJoints[i] where !visibility.isSeen(pose[joint], vertex: vertex) {
+                missing |= BodyPart.of(joint)
+            }
             slotSeen[i] = missing == 0
             slotMissingParts[i] |= missing
             if imagePlaneKept { imagePlane.slotMissingParts[i] |= missing }
@@ -1052,25 +1055,12 @@ public struct CoachingSession: Sendable {
         return mode.exercise?.angles[slot / 2] ?? ExerciseRecognizer.kinds[slot / 2]
     }
 
-    /// Forgets the repetitions so far, which a recount is about to replace: their form issues leave the log,
-    /// the form cues and praise already given move to `withdrawnCues` (said, but about repetitions that no
-    /// longer exist), and such a cue still waiting is not given.
+    /// Forgets the repetitions so far, which a recount is about to replace (``SessionLog/withdrawRepetitions()``),
+    /// and a cue about them still waiting is not given.
     private mutating func withdrawRepetitions() {
         if !repetitions.isEmpty { events.append(.repetitionsRevised([])) }
-        repetitions.removeAll()
-        formIssues.removeAll()
-        func aboutRepetitions(_ cue: Cue) -> Bool { cue.kind == .form || cue.kind == .encouragement }
-        cues.withdrawPending(where: aboutRepetitions)
-        var kept = 0
-        for cue in cueLog {
-            if aboutRepetitions(cue) {
-                withdrawnCues.append(cue)
-            } else {
-                cueLog[kept] = cue
-                kept += 1
-            }
-        }
-        cueLog.removeLast(cueLog.count - kept)
+        cues.withdrawPending(where: SessionLog.isAboutRepetitions)
+        log.withdrawRepetitions()
     }
 
     /// The overlay counts a hold at the peak from this long: a turn at the peak is no hold.
@@ -1128,12 +1118,9 @@ public struct CoachingSession: Sendable {
     }
 
     private mutating func recordRepetition(_ repetition: Repetition, at t: Double) {
-        repetitions.append(repetition)
+        log.record(repetition, at: t)
         snapshot.repCount = repetitions.count
         events.append(.repCompleted(repetition))
-        for issue in repetition.issues {
-            formIssues.append(.init(seconds: t, repetition: repetition.index, rule: issue.rule, cue: issue.cue))
-        }
         if let issue = repetition.issues.first {
             _ = cues.offer(Cue(kind: .form, text: issue.cue, priority: issue.priority, seconds: t))
         } else if repetition.safetyBreaches.isEmpty {
@@ -1230,7 +1217,9 @@ public struct CoachingSession: Sendable {
         for _ in 0..<ring.count {
             index = index == 0 ? ring.capacity - 1 : index - 1
             // A stretch without samples (the person not seen or not steady) ends it.
-            guard start - ring.times[index] <= 0.5, ring.meets(hold, of: exercise, sample: index, imagePlane: depthCheck.trusted != true) else { break }
+            guard start - ring.times[index] <= 0.5,
+                ring.meets(hold, of: exercise, sample: index, imagePlane: depthCheck.trusted != true)
+            else { break }
             start = ring.times[index]
         }
         return start
@@ -1344,13 +1333,11 @@ public struct CoachingSession: Sendable {
     }
 
     private mutating func closeSegment(at t: Double) {
-        let start = segments.last?.endSeconds ?? (firstSeconds.isNaN ? 0 : firstSeconds)
-        let id = recognizedIndex.map { configuration.library[$0].id }
-        guard t > start else { return }
-        let reps = repetitions.filter { $0.endSeconds > start && $0.endSeconds <= t }.count
-        if reps == 0, id == nil, t - start < 0.01 { return }
-        segments.append(
-            .init(exercise: id, startSeconds: start, endSeconds: t, reps: reps, confidence: recognition.confidence)
+        log.closeSegment(
+            at: t,
+            exercise: recognizedIndex.map { configuration.library[$0].id },
+            confidence: recognition.confidence,
+            recordingStart: firstSeconds.isNaN ? 0 : firstSeconds
         )
     }
 
@@ -1421,51 +1408,6 @@ public struct CoachingSession: Sendable {
     /// The number of frames in which a person was selected.
     public var personFrames: Int { framesWithPerson }
 
-    /// The segments with their repetitions counted from the repetitions themselves, each in a segment of its
-    /// own exercise: the movement's are reported up to a window late, often after their segment was closed (75 of 321
-    /// recordings' segments added up to fewer repetitions than the session, e.g. "— 0, push-up 0" of 1). A
-    /// segment without an exercise that holds repetitions of the next segment's exercise is that exercise
-    /// before the recogniser's first decision, and becomes part of it.
-    static func attributing(
-        _ repetitions: [Repetition],
-        to segments: [SessionSummary.Segment]
-    ) -> [SessionSummary.Segment] {
-        var result: [SessionSummary.Segment] = []
-        var mergedStart: Double?
-        for (k, segment) in segments.enumerated() {
-            var segment = segment
-            if let start = mergedStart { segment.startSeconds = start }
-            mergedStart = nil
-            if segment.exercise == nil, k + 1 < segments.count, let next = segments[k + 1].exercise,
-                repetitions.contains(where: {
-                    $0.exercise == next && $0.endSeconds > segment.startSeconds && $0.endSeconds <= segment.endSeconds
-                })
-            {
-                mergedStart = segment.startSeconds
-                continue
-            }
-            result.append(segment)
-        }
-        // Each repetition in the segment of its own exercise nearest the time it ended (reported late, it can
-        // belong to the segment before the one it was judged in, or the next), else the one it ended in.
-        for k in result.indices { result[k].reps = 0 }
-        guard !result.isEmpty else { return result }
-        for repetition in repetitions {
-            let end = repetition.endSeconds
-            var home = result.firstIndex { end <= $0.endSeconds } ?? result.count - 1
-            var nearest = Double.infinity
-            for k in result.indices where result[k].exercise == repetition.exercise {
-                let distance = Swift.max(0, result[k].startSeconds - end, end - result[k].endSeconds)
-                if distance < nearest {
-                    nearest = distance
-                    home = k
-                }
-            }
-            result[home].reps += 1
-        }
-        return result
-    }
-
     /// What happened in the session so far, as if the recording ended now: a movement the agnostic counter had
     /// too little of to find (its window needs 3 s; kaiakol's squats last 1.1 s) is looked for in what there is.
     public func summary() -> SessionSummary {
@@ -1511,7 +1453,7 @@ public struct CoachingSession: Sendable {
         guard let window = recognizer?.configuration.windowSeconds, lastSeconds - firstSeconds <= window else {
             return false
         }
-        return !segments.contains { $0.exercise != nil }
+        return !log.segments.contains { $0.exercise != nil }
     }
 
     /// The repetitions completed in the open segment before the recording was named at its end are measured and
@@ -1535,12 +1477,7 @@ public struct CoachingSession: Sendable {
                 index: old.index,
                 previousEnd: i > 0 ? repetitions[i - 1].endSeconds : -.infinity
             )
-            repetitions[i] = judged
-            for issue in judged.issues {
-                formIssues.append(
-                    .init(seconds: old.endSeconds, repetition: old.index, rule: issue.rule, cue: issue.cue)
-                )
-            }
+            log.replace(i, with: judged, at: old.endSeconds)
         }
     }
 
@@ -1552,7 +1489,7 @@ public struct CoachingSession: Sendable {
                 // The decision names what it saw: the segment still open, from where the last one closed (the
                 // whole recording when none did), not a moment at its end (which left the recording's only
                 // segment, and its repetition, without the exercise the summary names).
-                let open = segments.last?.endSeconds ?? (firstSeconds.isNaN ? lastSeconds : firstSeconds)
+                let open = log.segments.last?.endSeconds ?? (firstSeconds.isNaN ? lastSeconds : firstSeconds)
                 switchExercise(to: index, confidence: confidence, state: state, at: open)
                 judgeUnnamedRepetitions(as: configuration.library[index], from: open)
             }
@@ -1562,98 +1499,21 @@ public struct CoachingSession: Sendable {
     }
 
     private func summarised() -> SessionSummary {
-        var segments = self.segments
-        let end = lastSeconds.isFinite ? lastSeconds : 0
-        let start = firstSeconds.isNaN ? 0 : firstSeconds
-        if let exercise = mode.exercise {
-            segments = [
-                .init(
-                    exercise: exercise.id,
-                    startSeconds: start,
-                    endSeconds: end,
-                    reps: repetitions.count,
-                    confidence: 1
-                )
-            ]
-        } else {
-            let segmentStart = segments.last?.endSeconds ?? start
-            if end > segmentStart {
-                let id = recognizedIndex.map { configuration.library[$0].id }
-                // Its repetitions are counted with all the others', below.
-                segments.append(
-                    .init(
-                        exercise: id,
-                        startSeconds: segmentStart,
-                        endSeconds: end,
-                        reps: 0,
-                        confidence: recognition.confidence
-                    )
-                )
-            }
-            segments = Self.attributing(repetitions, to: segments)
-        }
-        let holds = holdTimer.holds(openTarget: (mode.exercise ?? recognizedExercise)?.hold?.seconds)
-        let exerciseID: String?
-        let source: SessionSummary.ExerciseSource
-        if let exercise = mode.exercise {
-            exerciseID = exercise.id
-            source = .given
-        } else {
-            // The exercise recognised for the most repetitions (each as judged, its own exercise), or the longest
-            // time.
-            var best: (id: String, reps: Int, seconds: Double)?
-            var totals: [String: (Int, Double)] = [:]
-            for segment in segments {
-                guard let id = segment.exercise else { continue }
-                totals[id, default: (0, 0)].1 += segment.endSeconds - segment.startSeconds
-            }
-            for repetition in repetitions {
-                guard let id = repetition.exercise else { continue }
-                totals[id, default: (0, 0)].0 += 1
-            }
-            for (id, total) in totals.sorted(by: { $0.key < $1.key }) {
-                if best == nil || total.0 > best!.reps || (total.0 == best!.reps && total.1 > best!.seconds) {
-                    best = (id, total.0, total.1)
-                }
-            }
-            exerciseID = best?.id
-            source = best == nil ? .none : .recognized
-        }
-        let name = exerciseID.flatMap { id in
-            mode.exercise?.id == id
-                ? mode.exercise?.name : configuration.library.first { $0.id == id }?.name
-        }
-        func mean(_ values: [Double]) -> Double? { values.isEmpty ? nil : values.reduce(0, +) / Double(values.count) }
-        // Form is judged only where an exercise was known: a movement counted with none is not "good".
-        let judged = repetitions.filter { $0.exercise != nil }
-        let averages = SessionSummary.Averages(
-            peakAngle: mean(repetitions.compactMap(\.peakAngle)),
-            rangeOfMotion: mean(repetitions.compactMap(\.rangeOfMotion)),
-            repetitionSeconds: mean(repetitions.map(\.durationSeconds)),
-            goodFraction: judged.isEmpty
-                ? nil : Double(judged.filter { $0.verdict == .good }.count) / Double(judged.count)
-        )
-        return SessionSummary(
-            exercise: exerciseID,
-            exerciseName: name,
-            exerciseSource: source,
+        log.summary(
+            from: firstSeconds.isNaN ? 0 : firstSeconds,
+            to: lastSeconds.isFinite ? lastSeconds : 0,
+            given: mode.exercise,
+            library: configuration.library,
+            open: (recognizedIndex.map { configuration.library[$0].id }, recognition.confidence),
+            holds: holdTimer.holds(openTarget: (mode.exercise ?? recognizedExercise)?.hold?.seconds),
             countedBy: {
-                switch self.source.signal {
+                switch source.signal {
                 case .movement: .movement
                 case .secondaryAngle(let k): .otherAngle(countedAngle(k))
                 case .primaryAngle: mode.exercise?.isHold == true ? .hold : .angle
                 }
             }(),
-            reps: repetitions.count,
-            repetitions: repetitions,
-            holds: holds,
-            segments: segments,
-            formIssues: formIssues,
             safetyWarnings: safety.warnings,
-            cues: cueLog,
-            withdrawnCues: withdrawnCues,
-            averages: averages,
-            durationSeconds: Swift.max(0, end - start),
             secondsWithPerson: secondsWithPerson
         )
     }

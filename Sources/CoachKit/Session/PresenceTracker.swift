@@ -124,7 +124,13 @@ struct PresenceTracker: Sendable {
             gapReturnFrames = 0
             gapReturnVotes = 0
         }
-        let frame = Frame(valid: valid, glitch: glitch, gapOpen: gapOpen, returnsFromGap: returnsFromGap, settled: false)
+        let frame = Frame(
+            valid: valid,
+            glitch: glitch,
+            gapOpen: gapOpen,
+            returnsFromGap: returnsFromGap,
+            settled: false
+        )
         if frame.held {
             // Held: nothing is counted or dropped in these frames.
         } else if !valid {

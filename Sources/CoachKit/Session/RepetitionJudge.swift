@@ -105,7 +105,8 @@ struct RepetitionJudge: Sendable {
                         min: statistics.min[i],
                         max: statistics.max[i],
                         atPeak: statistics.peak[i].isNaN
-                            ? (exercise.repetition!.direction > 0 ? statistics.max[i] : statistics.min[i]) : statistics.peak[i]
+                            ? (exercise.repetition!.direction > 0 ? statistics.max[i] : statistics.min[i])
+                            : statistics.peak[i]
                     )
                 )
             }
@@ -135,7 +136,8 @@ struct RepetitionJudge: Sendable {
         // Symmetry only where both sides are reliably seen: square-on from the front (or back). From the
         // side or at an angle, one camera hides or foreshortens the far limb, and a video pose estimator's
         // depth does not bring it back.
-        if exercise.side == .both, exercise.primaryAngle.isSided, statistics.peak[0].isFinite, statistics.peak[1].isFinite,
+        if exercise.side == .both, exercise.primaryAngle.isSided, statistics.peak[0].isFinite,
+            statistics.peak[1].isFinite,
             context.facesCameraSquarely
         {
             symmetry = Repetition.Symmetry(
@@ -389,7 +391,8 @@ struct RepetitionJudge: Sendable {
             guard let hold = exercise.hold else { return nil }
             var first = Double.infinity
             var last = -Double.infinity
-            for i in 0..<ring.count where inRepetition(ring.times[i]) && ring.meets(hold, of: exercise, sample: i, imagePlane: imagePlane) {
+            for i in 0..<ring.count
+            where inRepetition(ring.times[i]) && ring.meets(hold, of: exercise, sample: i, imagePlane: imagePlane) {
                 first = Swift.min(first, ring.times[i])
                 last = Swift.max(last, ring.times[i])
             }

@@ -66,7 +66,7 @@ struct AngleSampleRing: Sendable {
     }
 
     /// Sample `i`'s angles as measured in the image plane replace its depth's: once the depth proved a guess, a
-    /// repetition counted from the movement reports them, as one counted from the angle does (see `Guides.md`).
+    /// repetition counted from the movement reports them, as one counted from the angle does (see Guides.md, "Cases behind the code").
     mutating func useImagePlaneAngles(ofSample i: Int) {
         let base = i * Self.width
         for k in 0..<(Self.width - ExerciseRecognizer.flatAngleBase) {

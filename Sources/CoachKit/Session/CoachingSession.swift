@@ -526,7 +526,7 @@ public struct CoachingSession: Sendable {
         case .recognised:
             recognize(pose, steady: valid, at: t)
             // A gap is bridged as for an exercise given, when the movement's signal continues where it was (the
-            // head above the picture at the top of each push-up, push-up_37).
+            // head above the picture at the top of each push-up; see Guides.md, "Cases behind the code").
             if returnsFromGap,
                 let bridged = self.presence.decideGapReturn(
                     continues: agnostic?.continues(with: pose, useDepth: hasDepth) ?? true,
@@ -654,7 +654,7 @@ public struct CoachingSession: Sendable {
             // counters that followed the primary angle that way from the start take over.
             if depthCheck.trusted == false {
                 // Before the recount: its repetitions are judged as measured in the image plane, the view
-                // deciding what it can measure (kaiakol squat_correct_004 from behind was "reliable").
+                // deciding what it can measure (a squat filmed from behind was "reliable"; see Guides.md, "Cases behind the code").
                 hasDepth = false
                 if recognizer != nil {
                     for i in 0..<ring.count { ring.useImagePlaneAngles(ofSample: i) }
@@ -780,8 +780,8 @@ public struct CoachingSession: Sendable {
             return sideConfidence.right > sideConfidence.left ? .right : .left
         }
         // Depth decides only when it is measured: a video pose estimator's guessed z flips the near side
-        // from frame to frame, and a signal that alternates sides counts phantom repetitions (squat_11,
-        // oblique view, before the depth verdict: 2 in one descent).
+        // from frame to frame, and a signal that alternates sides counts phantom repetitions (2 in one descent
+        // of an oblique squat before the depth verdict; see Guides.md, "Cases behind the code").
         guard depthCheck.trusted == true else { return .left }
         return sideDepthDifference > 0 ? .right : .left
     }
@@ -826,7 +826,7 @@ public struct CoachingSession: Sendable {
     }
 
     /// The depth proved a guess: the repetitions counted so far on the 3-D primary angle (a guessed depth can
-    /// swing a standing knee between 90° and 130°, squat_13's first "repetition") are replaced by those the
+    /// swing a standing knee between 90° and 130°; see Guides.md, "Cases behind the code") are replaced by those the
     /// image-plane counters found in the same time, each with the image-plane statistics it had then; the
     /// repetition under way keeps those swapped in at the verdict.
     /// The fallback signals' repetitions until then were measured with the guessed depth too: forgotten.
@@ -1409,7 +1409,7 @@ public struct CoachingSession: Sendable {
     public var personFrames: Int { framesWithPerson }
 
     /// What happened in the session so far, as if the recording ended now: a movement the agnostic counter had
-    /// too little of to find (its window needs 3 s; kaiakol's squats last 1.1 s) is looked for in what there is.
+    /// too little of to find (its window needs 3 s; a squat can last 1.1 s) is looked for in what there is.
     public func summary() -> SessionSummary {
         guard !finished, endsWithMore else { return summarised() }
         var ended = self
@@ -1444,9 +1444,9 @@ public struct CoachingSession: Sendable {
     }
 
     /// Whether the recording is named by a last decision over it when it ends: one too short for two decisions in
-    /// a row that name an exercise (kaiakol's 1.1-s squats get one at most), or one that no decision named twice in
-    /// a row and that one recognition window holds whole (calimiro squat_7: 2.3 s, its two decisions disagreed),
-    /// since that decision then sees all of it and nothing follows to contradict it.
+    /// a row that name an exercise (a 1.1-s squat gets one at most), or one that no decision named twice in a row
+    /// and that one recognition window holds whole, since that decision then sees all of it and nothing follows to
+    /// contradict it (see Guides.md, "Cases behind the code").
     private var isNamedAtItsEnd: Bool {
         guard recognizedIndex == nil else { return false }
         if recognition.decisions <= 1 { return true }
@@ -1457,8 +1457,8 @@ public struct CoachingSession: Sendable {
     }
 
     /// The repetitions completed in the open segment before the recording was named at its end are measured and
-    /// judged as the exercise named, as they would have been had it been named before them (push-up_37: two
-    /// push-ups with no angles and a "good" that nothing had judged).
+    /// judged as the exercise named, as they would have been had it been named before them (they had no angles and
+    /// a "good" that nothing had judged; see Guides.md, "Cases behind the code").
     private mutating func judgeUnnamedRepetitions(as exercise: ExerciseDefinition, from start: Double) {
         for i in repetitions.indices where repetitions[i].exercise == nil && repetitions[i].endSeconds > start {
             let old = repetitions[i]

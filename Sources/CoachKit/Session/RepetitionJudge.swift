@@ -112,8 +112,8 @@ struct RepetitionJudge: Sendable {
             }
         }
         // A bilateral exercise measured on one side (not square-on): the form rules judge that side only, the
-        // one counted and shown. The far limb is hidden or guessed; push-up_24's far elbow read 59° at the
-        // bottom while the near one read 137°, and "lower your chest" contradicted "past the target range".
+        // one counted and shown. The far limb is hidden or guessed, and its angle contradicted the near one's
+        // verdict (see Guides.md, "Cases behind the code").
         var nearCount = angles.count
         if side == nil, context.measuresOneSide {
             // The measured side first: it is the side counted and shown (a stable partition, in place).
@@ -207,7 +207,7 @@ struct RepetitionJudge: Sendable {
             )
         }
         // Like the form rules, not judged from an angle the view cannot measure (a front-view squat's knees: an
-        // occluded one read 82° beside 134°, squat_13).
+        // occluded one read 82° beside 134°; see Guides.md, "Cases behind the code").
         if let limit = exercise.maximumAsymmetry, let symmetry, reliable, symmetry.difference > limit {
             issues.append(
                 .init(
@@ -265,8 +265,8 @@ struct RepetitionJudge: Sendable {
         let from = Swift.min(completed.startSeconds - 0.05, Swift.max(completed.startSeconds - 1, previousEnd))
         // The repetition's peak is the exercise's: where the primary angle of the side that moved most went
         // furthest toward the definition's peak. The movement's own peak can be the other end: its rest is the
-        // side the recording starts on, and squat_17 starts in a half squat, so "at the peak" was standing
-        // (11.9°) and said "Squat a little deeper" of a 71° squat.
+        // side the recording starts on, and a recording that starts in a half squat had "at the peak" standing
+        // (see Guides.md, "Cases behind the code").
         let exercisePeak = exercise.flatMap {
             Self.exercisePeak(completed, exercise: $0, ring: ring, imagePlane: !context.depthTrusted)
         }
@@ -321,8 +321,7 @@ struct RepetitionJudge: Sendable {
                 }
             }
             // A bilateral exercise not seen square-on is judged on the side that moved most, as a repetition
-            // counted on the angle is on the side counted: the far limb is hidden or guessed (squat_17's far
-            // knee read 40° at the near one's 71° peak: "Squat a little deeper").
+            // counted on the angle is on the side counted: the far limb is hidden or guessed (see Guides.md, "Cases behind the code").
             let near = exercise.side == .both && context.measuresOneSide ? primary?.side : nil
             judgedAngles.removeAll(keepingCapacity: true)
             for range in angles where near == nil || range.side == nil || range.side == near {

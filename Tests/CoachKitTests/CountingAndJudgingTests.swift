@@ -48,10 +48,15 @@ struct CountingAndJudgingTests {
         #expect(source.signal == .primaryAngle)
         #expect(source.fallbackReps.count == 3)
         // The movement finds three repetitions the angle (none counted) missed.
-        for k in 0..<2 { #expect(!source.record(Self.completed(Double(3 * k)), from: .movement)) }
-        #expect(source.ingest(angleReps: 0, counted: [], movementKnown: true) == .movement)
-        #expect(source.record(Self.completed(6), from: .movement))
-        #expect(!source.record(Self.completed(6), from: .secondaryAngle(1)))
+        for k in 0..<2 {
+            let counts = source.record(Self.completed(Double(3 * k)), from: .movement)
+            #expect(!counts)
+        }
+        let switched = source.ingest(angleReps: 0, counted: [], movementKnown: true)
+        #expect(switched == .movement)
+        let movementCounts = source.record(Self.completed(6), from: .movement)
+        let angleCounts = source.record(Self.completed(6), from: .secondaryAngle(1))
+        #expect(movementCounts && !angleCounts)
         #expect(source.fallbackReps[2].count == 1)
         source.forget(fallback: 2)
         #expect(source.fallbackReps[2].isEmpty)
@@ -63,14 +68,18 @@ struct CountingAndJudgingTests {
         var source = CountingSource(configuration: .init(movementOnly: true), otherAngles: 1)
         #expect(source.signal == .movement)
         for k in 0..<6 { _ = source.record(Self.completed(Double(3 * k)), from: .secondaryAngle(0)) }
-        #expect(source.ingest(angleReps: 0, counted: [], movementKnown: false) == nil)
-        #expect(source.ingest(angleReps: 0, counted: [], movementKnown: true) == .secondaryAngle(0))
+        let unknown = source.ingest(angleReps: 0, counted: [], movementKnown: false)
+        #expect(unknown == nil)
+        let known = source.ingest(angleReps: 0, counted: [], movementKnown: true)
+        #expect(known == .secondaryAngle(0))
     }
 
     @Test func irregularRestlessOrOverlappingSignalsAreTold() {
         let metronome = (0..<5).map { Self.completed(Double(3 * $0)) }
         #expect(CountingSource.irregularity(metronome) < 1e-9)
-        let doubled = (0..<6).map { Self.completed(Double($0 % 2 == 0 ? 3 * $0 : 3 * $0 - 2.5)) }
+        // Each repetition counted twice, half a second apart.
+        let starts: [Double] = [0, 0.5, 6, 6.5, 12, 12.5]
+        let doubled = starts.map { Self.completed($0) }
         #expect(CountingSource.irregularity(doubled) > 0.3)
         #expect(CountingSource.restsBetween(metronome))
         // Two seconds active, a tenth of a second at rest: the rests of an opposite excursion.

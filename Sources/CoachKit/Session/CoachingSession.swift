@@ -126,7 +126,7 @@ public struct CoachingSession: Sendable {
     /// ``Configuration/exercise`` given, or recognised from ``Configuration/library``.
     let mode: Mode
     /// The state for the overlay after the latest frame.
-    public private(set) var snapshot = CoachSnapshot()
+    public internal(set) var snapshot = CoachSnapshot()
     /// The view estimated at the latest frame.
     public var view: View { viewEstimator.view }
     /// Repetitions so far.
@@ -134,17 +134,17 @@ public struct CoachingSession: Sendable {
 
     private var selector: PoseSelector
     private var smoother: PoseSmoother
-    private var cues: CueScheduler
-    private var events: [CoachEvent] = []
+    var cues: CueScheduler
+    var events: [CoachEvent] = []
     /// Set by ``finish()``.
-    private var finished = false
+    var finished = false
 
     // Set-up and gating.
     /// Whether a joint is seen and in the picture.
-    private let visibility: JointVisibility
+    let visibility: JointVisibility
     /// Whether the joints the exercise needs are in the picture.
-    private var inFrame: InFrameCheck
-    private var walking: WalkingDetector
+    var inFrame: InFrameCheck
+    var walking: WalkingDetector
     private var viewEstimator = ViewEstimator()
     /// The joints each form rule's angle needs on the left and the right (the midline ones on both), and the
     /// view the rule needs. Counting does not wait for them; when one the view lets the coach judge is out of
@@ -155,68 +155,72 @@ public struct CoachingSession: Sendable {
     private var missingParts = 0
     private var missingPartsSince = Double.nan
     private var missingPartsAdvice: String?
-    private var framesWithPerson = 0
-    private var secondsWithPerson = 0.0
+    var framesWithPerson = 0
+    var secondsWithPerson = 0.0
     private var previousFrameHadPerson = false
-    private var lastSeconds = -Double.infinity
-    private var firstSeconds = Double.nan
+    var lastSeconds = -Double.infinity
+    var firstSeconds = Double.nan
     private var lastPersonSeconds = -Double.infinity
     /// Glitches, gaps and interruptions, and whether the person has settled.
     private var presence: PresenceTracker
     private var guidance: String?
     /// Whether the latest frame's person was measurable: in frame, and not walking (diagnostics).
-    public private(set) var lastFrameValid = false
-    private var hasDepth = false
-    private var depthCheck = DepthJitterCheck()
+    public internal(set) var lastFrameValid = false
+    var hasDepth = false
+    var depthCheck = DepthJitterCheck()
 
     // Definition-driven counting.
-    private var counters: [RepCounter] = []
-    private var counterSides: [BodySide?] = []
-    private var peakS: [Double] = []
-    private var values: [Double] = []  // angle index × 2 + side, this frame
+    var counters: [RepCounter] = []
+    var counterSides: [BodySide?] = []
+    var peakS: [Double] = []
+    var values: [Double] = []  // angle index × 2 + side, this frame
     /// `values` one and two frames with a person ago (NaN after a frame without one): a repetition's angle
     /// ranges use the median of the last three, so a value seen in a single frame (a limb that flips for a
     /// frame, "39–178°") is not reported as the angle reached.
-    private var previousValues: [Double] = []
-    private var olderValues: [Double] = []
+    var previousValues: [Double] = []
+    var olderValues: [Double] = []
     /// Whether `values` are from the last frame (false after a frame without a person).
-    private var valuesAreRecent = false
-    private var statMin: [Double] = []
-    private var statMax: [Double] = []
-    private var statPeak: [Double] = []
-    private var safety: SafetyMonitor
+    var valuesAreRecent = false
+    var statMin: [Double] = []
+    var statMax: [Double] = []
+    var statPeak: [Double] = []
+    var safety: SafetyMonitor
     /// The joints of each angle slot (`a * 2 + side`) and the vertex they are seen from (``JointVisibility/isSeen(_:vertex:)``).
-    private var slotJoints: [[Joint]] = []
-    private var slotVertex: [Joint] = []
+    var slotJoints: [[Joint]] = []
+    var slotVertex: [Joint] = []
     /// Whether the slot's joints are all seen in this frame: only then does its value enter the repetition's
     /// angle ranges (an angle through an ankle the pose estimator placed outside the picture is a guess).
-    private var slotSeen: [Bool] = []
+    var slotSeen: [Bool] = []
     /// The body parts (``BodyPart`` bits) that kept each slot from being seen since the statistics were reset.
-    private var slotMissingParts: [Int] = []
-    private var lastRepEnd = -Double.infinity
-    private var workingSide: BodySide?
+    var slotMissingParts: [Int] = []
+    var lastRepEnd = -Double.infinity
+    var workingSide: BodySide?
     /// When the prescribed hold at the peak was last reached (its cue is said once per repetition).
-    private var peakHoldReachedSince = -Double.infinity
+    var peakHoldReachedSince = -Double.infinity
     /// The counter (side) whose repetitions count, once one has counted.
-    private var countingCounter: Int?
+    var countingCounter: Int?
     /// How well each side's primary-angle joints are seen (smoothed mean confidence, left and right).
-    private var sideConfidence = (left: 0.0, right: 0.0)
+    var sideConfidence = (left: 0.0, right: 0.0)
     /// Smoothed mean depth of the left primary-angle joints minus the right ones (positive: the left side
     /// is farther from the camera), when keypoints have depth.
-    private var sideDepthDifference = 0.0
-    private let primaryJoints: (left: [Joint], right: [Joint])
+    var sideDepthDifference = 0.0
+    /// The side a bilateral exercise is measured on when ``measuresOneSide`` (``nearSide()``), as of this
+    /// frame's measurement (read on every frame).
+    var measuredSide = BodySide.left
 
-    private var holdTimer = HoldTimer()
+    let primaryJoints: (left: [Joint], right: [Joint])
+
+    var holdTimer = HoldTimer()
 
     // The movement of the exercise's joints, counted as a cross-check of the angle counter.
-    private var movement: PeriodicMotionCounter?
-    private var angleReps = 0
-    private var secondary: [RepCounter] = []
+    var movement: PeriodicMotionCounter?
+    var angleReps = 0
+    var secondary: [RepCounter] = []
     /// The value each secondary counter reads (`a * 2 + side` in `values`; with no exercise given, the angle's
     /// slot in the recognizer's 10-Hz samples, `ExerciseRecognizer.index(kind) * 2 + side`).
-    private var secondarySlots: [Int] = []
+    var secondarySlots: [Int] = []
     /// With no exercise given: whether the secondary counters were told of an invalid stretch since their last sample.
-    private var secondaryInvalid = true
+    var secondaryInvalid = true
     /// The angles in the image plane and their per-repetition statistics, while it is not yet known whether
     /// the keypoints' depth is measured or guessed (``DepthJitterCheck``): kept as the 3-D ones are, with the
     /// image-plane counters' phases and peaks (``swapPlanes()``), and swapped in for them when the depth
@@ -224,13 +228,13 @@ public struct CoachingSession: Sendable {
     /// form rules and range of motion come from the one signal its counter followed (a first pull-up read
     /// "target reached" with a peak of 138° while its elbows' ranges, begun at the verdict, ended at 88–104°
     /// and "Pull a little higher" judged 44°).
-    private var imagePlane = AnglePlane()
-    private var flatCounters: [RepCounter] = []
+    var imagePlane = AnglePlane()
+    var flatCounters: [RepCounter] = []
     /// Whether the exercise's primary angle has a left and a right (read on every frame).
-    private var primaryIsSided = false
+    var primaryIsSided = false
 
     /// One plane's angle values and statistics (see ``imagePlane``); the session's own live in its properties.
-    private struct AnglePlane {
+    struct AnglePlane {
         var values: [Double] = []
         var previousValues: [Double] = []
         var olderValues: [Double] = []
@@ -243,7 +247,7 @@ public struct CoachingSession: Sendable {
 
     /// Exchanges the session's angle values and statistics with ``imagePlane`` (array buffers only: no copy), so
     /// that the same code keeps both: swapped, run, swapped back.
-    private mutating func swapPlanes() {
+    mutating func swapPlanes() {
         swap(&values, &imagePlane.values)
         swap(&previousValues, &imagePlane.previousValues)
         swap(&olderValues, &imagePlane.olderValues)
@@ -255,13 +259,13 @@ public struct CoachingSession: Sendable {
     }
     /// The repetitions `flatCounters` completed (and that could count) before the depth verdict, with their
     /// counter: when the depth proves a guess, they replace the ones counted on the 3-D angle until then.
-    private var flatCompleted: [(rep: RepCounter.Completed, counter: Int, statistics: RepetitionStatistics)] = []
+    var flatCompleted: [(rep: RepCounter.Completed, counter: Int, statistics: RepetitionStatistics)] = []
 
     /// A repetition's angle ranges, values at the peak and missing parts, per slot (``statMin`` and the rest).
-    private typealias RepetitionStatistics = (min: [Double], max: [Double], peak: [Double], missingParts: [Int])
+    typealias RepetitionStatistics = (min: [Double], max: [Double], peak: [Double], missingParts: [Int])
     /// What the repetitions are counted from (with no exercise given, the movement until one of the body's angles
     /// proves it misses repetitions), and the repetitions each fallback signal found.
-    private var source = CountingSource(configuration: .init(movementOnly: false), otherAngles: 0)
+    var source = CountingSource(configuration: .init(movementOnly: false), otherAngles: 0)
     /// Whether repetitions come from a fallback signal because the primary angle proved unreliable.
     public var countsMovement: Bool { source.signal != .primaryAngle }
 
@@ -289,20 +293,20 @@ public struct CoachingSession: Sendable {
     }
 
     // Recognition and agnostic counting.
-    private var recognizer: ExerciseRecognizer?
-    private var agnostic: PeriodicMotionCounter?
-    private var recognition = RecognitionTracker()
+    var recognizer: ExerciseRecognizer?
+    var agnostic: PeriodicMotionCounter?
+    var recognition = RecognitionTracker()
     /// The exercise recognised (its index in the library), with no exercise given.
-    private var recognizedIndex: Int? { recognition.recognizedIndex }
+    var recognizedIndex: Int? { recognition.recognizedIndex }
     /// The body's angles at 10 Hz (with an exercise given, its own angles, when it counts repetitions).
-    private var ring = AngleSampleRing(capacity: 0)
+    var ring = AngleSampleRing(capacity: 0)
 
     /// The repetitions, form issues, cues and segments, for the summary.
-    private var log = SessionLog()
+    var log = SessionLog()
     /// While repetitions counted before the depth verdict are recounted from their image-plane angle only.
-    private var recounting = false
+    var recounting = false
     /// Judges the repetitions completed.
-    private var judge: RepetitionJudge
+    var judge: RepetitionJudge
 
     public init(configuration: Configuration) {
         self.configuration = configuration
@@ -553,7 +557,7 @@ public struct CoachingSession: Sendable {
         }
     }
 
-    private mutating func give(_ cue: Cue) {
+    mutating func give(_ cue: Cue) {
         events.append(.cue(cue))
         log.log(cue)
     }
@@ -678,7 +682,7 @@ public struct CoachingSession: Sendable {
     }
 
     /// How the session measures, for judging a repetition.
-    private var measurementContext: MeasurementContext {
+    var measurementContext: MeasurementContext {
         MeasurementContext(
             hasDepth: hasDepth,
             view: view,
@@ -689,7 +693,7 @@ public struct CoachingSession: Sendable {
     }
 
     /// Whether a repetition that started at `start` may count (``PresenceTracker/mayCount(startingAt:)``).
-    private func mayCount(startingAt start: Double) -> Bool { presence.mayCount(startingAt: start) }
+    func mayCount(startingAt start: Double) -> Bool { presence.mayCount(startingAt: start) }
 
     /// Whether the counted angle, measured again after a gap, continues what its counter did before it
     /// (``RepCounter/continues(with:)``): the counters of the primary angle (the side counting, once one has
@@ -711,810 +715,7 @@ public struct CoachingSession: Sendable {
     }
 
     /// The longest bridged gap within `start...end` (0 when none).
-    private func gapSeconds(from start: Double, to end: Double) -> Double {
+    func gapSeconds(from start: Double, to end: Double) -> Double {
         presence.gapSeconds(from: start, to: end)
-    }
-
-    // MARK: - Measuring
-
-    private mutating func measure(_ pose: Pose, _ exercise: ExerciseDefinition) {
-        if exercise.primaryAngle.isSided {
-            var l = 0.0
-            var r = 0.0
-            var lz = 0.0
-            var rz = 0.0
-            var depth = true
-            let (left, right) = primaryJoints
-            for joint in left {
-                let k = pose[joint]
-                l += k.confidence
-                if let z = k.z { lz += z } else { depth = false }
-            }
-            for joint in right {
-                let k = pose[joint]
-                r += k.confidence
-                if let z = k.z { rz += z } else { depth = false }
-            }
-            let n = Double(max(1, left.count))
-            sideConfidence.left += 0.1 * (l / n - sideConfidence.left)
-            sideConfidence.right += 0.1 * (r / n - sideConfidence.right)
-            let torso = walking.torso
-            if depth, torso > 0 { sideDepthDifference += 0.1 * ((lz - rz) / n / torso - sideDepthDifference) }
-            measuredSide = nearSide()
-        }
-        let recent = valuesAreRecent
-        if depthCheck.trusted == nil, hasDepth {
-            swapPlanes()
-            measureAngles(pose, exercise, useDepth: false, recent: recent)
-            swapPlanes()
-        }
-        measureAngles(pose, exercise, useDepth: hasDepth, recent: recent)
-        valuesAreRecent = true
-    }
-
-    /// This frame's angles in `values`, the last two kept (NaN where the last frame had nobody: `recent` false).
-    private mutating func measureAngles(_ pose: Pose, _ exercise: ExerciseDefinition, useDepth: Bool, recent: Bool) {
-        for i in values.indices {
-            olderValues[i] = recent ? previousValues[i] : .nan
-            previousValues[i] = recent ? values[i] : .nan
-        }
-        for (a, angle) in exercise.angles.enumerated() {
-            values[a * 2] = angle.measure(pose, side: .left, useDepth: useDepth) ?? .nan
-            values[a * 2 + 1] =
-                angle.isSided ? (angle.measure(pose, side: .right, useDepth: useDepth) ?? .nan) : .nan
-        }
-    }
-
-    /// Whether a bilateral exercise is measured on one side only: unless the person faces the camera, the
-    /// far limbs are hidden or guessed (a video pose estimator's depth is a guess too), so the near side,
-    /// the better seen, is the measurement.
-    private var measuresOneSide: Bool { view != .front }
-
-    /// The side a bilateral exercise is measured on when ``measuresOneSide`` (``nearSide()``), as of this
-    /// frame's measurement (read on every frame).
-    private var measuredSide = BodySide.left
-
-    /// The better seen side, else (equal confidences) the nearer one by depth.
-    private func nearSide() -> BodySide {
-        if abs(sideConfidence.right - sideConfidence.left) > 0.05 {
-            return sideConfidence.right > sideConfidence.left ? .right : .left
-        }
-        // Depth decides only when it is measured: a video pose estimator's guessed z flips the near side
-        // from frame to frame, and a signal that alternates sides counts phantom repetitions (2 in one descent
-        // of an oblique squat before the depth verdict; see Guides.md, "Cases behind the code").
-        guard depthCheck.trusted == true else { return .left }
-        return sideDepthDifference > 0 ? .right : .left
-    }
-
-    /// The primary value for a counter: one side, or for a bilateral exercise the mean of both (the
-    /// measured side alone when the far side cannot be seen).
-    private func primaryValue(side: BodySide?) -> Double? {
-        Self.primaryValue(side: side, left: values[0], right: values[1], sole: soleSide)
-    }
-
-    /// The primary angle in the image plane while the depth is not judged (``imagePlane``).
-    private func flatPrimaryValue(side: BodySide?) -> Double? {
-        Self.primaryValue(side: side, left: imagePlane.values[0], right: imagePlane.values[1], sole: soleSide)
-    }
-
-    /// The side a bilateral primary angle is measured on alone (``measuresOneSide``), else `nil`.
-    private var soleSide: BodySide? { measuresOneSide && primaryIsSided ? measuredSide : nil }
-
-    /// The primary value from its left and right values (NaN: not measured); `sole`: the only side measured.
-    /// Static, and given what it needs: `count` reads it on every frame, and a method of the session's made
-    /// the compiler copy the whole session to call it.
-    private static func primaryValue(side: BodySide?, left l: Double, right r: Double, sole: BodySide?) -> Double? {
-        switch side {
-        case .left?: return l.isNaN ? nil : l
-        case .right?: return r.isNaN ? nil : r
-        case nil:
-            if l.isNaN { return r.isNaN ? nil : r }
-            if r.isNaN { return l }
-            if let sole { return sole == .left ? l : r }
-            return (l + r) / 2
-        }
-    }
-
-    private mutating func resetStats(side: BodySide?) {
-        for i in 0..<statMin.count {
-            if let side, isSidedSlot(i), (i % 2 == 0) != (side == .left) { continue }
-            statMin[i] = .infinity
-            statMax[i] = -.infinity
-            statPeak[i] = .nan
-            slotMissingParts[i] = 0
-        }
-    }
-
-    /// The depth proved a guess: the repetitions counted so far on the 3-D primary angle (a guessed depth can
-    /// swing a standing knee between 90° and 130°; see Guides.md, "Cases behind the code") are replaced by those the
-    /// image-plane counters found in the same time, each with the image-plane statistics it had then; the
-    /// repetition under way keeps those swapped in at the verdict.
-    /// The fallback signals' repetitions until then were measured with the guessed depth too: forgotten.
-    private mutating func recountInImagePlane() {
-        guard source.signal == .primaryAngle, let exercise = mode.exercise else { return }
-        source.forget()
-        for k in secondary.indices { secondary[k].reset() }
-        guard !repetitions.isEmpty || !flatCompleted.isEmpty else { return }
-        withdrawRepetitions()
-        angleReps = 0
-        lastRepEnd = -.infinity
-        countingCounter = nil
-        snapshot.repCount = 0
-        recounting = true
-        defer { recounting = false }
-        // Each is judged on the image-plane statistics it had when its counter completed it, put in the plane
-        // given up (the 3-D one, now in `imagePlane`), so that those of the repetition under way are kept.
-        swapPlanes()
-        defer { swapPlanes() }
-        for (rep, c, statistics) in flatCompleted {
-            (statMin, statMax, statPeak, slotMissingParts) = statistics
-            complete(rep, counter: c, exercise)
-        }
-    }
-
-    /// While the depth is not judged: the image-plane counters and statistics, kept as the session's own are.
-    private mutating func countInImagePlane(valid: Bool, at t: Double, direction: Double) {
-        for c in flatCounters.indices {
-            let value = flatPrimaryValue(side: counterSides[c])
-            let event = flatCounters[c].ingest(value, at: t, valid: valid)
-            let active = flatCounters[c].phase == .active
-            swapPlanes()
-            updateStatistics(counter: c, value: value, active: active, valid: valid, direction: direction)
-            if case .completed(let rep) = event {
-                if mayCount(startingAt: rep.startSeconds) {
-                    flatCompleted.append((rep, c, (statMin, statMax, statPeak, slotMissingParts)))
-                }
-                resetStatistics(counter: c)
-            }
-            swapPlanes()
-        }
-    }
-
-    /// Per-repetition statistics run from the end of the previous repetition (or from when the person
-    /// became measurable) to the end of this one, so a repetition's range includes the start position it
-    /// began from, not only the part past the counter's threshold; the peak is where counter `c`'s signal
-    /// (`value`) went furthest while its repetition was under way (`active`).
-    private mutating func updateStatistics(
-        counter c: Int,
-        value: Double?,
-        active: Bool,
-        valid: Bool,
-        direction: Double
-    ) {
-        let side = counterSides[c]
-        if !valid {
-            resetStatistics(counter: c)
-        } else if !active {
-            updateStats(side: side, peak: false)
-        } else if let value {
-            let s = value * direction
-            let isPeak = s >= peakS[c]
-            if isPeak { peakS[c] = s }
-            updateStats(side: side, peak: isPeak)
-        }
-    }
-
-    /// Starts counter `c`'s side afresh: after its repetition, or when the person is not measurable.
-    private mutating func resetStatistics(counter c: Int) {
-        resetStats(side: counterSides[c])
-        peakS[c] = -.infinity
-    }
-
-    private func isSidedSlot(_ i: Int) -> Bool {
-        mode.exercise!.angles[i / 2].isSided
-    }
-
-    private mutating func updateStats(side: BodySide?, peak: Bool) {
-        for i in 0..<values.count {
-            // The median of the last three frames: what was held for two frames or more.
-            let a = values[i]
-            let b = previousValues[i]
-            let c = olderValues[i]
-            guard !a.isNaN, !b.isNaN, !c.isNaN, slotSeen[i] else { continue }
-            let v = Swift.max(Swift.min(a, b), Swift.min(Swift.max(a, b), c))
-            if let side, isSidedSlot(i), (i % 2 == 0) != (side == .left) { continue }
-            if v < statMin[i] { statMin[i] = v }
-            if v > statMax[i] { statMax[i] = v }
-            if peak { statPeak[i] = v }
-        }
-    }
-
-    /// Which angle slots have all their joints seen in this frame (``slotSeen``), and which body parts kept
-    /// the others from it (``slotMissingParts``). No allocation.
-    private mutating func updateSlotSeen(_ pose: Pose) {
-        // The image-plane statistics are kept only until the depth verdict (``imagePlane``).
-        let imagePlaneKept = depthCheck.trusted == nil && hasDepth
-        for i in slotJoints.indices {
-            let vertex = pose[slotVertex[i]]
-            var missing = 0
-            for joint in slotJoints[i] where !visibility.isSeen(pose[joint], vertex: vertex) {
-                missing |= BodyPart.of(joint)
-            }
-            slotSeen[i] = missing == 0
-            slotMissingParts[i] |= missing
-            if imagePlaneKept { imagePlane.slotMissingParts[i] |= missing }
-        }
-    }
-
-    // MARK: - Counting
-
-    private mutating func count(_ exercise: ExerciseDefinition, valid: Bool, at t: Double, pose: Pose) {
-        guard let spec = exercise.repetition else { return }
-        if valid { updateSlotSeen(pose) }
-        // 10-Hz ring of this exercise's angles, for repetitions counted from the movement.
-        if valid, ring.isDue(at: t), ring.capacity > 0 {
-            let i = ring.beginSample(at: t)
-            // Only angles whose joints are seen, as for the angle counter's repetitions.
-            for (a, angle) in exercise.angles.enumerated() {
-                let k = ExerciseRecognizer.index(angle) * 2
-                let left = slotSeen[a * 2] ? values[a * 2] : .nan
-                ring[sample: i, slot: k] = left
-                ring[sample: i, slot: k + 1] = angle.isSided ? (slotSeen[a * 2 + 1] ? values[a * 2 + 1] : .nan) : left
-            }
-        }
-        if movement != nil, (movement?.ingest(pose, at: t, valid: valid, useDepth: hasDepth) ?? 0) > 0,
-            let reps = movement?.completed
-        {
-            for rep in reps where mayCount(startingAt: rep.startSeconds) {
-                if source.record(rep, from: .movement) { completeAgnostic(rep, exercise: exercise) }
-            }
-            switchToFallbackIfAngleFails(exercise)
-        }
-        // The other measured angles, each counted on its own: one of them may move periodically when
-        // the primary angle cannot be measured.
-        for k in secondary.indices {
-            let v = values[secondarySlots[k]]
-            if case .completed(let rep) = secondary[k].ingest(v.isNaN ? nil : v, at: t, valid: valid),
-                mayCount(startingAt: rep.startSeconds)
-            {
-                if source.record(rep, from: .secondaryAngle(k)) { completeAgnostic(rep, exercise: exercise) }
-                switchToFallbackIfAngleFails(exercise)
-            }
-        }
-        if depthCheck.trusted == nil, hasDepth { countInImagePlane(valid: valid, at: t, direction: spec.direction) }
-        // ``soleSide``, read from the stored properties here: through the computed property the compiler copied
-        // the whole session on every frame.
-        let sole: BodySide? = view != .front && primaryIsSided ? measuredSide : nil
-        for c in counters.indices {
-            let value = Self.primaryValue(side: counterSides[c], left: values[0], right: values[1], sole: sole)
-            let event = counters[c].ingest(value, at: t, valid: valid)
-            let active = counters[c].phase == .active
-            updateStatistics(counter: c, value: value, active: active, valid: valid, direction: spec.direction)
-            if case .completed(let completed) = event {
-                if source.signal == .primaryAngle, mayCount(startingAt: completed.startSeconds) {
-                    complete(completed, counter: c, exercise)
-                    switchToFallbackIfAngleFails(exercise)
-                }
-                resetStatistics(counter: c)
-            }
-        }
-        // The working side and the overlay's numbers: the side that moves more; a side never measured (the far
-        // arm hidden in a side view) has no range.
-        var best = 0
-        if counters.count == 2 {
-            let spread0 = counters[0].observedRange.map { $0.high - $0.low } ?? -1
-            let spread1 = counters[1].observedRange.map { $0.high - $0.low } ?? -1
-            if spread1 > spread0 { best = 1 }
-        }
-        if !counters.isEmpty {
-            workingSide = counterSides[best]
-            snapshot.side = workingSide
-            // Until the depth verdict, the image plane's numbers: what the repetitions are measured in when the
-            // depth proves a guess (every video so far), so that the overlay does not show a guessed-depth angle
-            // (a curl's 153° read 77°) that the summary then reports otherwise.
-            if depthCheck.trusted == nil, hasDepth {
-                snapshot.primaryAngle = flatPrimaryValue(side: workingSide)
-                snapshot.rangeOfMotionProgress = flatCounters[best].progress
-            } else {
-                snapshot.primaryAngle = primaryValue(side: workingSide)
-                snapshot.rangeOfMotionProgress = counters[best].progress
-            }
-            snapshot.primaryJoint = exercise.primaryAngle.vertexJoint(side: workingSide ?? .left)
-            if let target = spec.holdSeconds { updatePeakHold(counter: countingCounter ?? best, target: target, at: t) }
-        }
-    }
-
-    /// A prescribed hold at the peak, live: how long the repetition under way has been held there (the overlay
-    /// counts it), and once it is long enough, a cue to come back.
-    private mutating func updatePeakHold(counter c: Int, target: Double, at t: Double) {
-        // From half a second on: on the way up the angle is always near its highest value so far.
-        guard source.signal == .primaryAngle, let since = counters[c].heldAtPeakSince,
-            t - since >= Self.shownHoldSeconds
-        else {
-            snapshot.peakHold = nil
-            return
-        }
-        let held = t - since
-        snapshot.peakHold = HoldProgress(heldSeconds: held, targetSeconds: target, holding: true)
-        if held >= target, since != peakHoldReachedSince {
-            peakHoldReachedSince = since
-            let cue = Cue(kind: .timing, text: "\(Self.secondsText(target)) s: now come back slowly", seconds: t)
-            if let given = cues.offer(cue) { give(given) }
-        }
-    }
-
-    /// Counts from another signal when ``CountingSource`` finds the one counted missing repetitions: the
-    /// repetitions so far are replaced by that signal's, the ones missed included.
-    private mutating func switchToFallbackIfAngleFails(_ exercise: ExerciseDefinition?) {
-        guard
-            let signal = source.ingest(
-                angleReps: angleReps,
-                counted: repetitions,
-                movementKnown: agnostic?.hasMovement == true
-            ),
-            let k = signal.fallback
-        else { return }
-        // Replace the angle counter's repetitions by the fallback's.
-        withdrawRepetitions()
-        for rep in source.fallbackReps[k] { completeAgnostic(rep, exercise: exercise) }
-    }
-
-    /// The angle the `k`-th secondary counter reads: one of the exercise's, or with none given, of the body's.
-    private func countedAngle(_ k: Int) -> AngleKind {
-        let slot = secondarySlots[k]
-        return mode.exercise?.angles[slot / 2] ?? ExerciseRecognizer.kinds[slot / 2]
-    }
-
-    /// Forgets the repetitions so far, which a recount is about to replace (``SessionLog/withdrawRepetitions()``),
-    /// and a cue about them still waiting is not given.
-    private mutating func withdrawRepetitions() {
-        if !repetitions.isEmpty { events.append(.repetitionsRevised([])) }
-        cues.withdrawPending(where: SessionLog.isAboutRepetitions)
-        log.withdrawRepetitions()
-    }
-
-    /// The overlay counts a hold at the peak from this long: a turn at the peak is no hold.
-    static let shownHoldSeconds = 0.5
-
-    /// How much shorter than prescribed a hold at the peak may be: the plateau is found to about a tenth of a
-    /// second at each end, and nobody counts seconds exactly.
-    public static let holdSlackSeconds = 0.5
-
-    /// Seconds for a cue or a prescription: whole when whole ("5"), else to a tenth ("2.5").
-    public static func secondsText(_ seconds: Double) -> String {
-        seconds == seconds.rounded() ? String(Int(seconds)) : String((seconds * 10).rounded() / 10)
-    }
-
-    private mutating func complete(_ completed: RepCounter.Completed, counter c: Int, _ exercise: ExerciseDefinition) {
-        // With one counter per side, only the side that moves more counts, and never the same movement twice.
-        if counters.count == 2 {
-            // One side at a time: the side that counts first is the working side, and it stays so until
-            // the other has counted two more (a glitchy resting limb, flipping between two wrong
-            // positions, must not take turns with the moving one); the same movement is never counted twice.
-            if let working = countingCounter, working != c {
-                guard counters[c].count >= counters[working].count + 2 else { return }
-            }
-            countingCounter = c
-            if completed.startSeconds < lastRepEnd - 0.1 { return }
-        }
-        lastRepEnd = completed.endSeconds
-        let side = counterSides[c]
-        // The primary angle on the side counted is the counter's own signal: its range holds the rest and
-        // the peak the counter saw, and its value at the peak is the repetition's peak angle. So the form rule
-        // on that angle (a push-up's depth) and the range-of-motion text judge the same number; a range that
-        // began before the depth verdict (the angles were 3-D until then) still reaches the peak.
-        let primary = exercise.primaryAngle
-        let countedSide: BodySide? = side ?? (measuresOneSide ? measuredSide : nil)
-        let countedSlot: Int? = !primary.isSided ? 0 : countedSide.map { $0 == .left ? 0 : 1 }
-        if let slot = countedSlot {
-            statMin[slot] = Swift.min(statMin[slot], completed.restValue, completed.peakValue)
-            statMax[slot] = Swift.max(statMax[slot], completed.restValue, completed.peakValue)
-            statPeak[slot] = completed.peakValue
-        }
-        let repetition = judge.judge(
-            completed,
-            side: side,
-            exercise: exercise,
-            statistics: (statMin, statMax, statPeak, slotMissingParts),
-            context: measurementContext,
-            recounting: recounting,
-            index: repetitions.count + 1,
-            breaches: safety.pendingBreaches,
-            gapSeconds: gapSeconds(from: completed.startSeconds, to: completed.endSeconds)
-        )
-        safety.clearBreaches()
-        angleReps += 1
-        recordRepetition(repetition, at: completed.endSeconds)
-    }
-
-    private mutating func recordRepetition(_ repetition: Repetition, at t: Double) {
-        log.record(repetition, at: t)
-        snapshot.repCount = repetitions.count
-        events.append(.repCompleted(repetition))
-        if let issue = repetition.issues.first {
-            _ = cues.offer(Cue(kind: .form, text: issue.cue, priority: issue.priority, seconds: t))
-        } else if repetition.safetyBreaches.isEmpty {
-            // The exercise's own praise; a movement with no exercise recognised was not judged, so it is counted
-            // aloud instead of praised.
-            let praise =
-                repetition.exercise == nil
-                ? "Rep \(repetitions.count)"
-                : mode.exercise?.praise ?? recognizedExercise?.praise ?? "Good rep!"
-            _ = cues.offer(Cue(kind: .encouragement, text: praise, priority: 1, seconds: t))
-        }
-    }
-
-    // MARK: - Safety
-
-    private mutating func checkSafety(at t: Double) {
-        guard !safety.limits.isEmpty else { return }
-        var anyActive = false
-        for slot in safety.slots.indices {
-            switch safety.ingest(slot: slot, value: values[safety.slots[slot].value], at: t) {
-            case .within: break
-            case .beyond: anyActive = true
-            case .breached(let warning):
-                anyActive = true
-                events.append(.warning(warning))
-                if let cue = cues.offer(Cue(kind: .safety, text: warning.text, priority: 1, seconds: t)) { give(cue) }
-                snapshot.safetyWarning = warning.text
-            }
-        }
-        if !anyActive, snapshot.safetyWarning != nil { snapshot.safetyWarning = nil }
-    }
-
-    // MARK: - Holds
-
-    /// A hold's angle on the left and on the right (NaN where not measured): from the exercise given's own
-    /// measurements, or, for a hold recognised with no exercise given, from the recogniser's latest sample
-    /// (in the image plane unless the depth is trusted, as the repetitions are measured).
-    private func holdAngle(_ angle: AngleKind, of exercise: ExerciseDefinition) -> (left: Double, right: Double) {
-        if mode.isRecognised { return recognizedAngle(angle) }
-        guard let a = exercise.angles.firstIndex(of: angle), a * 2 + 1 < values.count else { return (.nan, .nan) }
-        return (values[a * 2], values[a * 2 + 1])
-    }
-
-    private mutating func updateHold(_ exercise: ExerciseDefinition, valid: Bool, dt: Double, at t: Double) {
-        guard let hold = exercise.hold else { return }
-        var failing: String?
-        if valid {
-            for condition in hold.conditions {
-                let (l, r) = holdAngle(condition.angle, of: exercise)
-                if !condition.isMet(on: exercise.side, left: l, right: r) {
-                    failing = condition.cue
-                    break
-                }
-            }
-        }
-        let holding = valid && failing == nil
-        let (primaryL, primaryR) = holdAngle(hold.conditions[0].angle, of: exercise)
-        snapshot.primaryAngle = primaryL.isNaN ? (primaryR.isNaN ? nil : primaryR) : primaryL
-        // Drawn at the joint of the side the value comes from, as for a repetition.
-        let holdSide: BodySide? = !hold.conditions[0].angle.isSided ? nil : primaryL.isNaN ? .right : .left
-        snapshot.side = holdSide
-        snapshot.primaryJoint = hold.conditions[0].angle.vertexJoint(side: holdSide ?? .left)
-        // A hold recognised late began where the 10-Hz ring shows its conditions met.
-        let start: Double? =
-            holding && !holdTimer.isTiming && mode.isRecognised
-            ? recognizedHoldStart(exercise, hold, at: t) : nil
-        switch holdTimer.ingest(holding: holding, startingAt: start, dt: dt, at: t, target: hold.seconds) {
-        case .held(let progress, let reachedTarget):
-            if let progress { events.append(.holdProgress(progress)) }
-            if reachedTarget {
-                _ = cues.offer(Cue(kind: .encouragement, text: exercise.praise, priority: 1, seconds: t))
-            }
-        case .released(let progress):
-            events.append(.holdProgress(progress))
-        case nil:
-            break
-        }
-        if !holding, let failing, valid { _ = cues.offer(Cue(kind: .setup, text: failing, priority: 2, seconds: t)) }
-        let held = holdTimer.heldSeconds
-        snapshot.hold = HoldProgress(heldSeconds: held, targetSeconds: hold.seconds, holding: holding)
-        snapshot.rangeOfMotionProgress = min(1, held / hold.seconds)
-    }
-
-    /// With no exercise given, a hold is named seconds after it began (the recogniser decides over a window):
-    /// it is timed from where the 10-Hz ring shows its conditions met without a break up to now (a 12-s wall sit
-    /// was timed 5.6 s).
-    private func recognizedHoldStart(
-        _ exercise: ExerciseDefinition,
-        _ hold: ExerciseDefinition.HoldSpec,
-        at t: Double
-    ) -> Double {
-        var start = t
-        var index = ring.next
-        for _ in 0..<ring.count {
-            index = index == 0 ? ring.capacity - 1 : index - 1
-            // A stretch without samples (the person not seen or not steady) ends it.
-            guard start - ring.times[index] <= 0.5,
-                ring.meets(hold, of: exercise, sample: index, imagePlane: depthCheck.trusted != true)
-            else { break }
-            start = ring.times[index]
-        }
-        return start
-    }
-
-    // MARK: - Recognition
-
-    private mutating func recognize(_ pose: Pose?, steady: Bool, at t: Double) {
-        // Optional chaining mutates in place: copying the recognizer out would copy its buffers.
-        guard recognizer != nil else { return }
-        let decision = recognizer?.ingest(pose, at: t, steady: steady)
-        if pose != nil, steady, ring.isDue(at: t) {
-            let written = ring.beginSample(at: t)
-            ring.write(recognizer!.sample, to: written)
-            if depthCheck.trusted == false { ring.useImagePlaneAngles(ofSample: written) }
-            countAngles(ofSample: written)
-        } else if pose == nil || !steady, !secondaryInvalid {
-            secondaryInvalid = true
-            for k in secondary.indices { _ = secondary[k].ingest(nil, at: t, valid: false) }
-        }
-        guard let decision else { return }
-        // A new exercise takes over after winning two decisions in a row.
-        switch recognition.ingest(decision, bestIndex: recognizer?.bestIndex) {
-        case .sameExercise(let confidence):
-            snapshot.confidence = confidence
-        case .switchExercise(let index, let confidence):
-            switchExercise(to: index, confidence: confidence, state: decision, at: t)
-        case .nothingRecognised:
-            if snapshot.recognition != decision {
-                snapshot.recognition = decision
-                events.append(.recognized(decision))
-            }
-        case nil:
-            break
-        }
-    }
-
-    /// An angle on the left and on the right in the recogniser's latest sample (NaN where not measured), with no
-    /// exercise given: in the image plane unless the depth is trusted, as with an exercise given.
-    private func recognizedAngle(_ angle: AngleKind) -> (left: Double, right: Double) {
-        guard let sample = recognizer?.sample else { return (.nan, .nan) }
-        let k = recognizedSlot(angle)
-        return (sample[k], sample[k + 1])
-    }
-
-    /// Where a recogniser sample holds `angle` on the left (the right follows).
-    private func recognizedSlot(_ angle: AngleKind) -> Int {
-        ExerciseRecognizer.index(angle) * 2 + (depthCheck.trusted != true ? ExerciseRecognizer.flatAngleBase : 0)
-    }
-
-    /// The exercise recognised so far, with no exercise given.
-    private var recognizedExercise: ExerciseDefinition? { recognizedIndex.map { configuration.library[$0] } }
-
-    /// Repetitions the movement completed (no exercise given): counted, when the movement is what counts.
-    private mutating func completeMovement(_ reps: [RepCounter.Completed]) {
-        let exercise = recognizedExercise
-        for rep in reps where mayCount(startingAt: rep.startSeconds) {
-            if source.record(rep, from: .movement) { completeAgnostic(rep, exercise: exercise) }
-        }
-    }
-
-    /// With no exercise given, counts each of the body's angles in the 10-Hz sample `i` of the ring (the depth's
-    /// or the image plane's, as the ring holds them); one that proves the movement misses repetitions takes over.
-    private mutating func countAngles(ofSample i: Int) {
-        secondaryInvalid = false
-        let exercise = recognizedExercise
-        for k in secondary.indices {
-            let v = ring[sample: i, slot: secondarySlots[k]]
-            guard case .completed(let rep) = secondary[k].ingest(v.isNaN ? nil : v, at: ring.times[i]),
-                mayCount(startingAt: rep.startSeconds)
-            else { continue }
-            if source.record(rep, from: .secondaryAngle(k)) { completeAgnostic(rep, exercise: exercise) }
-            switchToFallbackIfAngleFails(exercise)
-        }
-    }
-
-    /// The depth proved a guess with no exercise given: the angles' counters start again from the image-plane
-    /// angles of the samples so far, so that they measure what the picture shows from the start.
-    private mutating func recountAnglesInImagePlane() {
-        guard mode.isRecognised, source.signal == .movement else { return }
-        for k in secondary.indices {
-            secondary[k].reset()
-            source.forget(fallback: k + 1)
-        }
-        for j in 0..<ring.count { countAngles(ofSample: ring.index(chronological: j)) }
-    }
-
-    private mutating func switchExercise(to index: Int?, confidence: Double, state: RecognitionState, at t: Double) {
-        closeSegment(at: t)
-        // A recognised hold ends with its segment.
-        if index != recognizedIndex, let hold = recognizedExercise?.hold {
-            holdTimer.end(target: hold.seconds)
-            snapshot.hold = nil
-        }
-        recognition.switched(to: index, confidence: confidence)
-        snapshot.recognition = state
-        snapshot.confidence = confidence
-        if let index {
-            let exercise = configuration.library[index]
-            snapshot.exerciseID = exercise.id
-            snapshot.exerciseName = exercise.name
-            snapshot.primaryAngleKind = exercise.primaryAngle
-            snapshot.targetRange = exercise.targetBand
-        } else {
-            snapshot.exerciseID = nil
-            snapshot.exerciseName = nil
-            snapshot.primaryAngleKind = nil
-            snapshot.targetRange = nil
-        }
-        events.append(.recognized(state))
-    }
-
-    private mutating func closeSegment(at t: Double) {
-        log.closeSegment(
-            at: t,
-            exercise: recognizedIndex.map { configuration.library[$0].id },
-            confidence: recognition.confidence,
-            recordingStart: firstSeconds.isNaN ? 0 : firstSeconds
-        )
-    }
-
-    private mutating func countAgnostic(_ pose: Pose, valid: Bool, dt: Double, at t: Double) {
-        guard agnostic != nil else { return }
-        // A hold recognised is timed as a hold given is (from when it is recognised), and its timer sets the
-        // overlay's angle, side and joint, as with the hold given.
-        let recognizedHold = recognizedExercise?.isHold == true
-        if recognizedHold, let hold = recognizedExercise { updateHold(hold, valid: valid, dt: dt, at: t) }
-        let completed = agnostic?.ingest(pose, at: t, valid: valid, useDepth: hasDepth) ?? 0
-        snapshot.rangeOfMotionProgress = agnostic?.progress ?? 0
-        if completed > 0, let reps = agnostic?.completed {
-            completeMovement(reps)
-            switchToFallbackIfAngleFails(recognizedExercise)
-        }
-        if let index = recognizedIndex, !recognizedHold {
-            let exercise = configuration.library[index]
-            let (l, r) = recognizedAngle(exercise.primaryAngle)
-            snapshot.primaryAngle =
-                l.isNaN ? (r.isNaN ? nil : r) : (r.isNaN ? l : (exercise.side == .both ? (l + r) / 2 : Swift.max(l, r)))
-            // Where the overlay draws it: as with the exercise given, a bilateral mean at the left joint, else the
-            // side the value comes from.
-            let side: BodySide? =
-                !exercise.primaryAngle.isSided || (exercise.side == .both && !l.isNaN && !r.isNaN)
-                ? nil : (r.isNaN || (!l.isNaN && l >= r) ? .left : .right)
-            snapshot.side = side
-            snapshot.primaryJoint = exercise.primaryAngle.vertexJoint(side: side ?? .left)
-        }
-    }
-
-    private mutating func completeAgnostic(_ completed: RepCounter.Completed, exercise: ExerciseDefinition?) {
-        let repetition = judgedAgnostic(
-            completed,
-            exercise: exercise,
-            index: repetitions.count + 1,
-            previousEnd: repetitions.last?.endSeconds ?? -.infinity
-        )
-        recordRepetition(repetition, at: completed.endSeconds)
-    }
-
-    /// A repetition counted from the movement, measured and judged as one of `exercise` (from the 10-Hz ring of
-    /// angles), or only timed without one. `previousEnd`: where the repetition before it ended.
-    private mutating func judgedAgnostic(
-        _ completed: RepCounter.Completed,
-        exercise: ExerciseDefinition?,
-        index: Int,
-        previousEnd: Double
-    ) -> Repetition {
-        judge.judgeMovement(
-            completed,
-            exercise: exercise,
-            index: index,
-            previousEnd: previousEnd,
-            ring: ring,
-            context: measurementContext,
-            gapSeconds: gapSeconds(from: completed.startSeconds, to: completed.endSeconds)
-        )
-    }
-
-    // MARK: - Summary
-
-    /// The joints the exercise needs that were never seen in frame while a person was there.
-    public var jointsNeverSeen: [Joint] {
-        guard framesWithPerson > 0 else { return [] }
-        return inFrame.jointsNeverSeen
-    }
-
-    /// The number of frames in which a person was selected.
-    public var personFrames: Int { framesWithPerson }
-
-    /// What happened in the session so far, as if the recording ended now: a movement the agnostic counter had
-    /// too little of to find (its window needs 3 s; a squat can last 1.1 s) is looked for in what there is.
-    public func summary() -> SessionSummary {
-        guard !finished, endsWithMore else { return summarised() }
-        var ended = self
-        ended.endRecording()
-        return ended.summarised()
-    }
-
-    /// Whether the end of the recording may count, name or judge more (see ``summary()``).
-    private var endsWithMore: Bool {
-        agnostic != nil && (agnostic?.hasMovement == false || isNamedAtItsEnd)
-    }
-
-    /// Ends the set: what its end adds (a movement too short for the counter's window, an exercise named by a last
-    /// decision and the repetitions judged as it) comes as events, so that the events folded
-    /// (``CoachEvent/fold(_:)``) are ``summary()``'s repetitions. Frames ingested afterwards are not coached.
-    public mutating func finish() -> [CoachEvent] {
-        events.removeAll(keepingCapacity: true)
-        guard !finished else { return [] }
-        if endsWithMore {
-            let before = repetitions
-            endRecording()
-            // Judged again once named: the ones reported before changed in place.
-            if repetitions.count >= before.count, zip(before, repetitions).contains(where: { $0 != $1 }) {
-                let added = repetitions.count - before.count
-                events.removeAll { if case .repCompleted = $0 { true } else { false } }
-                events.append(.repetitionsRevised(Array(repetitions.dropLast(added))))
-                events += repetitions.suffix(added).map(CoachEvent.repCompleted)
-            }
-        }
-        finished = true
-        return events
-    }
-
-    /// Whether the recording is named by a last decision over it when it ends: one too short for two decisions in
-    /// a row that name an exercise (a 1.1-s squat gets one at most), or one that no decision named twice in a row
-    /// and that one recognition window holds whole, since that decision then sees all of it and nothing follows to
-    /// contradict it (see Guides.md, "Cases behind the code").
-    private var isNamedAtItsEnd: Bool {
-        guard recognizedIndex == nil else { return false }
-        if recognition.decisions <= 1 { return true }
-        guard let window = recognizer?.configuration.windowSeconds, lastSeconds - firstSeconds <= window else {
-            return false
-        }
-        return !log.segments.contains { $0.exercise != nil }
-    }
-
-    /// The repetitions completed in the open segment before the recording was named at its end are measured and
-    /// judged as the exercise named, as they would have been had it been named before them (they had no angles and
-    /// a "good" that nothing had judged; see Guides.md, "Cases behind the code").
-    private mutating func judgeUnnamedRepetitions(as exercise: ExerciseDefinition, from start: Double) {
-        for i in repetitions.indices where repetitions[i].exercise == nil && repetitions[i].endSeconds > start {
-            let old = repetitions[i]
-            let completed = RepCounter.Completed(
-                startSeconds: old.startSeconds,
-                peakSeconds: old.startSeconds + old.tempo.toPeakSeconds + (old.tempo.atPeakSeconds ?? 0) / 2,
-                endSeconds: old.endSeconds,
-                peakValue: .nan,
-                restValue: .nan,
-                plateauStartSeconds: old.startSeconds + old.tempo.toPeakSeconds,
-                plateauEndSeconds: old.endSeconds - old.tempo.fromPeakSeconds
-            )
-            let judged = judgedAgnostic(
-                completed,
-                exercise: exercise,
-                index: old.index,
-                previousEnd: i > 0 ? repetitions[i - 1].endSeconds : -.infinity
-            )
-            log.replace(i, with: judged, at: old.endSeconds)
-        }
-    }
-
-    /// The end of the recording, for the agnostic counter (``PeriodicMotionCounter/finish()``).
-    private mutating func endRecording() {
-        if isNamedAtItsEnd {
-            if let final = recognizer?.finish() { recognition.note(final, bestIndex: recognizer?.bestIndex) }
-            if let (index, state) = recognition.lastNamed, case .exercise(_, let confidence) = state {
-                // The decision names what it saw: the segment still open, from where the last one closed (the
-                // whole recording when none did), not a moment at its end (which left the recording's only
-                // segment, and its repetition, without the exercise the summary names).
-                let open = log.segments.last?.endSeconds ?? (firstSeconds.isNaN ? lastSeconds : firstSeconds)
-                switchExercise(to: index, confidence: confidence, state: state, at: open)
-                judgeUnnamedRepetitions(as: configuration.library[index], from: open)
-            }
-        }
-        guard (agnostic?.finish() ?? 0) > 0, let reps = agnostic?.completed else { return }
-        completeMovement(reps)
-    }
-
-    private func summarised() -> SessionSummary {
-        log.summary(
-            from: firstSeconds.isNaN ? 0 : firstSeconds,
-            to: lastSeconds.isFinite ? lastSeconds : 0,
-            given: mode.exercise,
-            library: configuration.library,
-            open: (recognizedIndex.map { configuration.library[$0].id }, recognition.confidence),
-            holds: holdTimer.holds(openTarget: (mode.exercise ?? recognizedExercise)?.hold?.seconds),
-            countedBy: {
-                switch source.signal {
-                case .movement: .movement
-                case .secondaryAngle(let k): .otherAngle(countedAngle(k))
-                case .primaryAngle: mode.exercise?.isHold == true ? .hold : .angle
-                }
-            }(),
-            safetyWarnings: safety.warnings,
-            secondsWithPerson: secondsWithPerson
-        )
     }
 }

@@ -11,7 +11,7 @@ extension CoachingSessionTests {
 
     @Test func aSideViewSquatSaysTheFrontViewRuleWasNotChecked() throws {
         let frames = SyntheticExercise(kind: .squat, noisePixels: 0, peakDegrees: 95).frames(reps: 3)
-        let (session, _) = Self.run(frames, exercise: "squat")
+        let (session, _) = try Self.run(frames, exercise: "squat")
         #expect(session.repetitions.count == 3)
         for rep in session.repetitions {
             #expect(rep.uncheckedRules == ["knees-out"])
@@ -28,7 +28,7 @@ extension CoachingSessionTests {
             for joint in [Joint.leftWrist, .rightWrist] { frame.poses[0][joint] = .missing }
             return frame
         }
-        let (session, _) = Self.run(frames, exercise: "shoulder-abduction")
+        let (session, _) = try Self.run(frames, exercise: "shoulder-abduction")
         #expect(session.repetitions.count == 4)
         for rep in session.repetitions {
             #expect(rep.uncheckedRules == ["elbow-straight"])
@@ -50,7 +50,7 @@ extension CoachingSessionTests {
             }
             return frame
         }
-        let (session, _) = Self.run(frames, exercise: "shoulder-abduction")
+        let (session, _) = try Self.run(frames, exercise: "shoulder-abduction")
         #expect(session.repetitions.count == 4)
         for rep in session.repetitions {
             #expect(!rep.issues.contains { $0.rule == "elbow-straight" }, "\(rep.issues)")
@@ -103,7 +103,7 @@ extension CoachingSessionTests {
 
     @Test func aSummaryWrittenBeforeTheNewFieldsStillReads() throws {
         let frames = SyntheticExercise(kind: .squat).frames(reps: 2)
-        let summary = Self.run(frames, exercise: "squat").session.summary()
+        let summary = try Self.run(frames, exercise: "squat").session.summary()
         #expect(summary.repetitions.first?.uncheckedRules.isEmpty == false)
         var object = try #require(
             try JSONSerialization.jsonObject(with: JSONEncoder().encode(summary)) as? [String: Any]
@@ -131,7 +131,7 @@ extension CoachingSessionTests {
         // The phantom repetition on guessed depth (aPhantomRepetitionOnGuessedDepthIsReplacedByTheImagePlaneCount)
         // is counted and cued live, then withdrawn when the depth proves a guess.
         let frames = CoachingSessionTests.phantomThenThreeSquats()
-        let (session, events) = Self.run(frames, exercise: "squat")
+        let (session, events) = try Self.run(frames, exercise: "squat")
         let summary = session.summary()
         #expect(summary.reps == 3)
         let firstEnd = try #require(summary.repetitions.first?.endSeconds)
@@ -173,8 +173,8 @@ extension CoachingSessionTests {
     }
 
     @Test(arguments: [0.8, 1.3])
-    func kneesOutOfThePictureUpToASecondInARepetitionAreBridged(seconds: Double) {
-        let (session, _) = Self.run(Self.kneesOutOfFrame(seconds: seconds, rep: 2), exercise: "squat")
+    func kneesOutOfThePictureUpToASecondInARepetitionAreBridged(seconds: Double) throws {
+        let (session, _) = try Self.run(Self.kneesOutOfFrame(seconds: seconds, rep: 2), exercise: "squat")
         if seconds <= 1 {
             // Still deep after the gap: the same squat, counted, and it says so.
             #expect(session.repetitions.count == 5)
@@ -191,7 +191,7 @@ extension CoachingSessionTests {
     @Test func aPoseLostAtTheBottomOfASquatAndFoundStillLowIsTheSameSquat() throws {
         // No pose from 0.9 to 1.7 s into the squat (knee about 81° before, 62° after).
         let frames = Self.squats(rep: 2, from: 0.9, to: 1.7) { _, _ in nil }
-        let (session, _) = Self.run(frames, exercise: "squat")
+        let (session, _) = try Self.run(frames, exercise: "squat")
         #expect(session.repetitions.count == 5)
         let rep = try #require(session.repetitions.dropFirst(2).first)
         // The selector keeps the last pose for a moment, so the gap recorded is shorter than the frames without one.
@@ -199,11 +199,11 @@ extension CoachingSessionTests {
         #expect(rep.startSeconds < 1 + 2 * 2.7 + 0.9 && rep.endSeconds > 1 + 2 * 2.7 + 1.7)
     }
 
-    @Test func aPoseFoundStandingAfterTheGapDoesNotCompleteTheSquat() {
+    @Test func aPoseFoundStandingAfterTheGapDoesNotCompleteTheSquat() throws {
         // Lost from the bottom (1.2 s) until the knee is back below the lower threshold (2.0 s, 27°): the way up
         // was not seen, so the squat is dropped rather than guessed.
         let frames = Self.squats(rep: 2, from: 1.2, to: 2.0) { _, _ in nil }
-        let (session, _) = Self.run(frames, exercise: "squat")
+        let (session, _) = try Self.run(frames, exercise: "squat")
         #expect(session.repetitions.count == 4)
     }
 
@@ -227,11 +227,11 @@ extension CoachingSessionTests {
         }
     }
 
-    @Test func aPoseFoundElsewhereAfterTheGapIsNotTheSameSquat() {
+    @Test func aPoseFoundElsewhereAfterTheGapIsNotTheSameSquat() throws {
         // Lost for 0.6 s at the bottom, found 200 px to the side (about two torso lengths): someone else, or the
         // person moved; the squat under way is dropped.
         let frames = Self.squatsFoundElsewhere()
-        let (session, _) = Self.run(frames, exercise: "squat")
+        let (session, _) = try Self.run(frames, exercise: "squat")
         #expect(session.repetitions.allSatisfy { $0.gapSeconds == 0 })
         #expect(
             !session.repetitions.contains { $0.startSeconds < 1 + 2 * 2.7 + 0.9 && $0.endSeconds > 1 + 2 * 2.7 + 1.5 }
@@ -239,7 +239,7 @@ extension CoachingSessionTests {
     }
 
     @Test(arguments: [1.0, 2.5])
-    func walkingOutAndBackInWithinASecondIsNoRepetition(bridgeSeconds: Double) {
+    func walkingOutAndBackInWithinASecondIsNoRepetition(bridgeSeconds: Double) throws {
         // In the middle of squat 3 the person walks 300 px to the right (out of the picture) and back in 1 s,
         // arriving where they were: the walk ends the squat; nothing is bridged, also with a 2.5-s bridge. (The
         // person counts as walking until a second after the feet stop, by when this squat is back at rest, so the
@@ -248,7 +248,7 @@ extension CoachingSessionTests {
         let frames = Self.squatsWithAWalk()
         var session = CoachingSession(
             configuration: .init(
-                exercise: Self.library["squat"]!,
+                exercise: try Self.library()["squat"]!,
                 frameWidth: SyntheticExercise.width,
                 frameHeight: SyntheticExercise.height,
                 emitsPoseEvents: false,
@@ -276,23 +276,23 @@ extension CoachingSessionTests {
         }
     }
 
-    @Test func withNoExerciseAPoseLostInEveryRepetitionAndFoundWhereItWasIsBridged() {
+    @Test func withNoExerciseAPoseLostInEveryRepetitionAndFoundWhereItWasIsBridged() throws {
         // Lost at the bottom of every squat and found still low (as push-up_37's head leaves the picture at every
         // top): the movement's signal continues each repetition, so all five count, each with its gap.
-        let (session, _) = Self.run(Self.squatsLost(from: 0.9, to: 1.7), exercise: nil)
+        let (session, _) = try Self.run(Self.squatsLost(from: 0.9, to: 1.7), exercise: nil)
         let gaps = session.repetitions.map(\.gapSeconds)
         #expect(session.repetitions.count == 5, "\(gaps)")
         #expect(gaps.allSatisfy { $0 > 0.4 && $0 < 0.9 }, "\(gaps)")
         // Found standing again (knee 14°), the way up was not seen: no squat is guessed.
-        let standing = Self.run(Self.squatsLost(from: 1.2, to: 2.15), exercise: nil).session
+        let standing = try Self.run(Self.squatsLost(from: 1.2, to: 2.15), exercise: nil).session
         #expect(standing.repetitions.isEmpty, "\(standing.repetitions.map { ($0.startSeconds, $0.endSeconds) })")
     }
 
-    @Test func withNoExerciseAPoseFoundElsewhereOrAWalkIsNoRepetition() {
+    @Test func withNoExerciseAPoseFoundElsewhereOrAWalkIsNoRepetition() throws {
         let moved = Self.squatsFoundElsewhere()
         let walked = Self.squatsWithAWalk()
         for (frames, from) in [(moved, 0.9), (walked, 0.7)] {
-            let session = Self.run(frames, exercise: nil).session
+            let session = try Self.run(frames, exercise: nil).session
             #expect(session.repetitions.allSatisfy { $0.gapSeconds == 0 })
             #expect(
                 !session.repetitions.contains {
@@ -303,7 +303,10 @@ extension CoachingSessionTests {
     }
 
     @Test(arguments: [SyntheticExercise.Kind.shoulderAbduction, .squat], [(5.0, 1.0), (10, 1), (12, 0.5)])
-    func withNoExerciseRepetitionsHeldAtTheTopAreEachCounted(kind: SyntheticExercise.Kind, hold: (Double, Double)) {
+    func withNoExerciseRepetitionsHeldAtTheTopAreEachCounted(
+        kind: SyntheticExercise.Kind,
+        hold: (Double, Double)
+    ) throws {
         // Six repetitions, each held 5 s at the top with 1 s of rest between: the body spends most of the
         // movement's window in one position, which the clipping of glitches took for the whole range, so the
         // rests were clipped to it and repetitions merged (5 of 6 counted). Held 10 s, longer than the 8-s window:
@@ -312,7 +315,7 @@ extension CoachingSessionTests {
         let (holdSeconds, restSeconds) = hold
         let frames = SyntheticExercise(kind: kind, repSeconds: 2, holdSeconds: holdSeconds, restSeconds: restSeconds)
             .frames(reps: 6)
-        let session = Self.run(frames, exercise: nil).session
+        let session = try Self.run(frames, exercise: nil).session
         #expect(session.repetitions.count == 6, "\(session.repetitions.map { ($0.startSeconds, $0.endSeconds) })")
         // Each one lasts its hold and about half of its 2 s of movement (the thresholds cut the rest off): it
         // does not end in mid-hold.
@@ -325,12 +328,12 @@ extension CoachingSessionTests {
     @Test(arguments: [
         (SyntheticExercise.Kind.bicepCurl, "bicep-curl"), (.hipExtension, "standing-hip-extension"),
     ])
-    func repetitionsHeldLongInASideViewAreNamedForTheirMovement(kind: SyntheticExercise.Kind, id: String) {
+    func repetitionsHeldLongInASideViewAreNamedForTheirMovement(kind: SyntheticExercise.Kind, id: String) throws {
         // Curls and hip extensions held 8 s, side view, no depth, 1.5 px of keypoint noise: in the windows of the
         // holds, the noise in each segment's length read as the segment turning out of the picture (every segment
         // "swung" 20-25°), and both were named shoulder presses.
         let frames = SyntheticExercise(kind: kind, repSeconds: 2, holdSeconds: 8, restSeconds: 1).frames(reps: 6)
-        let summary = Self.run(frames, exercise: nil).session.summary()
+        let summary = try Self.run(frames, exercise: nil).session.summary()
         #expect(summary.exercise == id, "\(summary.segments)")
     }
 
@@ -338,7 +341,7 @@ extension CoachingSessionTests {
         // Six squats held 12 s at the bottom, no exercise given, named a wall sit (a hold): the time held came from the
         // movement's signal, whose level shifts while its clip adapts, and the first read 2.8 s.
         let frames = SyntheticExercise(kind: .squat, repSeconds: 2, holdSeconds: 12, restSeconds: 1).frames(reps: 6)
-        let summary = Self.run(frames, exercise: nil).session.summary()
+        let summary = try Self.run(frames, exercise: nil).session.summary()
         #expect(summary.exercise == "wall-sit" && summary.repetitions.count == 6, "\(summary.exercise ?? "-")")
         for rep in summary.repetitions {
             let held = try #require(rep.tempo.atPeakSeconds)
@@ -352,7 +355,7 @@ extension CoachingSessionTests {
         // hold put the largest angle; it is up (about 1 s of the 2-s movement), held 5 s, and down.
         let frames = SyntheticExercise(kind: .shoulderAbduction, repSeconds: 2, holdSeconds: 5, restSeconds: 1)
             .frames(reps: 6)
-        let session = Self.run(frames, exercise: exercise).session
+        let session = try Self.run(frames, exercise: exercise).session
         #expect(session.repetitions.count == 6)
         for rep in session.repetitions.dropFirst() {
             let held = try #require(rep.tempo.atPeakSeconds)
@@ -371,10 +374,10 @@ extension CoachingSessionTests {
             restSeconds: 1
         )
         .frames(reps: 4)
-        var prescription = try #require(Self.library["shoulder-abduction"])
+        var prescription = try #require(Self.library()["shoulder-abduction"])
         prescription.repetition?.holdSeconds = 5
         var session = CoachingSession(
-            configuration: .init(exercise: prescription, library: Self.library.exercises, emitsPoseEvents: false)
+            configuration: .init(exercise: prescription, library: try Self.library().exercises, emitsPoseEvents: false)
         )
         // Live, the overlay counts the time held at each peak, and says when it is enough.
         var longestLive = 0.0
@@ -422,13 +425,13 @@ extension CoachingSessionTests {
     }
 
     @Test(arguments: [UInt64(1), 2, 3])
-    func aKneeHeldBentInASideViewIsNotCountedAsShoulderRotations(seed: UInt64) {
+    func aKneeHeldBentInASideViewIsNotCountedAsShoulderRotations(seed: UInt64) throws {
         // Six knee bends held 12 s (side view, no exercise given): the shoulder rotation read from the 3 px between
         // the shoulders swung with the keypoint noise, counted repetitions in the holds and took over the count
         // (19 and 15 of 6 for two of these seeds).
         let frames = SyntheticExercise(kind: .legCurl, repSeconds: 2, holdSeconds: 12, restSeconds: 0.5, seed: seed)
             .frames(reps: 6)
-        let summary = Self.run(frames, exercise: nil).session.summary()
+        let summary = try Self.run(frames, exercise: nil).session.summary()
         #expect(summary.countedBy != .otherAngle(.shoulderRotation))
         #expect(summary.reps >= 5, "\(summary.reps) by \(summary.countedBy)")
         #expect(summary.reps <= 6, "\(summary.reps) by \(summary.countedBy)")
@@ -439,7 +442,7 @@ extension CoachingSessionTests {
         // so the summary looks for the movement in what there is, and the single decision names the exercise.
         let frames = SyntheticExercise(kind: .squat, repSeconds: 1.2, idleBeforeSeconds: 0.2, idleAfterSeconds: 0.1)
             .frames(reps: 1)
-        let summary = Self.run(frames, exercise: nil).session.summary()
+        let summary = try Self.run(frames, exercise: nil).session.summary()
         #expect(summary.reps == 1)
         let rep = try #require(summary.repetitions.first)
         #expect(rep.startSeconds < 0.5 && rep.endSeconds > 1.1, "\(rep.startSeconds)–\(rep.endSeconds)")
@@ -448,7 +451,7 @@ extension CoachingSessionTests {
         for kind in [SyntheticExercise.Kind.standStill, .walkOnly] {
             let frames = SyntheticExercise(kind: kind, repSeconds: 1.2, idleBeforeSeconds: 0.2, idleAfterSeconds: 0.1)
                 .frames(reps: 1)
-            #expect(Self.run(frames, exercise: nil).session.summary().reps == 0, "\(kind)")
+            #expect(try Self.run(frames, exercise: nil).session.summary().reps == 0, "\(kind)")
         }
     }
 }

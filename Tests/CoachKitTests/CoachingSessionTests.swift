@@ -5,13 +5,17 @@ import PoseKit
 import Testing
 
 struct CoachingSessionTests {
-    static let library = try! ExerciseLibrary.bundled()
+    private static let bundled = Result { try ExerciseLibrary.bundled() }
+
+    /// The bundled exercise library (loaded once; a broken bundle fails each test that needs it).
+    static func library() throws -> ExerciseLibrary { try bundled.get() }
 
     static func run(
         _ frames: [PoseFrame],
         exercise: String?,
         cooldown: Double = 4
-    ) -> (session: CoachingSession, events: [CoachEvent]) {
+    ) throws -> (session: CoachingSession, events: [CoachEvent]) {
+        let library = try library()
         var session = CoachingSession(
             configuration: .init(
                 exercise: exercise.map { library[$0]! },
@@ -34,9 +38,9 @@ struct CoachingSessionTests {
         (.hipExtension, "standing-hip-extension", 6),
         (.lateralTilt, "lateral-trunk-tilt", 6),
     ])
-    func countsExactRepetitionsWithTheExerciseGiven(kind: SyntheticExercise.Kind, id: String, reps: Int) {
+    func countsExactRepetitionsWithTheExerciseGiven(kind: SyntheticExercise.Kind, id: String, reps: Int) throws {
         let frames = SyntheticExercise(kind: kind).frames(reps: reps)
-        let (session, events) = Self.run(frames, exercise: id)
+        let (session, events) = try Self.run(frames, exercise: id)
         #expect(session.repetitions.count == reps)
         #expect(session.snapshot.repCount == reps)
         #expect(events.filter { if case .repCompleted = $0 { true } else { false } }.count == reps)
@@ -46,7 +50,7 @@ struct CoachingSessionTests {
         for rep in summary.repetitions {
             #expect(rep.endSeconds > rep.startSeconds)
             #expect(rep.tempo.toPeakSeconds > 0 && rep.tempo.fromPeakSeconds > 0)
-            #expect(rep.angles.first?.angle == Self.library[id]!.primaryAngle)
+            #expect(try rep.angles.first?.angle == Self.library()[id]!.primaryAngle)
             #expect((rep.rangeOfMotion ?? 0) > 0.8)
         }
     }
@@ -54,10 +58,13 @@ struct CoachingSessionTests {
     @Test(arguments: [
         (SyntheticExercise.Kind.hipExtension, "standing-hip-extension"), (.lateralTilt, "lateral-trunk-tilt"),
     ])
-    func theExercisesAddedForHipAndBackProgrammesAreNamedWithNoExerciseGiven(kind: SyntheticExercise.Kind, id: String) {
+    func theExercisesAddedForHipAndBackProgrammesAreNamedWithNoExerciseGiven(
+        kind: SyntheticExercise.Kind,
+        id: String
+    ) throws {
         // A leg taken straight back is not a straight-leg raise or a hip abduction; a trunk bent sideways, the thighs
         // and arms turning against it, is not a hip abduction (the first definition without its `also` was named one).
-        let summary = Self.run(SyntheticExercise(kind: kind).frames(reps: 6), exercise: nil).session.summary()
+        let summary = try Self.run(SyntheticExercise(kind: kind).frames(reps: 6), exercise: nil).session.summary()
         #expect(summary.exercise == id, "\(summary.segments)")
         #expect(summary.reps >= 5, "\(summary.reps)")
     }
@@ -75,7 +82,7 @@ struct CoachingSessionTests {
 
         // A 30° swing stays under upper-arm-still's 35° against the trunk; elbow-still (18° of change) catches it.
         for (curl, swung) in [(SyntheticCurl(swing: 30, depth: 135), true), (SyntheticCurl.good, false)] {
-            let (session, _) = Self.run(curl.frames(reps: 4), exercise: "bicep-curl")
+            let (session, _) = try Self.run(curl.frames(reps: 4), exercise: "bicep-curl")
             try #require(session.repetitions.count >= 3, "\(curl)")
             for rep in session.repetitions {
                 let rules = rep.issues.map(\.rule)
@@ -101,7 +108,7 @@ struct CoachingSessionTests {
             frames[f].poses[0] = mirrored
         }
         var session = CoachingSession(
-            configuration: .init(exercise: Self.library["bicep-curl"]!, library: Self.library.exercises)
+            configuration: .init(exercise: try Self.library()["bicep-curl"]!, library: try Self.library().exercises)
         )
         var shown: [Double] = []
         var progress: [Double] = []
@@ -132,7 +139,7 @@ struct CoachingSessionTests {
             frames[f].poses[0] = pose
         }
         var session = CoachingSession(
-            configuration: .init(exercise: Self.library["bicep-curl"]!, library: Self.library.exercises)
+            configuration: .init(exercise: try Self.library()["bicep-curl"]!, library: try Self.library().exercises)
         )
         var compared = 0
         for frame in frames.prefix(25) {
@@ -150,7 +157,7 @@ struct CoachingSessionTests {
 
     @Test func squatAnglesAreClinical() throws {
         let frames = SyntheticExercise(kind: .squat, noisePixels: 0, peakDegrees: 95).frames(reps: 3)
-        let (session, _) = Self.run(frames, exercise: "squat")
+        let (session, _) = try Self.run(frames, exercise: "squat")
         let rep = try #require(session.repetitions.first)
         let knee = try #require(rep.angles.first { $0.angle == .kneeFlexion })
         #expect(abs(knee.max - 95) < 6)  // smoothing and the median filter round the peak a little
@@ -160,11 +167,11 @@ struct CoachingSessionTests {
         #expect(rep.angles.first?.side == knee.side)
     }
 
-    @Test func noRepetitionsDuringWalkInIdleOrWithABystander() {
+    @Test func noRepetitionsDuringWalkInIdleOrWithABystander() throws {
         let frames = SyntheticExercise(kind: .squat, walkInSeconds: 4, idleBeforeSeconds: 3, bystander: true).frames(
             reps: 5
         )
-        let (session, events) = Self.run(frames, exercise: "squat")
+        let (session, events) = try Self.run(frames, exercise: "squat")
         #expect(session.repetitions.count == 5)
         // Nothing counted before the person stood still in frame.
         #expect(session.repetitions.allSatisfy { $0.startSeconds > 4 })
@@ -172,34 +179,34 @@ struct CoachingSessionTests {
     }
 
     @Test(arguments: [SyntheticExercise.Kind.walkOnly, .standStill])
-    func noRepetitionsWhenWalkingOrStandingStill(kind: SyntheticExercise.Kind) {
+    func noRepetitionsWhenWalkingOrStandingStill(kind: SyntheticExercise.Kind) throws {
         let frames = SyntheticExercise(kind: kind).frames(reps: 6)
-        #expect(Self.run(frames, exercise: "squat").session.repetitions.isEmpty)
-        #expect(Self.run(frames, exercise: nil).session.repetitions.isEmpty)
+        #expect(try Self.run(frames, exercise: "squat").session.repetitions.isEmpty)
+        #expect(try Self.run(frames, exercise: nil).session.repetitions.isEmpty)
         // Filmed close, only the upper body in the picture (enough with no exercise given): still nothing.
         let close = SyntheticExercise(kind: kind, waistUp: true).frames(reps: 6)
-        #expect(Self.run(close, exercise: nil).session.summary().reps == 0)
+        #expect(try Self.run(close, exercise: nil).session.summary().reps == 0)
     }
 
-    @Test func partlyOutOfFrameCountsNothingAndSaysWhichJoints() {
+    @Test func partlyOutOfFrameCountsNothingAndSaysWhichJoints() throws {
         let frames = SyntheticExercise(kind: .squat, legsCutOff: true).frames(reps: 5)
-        let (session, _) = Self.run(frames, exercise: "squat")
+        let (session, _) = try Self.run(frames, exercise: "squat")
         #expect(session.repetitions.isEmpty)
         #expect(session.jointsNeverSeen.contains(.leftKnee))
         #expect(session.snapshot.setupGuidance != nil)
     }
 
-    @Test func countsWithoutAnExerciseWhenOnlyTheUpperBodyIsInThePicture() {
+    @Test func countsWithoutAnExerciseWhenOnlyTheUpperBodyIsInThePicture() throws {
         // A close camera (a pull-up or push-up filmed from the waist up): with no exercise given, the coach
         // follows the movement as long as the neck and both shoulders are in the picture.
         let frames = SyntheticExercise(kind: .shoulderAbduction, peakDegrees: 140, waistUp: true).frames(reps: 8)
         #expect(frames[0].poses[0][.leftHip].y > SyntheticExercise.height)
-        let (session, _) = Self.run(frames, exercise: nil)
+        let (session, _) = try Self.run(frames, exercise: nil)
         #expect(session.summary().reps == 8)
         #expect(session.jointsNeverSeen.isEmpty)
     }
 
-    @Test func countsWithoutAnExerciseAndRecognisesIt() {
+    @Test func countsWithoutAnExerciseAndRecognisesIt() throws {
         // Raised above shoulder height, as the definition's motion.reach (120°) says: at shoulder height
         // a frontal raise is scored close to scaption (reach 90°), see Guides.md.
         let frames = SyntheticExercise(
@@ -209,7 +216,7 @@ struct CoachingSessionTests {
             bystander: true,
             peakDegrees: 140
         ).frames(reps: 10)
-        let (session, events) = Self.run(frames, exercise: nil)
+        let (session, events) = try Self.run(frames, exercise: nil)
         let summary = session.summary()
         #expect(summary.reps == 10)
         #expect(summary.exercise == "shoulder-abduction")
@@ -236,7 +243,7 @@ struct CoachingSessionTests {
         #expect(summary.cues.contains { $0.kind == .encouragement && $0.text.hasPrefix("Rep ") }, "\(summary.cues)")
         #expect(!summary.cues.contains { $0.text == "Good rep!" })
         // With the library, the same squats are recognised and judged.
-        let (judged, _) = Self.run(frames, exercise: nil)
+        let (judged, _) = try Self.run(frames, exercise: nil)
         #expect(judged.summary().averages.goodFraction != nil)
     }
 
@@ -244,7 +251,7 @@ struct CoachingSessionTests {
         // With no exercise given, once the exercise is named the overlay has its primary angle and the joint
         // to draw it at, as with the exercise given (the arc was missing: the joint was never set).
         let frames = SyntheticExercise(kind: .shoulderAbduction, peakDegrees: 140).frames(reps: 8)
-        var session = CoachingSession(configuration: .init(exercise: nil, library: Self.library.exercises))
+        var session = CoachingSession(configuration: .init(exercise: nil, library: try Self.library().exercises))
         var named = 0
         var drawable: [Double] = []
         for frame in frames {
@@ -279,7 +286,7 @@ struct CoachingSessionTests {
             for joint in [Joint.rightHip, .rightKnee, .rightAnkle] { pose[joint].confidence = 0.4 }
             frames[i].poses[0] = pose
         }
-        let (session, _) = Self.run(frames, exercise: nil)
+        let (session, _) = try Self.run(frames, exercise: nil)
         let summary = session.summary()
         #expect(summary.exercise == "squat")
         #expect(summary.reps == 6)
@@ -299,7 +306,7 @@ struct CoachingSessionTests {
 
     @Test func holdTimeIsMeasured() throws {
         let frames = SyntheticExercise(kind: .wallSit).frames(reps: 12)
-        let (session, events) = Self.run(frames, exercise: "wall-sit")
+        let (session, events) = try Self.run(frames, exercise: "wall-sit")
         let summary = session.summary()
         let hold = try #require(summary.holds.first)
         #expect(abs(hold.heldSeconds - 12) < 1.0)
@@ -311,9 +318,9 @@ struct CoachingSessionTests {
         // A wall sit (both knees at about 90°): with single-leg stance prescribed no balance time is credited,
         // and with no exercise given it is not named a single-leg stance (it was, on both counts).
         let frames = SyntheticExercise(kind: .wallSit).frames(reps: 12)
-        let (stance, _) = Self.run(frames, exercise: "single-leg-stance")
+        let (stance, _) = try Self.run(frames, exercise: "single-leg-stance")
         #expect(stance.summary().holds.allSatisfy { $0.heldSeconds < 1 }, "\(stance.summary().holds)")
-        let (named, _) = Self.run(frames, exercise: nil)
+        let (named, _) = try Self.run(frames, exercise: nil)
         #expect(
             named.summary().segments.allSatisfy { $0.exercise != "single-leg-stance" },
             "\(named.summary().segments)"
@@ -325,12 +332,12 @@ struct CoachingSessionTests {
         // given (it was named and never timed), and from when the position was taken, not from when it was named
         // (5.6 s of the 12.8 s timed with the exercise given).
         let frames = SyntheticExercise(kind: .wallSit).frames(reps: 12)
-        let (session, _) = Self.run(frames, exercise: nil)
+        let (session, _) = try Self.run(frames, exercise: nil)
         let summary = session.summary()
         #expect(summary.segments.contains { $0.exercise == "wall-sit" }, "\(summary.segments)")
         let hold = try #require(summary.holds.first, "\(summary)")
         #expect(hold.targetSeconds == 30)
-        let given = try #require(Self.run(frames, exercise: "wall-sit").session.summary().holds.first)
+        let given = try #require(try Self.run(frames, exercise: "wall-sit").session.summary().holds.first)
         #expect(abs(hold.heldSeconds - given.heldSeconds) < 0.5, "\(hold) \(given)")
         #expect(abs(hold.startSeconds - given.startSeconds) < 0.5, "\(hold) \(given)")
     }
@@ -342,7 +349,10 @@ struct CoachingSessionTests {
         // target's, which a hold has none of, so the arc of a recognised hold never turned green.
         let frames = SyntheticExercise(kind: .wallSit).frames(reps: 12)
         var session = CoachingSession(
-            configuration: .init(exercise: given ? Self.library["wall-sit"]! : nil, library: Self.library.exercises)
+            configuration: .init(
+                exercise: given ? try Self.library()["wall-sit"]! : nil,
+                library: try Self.library().exercises
+            )
         )
         var inBand = 0
         for frame in frames {
@@ -361,23 +371,27 @@ struct CoachingSessionTests {
 
     /// A squat as a prescription with a safety limit (the bundled squat has none: a normal deep squat
     /// must not raise a warning).
-    static let prescribedSquat = try! ExerciseDefinition(
-        jsonText: """
-            {"id": "squat", "name": "Squat", "view": "side", "posture": "upright", "side": "both", "kind": "reps",
-             "angles": ["kneeFlexion", "hipFlexion"], "primary": "kneeFlexion",
-             "repetition": {"start": 5, "peak": 90, "towardPeak": "eccentric"},
-             "target": {"min": 80, "max": 120},
-             "safety": [{"angle": "kneeFlexion", "max": 140, "warning": "Stop: deeper than your prescription allows"}]}
-            """,
-        file: "prescription.json"
-    )
+    private static let prescription = Result {
+        try ExerciseDefinition(
+            jsonText: """
+                {"id": "squat", "name": "Squat", "view": "side", "posture": "upright", "side": "both", "kind": "reps",
+                 "angles": ["kneeFlexion", "hipFlexion"], "primary": "kneeFlexion",
+                 "repetition": {"start": 5, "peak": 90, "towardPeak": "eccentric"},
+                 "target": {"min": 80, "max": 120},
+                 "safety": [{"angle": "kneeFlexion", "max": 140, "warning": "Stop: deeper than your prescription allows"}]}
+                """,
+            file: "prescription.json"
+        )
+    }
+
+    static func prescribedSquat() throws -> ExerciseDefinition { try prescription.get() }
 
     @Test func safetyWarningIsImmediate() throws {
         // Squats to 150° knee flexion; the prescription warns above 140°.
         let frames = SyntheticExercise(kind: .squat, noisePixels: 0, peakDegrees: 150).frames(reps: 2)
         var session = CoachingSession(
             configuration: .init(
-                exercise: Self.prescribedSquat,
+                exercise: try Self.prescribedSquat(),
                 frameWidth: SyntheticExercise.width,
                 frameHeight: SyntheticExercise.height,
                 emitsPoseEvents: false
@@ -397,25 +411,25 @@ struct CoachingSessionTests {
         #expect(session.repetitions.first?.verdict == .needsWork)
     }
 
-    @Test func aDeepSquatRaisesNoWarningWithTheBundledDefinition() {
+    @Test func aDeepSquatRaisesNoWarningWithTheBundledDefinition() throws {
         let frames = SyntheticExercise(kind: .squat, noisePixels: 0, peakDegrees: 150).frames(reps: 2)
-        let (session, events) = Self.run(frames, exercise: "squat")
+        let (session, events) = try Self.run(frames, exercise: "squat")
         #expect(session.repetitions.count == 2)
         #expect(!events.contains { if case .warning = $0 { true } else { false } })
     }
 
-    @Test func aShortClipThatStartsInPositionCountsItsRepetition() {
+    @Test func aShortClipThatStartsInPositionCountsItsRepetition() throws {
         // One quick squat starting 0.1 s into the clip (at its deepest when a 0.5-s settle time would end):
         // no walk-in, so no settling is needed.
         let frames = SyntheticExercise(kind: .squat, repSeconds: 1.0, idleBeforeSeconds: 0.1, idleAfterSeconds: 0.3)
             .frames(reps: 1)
-        let (session, _) = Self.run(frames, exercise: "squat")
+        let (session, _) = try Self.run(frames, exercise: "squat")
         #expect(session.repetitions.count == 1)
     }
 
-    @Test func cuesComeOneAtATimeWithACooldown() {
+    @Test func cuesComeOneAtATimeWithACooldown() throws {
         let frames = SyntheticExercise(kind: .squat, repSeconds: 1.5).frames(reps: 10)
-        let (_, events) = Self.run(frames, exercise: "squat", cooldown: 4)
+        let (_, events) = try Self.run(frames, exercise: "squat", cooldown: 4)
         let cues: [Cue] = events.compactMap { (event: CoachEvent) -> Cue? in
             if case .cue(let cue) = event { cue } else { nil }
         }
@@ -427,7 +441,7 @@ struct CoachingSessionTests {
 
     @Test func snapshotDescribesTheCurrentState() throws {
         let frames = SyntheticExercise(kind: .squat).frames(reps: 2)
-        var session = CoachingSession(configuration: .init(exercise: Self.library["squat"]!))
+        var session = CoachingSession(configuration: .init(exercise: try Self.library()["squat"]!))
         var maxProgress = 0.0
         for frame in frames {
             _ = session.ingest(frame)
@@ -455,9 +469,9 @@ struct CoachingSessionTests {
         return frames
     }
 
-    @Test func aGlitchOfAFewFramesNeitherDropsNorDelaysARepetition() {
+    @Test func aGlitchOfAFewFramesNeitherDropsNorDelaysARepetition() throws {
         let frames = Self.kneesOutOfFrame(seconds: 0.25, rep: nil)
-        let (session, events) = Self.run(frames, exercise: "squat")
+        let (session, events) = try Self.run(frames, exercise: "squat")
         #expect(session.repetitions.count == 5)
         // Nor is the person told to step back for a glitch.
         #expect(!events.contains { if case .setupGuidance = $0 { true } else { false } })
@@ -486,14 +500,14 @@ struct CoachingSessionTests {
         #expect(check.trusted == rigid)
     }
 
-    @Test func aGuessedDepthDoesNotSpoilTheCount() {
+    @Test func aGuessedDepthDoesNotSpoilTheCount() throws {
         // A 12-px jitter in z turns the 3-D knee angle into noise; measured in the image plane the
         // squats count, the first one included.
         let frames = Self.withDepth(
             SyntheticExercise(kind: .squat, idleBeforeSeconds: 0.2).frames(reps: 5),
             rigid: false
         )
-        let (session, _) = Self.run(frames, exercise: "squat")
+        let (session, _) = try Self.run(frames, exercise: "squat")
         #expect(session.repetitions.count == 5)
         let knee = session.repetitions.first?.angles.first { $0.angle == .kneeFlexion }
         #expect(abs((knee?.max ?? 0) - 95) < 8)
@@ -511,8 +525,8 @@ struct CoachingSessionTests {
             rigid: false,
             guessPixels: 48
         )
-        let given = Self.run(frames, exercise: "squat").session.repetitions
-        let (session, _) = Self.run(frames, exercise: nil)
+        let given = try Self.run(frames, exercise: "squat").session.repetitions
+        let (session, _) = try Self.run(frames, exercise: nil)
         // The first repetition ends before the recognizer has named the exercise.
         let squats = session.repetitions.filter { $0.exercise == "squat" }
         try #require(squats.count >= 6, "\(session.repetitions.map(\.exercise))")
@@ -528,9 +542,9 @@ struct CoachingSessionTests {
     @Test(arguments: [(60.0, "% of target"), (100.0, "target reached (+"), (140.0, "past the target range (+")])
     func rangeOfMotionIsToldAgainstTheTargetNeverAsAPercentageAbove100(peak: Double, text: String) throws {
         let frames = SyntheticExercise(kind: .squat, noisePixels: 0, peakDegrees: peak).frames(reps: 2)
-        let (session, _) = Self.run(frames, exercise: "squat")
+        let (session, _) = try Self.run(frames, exercise: "squat")
         let rep = try #require(session.repetitions.first)
-        let said = try #require(rep.targetText(for: Self.library["squat"]!))
+        let said = try #require(rep.targetText(for: Self.library()["squat"]!))
         #expect(said.contains(text), "\(said)")
         if peak > 120 { #expect(said.hasSuffix("beyond 120°)")) }
     }
@@ -538,10 +552,10 @@ struct CoachingSessionTests {
     // MARK: - Framing, depth verdict and per-repetition results
 
     /// Squats seen in a picture `height` pixels high (the feet stand at y = 445).
-    static func runSquats(height: Double, reps: Int = 4) -> CoachingSession {
+    static func runSquats(height: Double, reps: Int = 4) throws -> CoachingSession {
         var session = CoachingSession(
             configuration: .init(
-                exercise: library["squat"]!,
+                exercise: try Self.library()["squat"]!,
                 frameWidth: SyntheticExercise.width,
                 frameHeight: height,
                 emitsPoseEvents: false
@@ -551,18 +565,18 @@ struct CoachingSessionTests {
         return session
     }
 
-    @Test func anAngleEndJustOutsideThePictureIsStillMeasured() {
+    @Test func anAngleEndJustOutsideThePictureIsStillMeasured() throws {
         // Ankles 15 px below a 430-px picture: the knee is in it and 80 % of the shank too, so the knee angle
         // is measured and every squat counts (a push-up's wrists below the picture, push-up_1).
-        let session = Self.runSquats(height: 430)
+        let session = try Self.runSquats(height: 430)
         #expect(session.repetitions.count == 4)
         #expect(session.snapshot.setupGuidance == nil)
     }
 
-    @Test func anAngleEndFarOutsideThePictureIsNotMeasured() {
+    @Test func anAngleEndFarOutsideThePictureIsNotMeasured() throws {
         // In a 390-px picture less than a third of the shank is visible: no direction to measure, so nothing
         // counts and the person is asked to step back.
-        let session = Self.runSquats(height: 390)
+        let session = try Self.runSquats(height: 390)
         #expect(session.repetitions.isEmpty)
         #expect(session.snapshot.setupGuidance?.contains("Step back") == true)
     }
@@ -579,7 +593,7 @@ struct CoachingSessionTests {
             pose[.rightHip].confidence = 0.4
             frames[i].poses[0] = pose
         }
-        let (session, _) = Self.run(frames, exercise: "squat")
+        let (session, _) = try Self.run(frames, exercise: "squat")
         #expect(session.repetitions.count == 3)
         for rep in session.repetitions {
             #expect(!rep.issues.contains { $0.rule == "depth" }, "\(rep.issues)")
@@ -599,7 +613,7 @@ struct CoachingSessionTests {
             frames[glitch].poses[0][joint].x -= 40
             frames[glitch].poses[0][joint].y -= 140
         }
-        let (session, _) = Self.run(frames, exercise: "squat")
+        let (session, _) = try Self.run(frames, exercise: "squat")
         #expect(session.repetitions.count == 4)
         for rep in session.repetitions {
             let knee = try #require(rep.angles.first { $0.angle == .kneeFlexion })
@@ -620,9 +634,9 @@ struct CoachingSessionTests {
         }
     }
 
-    @Test func aPhantomRepetitionOnGuessedDepthIsReplacedByTheImagePlaneCount() {
+    @Test func aPhantomRepetitionOnGuessedDepthIsReplacedByTheImagePlaneCount() throws {
         let frames = Self.phantomThenThreeSquats()
-        let (session, _) = Self.run(frames, exercise: "squat")
+        let (session, _) = try Self.run(frames, exercise: "squat")
         #expect(session.repetitions.count == 3)
         #expect(session.repetitions.allSatisfy { $0.startSeconds > 1 })
     }
@@ -639,7 +653,7 @@ struct CoachingSessionTests {
             SyntheticExercise(kind: .squat, repSeconds: repSeconds, idleBeforeSeconds: idleBefore).frames(reps: reps),
             rigid: false
         )
-        let (session, _) = run(frames, exercise: "squat")
+        let (session, _) = try run(frames, exercise: "squat")
         #expect(session.repetitions.count == reps)
         let first = try #require(session.repetitions.first)
         let last = try #require(session.repetitions.last)
@@ -682,7 +696,7 @@ struct CoachingSessionTests {
         #expect(check.trusted == true)
     }
 
-    @Test func aFormJointOutOfThePictureIsAskedForWhileTheCountGoesOn() {
+    @Test func aFormJointOutOfThePictureIsAskedForWhileTheCountGoesOn() throws {
         // Shoulder abductions with the hands never seen (beyond the picture's sides): the shoulder angle counts
         // every raise, and the coach asks to step back so that the elbow rule (arms straight) can be judged.
         let frames = SyntheticExercise(kind: .shoulderAbduction).frames(reps: 6).map { frame in
@@ -690,7 +704,7 @@ struct CoachingSessionTests {
             for joint in [Joint.leftWrist, .rightWrist] { frame.poses[0][joint] = .missing }
             return frame
         }
-        let (session, events) = Self.run(frames, exercise: "shoulder-abduction")
+        let (session, events) = try Self.run(frames, exercise: "shoulder-abduction")
         #expect(session.repetitions.count == 6)
         let asked = events.compactMap { if case .setupGuidance(let text) = $0 { text } else { nil } }
         #expect(asked == ["Step back so that your hands are in the picture, so I can check your form"])
@@ -725,7 +739,7 @@ extension CoachingSessionTests {
         let frames = Self.frontView {
             SyntheticExercise.body(cx: 320, view: .front, abduction: (15 + 75 * $0, 15 + 45 * $0))
         }
-        let (session, _) = Self.run(frames, exercise: "lateral-raise")
+        let (session, _) = try Self.run(frames, exercise: "lateral-raise")
         #expect(session.repetitions.count == 4)
         for rep in session.repetitions {
             #expect(rep.measurementReliable)
@@ -743,7 +757,7 @@ extension CoachingSessionTests {
             pose[.rightKnee].x -= 15 * phase
             return pose
         }
-        let (session, _) = Self.run(frames, exercise: "squat")
+        let (session, _) = try Self.run(frames, exercise: "squat")
         #expect(session.repetitions.count == 4)
         for rep in session.repetitions {
             #expect(!rep.measurementReliable)
@@ -775,7 +789,7 @@ extension CoachingSessionTests {
             },
             rigid: false
         )
-        let (fromTheFront, _) = Self.run(front, exercise: "squat")
+        let (fromTheFront, _) = try Self.run(front, exercise: "squat")
         let recounted = try #require(fromTheFront.repetitions.first)
         try #require(recounted.endSeconds < 1)
         #expect(!recounted.measurementReliable)

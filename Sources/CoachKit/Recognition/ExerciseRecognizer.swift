@@ -117,7 +117,8 @@ public struct ExerciseRecognizer: Sendable {
     /// (at the top of a pull-up the hands are at the chin, below the head).
     static let hangingOverhead = 0.4
     /// Below this share (where the hands are seen) nobody hangs from them: a squat's arms raised forward to
-    /// balance, anchored as they move with nothing, made a pull-up of a 1.1-s kaiakol squat.
+    /// balance, anchored as they move with nothing, made a pull-up of a 1.1-s squat (see Guides.md, "Cases behind
+    /// the code").
     static let hangingOverheadAtLeast = 0.2
 
     public let configuration: Configuration

@@ -20,120 +20,31 @@ public import PoseKit
 /// let summary = session.summary()
 /// ```
 public struct CoachingSession: Sendable {
-    public struct Configuration: Sendable {
-        /// The exercise prescribed; `nil` to recognise it from `library` and count any periodic movement.
-        public var exercise: ExerciseDefinition?
-        /// The exercises recognition chooses from (when `exercise` is `nil`).
-        public var library: [ExerciseDefinition]
-        /// The image size, to tell when the person is at the edge of the frame.
-        public var frameWidth: Double?
-        public var frameHeight: Double?
-        public var selector: PoseSelector.Configuration
-        public var smoother: PoseSmoother.Configuration
-        public var cues: CueScheduler.Configuration
-        public var recognition: ExerciseRecognizer.Configuration
-        /// Measure angles in 3-D when keypoints have depth, unless ``DepthJitterCheck`` finds it a video pose
-        /// estimator's guess (then it is ignored and angles are measured in the image plane).
-        public var useDepth: Bool
-        /// How long the person must be in frame and not walking before a repetition may start. Waived when
-        /// the person is already in frame and still at the start of the recording (a clip that starts in
-        /// position), so a short clip's first repetition is not lost.
-        public var settleSeconds: Double
-        /// Joints below this confidence are not seen.
-        public var minimumJointConfidence: Double
-        /// Joints closer than this fraction of the frame size to its edge are out of frame.
-        public var edgeMarginFraction: Double
-        /// Horizontal movement of the feet (or the root when no foot is seen), in torso lengths in one
-        /// second, above which the person is walking.
-        public var walkingTorsoLengths: Double
-        /// Whether to report the pose as an event every frame.
-        public var emitsPoseEvents: Bool
-        /// An invalid stretch (out of frame, walking, nobody seen) shorter than this is a glitch of the pose
-        /// estimator (a skeleton that collapses for a few frames, a wrist at the edge): it neither drops the
-        /// repetition under way nor restarts the settling time; those frames are just not counted.
-        public var glitchSeconds: Double
-        /// After a stretch out of frame (or without a pose) at most this long, in which the person did not
-        /// walk, a repetition may start at once: the person is still in position.
-        public var briefAbsenceSeconds: Double
-        /// An invalid stretch longer than a glitch but shorter than this (the pose lost, the feet out of the
-        /// picture for a moment) is bridged when the person did not walk, is found again where they were, and
-        /// the counted angle after it continues what it did before (still past the lower threshold in a
-        /// repetition, still short of the upper one at rest, ``RepCounter/continues(with:)``): the repetition
-        /// under way survives and records the gap (``Repetition/gapSeconds``). Otherwise it is dropped, as
-        /// any longer stretch drops it. Exercise given, repetitions only.
-        public var bridgeSeconds: Double
-
-        public init(
-            exercise: ExerciseDefinition? = nil,
-            library: [ExerciseDefinition] = [],
-            frameWidth: Double? = nil,
-            frameHeight: Double? = nil,
-            selector: PoseSelector.Configuration = .init(),
-            smoother: PoseSmoother.Configuration = .init(),
-            cues: CueScheduler.Configuration = .init(),
-            recognition: ExerciseRecognizer.Configuration = .init(),
-            useDepth: Bool = true,
-            settleSeconds: Double = 0.5,
-            minimumJointConfidence: Double = 0.2,
-            edgeMarginFraction: Double = 0.005,
-            walkingTorsoLengths: Double = 0.8,
-            emitsPoseEvents: Bool = true,
-            glitchSeconds: Double = 0.3,
-            briefAbsenceSeconds: Double = 1.5,
-            bridgeSeconds: Double = 1.0
-        ) {
-            self.exercise = exercise
-            self.library = library
-            self.frameWidth = frameWidth
-            self.frameHeight = frameHeight
-            self.selector = selector
-            self.smoother = smoother
-            self.cues = cues
-            self.recognition = recognition
-            self.useDepth = useDepth
-            self.settleSeconds = settleSeconds
-            self.minimumJointConfidence = minimumJointConfidence
-            self.edgeMarginFraction = edgeMarginFraction
-            self.walkingTorsoLengths = walkingTorsoLengths
-            self.emitsPoseEvents = emitsPoseEvents
-            self.glitchSeconds = glitchSeconds
-            self.briefAbsenceSeconds = briefAbsenceSeconds
-            self.bridgeSeconds = bridgeSeconds
-        }
-    }
-
-    /// The view the camera has of the person, from shoulder width relative to torso length.
-    public enum View: String, Sendable, Hashable, Codable {
-        case front, side, oblique, unknown
-    }
-
     public let configuration: Configuration
+
+    /// ``Configuration/exercise`` given, or recognised from ``Configuration/library``.
+    let mode: Mode
     /// The state for the overlay after the latest frame.
-    public private(set) var snapshot = CoachSnapshot()
+    public internal(set) var snapshot = CoachSnapshot()
     /// The view estimated at the latest frame.
-    public private(set) var view: View = .unknown
+    public var view: View { viewEstimator.view }
     /// Repetitions so far.
-    public private(set) var repetitions: [Repetition] = []
+    public var repetitions: [Repetition] { log.repetitions }
 
     private var selector: PoseSelector
     private var smoother: PoseSmoother
-    private var cues: CueScheduler
-    private var events: [CoachEvent] = []
+    var cues: CueScheduler
+    var events: [CoachEvent] = []
     /// Set by ``finish()``.
-    private var finished = false
+    var finished = false
 
     // Set-up and gating.
-    private let requiredJoints: [Joint]
-    private var requiredSeenFrames: [Int]
-    /// For each required joint, the alternative it belongs to: 0 = needed always, 1 = left set, 2 = right
-    /// set. A frame is measurable when the always-needed joints and one complete side are in view (a side
-    /// view hides the far limbs).
-    private let requiredSet: [Int]
-    /// For each required joint that ends a measured angle (a wrist, an ankle), the index in `requiredJoints`
-    /// of the angle's vertex on its side (the elbow, the knee); -1 for a vertex or a midline joint. Such an end
-    /// joint may lie a little outside the picture (a pose estimator extrapolates it) and still be measured:
-    /// the angle only needs the direction of the limb from the vertex, which the visible part shows.
-    private let requiredAnchor: [Int]
+    /// Whether a joint is seen and in the picture.
+    let visibility: JointVisibility
+    /// Whether the joints the exercise needs are in the picture.
+    var inFrame: InFrameCheck
+    var walking: WalkingDetector
+    private var viewEstimator = ViewEstimator()
     /// The joints each form rule's angle needs on the left and the right (the midline ones on both), and the
     /// view the rule needs. Counting does not wait for them; when one the view lets the coach judge is out of
     /// the picture for a second, the person is asked to step back so that it is in (a push-up with the feet cut
@@ -143,110 +54,72 @@ public struct CoachingSession: Sendable {
     private var missingParts = 0
     private var missingPartsSince = Double.nan
     private var missingPartsAdvice: String?
-    private var completeFrames = 0
-    private var framesWithPerson = 0
-    private var secondsWithPerson = 0.0
+    var framesWithPerson = 0
+    var secondsWithPerson = 0.0
     private var previousFrameHadPerson = false
-    private var lastSeconds = -Double.infinity
-    private var firstSeconds = Double.nan
-    /// The first frame with a person in the recording.
-    private var firstPersonSeconds = Double.nan
+    var lastSeconds = -Double.infinity
+    var firstSeconds = Double.nan
     private var lastPersonSeconds = -Double.infinity
-    private var validSince = Double.infinity
-    /// The start of the current invalid stretch (NaN while the person is measurable).
-    private var invalidSince = Double.nan
-    /// Whether the person walked during the current invalid stretch.
-    private var walkedWhileInvalid = false
-    /// Whether the current invalid stretch (past the glitch time) is held as a possible gap to bridge
-    /// (``Configuration/bridgeSeconds``).
-    private var bridging = false
-    /// When the stretch held as a possible gap began, and (once the person is back) when it ended.
-    private var gapStartedAt = Double.nan
-    private var gapEndedAt = Double.nan
-    /// The frames seen since the person came back from a held gap, and how many of them found the counted angle
-    /// continuing the repetition: the first frames after a gap are still settling in the smoother, so the
-    /// verdict is a majority of ``gapDecisionFrames``.
-    private var gapReturnFrames = 0
-    private var gapReturnVotes = 0
-    /// Whether the person came back where they were, not having walked, and may resume at once.
-    private var gapReturnInPlace = false
-    private var gapReturnResumes = false
-    static let gapDecisionFrames = 3
-    /// The gaps bridged so far (start, end), for the repetitions they fall in.
-    private var bridgedGaps: [(start: Double, end: Double)] = []
-    /// The body's image x (the root, else the neck) in the last measurable frame.
-    private var lastValidBodyX = Double.nan
-    private var rootTrail: [Double]
-    private var rootOnlyTrail: [Double]
-    private var rootTrailTimes: [Double]
-    private var rootTrailNext = 0
-    private var torso = 0.0
-    private var walkingUntil = -Double.infinity
+    /// Glitches, gaps and interruptions, and whether the person has settled.
+    private var presence: PresenceTracker
     private var guidance: String?
     /// Whether the latest frame's person was measurable: in frame, and not walking (diagnostics).
-    public private(set) var lastFrameValid = false
-    private var hasDepth = false
-    private var depthCheck = DepthJitterCheck()
+    public internal(set) var lastFrameValid = false
+    var hasDepth = false
+    var depthCheck = DepthJitterCheck()
 
     // Definition-driven counting.
-    private var counters: [RepCounter] = []
-    private var counterSides: [BodySide?] = []
-    private var peakS: [Double] = []
-    private var values: [Double] = []  // angle index × 2 + side, this frame
+    var counters: [RepCounter] = []
+    var counterSides: [BodySide?] = []
+    var peakS: [Double] = []
+    var values: [Double] = []  // angle index × 2 + side, this frame
     /// `values` one and two frames with a person ago (NaN after a frame without one): a repetition's angle
     /// ranges use the median of the last three, so a value seen in a single frame (a limb that flips for a
     /// frame, "39–178°") is not reported as the angle reached.
-    private var previousValues: [Double] = []
-    private var olderValues: [Double] = []
+    var previousValues: [Double] = []
+    var olderValues: [Double] = []
     /// Whether `values` are from the last frame (false after a frame without a person).
-    private var valuesAreRecent = false
-    private var statMin: [Double] = []
-    private var statMax: [Double] = []
-    private var statPeak: [Double] = []
-    private var breachActive: [Bool] = []
-    private var pendingBreaches: [Repetition.SafetyBreach] = []
-    private var judgedAngles: [Repetition.AngleRange] = []
-    /// The joints of each angle slot (`a * 2 + side`) and the vertex they are seen from (``isSeen(_:vertex:)``).
-    private var slotJoints: [[Joint]] = []
-    private var slotVertex: [Joint] = []
+    var valuesAreRecent = false
+    var statMin: [Double] = []
+    var statMax: [Double] = []
+    var statPeak: [Double] = []
+    var safety: SafetyMonitor
+    /// The joints of each angle slot (`a * 2 + side`) and the vertex they are seen from (``JointVisibility/isSeen(_:vertex:)``).
+    var slotJoints: [[Joint]] = []
+    var slotVertex: [Joint] = []
     /// Whether the slot's joints are all seen in this frame: only then does its value enter the repetition's
     /// angle ranges (an angle through an ankle the pose estimator placed outside the picture is a guess).
-    private var slotSeen: [Bool] = []
+    var slotSeen: [Bool] = []
     /// The body parts (``BodyPart`` bits) that kept each slot from being seen since the statistics were reset.
-    private var slotMissingParts: [Int] = []
-    private var lastRepEnd = -Double.infinity
-    private var workingSide: BodySide?
+    var slotMissingParts: [Int] = []
+    var lastRepEnd = -Double.infinity
+    var workingSide: BodySide?
     /// When the prescribed hold at the peak was last reached (its cue is said once per repetition).
-    private var peakHoldReachedSince = -Double.infinity
+    var peakHoldReachedSince = -Double.infinity
     /// The counter (side) whose repetitions count, once one has counted.
-    private var countingCounter: Int?
+    var countingCounter: Int?
     /// How well each side's primary-angle joints are seen (smoothed mean confidence, left and right).
-    private var sideConfidence = (left: 0.0, right: 0.0)
+    var sideConfidence = (left: 0.0, right: 0.0)
     /// Smoothed mean depth of the left primary-angle joints minus the right ones (positive: the left side
     /// is farther from the camera), when keypoints have depth.
-    private var sideDepthDifference = 0.0
-    private let primaryJoints: (left: [Joint], right: [Joint])
-    /// Shoulder and hip width in the image over the torso length, smoothed (``facesCameraSquarely``).
-    private var shoulderWidthRatio = Double.nan
-    private var hipWidthRatio = Double.nan
+    var sideDepthDifference = 0.0
+    /// The side a bilateral exercise is measured on when ``measuresOneSide`` (``nearSide()``), as of this
+    /// frame's measurement (read on every frame).
+    var measuredSide = BodySide.left
 
-    // Holds.
-    private var holdHeld = 0.0
-    private var holdStart = Double.nan
-    private var holdLastGood = -Double.infinity
-    private var holdCompleted = false
-    private var holds: [SessionSummary.Hold] = []
-    private var lastWholeSecond = -1
+    let primaryJoints: (left: [Joint], right: [Joint])
+
+    var holdTimer = HoldTimer()
 
     // The movement of the exercise's joints, counted as a cross-check of the angle counter.
-    private var movement: PeriodicMotionCounter?
-    private var angleReps = 0
-    private var secondary: [RepCounter] = []
+    var movement: PeriodicMotionCounter?
+    var angleReps = 0
+    var secondary: [RepCounter] = []
     /// The value each secondary counter reads (`a * 2 + side` in `values`; with no exercise given, the angle's
     /// slot in the recognizer's 10-Hz samples, `ExerciseRecognizer.index(kind) * 2 + side`).
-    private var secondarySlots: [Int] = []
+    var secondarySlots: [Int] = []
     /// With no exercise given: whether the secondary counters were told of an invalid stretch since their last sample.
-    private var secondaryInvalid = true
+    var secondaryInvalid = true
     /// The angles in the image plane and their per-repetition statistics, while it is not yet known whether
     /// the keypoints' depth is measured or guessed (``DepthJitterCheck``): kept as the 3-D ones are, with the
     /// image-plane counters' phases and peaks (``swapPlanes()``), and swapped in for them when the depth
@@ -254,13 +127,13 @@ public struct CoachingSession: Sendable {
     /// form rules and range of motion come from the one signal its counter followed (a first pull-up read
     /// "target reached" with a peak of 138° while its elbows' ranges, begun at the verdict, ended at 88–104°
     /// and "Pull a little higher" judged 44°).
-    private var imagePlane = AnglePlane()
-    private var flatCounters: [RepCounter] = []
+    var imagePlane = AnglePlane()
+    var flatCounters: [RepCounter] = []
     /// Whether the exercise's primary angle has a left and a right (read on every frame).
-    private var primaryIsSided = false
+    var primaryIsSided = false
 
     /// One plane's angle values and statistics (see ``imagePlane``); the session's own live in its properties.
-    private struct AnglePlane {
+    struct AnglePlane {
         var values: [Double] = []
         var previousValues: [Double] = []
         var olderValues: [Double] = []
@@ -273,7 +146,7 @@ public struct CoachingSession: Sendable {
 
     /// Exchanges the session's angle values and statistics with ``imagePlane`` (array buffers only: no copy), so
     /// that the same code keeps both: swapped, run, swapped back.
-    private mutating func swapPlanes() {
+    mutating func swapPlanes() {
         swap(&values, &imagePlane.values)
         swap(&previousValues, &imagePlane.previousValues)
         swap(&olderValues, &imagePlane.olderValues)
@@ -285,37 +158,15 @@ public struct CoachingSession: Sendable {
     }
     /// The repetitions `flatCounters` completed (and that could count) before the depth verdict, with their
     /// counter: when the depth proves a guess, they replace the ones counted on the 3-D angle until then.
-    private var flatCompleted: [(rep: RepCounter.Completed, counter: Int, statistics: RepetitionStatistics)] = []
+    var flatCompleted: [(rep: RepCounter.Completed, counter: Int, statistics: RepetitionStatistics)] = []
 
     /// A repetition's angle ranges, values at the peak and missing parts, per slot (``statMin`` and the rest).
-    private typealias RepetitionStatistics = (min: [Double], max: [Double], peak: [Double], missingParts: [Int])
-    /// Repetitions of each fallback signal: [0] the movement, [k] the k-th other angle.
-    private var fallbackReps: [[RepCounter.Completed]] = [[]]
-    /// What the repetitions are counted from.
-    private enum CountingSignal: Equatable {
-        /// The exercise's primary angle.
-        case primaryAngle
-        /// The dominant movement (``fallbackReps``[0]).
-        case movement
-        /// The k-th secondary angle counter (``fallbackReps``[k + 1]).
-        case secondaryAngle(Int)
-
-        /// Its index in ``fallbackReps``; `nil` for the primary angle.
-        var fallback: Int? {
-            switch self {
-            case .primaryAngle: nil
-            case .movement: 0
-            case .secondaryAngle(let k): k + 1
-            }
-        }
-
-        init(fallback: Int) { self = fallback == 0 ? .movement : .secondaryAngle(fallback - 1) }
-    }
-    /// With no exercise given, the movement counts until one of the body's angles (every library angle kind, each
-    /// side and direction) proves it misses repetitions, by the same test as a fallback with an exercise given.
-    private var countingSource = CountingSignal.primaryAngle
+    typealias RepetitionStatistics = (min: [Double], max: [Double], peak: [Double], missingParts: [Int])
+    /// What the repetitions are counted from (with no exercise given, the movement until one of the body's angles
+    /// proves it misses repetitions), and the repetitions each fallback signal found.
+    var source = CountingSource(configuration: .init(movementOnly: false), otherAngles: 0)
     /// Whether repetitions come from a fallback signal because the primary angle proved unreliable.
-    public var countsMovement: Bool { countingSource != .primaryAngle }
+    public var countsMovement: Bool { source.signal != .primaryAngle }
 
     /// With no exercise given: the projection of the pose on the movement counted (torso lengths), and which
     /// principal component that movement is (0 = the leading one). For diagnostics (`--trace`).
@@ -328,61 +179,58 @@ public struct CoachingSession: Sendable {
     /// -, direction + or -).
     /// For diagnostics (`ptcoach evaluate-reps --per-file`).
     package var signalCounts: [(signal: String, reps: Int)] {
-        guard let exercise = configuration.exercise, exercise.repetition != nil else { return [] }
-        var list: [(signal: String, reps: Int)] = [("angle", angleReps), ("movement", fallbackReps[0].count)]
+        guard let exercise = mode.exercise, exercise.repetition != nil else { return [] }
+        var list: [(signal: String, reps: Int)] = [("angle", angleReps), ("movement", source.fallbackReps[0].count)]
         for k in secondary.indices {
             let slot = secondarySlots[k]
             let angle = exercise.angles[slot / 2]
             let side = angle.isSided ? (slot % 2 == 0 ? "L" : "R") : "-"
             let direction = secondary[k].configuration.direction > 0 ? "+" : "-"
-            list.append(("\(angle.rawValue):\(side)\(direction)", fallbackReps[k + 1].count))
+            list.append(("\(angle.rawValue):\(side)\(direction)", source.fallbackReps[k + 1].count))
         }
         return list
     }
 
     // Recognition and agnostic counting.
-    private var recognizer: ExerciseRecognizer?
-    private var agnostic: PeriodicMotionCounter?
-    private var candidate: Int?
-    private var candidateVotes = 0
-    /// The recognizer's last decision, when it named an exercise (index, state), and how many named one.
-    private var lastNamed: (index: Int, state: RecognitionState)?
-    private var decisions = 0
-    private var recognizedIndex: Int?
-    private var recognizedConfidence = 0.0
-    private var autoRing: [Double] = []
-    private var autoTimes: [Double] = []
-    private var autoNext = 0
-    private var autoCount = 0
-    private var lastAutoSampleSeconds = -Double.infinity
-    private var segments: [SessionSummary.Segment] = []
-    private var segmentStart = 0.0
+    var recognizer: ExerciseRecognizer?
+    var agnostic: PeriodicMotionCounter?
+    var recognition = RecognitionTracker()
+    /// The exercise recognised (its index in the library), with no exercise given.
+    var recognizedIndex: Int? { recognition.recognizedIndex }
+    /// The body's angles at 10 Hz (with an exercise given, its own angles, when it counts repetitions).
+    var ring = AngleSampleRing(capacity: 0)
 
-    // Log.
-    private var formIssues: [SessionSummary.FormIssueEvent] = []
-    private var warnings: [SafetyWarning] = []
-    private var cueLog: [Cue] = []
-    private var withdrawnCues: [Cue] = []
+    /// The repetitions, form issues, cues and segments, for the summary.
+    var log = SessionLog()
     /// While repetitions counted before the depth verdict are recounted from their image-plane angle only.
-    private var recounting = false
-    /// For each form rule of the exercise given, why it may not be checked, in words made once (a repetition
-    /// allocates only its list of unchecked rules): another view needed, not seen, not measured in a recount,
-    /// not judged from a movement count without depth.
-    private var ruleReasons: [(view: String, notSeen: String, recount: String, movement: String)] = []
-    /// The reasons of the repetition being completed, kept across repetitions.
-    private var reasonBuffer: [String] = []
+    var recounting = false
+    /// Judges the repetitions completed.
+    var judge: RepetitionJudge
 
     public init(configuration: Configuration) {
         self.configuration = configuration
+        mode = configuration.exercise.map(Mode.given) ?? .recognised(library: configuration.library)
         selector = PoseSelector(configuration: configuration.selector)
         smoother = PoseSmoother(configuration: configuration.smoother)
         cues = CueScheduler(configuration: configuration.cues)
-        rootTrail = Array(repeating: .nan, count: 11)
-        rootOnlyTrail = Array(repeating: .nan, count: 11)
-        rootTrailTimes = Array(repeating: -.infinity, count: 11)
+        visibility = JointVisibility(
+            minimumJointConfidence: configuration.minimumJointConfidence,
+            frameWidth: configuration.frameWidth,
+            frameHeight: configuration.frameHeight,
+            edgeMarginFraction: configuration.edgeMarginFraction
+        )
+        inFrame = InFrameCheck(exercise: mode.exercise, visibility: visibility)
+        safety = SafetyMonitor(exercise: mode.exercise)
+        judge = RepetitionJudge(exercise: mode.exercise)
+        walking = WalkingDetector(
+            configuration: .init(
+                walkingTorsoLengths: configuration.walkingTorsoLengths,
+                minimumJointConfidence: configuration.minimumJointConfidence
+            )
+        )
         events.reserveCapacity(16)
-        if let exercise = configuration.exercise {
-            requiredJoints = exercise.requiredJoints
+        switch mode {
+        case .given(let exercise):
             primaryIsSided = exercise.primaryAngle.isSided
             let n = exercise.angles.count * 2
             values = Array(repeating: .nan, count: n)
@@ -391,9 +239,6 @@ public struct CoachingSession: Sendable {
             statMin = Array(repeating: .infinity, count: n)
             statMax = Array(repeating: -.infinity, count: n)
             statPeak = Array(repeating: .nan, count: n)
-            breachActive = Array(repeating: false, count: exercise.safetyLimits.count * 2)
-            pendingBreaches.reserveCapacity(8)
-            judgedAngles.reserveCapacity(n)
             for angle in exercise.angles {
                 for side in [BodySide.left, .right] {
                     slotJoints.append(angle.joints(side: side))
@@ -442,13 +287,10 @@ public struct CoachingSession: Sendable {
                                 )
                             )
                             secondarySlots.append(a * 2 + side)
-                            fallbackReps.append([])
                         }
                     }
                 }
-                let capacity = 300
-                autoRing = Array(repeating: .nan, count: capacity * ExerciseRecognizer.featureCount)
-                autoTimes = Array(repeating: -.infinity, count: capacity)
+                ring = AngleSampleRing(capacity: 300)
                 let sides: [BodySide?] =
                     switch exercise.side {
                     case .left: [.left]
@@ -469,55 +311,42 @@ public struct CoachingSession: Sendable {
             // A hold's band is its first condition's (the primary angle's): the overlay's arc turns green in it.
             snapshot.targetRange = exercise.targetBand
             snapshot.recognition = .exercise(id: exercise.id, confidence: 1)
-        } else {
-            // With no exercise given, the upper body: a pull-up or push-up filmed close shows no hips, and the
-            // movement is still followed (the hips a pose estimator guesses past the edge anchor it). An exercise
-            // given needs its own primary angle's joints instead.
-            requiredJoints = [.neck, .leftShoulder, .rightShoulder]
-            recognizer = ExerciseRecognizer(exercises: configuration.library, configuration: configuration.recognition)
+        case .recognised(let library):
+            recognizer = ExerciseRecognizer(exercises: library, configuration: configuration.recognition)
             agnostic = PeriodicMotionCounter()
-            countingSource = .movement
             for (k, kind) in ExerciseRecognizer.kinds.enumerated() where kind.countsRepetitions {
                 for side in 0..<(kind.isSided ? 2 : 1) {
                     for direction in [1.0, -1.0] {
                         secondary.append(RepCounter(configuration: .init(direction: direction, minimumRange: 15)))
                         secondarySlots.append(k * 2 + side)
-                        fallbackReps.append([])
                     }
                 }
             }
-            let capacity = 300
-            autoRing = Array(repeating: .nan, count: capacity * ExerciseRecognizer.featureCount)
-            autoTimes = Array(repeating: -.infinity, count: capacity)
+            ring = AngleSampleRing(capacity: 300)
             snapshot.recognition = .noPerson
         }
-        requiredSeenFrames = Array(repeating: 0, count: requiredJoints.count)
         primaryJoints = (
-            configuration.exercise?.primaryAngle.joints(side: .left) ?? [],
-            configuration.exercise?.primaryAngle.joints(side: .right) ?? []
+            mode.exercise?.primaryAngle.joints(side: .left) ?? [],
+            mode.exercise?.primaryAngle.joints(side: .right) ?? []
         )
-        let sidedAlternatives = configuration.exercise.map { ($0.side == .both || $0.side == .either) } ?? true
-        requiredSet = requiredJoints.map { joint in
-            guard sidedAlternatives else { return 0 }
-            return joint.isLeft ? 1 : joint.isRight ? 2 : 0
-        }
-        ruleReasons = (configuration.exercise?.formRules ?? []).map { rule in
-            (
-                "\(rule.id) needs a \(rule.view.rawValue) view", "\(rule.id) not seen",
-                "\(rule.id) not measured at the start of the recording",
-                "\(rule.id) not judged from a movement count without depth"
+        presence = PresenceTracker(
+            configuration: .init(
+                settleSeconds: configuration.settleSeconds,
+                glitchSeconds: configuration.glitchSeconds,
+                briefAbsenceSeconds: configuration.briefAbsenceSeconds,
+                bridgeSeconds: configuration.bridgeSeconds,
+                // Gaps are bridged when repetitions are counted (of a given exercise, or of the movement when none
+                // is given).
+                bridges: (mode.exercise?.repetition != nil || agnostic != nil)
+                    && configuration.bridgeSeconds > configuration.glitchSeconds
             )
-        }
-        reasonBuffer.reserveCapacity(4)
-        ruleJoints = (configuration.exercise?.formRules ?? []).map { rule in
+        )
+        source = CountingSource(
+            configuration: .init(movementOnly: mode.isRecognised),
+            otherAngles: secondary.count
+        )
+        ruleJoints = (mode.exercise?.formRules ?? []).map { rule in
             (rule.angle.joints(side: .left), rule.angle.joints(side: .right), rule.angle, rule.view)
-        }
-        let joints = requiredJoints
-        requiredAnchor = joints.map { joint in
-            guard let angle = configuration.exercise?.primaryAngle, joint.isLeft || joint.isRight else { return -1 }
-            let vertex = angle.vertexJoint(side: joint.isLeft ? .left : .right)
-            guard vertex != joint, angle.joints(side: joint.isLeft ? .left : .right).contains(joint) else { return -1 }
-            return joints.firstIndex(of: vertex) ?? -1
         }
     }
 
@@ -544,59 +373,27 @@ public struct CoachingSession: Sendable {
         }
         if configuration.emitsPoseEvents { events.append(.pose(pose)) }
         framesWithPerson += 1
-        if firstPersonSeconds.isNaN { firstPersonSeconds = t }
         if previousFrameHadPerson { secondsWithPerson += dt }
         previousFrameHadPerson = true
         lastPersonSeconds = t
 
         // Set-up check.
-        let inFrame = checkFrame(pose)
-        let walking = updateWalking(pose, at: t)
+        let inFrame = self.inFrame.ingest(pose)
+        let walking = self.walking.ingest(pose, at: t)
         updateView(pose)
         let valid = inFrame && !walking
         lastFrameValid = valid
-        // A short stretch out of frame without walking (a pull-up's hands above the picture at the bottom,
-        // the pose lost for a moment) that ends with the person where they were is no set-up: nothing to
-        // settle from.
         let bodyX = pose[.root].confidence > 0 ? pose[.root].x : pose[.neck].confidence > 0 ? pose[.neck].x : .nan
-        let inPlace =
-            bodyX.isFinite && lastValidBodyX.isFinite && torso > 0 && abs(bodyX - lastValidBodyX) <= 0.5 * torso
-        let resumesInPosition =
-            valid && !invalidSince.isNaN && !walkedWhileInvalid && inPlace
-            && t - invalidSince <= configuration.briefAbsenceSeconds
-        // The end of a stretch held as a possible gap: bridged below if the angle continues the repetition.
-        let returnsFromGap = valid && bridging
-        if returnsFromGap, gapReturnFrames == 0 {
-            gapEndedAt = t
-            gapReturnInPlace = !walkedWhileInvalid && inPlace
-            gapReturnResumes = resumesInPosition
-        }
-        if valid, bodyX.isFinite { lastValidBodyX = bodyX }
-        if valid {
-            invalidSince = .nan
-            walkedWhileInvalid = false
-        } else if invalidSince.isNaN {
-            invalidSince = t
-            walkedWhileInvalid = walking
-        } else if walking {
-            walkedWhileInvalid = true
-        }
-        let glitch = !valid && t - invalidSince < configuration.glitchSeconds
-        // Past the glitch time, a stretch without walking is held (nothing counted or dropped) for up to
-        // `bridgeSeconds`; when it ends, the counted angle decides whether it was a gap in the same repetition.
-        let gapOpen =
-            !valid && !glitch && mayBridge && !walkedWhileInvalid && t - invalidSince < configuration.bridgeSeconds
-        if gapOpen {
-            if !bridging { gapStartedAt = invalidSince }
-            bridging = true
-        } else if !valid, !glitch {
-            bridging = false
-        }
-        if !valid {
-            gapReturnFrames = 0
-            gapReturnVotes = 0
-        }
-        var held = glitch || gapOpen || returnsFromGap
+        let presence = self.presence.ingest(
+            valid: valid,
+            walking: walking,
+            bodyX: bodyX,
+            torso: self.walking.torso,
+            at: t
+        )
+        let glitch = presence.glitch
+        let returnsFromGap = presence.returnsFromGap
+        var held = presence.held
         var advice: String?
         if glitch {
             advice = guidance  // a glitch changes nothing the person is told
@@ -604,7 +401,7 @@ public struct CoachingSession: Sendable {
             advice = "Step back so that your whole body is in the picture"
         } else if walking {
             advice = "Stand still in your start position"
-        } else if let exercise = configuration.exercise, !hasDepth {
+        } else if let exercise = mode.exercise, !hasDepth {
             if exercise.view == .side, view == .front {
                 advice = "Turn sideways to the camera so I can measure the movement"
             } else if exercise.view == .front, view == .side {
@@ -613,21 +410,13 @@ public struct CoachingSession: Sendable {
         }
         if advice == nil, valid { advice = adviceForFormJoints(pose, at: t) } else { missingPartsSince = .nan }
         setGuidance(advice, at: t)
-        if held {
-            // Held: nothing is counted or dropped in these frames.
-        } else if !valid {
-            validSince = .infinity
-        } else if returnsFromGap {
-            // Decided once the angle is measured, below.
-        } else if validSince == .infinity {
-            validSince = resumesInPosition ? t - configuration.settleSeconds : t
-        }
-        let settled = valid && (t - validSince >= configuration.settleSeconds || validSince == firstPersonSeconds)
+        let settled = presence.settled
 
-        if let exercise = configuration.exercise {
+        switch mode {
+        case .given(let exercise):
             measure(pose, exercise)
-            checkSafety(exercise, at: t)
-            if returnsFromGap, let bridged = decideGapReturn(continues: countedAngleContinues(), at: t) {
+            checkSafety(at: t)
+            if returnsFromGap, let bridged = self.presence.decideGapReturn(continues: countedAngleContinues(), at: t) {
                 held = false
                 // Not the same repetition (or not the same place): dropped, as after any longer stretch.
                 if !bridged { count(exercise, valid: false, at: t, pose: pose) }
@@ -637,12 +426,12 @@ public struct CoachingSession: Sendable {
             } else if !held {
                 count(exercise, valid: valid, at: t, pose: pose)
             }
-        } else {
+        case .recognised:
             recognize(pose, steady: valid, at: t)
             // A gap is bridged as for an exercise given, when the movement's signal continues where it was (the
-            // head above the picture at the top of each push-up, push-up_37).
+            // head above the picture at the top of each push-up; see Guides.md, "Cases behind the code").
             if returnsFromGap,
-                let bridged = decideGapReturn(
+                let bridged = self.presence.decideGapReturn(
                     continues: agnostic?.continues(with: pose, useDepth: hasDepth) ?? true,
                     at: t
                 )
@@ -667,38 +456,28 @@ public struct CoachingSession: Sendable {
         }
     }
 
-    private mutating func give(_ cue: Cue) {
+    mutating func give(_ cue: Cue) {
         events.append(.cue(cue))
-        cueLog.append(cue)
+        log.log(cue)
     }
 
     private mutating func noPerson(at t: Double) {
         lastFrameValid = false
         valuesAreRecent = false
         previousFrameHadPerson = false
-        if invalidSince.isNaN {
-            invalidSince = t
-            walkedWhileInvalid = false
-        }
-        let glitch = t - invalidSince < configuration.glitchSeconds
-        let gapOpen = !glitch && mayBridge && !walkedWhileInvalid && t - invalidSince < configuration.bridgeSeconds
-        if gapOpen, !bridging { gapStartedAt = invalidSince }
-        if gapOpen { bridging = true }
-        gapReturnFrames = 0
-        gapReturnVotes = 0
-        if !glitch, !gapOpen {
-            bridging = false
-            validSince = .infinity
+        // A glitch or a held gap drops nothing.
+        let held = presence.ingestNobody(at: t).held
+        if !held {
             for i in counters.indices { _ = counters[i].ingest(nil, at: t, valid: false) }
             if depthCheck.trusted == nil {
                 for i in flatCounters.indices { _ = flatCounters[i].ingest(nil, at: t, valid: false) }
             }
         }
-        if configuration.exercise == nil {
+        if mode.isRecognised {
             recognize(nil, steady: false, at: t)
-            if !glitch, !gapOpen { _ = agnostic?.ingest(nil, at: t, valid: false) }
+            if !held { _ = agnostic?.ingest(nil, at: t, valid: false) }
         }
-        if let exercise = configuration.exercise ?? recognizedExercise, exercise.isHold {
+        if let exercise = mode.exercise ?? recognizedExercise, exercise.isHold {
             updateHold(exercise, valid: false, dt: 0, at: t)
         }
         if t - lastPersonSeconds >= 1 {
@@ -718,41 +497,10 @@ public struct CoachingSession: Sendable {
 
     // MARK: - Set-up
 
-    private mutating func checkFrame(_ pose: Pose) -> Bool {
-        // ok[0]: always-needed joints, ok[1]/ok[2]: the left/right set.
-        var always = true
-        var left = true
-        var right = true
-        var hasLeft = false
-        var hasRight = false
-        for (index, joint) in requiredJoints.enumerated() {
-            let set = requiredSet[index]
-            if set == 1 { hasLeft = true }
-            if set == 2 { hasRight = true }
-            // An angle's end joint just past the edge (a wrist below the picture in a push-up) still gives
-            // the limb's direction when the vertex is in the picture and most of the limb is too.
-            let anchor = requiredAnchor[index]
-            let seen = isSeen(pose[joint], vertex: anchor >= 0 ? pose[requiredJoints[anchor]] : .missing)
-            if seen {
-                requiredSeenFrames[index] += 1
-            } else {
-                switch set {
-                case 1: left = false
-                case 2: right = false
-                default: always = false
-                }
-            }
-        }
-        let sides = (!hasLeft && !hasRight) || (hasLeft && left) || (hasRight && right)
-        let ok = always && sides
-        if ok { completeFrames += 1 }
-        return ok
-    }
-
     /// "Step back so that your feet are in the picture …" when, for a second, a form rule the camera view
     /// could judge misses joints on both sides; `nil` otherwise. Allocates only when the advice changes.
     private mutating func adviceForFormJoints(_ pose: Pose, at t: Double) -> String? {
-        guard configuration.exercise?.isHold == false, measurementReliable else {
+        guard mode.exercise?.isHold == false, measurementReliable else {
             missingPartsSince = .nan
             return nil
         }
@@ -769,8 +517,12 @@ public struct CoachingSession: Sendable {
             var right = 0
             let leftVertex = pose[rule.angle.vertexJoint(side: .left)]
             let rightVertex = pose[rule.angle.vertexJoint(side: .right)]
-            for joint in rule.left where !isSeen(pose[joint], vertex: leftVertex) { left |= BodyPart.of(joint) }
-            for joint in rule.right where !isSeen(pose[joint], vertex: rightVertex) { right |= BodyPart.of(joint) }
+            for joint in rule.left where !visibility.isSeen(pose[joint], vertex: leftVertex) {
+                left |= BodyPart.of(joint)
+            }
+            for joint in rule.right where !visibility.isSeen(pose[joint], vertex: rightVertex) {
+                right |= BodyPart.of(joint)
+            }
             guard left != 0, right != 0 else { continue }
             // The side that misses less is the one to bring into the picture.
             missing |= left.nonzeroBitCount <= right.nonzeroBitCount ? left : right
@@ -795,82 +547,6 @@ public struct CoachingSession: Sendable {
         return missingPartsAdvice
     }
 
-    /// Whether a joint of an angle is seen and in the picture, or (an end joint) a little outside it with the
-    /// angle's `vertex` in it and at least half the limb between them: the rule ``checkFrame`` applies.
-    private func isSeen(_ k: Keypoint, vertex: Keypoint) -> Bool {
-        let c = configuration.minimumJointConfidence
-        guard k.confidence >= c else { return false }
-        if isInside(k) { return true }
-        return vertex.confidence >= c && isInside(vertex)
-            && insideFraction(from: vertex, to: k) >= Self.minimumVisibleLimbFraction
-    }
-
-    /// The share of a limb (from its vertex to its end) that must lie in the picture for an end joint
-    /// outside it to be measured: the direction of the visible half is the limb's direction.
-    static let minimumVisibleLimbFraction = 0.5
-
-    /// Whether a keypoint lies in the picture, away from its edge (true when the frame size is not known).
-    private func isInside(_ k: Keypoint) -> Bool {
-        guard let w = configuration.frameWidth, let h = configuration.frameHeight else { return true }
-        let m = configuration.edgeMarginFraction
-        return k.x >= w * m && k.x <= w * (1 - m) && k.y >= h * m && k.y <= h * (1 - m)
-    }
-
-    /// The share of the segment from `a` (in the picture) to `b` that lies in the picture.
-    private func insideFraction(from a: Keypoint, to b: Keypoint) -> Double {
-        guard let w = configuration.frameWidth, let h = configuration.frameHeight else { return 1 }
-        let m = configuration.edgeMarginFraction
-        var fraction = 1.0
-        func clip(_ from: Double, _ to: Double, _ low: Double, _ high: Double) {
-            if to < low, from > to { fraction = Swift.min(fraction, (from - low) / (from - to)) }
-            if to > high, to > from { fraction = Swift.min(fraction, (high - from) / (to - from)) }
-        }
-        clip(a.x, b.x, w * m, w * (1 - m))
-        clip(a.y, b.y, h * m, h * (1 - m))
-        return Swift.max(0, fraction)
-    }
-
-    private mutating func updateWalking(_ pose: Pose, at t: Double) -> Bool {
-        let root = pose[.root]
-        let neck = pose[.neck]
-        guard root.confidence > 0, neck.confidence > 0 else { return false }
-        let length = ((neck.x - root.x) * (neck.x - root.x) + (neck.y - root.y) * (neck.y - root.y)).squareRoot()
-        if length > 1e-6 { torso = torso == 0 ? length : torso + 0.05 * (length - torso) }
-        // Walking moves the feet; a squat or a hinge moves the hips but not the feet. So the feet are
-        // followed when they are seen, the root otherwise.
-        let la = pose[.leftAnkle]
-        let ra = pose[.rightAnkle]
-        let c = configuration.minimumJointConfidence
-        let x: Double =
-            la.confidence >= c && ra.confidence >= c
-            ? (la.x + ra.x) / 2
-            : la.confidence >= c ? la.x : ra.confidence >= c ? ra.x : root.x
-        let previousIndex = (rootTrailNext + rootTrail.count - 1) % rootTrail.count
-        if t - rootTrailTimes[previousIndex] >= 0.095 || t < rootTrailTimes[previousIndex] {
-            rootTrail[rootTrailNext] = x
-            rootOnlyTrail[rootTrailNext] = root.x
-            rootTrailTimes[rootTrailNext] = t
-            rootTrailNext = (rootTrailNext + 1) % rootTrail.count
-        }
-        // The oldest sample is about one second ago; at the start of a recording, before the trail is
-        // full, the first one (at least 0.4 s ago), with the threshold scaled to the shorter time, so
-        // that a person who enters walking is caught before a stride could pass for a repetition.
-        var oldestIndex = rootTrailNext
-        if !rootTrail[oldestIndex].isFinite { oldestIndex = 0 }
-        let oldest = rootTrail[oldestIndex]
-        let elapsed = t - rootTrailTimes[oldestIndex]
-        guard oldest.isFinite, torso > 0, elapsed <= 1.5, elapsed >= 0.4 else { return t < walkingUntil }
-        // Once walking, the person counts as walking until a second after the movement stopped.
-        // Walking moves the root and the feet together; a squat moves only the hips, a tracking
-        // glitch only a foot.
-        let limit = configuration.walkingTorsoLengths * min(1, elapsed)
-        let oldestRoot = rootOnlyTrail[oldestIndex]
-        if abs(x - oldest) / torso > limit, !oldestRoot.isFinite || abs(root.x - oldestRoot) / torso > limit {
-            walkingUntil = t + 1
-        }
-        return t < walkingUntil
-    }
-
     private mutating func updateView(_ pose: Pose) {
         let ls = pose[.leftShoulder]
         let rs = pose[.rightShoulder]
@@ -881,10 +557,10 @@ public struct CoachingSession: Sendable {
             // counters that followed the primary angle that way from the start take over.
             if depthCheck.trusted == false {
                 // Before the recount: its repetitions are judged as measured in the image plane, the view
-                // deciding what it can measure (kaiakol squat_correct_004 from behind was "reliable").
+                // deciding what it can measure (a squat filmed from behind was "reliable"; see Guides.md, "Cases behind the code").
                 hasDepth = false
                 if recognizer != nil {
-                    for i in 0..<autoCount { useImagePlaneAngles(ofSample: i) }
+                    for i in 0..<ring.count { ring.useImagePlaneAngles(ofSample: i) }
                     recountAnglesInImagePlane()
                 }
                 swap(&counters, &flatCounters)
@@ -894,77 +570,29 @@ public struct CoachingSession: Sendable {
             if depthCheck.trusted != nil { flatCompleted.removeAll() }
         }
         hasDepth = hasDepth && depthCheck.trusted != false
-        guard ls.confidence > 0, rs.confidence > 0, torso > 0 else {
-            view = .unknown
-            return
-        }
-        let width = ((ls.x - rs.x) * (ls.x - rs.x) + (ls.y - rs.y) * (ls.y - rs.y)).squareRoot()
-        let ratio = width / torso
-        view = ratio >= 0.45 ? .front : ratio <= 0.25 ? .side : .oblique
-        let lh = pose[.leftHip]
-        let rh = pose[.rightHip]
-        if lh.confidence > 0, rh.confidence > 0 {
-            let hips = ((lh.x - rh.x) * (lh.x - rh.x) + (lh.y - rh.y) * (lh.y - rh.y)).squareRoot() / torso
-            if shoulderWidthRatio.isNaN {
-                shoulderWidthRatio = ratio
-                hipWidthRatio = hips
-            } else {
-                shoulderWidthRatio += 0.05 * (ratio - shoulderWidthRatio)
-                hipWidthRatio += 0.05 * (hips - hipWidthRatio)
-            }
-        }
+        _ = viewEstimator.ingest(pose, torso: walking.torso)
     }
 
-    /// Whether the person has been facing the camera square-on (not just in this frame): shoulders and hips
-    /// both wide, smoothed over about a second. Left/right symmetry is only judged then; at 45° the far side
-    /// is foreshortened and partly hidden. On the real videos here, square-on front and rear views read
-    /// shoulders 0.62–0.79 and hips 0.41–0.46 of the torso length, oblique ones 0.34–0.50 and 0.23–0.29.
-    private var facesCameraSquarely: Bool {
-        view == .front && shoulderWidthRatio >= 0.55 && hipWidthRatio >= 0.35
-    }
-
-    private var measurementReliable: Bool { measurementReliable(for: configuration.exercise) }
+    private var measurementReliable: Bool { measurementReliable(for: mode.exercise) }
 
     /// The same for `exercise` (a recognised one, for repetitions counted from the movement).
     private func measurementReliable(for exercise: ExerciseDefinition?) -> Bool {
-        guard let exercise else { return hasDepth }
-        if hasDepth || exercise.view == .any { return true }
-        return (exercise.view == .front && view == .front) || (exercise.view == .side && view == .side)
+        MeasurementContext.isReliable(for: exercise, hasDepth: hasDepth, view: view)
     }
 
-    /// Whether a repetition that started at `start` may count: it must start after the person settled
-    /// (in frame and not walking for `settleSeconds`), unless the person has been in position since the
-    /// first frame of the recording (nothing to settle from).
-    private func mayCount(startingAt start: Double) -> Bool {
-        guard validSince.isFinite else { return false }
-        return validSince == firstPersonSeconds || start >= validSince + configuration.settleSeconds - 1e-9
+    /// How the session measures, for judging a repetition.
+    var measurementContext: MeasurementContext {
+        MeasurementContext(
+            hasDepth: hasDepth,
+            view: view,
+            facesCameraSquarely: viewEstimator.facesCameraSquarely,
+            measuredSide: measuredSide,
+            depthTrusted: depthCheck.trusted == true
+        )
     }
 
-    /// Whether an invalid stretch may be bridged: repetitions are being counted (of a given exercise, or of the
-    /// movement when none is given).
-    private var mayBridge: Bool {
-        (configuration.exercise?.repetition != nil || agnostic != nil)
-            && configuration.bridgeSeconds > configuration.glitchSeconds
-    }
-
-    /// Decides, over the first frames after a held gap, whether it was a gap in the same repetition: `nil` while
-    /// undecided; then `true` (bridged and recorded) or `false`, when the caller drops the repetition under way
-    /// and the person settles again (at once when they came back in position).
-    private mutating func decideGapReturn(continues: Bool, at t: Double) -> Bool? {
-        gapReturnFrames += 1
-        if gapReturnInPlace, continues { gapReturnVotes += 1 }
-        guard !gapReturnInPlace || gapReturnFrames >= Self.gapDecisionFrames else { return nil }
-        bridging = false
-        let bridged = gapReturnInPlace && 2 * gapReturnVotes > gapReturnFrames
-        if bridged {
-            bridgedGaps.append((gapStartedAt, gapEndedAt))
-        } else {
-            validSince = gapReturnResumes ? t - configuration.settleSeconds : t
-        }
-        gapReturnFrames = 0
-        gapReturnVotes = 0
-        return bridged
-    }
+    /// Whether a repetition that started at `start` may count (``PresenceTracker/mayCount(startingAt:)``).
+    func mayCount(startingAt start: Double) -> Bool { presence.mayCount(startingAt: start) }
 
     /// Whether the counted angle, measured again after a gap, continues what its counter did before it
     /// (``RepCounter/continues(with:)``): the counters of the primary angle (the side counting, once one has
@@ -978,7 +606,7 @@ public struct CoachingSession: Sendable {
                 if !flatCounters[c].continues(with: flatPrimaryValue(side: counterSides[c])) { return false }
             }
         }
-        if case .secondaryAngle(let k) = countingSource {
+        if case .secondaryAngle(let k) = source.signal {
             let v = values[secondarySlots[k]]
             if !secondary[k].continues(with: v.isNaN ? nil : v) { return false }
         }
@@ -986,1477 +614,7 @@ public struct CoachingSession: Sendable {
     }
 
     /// The longest bridged gap within `start...end` (0 when none).
-    private func gapSeconds(from start: Double, to end: Double) -> Double {
-        var longest = 0.0
-        for gap in bridgedGaps where gap.start >= start - 1e-9 && gap.end <= end + 1e-9 {
-            longest = Swift.max(longest, gap.end - gap.start)
-        }
-        return longest
-    }
-
-    // MARK: - Measuring
-
-    private mutating func measure(_ pose: Pose, _ exercise: ExerciseDefinition) {
-        if exercise.primaryAngle.isSided {
-            var l = 0.0
-            var r = 0.0
-            var lz = 0.0
-            var rz = 0.0
-            var depth = true
-            let (left, right) = primaryJoints
-            for joint in left {
-                let k = pose[joint]
-                l += k.confidence
-                if let z = k.z { lz += z } else { depth = false }
-            }
-            for joint in right {
-                let k = pose[joint]
-                r += k.confidence
-                if let z = k.z { rz += z } else { depth = false }
-            }
-            let n = Double(max(1, left.count))
-            sideConfidence.left += 0.1 * (l / n - sideConfidence.left)
-            sideConfidence.right += 0.1 * (r / n - sideConfidence.right)
-            if depth, torso > 0 { sideDepthDifference += 0.1 * ((lz - rz) / n / torso - sideDepthDifference) }
-            measuredSide = nearSide()
-        }
-        let recent = valuesAreRecent
-        if depthCheck.trusted == nil, hasDepth {
-            swapPlanes()
-            measureAngles(pose, exercise, useDepth: false, recent: recent)
-            swapPlanes()
-        }
-        measureAngles(pose, exercise, useDepth: hasDepth, recent: recent)
-        valuesAreRecent = true
-    }
-
-    /// This frame's angles in `values`, the last two kept (NaN where the last frame had nobody: `recent` false).
-    private mutating func measureAngles(_ pose: Pose, _ exercise: ExerciseDefinition, useDepth: Bool, recent: Bool) {
-        for i in values.indices {
-            olderValues[i] = recent ? previousValues[i] : .nan
-            previousValues[i] = recent ? values[i] : .nan
-        }
-        for (a, angle) in exercise.angles.enumerated() {
-            values[a * 2] = angle.measure(pose, side: .left, useDepth: useDepth) ?? .nan
-            values[a * 2 + 1] =
-                angle.isSided ? (angle.measure(pose, side: .right, useDepth: useDepth) ?? .nan) : .nan
-        }
-    }
-
-    /// Whether a bilateral exercise is measured on one side only: unless the person faces the camera, the
-    /// far limbs are hidden or guessed (a video pose estimator's depth is a guess too), so the near side,
-    /// the better seen, is the measurement.
-    private var measuresOneSide: Bool { view != .front }
-
-    /// The side a bilateral exercise is measured on when ``measuresOneSide`` (``nearSide()``), as of this
-    /// frame's measurement (read on every frame).
-    private var measuredSide = BodySide.left
-
-    /// The better seen side, else (equal confidences) the nearer one by depth.
-    private func nearSide() -> BodySide {
-        if abs(sideConfidence.right - sideConfidence.left) > 0.05 {
-            return sideConfidence.right > sideConfidence.left ? .right : .left
-        }
-        // Depth decides only when it is measured: a video pose estimator's guessed z flips the near side
-        // from frame to frame, and a signal that alternates sides counts phantom repetitions (squat_11,
-        // oblique view, before the depth verdict: 2 in one descent).
-        guard depthCheck.trusted == true else { return .left }
-        return sideDepthDifference > 0 ? .right : .left
-    }
-
-    /// The primary value for a counter: one side, or for a bilateral exercise the mean of both (the
-    /// measured side alone when the far side cannot be seen).
-    private func primaryValue(side: BodySide?) -> Double? {
-        Self.primaryValue(side: side, left: values[0], right: values[1], sole: soleSide)
-    }
-
-    /// The primary angle in the image plane while the depth is not judged (``imagePlane``).
-    private func flatPrimaryValue(side: BodySide?) -> Double? {
-        Self.primaryValue(side: side, left: imagePlane.values[0], right: imagePlane.values[1], sole: soleSide)
-    }
-
-    /// The side a bilateral primary angle is measured on alone (``measuresOneSide``), else `nil`.
-    private var soleSide: BodySide? { measuresOneSide && primaryIsSided ? measuredSide : nil }
-
-    /// The primary value from its left and right values (NaN: not measured); `sole`: the only side measured.
-    /// Static, and given what it needs: `count` reads it on every frame, and a method of the session's made
-    /// the compiler copy the whole session to call it.
-    private static func primaryValue(side: BodySide?, left l: Double, right r: Double, sole: BodySide?) -> Double? {
-        switch side {
-        case .left?: return l.isNaN ? nil : l
-        case .right?: return r.isNaN ? nil : r
-        case nil:
-            if l.isNaN { return r.isNaN ? nil : r }
-            if r.isNaN { return l }
-            if let sole { return sole == .left ? l : r }
-            return (l + r) / 2
-        }
-    }
-
-    private mutating func resetStats(side: BodySide?) {
-        for i in 0..<statMin.count {
-            if let side, isSidedSlot(i), (i % 2 == 0) != (side == .left) { continue }
-            statMin[i] = .infinity
-            statMax[i] = -.infinity
-            statPeak[i] = .nan
-            slotMissingParts[i] = 0
-        }
-    }
-
-    /// The depth proved a guess: the repetitions counted so far on the 3-D primary angle (a guessed depth can
-    /// swing a standing knee between 90° and 130°, squat_13's first "repetition") are replaced by those the
-    /// image-plane counters found in the same time, each with the image-plane statistics it had then; the
-    /// repetition under way keeps those swapped in at the verdict.
-    /// The fallback signals' repetitions until then were measured with the guessed depth too: forgotten.
-    private mutating func recountInImagePlane() {
-        guard countingSource == .primaryAngle, let exercise = configuration.exercise else { return }
-        for k in fallbackReps.indices { fallbackReps[k].removeAll(keepingCapacity: true) }
-        for k in secondary.indices { secondary[k].reset() }
-        guard !repetitions.isEmpty || !flatCompleted.isEmpty else { return }
-        withdrawRepetitions()
-        angleReps = 0
-        lastRepEnd = -.infinity
-        countingCounter = nil
-        snapshot.repCount = 0
-        recounting = true
-        defer { recounting = false }
-        // Each is judged on the image-plane statistics it had when its counter completed it, put in the plane
-        // given up (the 3-D one, now in `imagePlane`), so that those of the repetition under way are kept.
-        swapPlanes()
-        defer { swapPlanes() }
-        for (rep, c, statistics) in flatCompleted {
-            (statMin, statMax, statPeak, slotMissingParts) = statistics
-            complete(rep, counter: c, exercise)
-        }
-    }
-
-    /// While the depth is not judged: the image-plane counters and statistics, kept as the session's own are.
-    private mutating func countInImagePlane(valid: Bool, at t: Double, direction: Double) {
-        for c in flatCounters.indices {
-            let value = flatPrimaryValue(side: counterSides[c])
-            let event = flatCounters[c].ingest(value, at: t, valid: valid)
-            let active = flatCounters[c].phase == .active
-            swapPlanes()
-            updateStatistics(counter: c, value: value, active: active, valid: valid, direction: direction)
-            if case .completed(let rep) = event {
-                if mayCount(startingAt: rep.startSeconds) {
-                    flatCompleted.append((rep, c, (statMin, statMax, statPeak, slotMissingParts)))
-                }
-                resetStatistics(counter: c)
-            }
-            swapPlanes()
-        }
-    }
-
-    /// Per-repetition statistics run from the end of the previous repetition (or from when the person
-    /// became measurable) to the end of this one, so a repetition's range includes the start position it
-    /// began from, not only the part past the counter's threshold; the peak is where counter `c`'s signal
-    /// (`value`) went furthest while its repetition was under way (`active`).
-    private mutating func updateStatistics(
-        counter c: Int,
-        value: Double?,
-        active: Bool,
-        valid: Bool,
-        direction: Double
-    ) {
-        let side = counterSides[c]
-        if !valid {
-            resetStatistics(counter: c)
-        } else if !active {
-            updateStats(side: side, peak: false)
-        } else if let value {
-            let s = value * direction
-            let isPeak = s >= peakS[c]
-            if isPeak { peakS[c] = s }
-            updateStats(side: side, peak: isPeak)
-        }
-    }
-
-    /// Starts counter `c`'s side afresh: after its repetition, or when the person is not measurable.
-    private mutating func resetStatistics(counter c: Int) {
-        resetStats(side: counterSides[c])
-        peakS[c] = -.infinity
-    }
-
-    private func isSidedSlot(_ i: Int) -> Bool {
-        configuration.exercise!.angles[i / 2].isSided
-    }
-
-    private mutating func updateStats(side: BodySide?, peak: Bool) {
-        for i in 0..<values.count {
-            // The median of the last three frames: what was held for two frames or more.
-            let a = values[i]
-            let b = previousValues[i]
-            let c = olderValues[i]
-            guard !a.isNaN, !b.isNaN, !c.isNaN, slotSeen[i] else { continue }
-            let v = Swift.max(Swift.min(a, b), Swift.min(Swift.max(a, b), c))
-            if let side, isSidedSlot(i), (i % 2 == 0) != (side == .left) { continue }
-            if v < statMin[i] { statMin[i] = v }
-            if v > statMax[i] { statMax[i] = v }
-            if peak { statPeak[i] = v }
-        }
-    }
-
-    /// Which angle slots have all their joints seen in this frame (``slotSeen``), and which body parts kept
-    /// the others from it (``slotMissingParts``). No allocation.
-    private mutating func updateSlotSeen(_ pose: Pose) {
-        // The image-plane statistics are kept only until the depth verdict (``imagePlane``).
-        let imagePlaneKept = depthCheck.trusted == nil && hasDepth
-        for i in slotJoints.indices {
-            let vertex = pose[slotVertex[i]]
-            var missing = 0
-            for joint in slotJoints[i] where !isSeen(pose[joint], vertex: vertex) { missing |= BodyPart.of(joint) }
-            slotSeen[i] = missing == 0
-            slotMissingParts[i] |= missing
-            if imagePlaneKept { imagePlane.slotMissingParts[i] |= missing }
-        }
-    }
-
-    // MARK: - Counting
-
-    private mutating func count(_ exercise: ExerciseDefinition, valid: Bool, at t: Double, pose: Pose) {
-        guard let spec = exercise.repetition else { return }
-        if valid { updateSlotSeen(pose) }
-        // 10-Hz ring of this exercise's angles, for repetitions counted from the movement.
-        if valid, t - lastAutoSampleSeconds >= 0.095, !autoTimes.isEmpty {
-            lastAutoSampleSeconds = t
-            let base = autoNext * ExerciseRecognizer.featureCount
-            // Only angles whose joints are seen, as for the angle counter's repetitions.
-            for (a, angle) in exercise.angles.enumerated() {
-                let k = base + ExerciseRecognizer.index(angle) * 2
-                let left = slotSeen[a * 2] ? values[a * 2] : .nan
-                autoRing[k] = left
-                autoRing[k + 1] = angle.isSided ? (slotSeen[a * 2 + 1] ? values[a * 2 + 1] : .nan) : left
-            }
-            autoTimes[autoNext] = t
-            autoNext = (autoNext + 1) % autoTimes.count
-            autoCount = min(autoCount + 1, autoTimes.count)
-        }
-        if movement != nil, (movement?.ingest(pose, at: t, valid: valid, useDepth: hasDepth) ?? 0) > 0,
-            let reps = movement?.completed
-        {
-            for rep in reps where mayCount(startingAt: rep.startSeconds) {
-                fallbackReps[0].append(rep)
-                if countingSource == .movement { completeAgnostic(rep, exercise: exercise) }
-            }
-            switchToFallbackIfAngleFails(exercise)
-        }
-        // The other measured angles, each counted on its own: one of them may move periodically when
-        // the primary angle cannot be measured.
-        for k in secondary.indices {
-            let v = values[secondarySlots[k]]
-            if case .completed(let rep) = secondary[k].ingest(v.isNaN ? nil : v, at: t, valid: valid),
-                mayCount(startingAt: rep.startSeconds)
-            {
-                fallbackReps[k + 1].append(rep)
-                if countingSource == .secondaryAngle(k) { completeAgnostic(rep, exercise: exercise) }
-                switchToFallbackIfAngleFails(exercise)
-            }
-        }
-        if depthCheck.trusted == nil, hasDepth { countInImagePlane(valid: valid, at: t, direction: spec.direction) }
-        // ``soleSide``, read from the stored properties here: through the computed property the compiler copied
-        // the whole session on every frame.
-        let sole: BodySide? = view != .front && primaryIsSided ? measuredSide : nil
-        for c in counters.indices {
-            let value = Self.primaryValue(side: counterSides[c], left: values[0], right: values[1], sole: sole)
-            let event = counters[c].ingest(value, at: t, valid: valid)
-            let active = counters[c].phase == .active
-            updateStatistics(counter: c, value: value, active: active, valid: valid, direction: spec.direction)
-            if case .completed(let completed) = event {
-                if countingSource == .primaryAngle, mayCount(startingAt: completed.startSeconds) {
-                    complete(completed, counter: c, exercise)
-                    switchToFallbackIfAngleFails(exercise)
-                }
-                resetStatistics(counter: c)
-            }
-        }
-        // The working side and the overlay's numbers: the side that moves more; a side never measured (the far
-        // arm hidden in a side view) has no range.
-        var best = 0
-        if counters.count == 2 {
-            let spread0 = counters[0].observedRange.map { $0.high - $0.low } ?? -1
-            let spread1 = counters[1].observedRange.map { $0.high - $0.low } ?? -1
-            if spread1 > spread0 { best = 1 }
-        }
-        if !counters.isEmpty {
-            workingSide = counterSides[best]
-            snapshot.side = workingSide
-            // Until the depth verdict, the image plane's numbers: what the repetitions are measured in when the
-            // depth proves a guess (every video so far), so that the overlay does not show a guessed-depth angle
-            // (a curl's 153° read 77°) that the summary then reports otherwise.
-            if depthCheck.trusted == nil, hasDepth {
-                snapshot.primaryAngle = flatPrimaryValue(side: workingSide)
-                snapshot.rangeOfMotionProgress = flatCounters[best].progress
-            } else {
-                snapshot.primaryAngle = primaryValue(side: workingSide)
-                snapshot.rangeOfMotionProgress = counters[best].progress
-            }
-            snapshot.primaryJoint = exercise.primaryAngle.vertexJoint(side: workingSide ?? .left)
-            if let target = spec.holdSeconds { updatePeakHold(counter: countingCounter ?? best, target: target, at: t) }
-        }
-    }
-
-    /// A prescribed hold at the peak, live: how long the repetition under way has been held there (the overlay
-    /// counts it), and once it is long enough, a cue to come back.
-    private mutating func updatePeakHold(counter c: Int, target: Double, at t: Double) {
-        // From half a second on: on the way up the angle is always near its highest value so far.
-        guard countingSource == .primaryAngle, let since = counters[c].heldAtPeakSince,
-            t - since >= Self.shownHoldSeconds
-        else {
-            snapshot.peakHold = nil
-            return
-        }
-        let held = t - since
-        snapshot.peakHold = HoldProgress(heldSeconds: held, targetSeconds: target, holding: true)
-        if held >= target, since != peakHoldReachedSince {
-            peakHoldReachedSince = since
-            let cue = Cue(kind: .timing, text: "\(Self.secondsText(target)) s: now come back slowly", seconds: t)
-            if let given = cues.offer(cue) { give(given) }
-        }
-    }
-
-    /// The angle counter is trusted until another signal of the exercise — the movement of its joints,
-    /// or one of its other measured angles — has been counted two repetitions more: then the primary
-    /// angle is not measurable here (wrong camera view, distorted skeleton), and repetitions come from
-    /// that signal from then on, the ones missed included.
-    private mutating func switchToFallbackIfAngleFails(_ exercise: ExerciseDefinition?) {
-        // The same test applies to the fallback counting now: a fallback that took over early (it was the
-        // first to get two ahead) gives way to another that has since counted two more than it.
-        // With no exercise given there are some 40 candidates, so more is asked: the movement is judged only
-        // once it is known (its first repetitions come in a replay after about 3 s), and an angle replaces it
-        // only with at least 4 repetitions (so that their regularity is measured), excursions from a rest
-        // (``restsBetween(_:)``), among them every repetition the movement counted: the movement's repetitions,
-        // missed in part, not a noisy angle's own rhythm.
-        let movementOnly = configuration.exercise == nil
-        if movementOnly, agnostic?.hasMovement != true { return }
-        var best = -1
-        var bestCount = (countingSource.fallback.map { fallbackReps[$0].count } ?? angleReps) + 1
-        for (k, reps) in fallbackReps.enumerated() where k != countingSource.fallback && reps.count > bestCount {
-            if movementOnly,
-                reps.count < 4 || !Self.restsBetween(reps)
-                    || !repetitions.allSatisfy({ counted in reps.contains { Self.overlap($0, counted) } })
-            {
-                continue
-            }
-            // Extra counts inside the angle's repetitions are the fallback's own noise; only
-            // repetitions where the angle saw none show that the angle missed them.
-            var missed = 0
-            for rep in reps where !repetitions.contains(where: { Self.overlap(rep, $0) }) { missed += 1 }
-            guard missed >= 2, Self.irregularity(reps) <= 0.3 else { continue }
-            best = k
-            bestCount = reps.count
-        }
-        guard best >= 0 else { return }
-        countingSource = CountingSignal(fallback: best)
-        // Replace the angle counter's repetitions by the fallback's.
-        withdrawRepetitions()
-        for rep in fallbackReps[best] { completeAgnostic(rep, exercise: exercise) }
-    }
-
-    /// The angle the `k`-th secondary counter reads: one of the exercise's, or with none given, of the body's.
-    private func countedAngle(_ k: Int) -> AngleKind {
-        let slot = secondarySlots[k]
-        return configuration.exercise?.angles[slot / 2] ?? ExerciseRecognizer.kinds[slot / 2]
-    }
-
-    /// Whether a signal's repetitions are excursions from a rest, not the rests of an opposite excursion: on
-    /// average each lasts at most twice the pause before the next. A steady back-and-forth is above the
-    /// threshold 60% of its cycle (1.5 times its pause); the same angle counted in the wrong direction spends
-    /// the brief movements of a hurdle step at "rest" and the long rests "active".
-    private static func restsBetween(_ reps: [RepCounter.Completed]) -> Bool {
-        guard reps.count >= 2 else { return true }
-        var active = 0.0
-        var rest = 0.0
-        for i in reps.indices {
-            active += reps[i].endSeconds - reps[i].startSeconds
-            if i > 0 { rest += reps[i].startSeconds - reps[i - 1].endSeconds }
-        }
-        return active / Double(reps.count) <= 2 * rest / Double(reps.count - 1)
-    }
-
-    /// Whether a signal's repetition falls within a counted one: a counted repetition spans its threshold
-    /// crossings, and the movement around it (half its length on each side) belongs to it too.
-    private static func overlap(_ rep: RepCounter.Completed, _ counted: Repetition) -> Bool {
-        let margin = 0.5 * (counted.endSeconds - counted.startSeconds)
-        return counted.startSeconds - margin < rep.endSeconds && rep.startSeconds < counted.endSeconds + margin
-    }
-
-    /// Forgets the repetitions so far, which a recount is about to replace: their form issues leave the log,
-    /// the form cues and praise already given move to `withdrawnCues` (said, but about repetitions that no
-    /// longer exist), and such a cue still waiting is not given.
-    private mutating func withdrawRepetitions() {
-        if !repetitions.isEmpty { events.append(.repetitionsRevised([])) }
-        repetitions.removeAll()
-        formIssues.removeAll()
-        func aboutRepetitions(_ cue: Cue) -> Bool { cue.kind == .form || cue.kind == .encouragement }
-        cues.withdrawPending(where: aboutRepetitions)
-        var kept = 0
-        for cue in cueLog {
-            if aboutRepetitions(cue) {
-                withdrawnCues.append(cue)
-            } else {
-                cueLog[kept] = cue
-                kept += 1
-            }
-        }
-        cueLog.removeLast(cueLog.count - kept)
-    }
-
-    /// The overlay counts a hold at the peak from this long: a turn at the peak is no hold.
-    static let shownHoldSeconds = 0.5
-
-    /// How much shorter than prescribed a hold at the peak may be: the plateau is found to about a tenth of a
-    /// second at each end, and nobody counts seconds exactly.
-    public static let holdSlackSeconds = 0.5
-
-    /// Seconds for a cue or a prescription: whole when whole ("5"), else to a tenth ("2.5").
-    public static func secondsText(_ seconds: Double) -> String {
-        seconds == seconds.rounded() ? String(Int(seconds)) : String((seconds * 10).rounded() / 10)
-    }
-
-    static let wrongViewReason = "the camera view does not suit the exercise"
-    static let movementReason = "rules for one camera view not judged from a movement count without depth"
-    static let notSeenReason = "angles not seen"
-    static let unrecognisedReason = "no exercise recognised"
-
-    /// Records a rule not checked in the repetition being completed, and its reason once.
-    private mutating func noteUnchecked(_ rule: String, _ reason: String, in unchecked: inout [String]) {
-        if unchecked.isEmpty { unchecked.reserveCapacity(4) }  // one allocation per repetition at most
-        unchecked.append(rule)
-        if !reasonBuffer.contains(reason) { reasonBuffer.append(reason) }
-    }
-
-    /// The reasons of the repetition being completed, joined (no allocation for one).
-    private var uncheckedReasonText: String? {
-        reasonBuffer.isEmpty ? nil : reasonBuffer.count == 1 ? reasonBuffer[0] : reasonBuffer.joined(separator: "; ")
-    }
-
-    /// How irregular a signal's repetitions are: the coefficient of variation of the intervals between
-    /// their peaks (0 for a metronome). A signal that counts each repetition twice (a double peak) or
-    /// misses every other one alternates short and long intervals; it is not a trustworthy fallback.
-    static func irregularity(_ reps: [RepCounter.Completed]) -> Double {
-        // Too few repetitions to tell: a short clip's fallback is not held back.
-        guard reps.count >= 4 else { return 0 }
-        var sum = 0.0
-        var sumSquares = 0.0
-        for i in 1..<reps.count {
-            let interval = reps[i].peakSeconds - reps[i - 1].peakSeconds
-            sum += interval
-            sumSquares += interval * interval
-        }
-        let n = Double(reps.count - 1)
-        let mean = sum / n
-        guard mean > 0 else { return .infinity }
-        return max(0, sumSquares / n - mean * mean).squareRoot() / mean
-    }
-
-    private mutating func complete(_ completed: RepCounter.Completed, counter c: Int, _ exercise: ExerciseDefinition) {
-        // With one counter per side, only the side that moves more counts, and never the same movement twice.
-        if counters.count == 2 {
-            // One side at a time: the side that counts first is the working side, and it stays so until
-            // the other has counted two more (a glitchy resting limb, flipping between two wrong
-            // positions, must not take turns with the moving one); the same movement is never counted twice.
-            if let working = countingCounter, working != c {
-                guard counters[c].count >= counters[working].count + 2 else { return }
-            }
-            countingCounter = c
-            if completed.startSeconds < lastRepEnd - 0.1 { return }
-        }
-        lastRepEnd = completed.endSeconds
-        let side = counterSides[c]
-        // The primary angle on the side counted is the counter's own signal: its range holds the rest and
-        // the peak the counter saw, and its value at the peak is the repetition's peak angle. So the form rule
-        // on that angle (a push-up's depth) and the range-of-motion text judge the same number; a range that
-        // began before the depth verdict (the angles were 3-D until then) still reaches the peak.
-        let primary = exercise.primaryAngle
-        let countedSide: BodySide? = side ?? (measuresOneSide ? measuredSide : nil)
-        let countedSlot: Int? = !primary.isSided ? 0 : countedSide.map { $0 == .left ? 0 : 1 }
-        if let slot = countedSlot {
-            statMin[slot] = Swift.min(statMin[slot], completed.restValue, completed.peakValue)
-            statMax[slot] = Swift.max(statMax[slot], completed.restValue, completed.peakValue)
-            statPeak[slot] = completed.peakValue
-        }
-        var angles: [Repetition.AngleRange] = []
-        for (a, angle) in exercise.angles.enumerated() {
-            for s in 0..<(angle.isSided ? 2 : 1) {
-                let bodySide: BodySide? = angle.isSided ? (s == 0 ? .left : .right) : nil
-                if let side, angle.isSided, bodySide != side { continue }
-                let i = a * 2 + s
-                guard statMin[i].isFinite else { continue }
-                angles.append(
-                    Repetition.AngleRange(
-                        angle: angle,
-                        side: bodySide,
-                        min: statMin[i],
-                        max: statMax[i],
-                        atPeak: statPeak[i].isNaN
-                            ? (exercise.repetition!.direction > 0 ? statMax[i] : statMin[i]) : statPeak[i]
-                    )
-                )
-            }
-        }
-        // A bilateral exercise measured on one side (not square-on): the form rules judge that side only, the
-        // one counted and shown. The far limb is hidden or guessed; push-up_24's far elbow read 59° at the
-        // bottom while the near one read 137°, and "lower your chest" contradicted "past the target range".
-        var nearCount = angles.count
-        if side == nil, measuresOneSide {
-            // The measured side first: it is the side counted and shown (a stable partition, in place).
-            let near = measuredSide
-            nearCount = 0
-            for i in angles.indices where angles[i].side == nil || angles[i].side == near {
-                let item = angles[i]
-                var j = i
-                while j > nearCount {
-                    angles[j] = angles[j - 1]
-                    j -= 1
-                }
-                angles[nearCount] = item
-                nearCount += 1
-            }
-        }
-        let spec = exercise.repetition!
-        let tempo = Repetition.Tempo(completed, towardPeak: spec.towardPeak)
-        var symmetry: Repetition.Symmetry?
-        // Symmetry only where both sides are reliably seen: square-on from the front (or back). From the
-        // side or at an angle, one camera hides or foreshortens the far limb, and a video pose estimator's
-        // depth does not bring it back.
-        if exercise.side == .both, exercise.primaryAngle.isSided, statPeak[0].isFinite, statPeak[1].isFinite,
-            facesCameraSquarely
-        {
-            symmetry = Repetition.Symmetry(
-                left: statPeak[0],
-                right: statPeak[1],
-                difference: abs(statPeak[0] - statPeak[1])
-            )
-        }
-        let index = repetitions.count + 1
-        let reliable = measurementReliable
-        var issues: [Repetition.FormIssue] = []
-        // Form is not judged from angles the camera cannot measure (the wrong view, no measured depth): a
-        // front-view squat's knee angle reads a fraction of the real one, and "squat deeper" would be wrong.
-        // The angles judged, in a buffer kept across repetitions (no allocation for the partition).
-        judgedAngles.removeAll(keepingCapacity: true)
-        judgedAngles.append(contentsOf: angles[..<nearCount])
-        // A rule that cannot be checked is said to be unchecked, with the reason; the verdict is from the others.
-        var unchecked: [String] = []
-        reasonBuffer.removeAll(keepingCapacity: true)
-        for (r, rule) in exercise.formRules.enumerated() {
-            guard reliable else {
-                noteUnchecked(rule.id, Self.wrongViewReason, in: &unchecked)
-                continue
-            }
-            if rule.view != .any, !hasDepth,
-                !(rule.view == .front && view == .front) && !(rule.view == .side && view == .side)
-            {
-                noteUnchecked(rule.id, ruleReasons[r].view, in: &unchecked)
-                continue
-            }
-            // The rule's angle on the sides judged: seen in the repetition, and at its peak when the rule is
-            // about the peak (an angle seen only while standing says nothing about the bottom of a squat).
-            var seen = false
-            var missing = 0
-            if let a = exercise.angles.firstIndex(of: rule.angle) {
-                for s in 0..<(rule.angle.isSided ? 2 : 1) {
-                    let i = a * 2 + s
-                    let bodySide: BodySide? = rule.angle.isSided ? (s == 0 ? .left : .right) : nil
-                    if let bodySide, let side, bodySide != side { continue }
-                    if let bodySide, side == nil, measuresOneSide, bodySide != measuredSide { continue }
-                    let measured = statMin[i].isFinite && (rule.at != .peak || !statPeak[i].isNaN)
-                    if measured { seen = true } else { missing |= slotMissingParts[i] }
-                }
-            }
-            guard seen else {
-                noteUnchecked(
-                    rule.id,
-                    missing != 0
-                        ? "\(BodyPart.names(missing)) out of the picture"
-                        : recounting ? ruleReasons[r].recount : ruleReasons[r].notSeen,
-                    in: &unchecked
-                )
-                continue
-            }
-            if let issue = rule.firstIssue(in: judgedAngles) { issues.append(issue) }
-        }
-        // A prescribed hold at the peak, timed as the tempo times it (half a second of slack).
-        if let hold = spec.holdSeconds, let held = tempo.atPeakSeconds, held + Self.holdSlackSeconds < hold {
-            issues.append(
-                .init(
-                    rule: "hold",
-                    cue: "Hold the position for \(Self.secondsText(hold)) s before coming back",
-                    angle: exercise.primaryAngle,
-                    value: held,
-                    limit: hold,
-                    priority: 2
-                )
-            )
-        }
-        // Like the form rules, not judged from an angle the view cannot measure (a front-view squat's knees: an
-        // occluded one read 82° beside 134°, squat_13).
-        if let limit = exercise.maximumAsymmetry, let symmetry, reliable, symmetry.difference > limit {
-            issues.append(
-                .init(
-                    rule: "symmetry",
-                    cue: "Move both sides evenly",
-                    angle: exercise.primaryAngle,
-                    value: symmetry.difference,
-                    limit: limit,
-                    priority: 2
-                )
-            )
-        }
-        issues.sort { $0.priority < $1.priority }
-        let repetition = Repetition(
-            index: index,
-            exercise: exercise.id,
-            startSeconds: completed.startSeconds,
-            endSeconds: completed.endSeconds,
-            side: exercise.side == .both ? nil : side,
-            angles: angles,
-            peakAngle: completed.peakValue,
-            rangeOfMotion: exercise.rangeOfMotionFraction(peakValue: completed.peakValue),
-            tempo: tempo,
-            symmetry: symmetry,
-            verdict: issues.isEmpty && pendingBreaches.isEmpty ? .good : .needsWork,
-            issues: issues,
-            safetyBreaches: pendingBreaches,
-            measurementReliable: reliable,
-            uncheckedRules: unchecked,
-            uncheckedReason: uncheckedReasonText,
-            gapSeconds: gapSeconds(from: completed.startSeconds, to: completed.endSeconds)
-        )
-        pendingBreaches.removeAll(keepingCapacity: true)
-        angleReps += 1
-        recordRepetition(repetition, at: completed.endSeconds)
-    }
-
-    private mutating func recordRepetition(_ repetition: Repetition, at t: Double) {
-        repetitions.append(repetition)
-        snapshot.repCount = repetitions.count
-        events.append(.repCompleted(repetition))
-        for issue in repetition.issues {
-            formIssues.append(.init(seconds: t, repetition: repetition.index, rule: issue.rule, cue: issue.cue))
-        }
-        if let issue = repetition.issues.first {
-            _ = cues.offer(Cue(kind: .form, text: issue.cue, priority: issue.priority, seconds: t))
-        } else if repetition.safetyBreaches.isEmpty {
-            // The exercise's own praise; a movement with no exercise recognised was not judged, so it is counted
-            // aloud instead of praised.
-            let praise =
-                repetition.exercise == nil
-                ? "Rep \(repetitions.count)"
-                : configuration.exercise?.praise ?? recognizedExercise?.praise ?? "Good rep!"
-            _ = cues.offer(Cue(kind: .encouragement, text: praise, priority: 1, seconds: t))
-        }
-    }
-
-    // MARK: - Safety
-
-    private mutating func checkSafety(_ exercise: ExerciseDefinition, at t: Double) {
-        guard !exercise.safetyLimits.isEmpty else { return }
-        var anyActive = false
-        for (l, limit) in exercise.safetyLimits.enumerated() {
-            guard let a = exercise.angles.firstIndex(of: limit.angle) else { continue }
-            for s in 0..<(limit.angle.isSided ? 2 : 1) {
-                let v = values[a * 2 + s]
-                let slot = l * 2 + s
-                var crossed: Double?
-                if !v.isNaN {
-                    if let max = limit.max, v > max { crossed = max }
-                    if let min = limit.min, v < min { crossed = min }
-                }
-                if let crossed {
-                    anyActive = true
-                    if !breachActive[slot] {
-                        breachActive[slot] = true
-                        let side: BodySide? = limit.angle.isSided ? (s == 0 ? .left : .right) : nil
-                        let warning = SafetyWarning(
-                            angle: limit.angle,
-                            side: side,
-                            value: v,
-                            limit: crossed,
-                            text: limit.warning,
-                            seconds: t
-                        )
-                        warnings.append(warning)
-                        events.append(.warning(warning))
-                        pendingBreaches.append(
-                            .init(angle: limit.angle, value: v, limit: crossed, warning: limit.warning, seconds: t)
-                        )
-                        if let cue = cues.offer(Cue(kind: .safety, text: limit.warning, priority: 1, seconds: t)) {
-                            give(cue)
-                        }
-                        snapshot.safetyWarning = limit.warning
-                    }
-                } else if breachActive[slot] {
-                    breachActive[slot] = false
-                }
-            }
-        }
-        if !anyActive, snapshot.safetyWarning != nil { snapshot.safetyWarning = nil }
-    }
-
-    // MARK: - Holds
-
-    /// A hold's angle on the left and on the right (NaN where not measured): from the exercise given's own
-    /// measurements, or, for a hold recognised with no exercise given, from the recogniser's latest sample
-    /// (in the image plane unless the depth is trusted, as the repetitions are measured).
-    private func holdAngle(_ angle: AngleKind, of exercise: ExerciseDefinition) -> (left: Double, right: Double) {
-        if configuration.exercise == nil { return recognizedAngle(angle) }
-        guard let a = exercise.angles.firstIndex(of: angle), a * 2 + 1 < values.count else { return (.nan, .nan) }
-        return (values[a * 2], values[a * 2 + 1])
-    }
-
-    private mutating func updateHold(_ exercise: ExerciseDefinition, valid: Bool, dt: Double, at t: Double) {
-        guard let hold = exercise.hold else { return }
-        var failing: String?
-        if valid {
-            for condition in hold.conditions {
-                let (l, r) = holdAngle(condition.angle, of: exercise)
-                if !condition.isMet(on: exercise.side, left: l, right: r) {
-                    failing = condition.cue
-                    break
-                }
-            }
-        }
-        let holding = valid && failing == nil
-        let (primaryL, primaryR) = holdAngle(hold.conditions[0].angle, of: exercise)
-        snapshot.primaryAngle = primaryL.isNaN ? (primaryR.isNaN ? nil : primaryR) : primaryL
-        // Drawn at the joint of the side the value comes from, as for a repetition.
-        let holdSide: BodySide? = !hold.conditions[0].angle.isSided ? nil : primaryL.isNaN ? .right : .left
-        snapshot.side = holdSide
-        snapshot.primaryJoint = hold.conditions[0].angle.vertexJoint(side: holdSide ?? .left)
-        if holding {
-            if holdStart.isNaN {
-                holdStart = configuration.exercise == nil ? recognizedHoldStart(exercise, hold, at: t) : t
-                holdHeld = t - holdStart
-                holdCompleted = false
-                lastWholeSecond = -1
-            }
-            holdHeld += dt
-            holdLastGood = t
-            let whole = Int(holdHeld)
-            if whole != lastWholeSecond {
-                lastWholeSecond = whole
-                events.append(
-                    .holdProgress(HoldProgress(heldSeconds: holdHeld, targetSeconds: hold.seconds, holding: true))
-                )
-            }
-            if !holdCompleted, holdHeld >= hold.seconds {
-                holdCompleted = true
-                _ = cues.offer(Cue(kind: .encouragement, text: exercise.praise, priority: 1, seconds: t))
-            }
-        } else {
-            if !holdStart.isNaN, t - holdLastGood > 0.5 {
-                endHold(target: hold.seconds)
-                events.append(.holdProgress(HoldProgress(heldSeconds: 0, targetSeconds: hold.seconds, holding: false)))
-            }
-            if let failing, valid { _ = cues.offer(Cue(kind: .setup, text: failing, priority: 2, seconds: t)) }
-        }
-        snapshot.hold = HoldProgress(
-            heldSeconds: holdStart.isNaN ? 0 : holdHeld,
-            targetSeconds: hold.seconds,
-            holding: holding
-        )
-        snapshot.rangeOfMotionProgress = min(1, (holdStart.isNaN ? 0 : holdHeld) / hold.seconds)
-    }
-
-    /// With no exercise given, a hold is named seconds after it began (the recogniser decides over a window):
-    /// it is timed from where the 10-Hz ring shows its conditions met without a break up to now (a 12-s wall sit
-    /// was timed 5.6 s).
-    private func recognizedHoldStart(
-        _ exercise: ExerciseDefinition,
-        _ hold: ExerciseDefinition.HoldSpec,
-        at t: Double
-    ) -> Double {
-        var start = t
-        var index = autoNext
-        for _ in 0..<autoCount {
-            index = index == 0 ? autoTimes.count - 1 : index - 1
-            // A stretch without samples (the person not seen or not steady) ends it.
-            guard start - autoTimes[index] <= 0.5, holdMet(hold, exercise, sample: index) else { break }
-            start = autoTimes[index]
-        }
-        return start
-    }
-
-    /// Whether sample `i` of the 10-Hz ring meets every condition of `hold`.
-    private func holdMet(_ hold: ExerciseDefinition.HoldSpec, _ exercise: ExerciseDefinition, sample i: Int) -> Bool {
-        hold.conditions.allSatisfy { condition in
-            let (l, r) = ringAngle(condition.angle, sample: i)
-            return condition.isMet(on: exercise.side, left: l, right: r)
-        }
-    }
-
-    private mutating func endHold(target: Double) {
-        if holdHeld >= 1 {
-            holds.append(
-                .init(
-                    startSeconds: holdStart,
-                    endSeconds: holdLastGood,
-                    heldSeconds: holdHeld,
-                    targetSeconds: target,
-                    completed: holdHeld >= target
-                )
-            )
-        }
-        holdStart = .nan
-        holdHeld = 0
-    }
-
-    // MARK: - Recognition
-
-    private mutating func recognize(_ pose: Pose?, steady: Bool, at t: Double) {
-        // Optional chaining mutates in place: copying the recognizer out would copy its buffers.
-        guard recognizer != nil else { return }
-        let decision = recognizer?.ingest(pose, at: t, steady: steady)
-        if pose != nil, steady, t - lastAutoSampleSeconds >= 0.095 {
-            lastAutoSampleSeconds = t
-            let written = autoNext
-            let base = written * ExerciseRecognizer.featureCount
-            for f in 0..<ExerciseRecognizer.featureCount { autoRing[base + f] = recognizer!.sample[f] }
-            if depthCheck.trusted == false { useImagePlaneAngles(ofSample: written) }
-            autoTimes[written] = t
-            autoNext = (autoNext + 1) % autoTimes.count
-            autoCount = min(autoCount + 1, autoTimes.count)
-            countAngles(ofSample: written)
-        } else if pose == nil || !steady, !secondaryInvalid {
-            secondaryInvalid = true
-            for k in secondary.indices { _ = secondary[k].ingest(nil, at: t, valid: false) }
-        }
-        guard let decision else { return }
-        // A new exercise takes over after winning two decisions in a row.
-        let index = recognizer?.bestIndex
-        if case .exercise = decision, let index {
-            lastNamed = (index, decision)
-            decisions += 1
-        } else {
-            lastNamed = nil
-        }
-        switch decision {
-        case .exercise(_, let confidence):
-            if index == recognizedIndex {
-                candidateVotes = 0
-                recognizedConfidence = confidence
-                snapshot.confidence = confidence
-            } else if index == candidate {
-                candidateVotes += 1
-                if candidateVotes >= 2 { switchExercise(to: index, confidence: confidence, state: decision, at: t) }
-            } else {
-                candidate = index
-                candidateVotes = 1
-            }
-        case .noPerson, .lowConfidence:
-            if recognizedIndex != nil {
-                if candidate == nil {
-                    candidateVotes += 1
-                    if candidateVotes >= 4 { switchExercise(to: nil, confidence: 0, state: decision, at: t) }
-                } else {
-                    candidate = nil
-                    candidateVotes = 1
-                }
-            } else if snapshot.recognition != decision {
-                snapshot.recognition = decision
-                events.append(.recognized(decision))
-            }
-        }
-    }
-
-    /// The angles of one sample of the 10-Hz ring (no exercise given) as measured in the image plane: once the
-    /// depth proved a guess, a repetition counted from the movement reports them, as one counted from the angle
-    /// does (pull-up_10 from the front: elbow flexion 20–48° in the guessed 3-D against 7–151° in the picture,
-    /// and "Pull a little higher" of three full pull-ups).
-    private mutating func useImagePlaneAngles(ofSample i: Int) {
-        let base = i * ExerciseRecognizer.featureCount
-        for k in 0..<(ExerciseRecognizer.featureCount - ExerciseRecognizer.flatAngleBase) {
-            autoRing[base + k] = autoRing[base + ExerciseRecognizer.flatAngleBase + k]
-        }
-    }
-
-    /// An angle on the left and on the right in the recogniser's latest sample (NaN where not measured), with no
-    /// exercise given: in the image plane unless the depth is trusted, as with an exercise given.
-    private func recognizedAngle(_ angle: AngleKind) -> (left: Double, right: Double) {
-        guard let sample = recognizer?.sample else { return (.nan, .nan) }
-        let k = recognizedSlot(angle)
-        return (sample[k], sample[k + 1])
-    }
-
-    /// The same in sample `i` of the 10-Hz ring.
-    private func ringAngle(_ angle: AngleKind, sample i: Int) -> (left: Double, right: Double) {
-        let k = i * ExerciseRecognizer.featureCount + recognizedSlot(angle)
-        return (autoRing[k], autoRing[k + 1])
-    }
-
-    /// Where a recogniser sample holds `angle` on the left (the right follows).
-    private func recognizedSlot(_ angle: AngleKind) -> Int {
-        ExerciseRecognizer.index(angle) * 2 + (depthCheck.trusted != true ? ExerciseRecognizer.flatAngleBase : 0)
-    }
-
-    /// The exercise recognised so far, with no exercise given.
-    private var recognizedExercise: ExerciseDefinition? { recognizedIndex.map { configuration.library[$0] } }
-
-    /// Repetitions the movement completed (no exercise given): counted, when the movement is what counts.
-    private mutating func completeMovement(_ reps: [RepCounter.Completed]) {
-        let exercise = recognizedExercise
-        for rep in reps where mayCount(startingAt: rep.startSeconds) {
-            fallbackReps[0].append(rep)
-            if countingSource == .movement { completeAgnostic(rep, exercise: exercise) }
-        }
-    }
-
-    /// With no exercise given, counts each of the body's angles in the 10-Hz sample `i` of the ring (the depth's
-    /// or the image plane's, as the ring holds them); one that proves the movement misses repetitions takes over.
-    private mutating func countAngles(ofSample i: Int) {
-        secondaryInvalid = false
-        let base = i * ExerciseRecognizer.featureCount
-        let exercise = recognizedExercise
-        for k in secondary.indices {
-            let v = autoRing[base + secondarySlots[k]]
-            guard case .completed(let rep) = secondary[k].ingest(v.isNaN ? nil : v, at: autoTimes[i]),
-                mayCount(startingAt: rep.startSeconds)
-            else { continue }
-            fallbackReps[k + 1].append(rep)
-            if countingSource == .secondaryAngle(k) { completeAgnostic(rep, exercise: exercise) }
-            switchToFallbackIfAngleFails(exercise)
-        }
-    }
-
-    /// The depth proved a guess with no exercise given: the angles' counters start again from the image-plane
-    /// angles of the samples so far, so that they measure what the picture shows from the start.
-    private mutating func recountAnglesInImagePlane() {
-        guard configuration.exercise == nil, countingSource == .movement else { return }
-        for k in secondary.indices {
-            secondary[k].reset()
-            fallbackReps[k + 1].removeAll(keepingCapacity: true)
-        }
-        let first = autoCount < autoTimes.count ? 0 : autoNext
-        for j in 0..<autoCount { countAngles(ofSample: (first + j) % autoTimes.count) }
-    }
-
-    private mutating func switchExercise(to index: Int?, confidence: Double, state: RecognitionState, at t: Double) {
-        closeSegment(at: t)
-        // A recognised hold ends with its segment.
-        if index != recognizedIndex, let hold = recognizedExercise?.hold {
-            if !holdStart.isNaN { endHold(target: hold.seconds) }
-            snapshot.hold = nil
-        }
-        recognizedIndex = index
-        recognizedConfidence = confidence
-        candidateVotes = 0
-        segmentStart = t
-        snapshot.recognition = state
-        snapshot.confidence = confidence
-        if let index {
-            let exercise = configuration.library[index]
-            snapshot.exerciseID = exercise.id
-            snapshot.exerciseName = exercise.name
-            snapshot.primaryAngleKind = exercise.primaryAngle
-            snapshot.targetRange = exercise.targetBand
-        } else {
-            snapshot.exerciseID = nil
-            snapshot.exerciseName = nil
-            snapshot.primaryAngleKind = nil
-            snapshot.targetRange = nil
-        }
-        events.append(.recognized(state))
-    }
-
-    private mutating func closeSegment(at t: Double) {
-        let start = segments.last?.endSeconds ?? (firstSeconds.isNaN ? 0 : firstSeconds)
-        let id = recognizedIndex.map { configuration.library[$0].id }
-        guard t > start else { return }
-        let reps = repetitions.filter { $0.endSeconds > start && $0.endSeconds <= t }.count
-        if reps == 0, id == nil, t - start < 0.01 { return }
-        segments.append(
-            .init(exercise: id, startSeconds: start, endSeconds: t, reps: reps, confidence: recognizedConfidence)
-        )
-    }
-
-    private mutating func countAgnostic(_ pose: Pose, valid: Bool, dt: Double, at t: Double) {
-        guard agnostic != nil else { return }
-        // A hold recognised is timed as a hold given is (from when it is recognised), and its timer sets the
-        // overlay's angle, side and joint, as with the hold given.
-        let recognizedHold = recognizedExercise?.isHold == true
-        if recognizedHold, let hold = recognizedExercise { updateHold(hold, valid: valid, dt: dt, at: t) }
-        let completed = agnostic?.ingest(pose, at: t, valid: valid, useDepth: hasDepth) ?? 0
-        snapshot.rangeOfMotionProgress = agnostic?.progress ?? 0
-        if completed > 0, let reps = agnostic?.completed {
-            completeMovement(reps)
-            switchToFallbackIfAngleFails(recognizedExercise)
-        }
-        if let index = recognizedIndex, !recognizedHold {
-            let exercise = configuration.library[index]
-            let (l, r) = recognizedAngle(exercise.primaryAngle)
-            snapshot.primaryAngle =
-                l.isNaN ? (r.isNaN ? nil : r) : (r.isNaN ? l : (exercise.side == .both ? (l + r) / 2 : Swift.max(l, r)))
-            // Where the overlay draws it: as with the exercise given, a bilateral mean at the left joint, else the
-            // side the value comes from.
-            let side: BodySide? =
-                !exercise.primaryAngle.isSided || (exercise.side == .both && !l.isNaN && !r.isNaN)
-                ? nil : (r.isNaN || (!l.isNaN && l >= r) ? .left : .right)
-            snapshot.side = side
-            snapshot.primaryJoint = exercise.primaryAngle.vertexJoint(side: side ?? .left)
-        }
-    }
-
-    /// A repetition counted with no exercise given: measured with the recognised exercise's angles, if any.
-    /// When, within a repetition counted from the movement, the primary angle of the side that moved most went
-    /// furthest toward the exercise's peak (from the 10-Hz angle ring), and the stretch around it where it stayed
-    /// within ``RepCounter/plateauFraction`` of its range of that; `nil` without samples or a repetition.
-    private func exercisePeak(
-        _ completed: RepCounter.Completed,
-        exercise: ExerciseDefinition
-    ) -> (seconds: Double, plateauStart: Double, plateauEnd: Double)? {
-        func inRepetition(_ time: Double) -> Bool {
-            time >= completed.startSeconds - 0.05 && time <= completed.endSeconds + 0.05
-        }
-        guard let spec = exercise.repetition else {
-            // A hold named for a position taken and held: its peak is where the hold's conditions are met, from the
-            // first to the last sample that meets them (the movement's own level shifts while its clip adapts, and
-            // the first of six 12-s holds read "held 2.8 s").
-            guard let hold = exercise.hold else { return nil }
-            var first = Double.infinity
-            var last = -Double.infinity
-            for i in 0..<autoCount where inRepetition(autoTimes[i]) && holdMet(hold, exercise, sample: i) {
-                first = Swift.min(first, autoTimes[i])
-                last = Swift.max(last, autoTimes[i])
-            }
-            return first.isFinite ? ((first + last) / 2, first, last) : nil
-        }
-        let k = ExerciseRecognizer.index(exercise.primaryAngle) * 2
-        var best: (range: Double, seconds: Double, side: Int, furthest: Double)?
-        for s in 0..<(exercise.primaryAngle.isSided ? 2 : 1) {
-            var lo = Double.infinity
-            var hi = -Double.infinity
-            var furthest = -Double.infinity
-            var when = completed.peakSeconds
-            for i in 0..<autoCount where inRepetition(autoTimes[i]) {
-                let v = autoRing[i * ExerciseRecognizer.featureCount + k + s]
-                guard !v.isNaN else { continue }
-                lo = Swift.min(lo, v)
-                hi = Swift.max(hi, v)
-                if v * spec.direction > furthest {
-                    furthest = v * spec.direction
-                    when = autoTimes[i]
-                }
-            }
-            if lo.isFinite, hi - lo > best?.range ?? -1 { best = (hi - lo, when, s, furthest) }
-        }
-        guard let best else { return nil }
-        // The plateau: from the first to the last sample of that side near the peak.
-        let near = best.furthest - RepCounter.plateauFraction * best.range
-        var first = best.seconds
-        var last = best.seconds
-        for i in 0..<autoCount where inRepetition(autoTimes[i]) {
-            let v = autoRing[i * ExerciseRecognizer.featureCount + k + best.side]
-            guard !v.isNaN, v * spec.direction >= near else { continue }
-            first = Swift.min(first, autoTimes[i])
-            last = Swift.max(last, autoTimes[i])
-        }
-        return (best.seconds, first, last)
-    }
-
-    private mutating func completeAgnostic(_ completed: RepCounter.Completed, exercise: ExerciseDefinition?) {
-        let repetition = judgedAgnostic(
-            completed,
-            exercise: exercise,
-            index: repetitions.count + 1,
-            previousEnd: repetitions.last?.endSeconds ?? -.infinity
-        )
-        recordRepetition(repetition, at: completed.endSeconds)
-    }
-
-    /// A repetition counted from the movement, measured and judged as one of `exercise` (from the 10-Hz ring of
-    /// angles), or only timed without one. `previousEnd`: where the repetition before it ended.
-    private mutating func judgedAgnostic(
-        _ completed: RepCounter.Completed,
-        exercise: ExerciseDefinition?,
-        index: Int,
-        previousEnd: Double
-    ) -> Repetition {
-        var angles: [Repetition.AngleRange] = []
-        var peakAngle: Double?
-        var rom: Double?
-        var issues: [Repetition.FormIssue] = []
-        var side: BodySide?
-        var unchecked: [String] = []
-        reasonBuffer.removeAll(keepingCapacity: true)
-        // From the end of the previous repetition (at most 1 s before this one's start), so the range
-        // includes the start position.
-        let from = Swift.min(completed.startSeconds - 0.05, Swift.max(completed.startSeconds - 1, previousEnd))
-        // The repetition's peak is the exercise's: where the primary angle of the side that moved most went
-        // furthest toward the definition's peak. The movement's own peak can be the other end: its rest is the
-        // side the recording starts on, and squat_17 starts in a half squat, so "at the peak" was standing
-        // (11.9°) and said "Squat a little deeper" of a 71° squat.
-        let exercisePeak = exercise.flatMap { self.exercisePeak(completed, exercise: $0) }
-        let peakSeconds = exercisePeak?.seconds ?? completed.peakSeconds
-        // A movement no exercise was recognised for has no rules to judge it by; say so, as for a rule not checked.
-        if exercise == nil { reasonBuffer.append(Self.unrecognisedReason) }
-        if let exercise {
-            for angle in exercise.angles {
-                let k = ExerciseRecognizer.index(angle) * 2
-                for s in 0..<(angle.isSided ? 2 : 1) {
-                    var lo = Double.infinity
-                    var hi = -Double.infinity
-                    var atPeak = Double.nan
-                    var bestDistance = Double.infinity
-                    for i in 0..<autoCount {
-                        let time = autoTimes[i]
-                        guard time >= from, time <= completed.endSeconds + 0.05 else {
-                            continue
-                        }
-                        let v = autoRing[i * ExerciseRecognizer.featureCount + k + s]
-                        guard !v.isNaN else { continue }
-                        lo = Swift.min(lo, v)
-                        hi = Swift.max(hi, v)
-                        let distance = abs(time - peakSeconds)
-                        if distance < bestDistance {
-                            bestDistance = distance
-                            atPeak = v
-                        }
-                    }
-                    guard lo.isFinite else { continue }
-                    angles.append(
-                        .init(
-                            angle: angle,
-                            side: angle.isSided ? (s == 0 ? .left : .right) : nil,
-                            min: lo,
-                            max: hi,
-                            atPeak: atPeak
-                        )
-                    )
-                }
-            }
-            // The working side: the one whose primary angle moved most.
-            let primary = angles.filter { $0.angle == exercise.primaryAngle }.max {
-                ($0.max - $0.min) < ($1.max - $1.min)
-            }
-            if let primary, let spec = exercise.repetition {
-                side = exercise.side == .both ? nil : primary.side
-                peakAngle = spec.direction > 0 ? primary.max : primary.min
-                rom = exercise.rangeOfMotionFraction(peakValue: peakAngle!)
-                if exercise.side != .both, let side {
-                    angles.removeAll { $0.side != nil && $0.side != side }
-                }
-            }
-            // A bilateral exercise not seen square-on is judged on the side that moved most, as a repetition
-            // counted on the angle is on the side counted: the far limb is hidden or guessed (squat_17's far
-            // knee read 40° at the near one's 71° peak: "Squat a little deeper").
-            let near = exercise.side == .both && measuresOneSide ? primary?.side : nil
-            judgedAngles.removeAll(keepingCapacity: true)
-            for range in angles where near == nil || range.side == nil || range.side == near {
-                judgedAngles.append(range)
-            }
-            // The exercise given has its reasons made; a recognised one says them without the rule's id.
-            // As for a repetition counted on the angle, no rule is judged from a view that cannot measure the
-            // exercise (a front-view push-up's elbows: "Lower your chest").
-            let given = exercise.id == configuration.exercise?.id
-            let reliable = measurementReliable(for: exercise)
-            for (r, rule) in exercise.formRules.enumerated() {
-                if !reliable {
-                    noteUnchecked(rule.id, Self.wrongViewReason, in: &unchecked)
-                } else if rule.view != .any, !hasDepth {
-                    noteUnchecked(rule.id, given ? ruleReasons[r].movement : Self.movementReason, in: &unchecked)
-                } else if !judgedAngles.contains(where: { $0.angle == rule.angle }) {
-                    noteUnchecked(rule.id, given ? ruleReasons[r].notSeen : Self.notSeenReason, in: &unchecked)
-                } else if let issue = rule.firstIssue(in: judgedAngles) {
-                    issues.append(issue)
-                }
-            }
-            issues.sort { $0.priority < $1.priority }
-        }
-        let tempo = Repetition.Tempo(
-            completed,
-            plateau: exercisePeak.map { ($0.plateauStart, $0.plateauEnd) },
-            towardPeak: exercise?.repetition?.towardPeak
-        )
-        return Repetition(
-            index: index,
-            exercise: exercise?.id,
-            startSeconds: completed.startSeconds,
-            endSeconds: completed.endSeconds,
-            side: side,
-            angles: angles,
-            peakAngle: peakAngle,
-            rangeOfMotion: rom,
-            tempo: tempo,
-            symmetry: nil,
-            verdict: issues.isEmpty ? .good : .needsWork,
-            issues: issues,
-            safetyBreaches: [],
-            measurementReliable: measurementReliable(for: exercise),
-            uncheckedRules: unchecked,
-            uncheckedReason: uncheckedReasonText,
-            gapSeconds: gapSeconds(from: completed.startSeconds, to: completed.endSeconds)
-        )
-    }
-
-    // MARK: - Summary
-
-    /// The joints the exercise needs that were never seen in frame while a person was there.
-    public var jointsNeverSeen: [Joint] {
-        guard framesWithPerson > 0 else { return [] }
-        guard completeFrames == 0 else { return [] }
-        let never = zip(requiredJoints, requiredSeenFrames).compactMap { $1 == 0 ? $0 : nil }
-        // With two alternative sides, name the joints of the side that was seen more.
-        let leftMissing = never.filter { $0.isLeft }.count
-        let rightMissing = never.filter { $0.isRight }.count
-        if leftMissing > 0, rightMissing > 0 {
-            return never.filter { leftMissing <= rightMissing ? !$0.isRight : !$0.isLeft }
-        }
-        return never.isEmpty ? requiredJoints.filter { _ in false } : never
-    }
-
-    /// The number of frames in which a person was selected.
-    public var personFrames: Int { framesWithPerson }
-
-    /// The segments with their repetitions counted from the repetitions themselves, each in a segment of its
-    /// own exercise: the movement's are reported up to a window late, often after their segment was closed (75 of 321
-    /// recordings' segments added up to fewer repetitions than the session, e.g. "— 0, push-up 0" of 1). A
-    /// segment without an exercise that holds repetitions of the next segment's exercise is that exercise
-    /// before the recogniser's first decision, and becomes part of it.
-    static func attributing(
-        _ repetitions: [Repetition],
-        to segments: [SessionSummary.Segment]
-    ) -> [SessionSummary.Segment] {
-        var result: [SessionSummary.Segment] = []
-        var mergedStart: Double?
-        for (k, segment) in segments.enumerated() {
-            var segment = segment
-            if let start = mergedStart { segment.startSeconds = start }
-            mergedStart = nil
-            if segment.exercise == nil, k + 1 < segments.count, let next = segments[k + 1].exercise,
-                repetitions.contains(where: {
-                    $0.exercise == next && $0.endSeconds > segment.startSeconds && $0.endSeconds <= segment.endSeconds
-                })
-            {
-                mergedStart = segment.startSeconds
-                continue
-            }
-            result.append(segment)
-        }
-        // Each repetition in the segment of its own exercise nearest the time it ended (reported late, it can
-        // belong to the segment before the one it was judged in, or the next), else the one it ended in.
-        for k in result.indices { result[k].reps = 0 }
-        guard !result.isEmpty else { return result }
-        for repetition in repetitions {
-            let end = repetition.endSeconds
-            var home = result.firstIndex { end <= $0.endSeconds } ?? result.count - 1
-            var nearest = Double.infinity
-            for k in result.indices where result[k].exercise == repetition.exercise {
-                let distance = Swift.max(0, result[k].startSeconds - end, end - result[k].endSeconds)
-                if distance < nearest {
-                    nearest = distance
-                    home = k
-                }
-            }
-            result[home].reps += 1
-        }
-        return result
-    }
-
-    /// What happened in the session so far, as if the recording ended now: a movement the agnostic counter had
-    /// too little of to find (its window needs 3 s; kaiakol's squats last 1.1 s) is looked for in what there is.
-    public func summary() -> SessionSummary {
-        guard !finished, endsWithMore else { return summarised() }
-        var ended = self
-        ended.endRecording()
-        return ended.summarised()
-    }
-
-    /// Whether the end of the recording may count, name or judge more (see ``summary()``).
-    private var endsWithMore: Bool {
-        agnostic != nil && (agnostic?.hasMovement == false || isNamedAtItsEnd)
-    }
-
-    /// Ends the set: what its end adds (a movement too short for the counter's window, an exercise named by a last
-    /// decision and the repetitions judged as it) comes as events, so that the events folded
-    /// (``CoachEvent/fold(_:)``) are ``summary()``'s repetitions. Frames ingested afterwards are not coached.
-    public mutating func finish() -> [CoachEvent] {
-        events.removeAll(keepingCapacity: true)
-        guard !finished else { return [] }
-        if endsWithMore {
-            let before = repetitions
-            endRecording()
-            // Judged again once named: the ones reported before changed in place.
-            if repetitions.count >= before.count, zip(before, repetitions).contains(where: { $0 != $1 }) {
-                let added = repetitions.count - before.count
-                events.removeAll { if case .repCompleted = $0 { true } else { false } }
-                events.append(.repetitionsRevised(Array(repetitions.dropLast(added))))
-                events += repetitions.suffix(added).map(CoachEvent.repCompleted)
-            }
-        }
-        finished = true
-        return events
-    }
-
-    /// Whether the recording is named by a last decision over it when it ends: one too short for two decisions in
-    /// a row that name an exercise (kaiakol's 1.1-s squats get one at most), or one that no decision named twice in
-    /// a row and that one recognition window holds whole (calimiro squat_7: 2.3 s, its two decisions disagreed),
-    /// since that decision then sees all of it and nothing follows to contradict it.
-    private var isNamedAtItsEnd: Bool {
-        guard recognizedIndex == nil else { return false }
-        if decisions <= 1 { return true }
-        guard let window = recognizer?.configuration.windowSeconds, lastSeconds - firstSeconds <= window else {
-            return false
-        }
-        return !segments.contains { $0.exercise != nil }
-    }
-
-    /// The repetitions completed in the open segment before the recording was named at its end are measured and
-    /// judged as the exercise named, as they would have been had it been named before them (push-up_37: two
-    /// push-ups with no angles and a "good" that nothing had judged).
-    private mutating func judgeUnnamedRepetitions(as exercise: ExerciseDefinition, from start: Double) {
-        for i in repetitions.indices where repetitions[i].exercise == nil && repetitions[i].endSeconds > start {
-            let old = repetitions[i]
-            let completed = RepCounter.Completed(
-                startSeconds: old.startSeconds,
-                peakSeconds: old.startSeconds + old.tempo.toPeakSeconds + (old.tempo.atPeakSeconds ?? 0) / 2,
-                endSeconds: old.endSeconds,
-                peakValue: .nan,
-                restValue: .nan,
-                plateauStartSeconds: old.startSeconds + old.tempo.toPeakSeconds,
-                plateauEndSeconds: old.endSeconds - old.tempo.fromPeakSeconds
-            )
-            let judged = judgedAgnostic(
-                completed,
-                exercise: exercise,
-                index: old.index,
-                previousEnd: i > 0 ? repetitions[i - 1].endSeconds : -.infinity
-            )
-            repetitions[i] = judged
-            for issue in judged.issues {
-                formIssues.append(
-                    .init(seconds: old.endSeconds, repetition: old.index, rule: issue.rule, cue: issue.cue)
-                )
-            }
-        }
-    }
-
-    /// The end of the recording, for the agnostic counter (``PeriodicMotionCounter/finish()``).
-    private mutating func endRecording() {
-        if isNamedAtItsEnd {
-            if let final = recognizer?.finish() {
-                let index = recognizer?.bestIndex
-                if case .exercise = final, let index { lastNamed = (index, final) } else { lastNamed = nil }
-            }
-            if let (index, state) = lastNamed, case .exercise(_, let confidence) = state {
-                // The decision names what it saw: the segment still open, from where the last one closed (the
-                // whole recording when none did), not a moment at its end (which left the recording's only
-                // segment, and its repetition, without the exercise the summary names).
-                let open = segments.last?.endSeconds ?? (firstSeconds.isNaN ? lastSeconds : firstSeconds)
-                switchExercise(to: index, confidence: confidence, state: state, at: open)
-                judgeUnnamedRepetitions(as: configuration.library[index], from: open)
-            }
-        }
-        guard (agnostic?.finish() ?? 0) > 0, let reps = agnostic?.completed else { return }
-        completeMovement(reps)
-    }
-
-    private func summarised() -> SessionSummary {
-        var segments = self.segments
-        let end = lastSeconds.isFinite ? lastSeconds : 0
-        let start = firstSeconds.isNaN ? 0 : firstSeconds
-        if let exercise = configuration.exercise {
-            segments = [
-                .init(
-                    exercise: exercise.id,
-                    startSeconds: start,
-                    endSeconds: end,
-                    reps: repetitions.count,
-                    confidence: 1
-                )
-            ]
-        } else {
-            let segmentStart = segments.last?.endSeconds ?? start
-            if end > segmentStart {
-                let id = recognizedIndex.map { configuration.library[$0].id }
-                // Its repetitions are counted with all the others', below.
-                segments.append(
-                    .init(
-                        exercise: id,
-                        startSeconds: segmentStart,
-                        endSeconds: end,
-                        reps: 0,
-                        confidence: recognizedConfidence
-                    )
-                )
-            }
-            segments = Self.attributing(repetitions, to: segments)
-        }
-        var holds = self.holds
-        if let hold = (configuration.exercise ?? recognizedExercise)?.hold, !holdStart.isNaN, holdHeld >= 1 {
-            holds.append(
-                .init(
-                    startSeconds: holdStart,
-                    endSeconds: holdLastGood,
-                    heldSeconds: holdHeld,
-                    targetSeconds: hold.seconds,
-                    completed: holdHeld >= hold.seconds
-                )
-            )
-        }
-        let exerciseID: String?
-        let source: SessionSummary.ExerciseSource
-        if let exercise = configuration.exercise {
-            exerciseID = exercise.id
-            source = .given
-        } else {
-            // The exercise recognised for the most repetitions (each as judged, its own exercise), or the longest
-            // time.
-            var best: (id: String, reps: Int, seconds: Double)?
-            var totals: [String: (Int, Double)] = [:]
-            for segment in segments {
-                guard let id = segment.exercise else { continue }
-                totals[id, default: (0, 0)].1 += segment.endSeconds - segment.startSeconds
-            }
-            for repetition in repetitions {
-                guard let id = repetition.exercise else { continue }
-                totals[id, default: (0, 0)].0 += 1
-            }
-            for (id, total) in totals.sorted(by: { $0.key < $1.key }) {
-                if best == nil || total.0 > best!.reps || (total.0 == best!.reps && total.1 > best!.seconds) {
-                    best = (id, total.0, total.1)
-                }
-            }
-            exerciseID = best?.id
-            source = best == nil ? .none : .recognized
-        }
-        let name = exerciseID.flatMap { id in
-            configuration.exercise?.id == id
-                ? configuration.exercise?.name : configuration.library.first { $0.id == id }?.name
-        }
-        func mean(_ values: [Double]) -> Double? { values.isEmpty ? nil : values.reduce(0, +) / Double(values.count) }
-        // Form is judged only where an exercise was known: a movement counted with none is not "good".
-        let judged = repetitions.filter { $0.exercise != nil }
-        let averages = SessionSummary.Averages(
-            peakAngle: mean(repetitions.compactMap(\.peakAngle)),
-            rangeOfMotion: mean(repetitions.compactMap(\.rangeOfMotion)),
-            repetitionSeconds: mean(repetitions.map(\.durationSeconds)),
-            goodFraction: judged.isEmpty
-                ? nil : Double(judged.filter { $0.verdict == .good }.count) / Double(judged.count)
-        )
-        return SessionSummary(
-            exercise: exerciseID,
-            exerciseName: name,
-            exerciseSource: source,
-            countedBy: {
-                switch countingSource {
-                case .movement: .movement
-                case .secondaryAngle(let k): .otherAngle(countedAngle(k))
-                case .primaryAngle: configuration.exercise?.isHold == true ? .hold : .angle
-                }
-            }(),
-            reps: repetitions.count,
-            repetitions: repetitions,
-            holds: holds,
-            segments: segments,
-            formIssues: formIssues,
-            safetyWarnings: warnings,
-            cues: cueLog,
-            withdrawnCues: withdrawnCues,
-            averages: averages,
-            durationSeconds: Swift.max(0, end - start),
-            secondsWithPerson: secondsWithPerson
-        )
+    func gapSeconds(from start: Double, to end: Double) -> Double {
+        presence.gapSeconds(from: start, to: end)
     }
 }

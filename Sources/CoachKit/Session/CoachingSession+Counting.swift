@@ -1,0 +1,294 @@
+import PoseKit
+
+/// The session's counting with an exercise given (the primary angle's counters, the fallback signals), the
+/// repetitions completed, safety limits and holds.
+extension CoachingSession {
+    // MARK: - Counting
+
+    mutating func count(_ exercise: ExerciseDefinition, valid: Bool, at t: Double, pose: Pose) {
+        guard let spec = exercise.repetition else { return }
+        if valid { updateSlotSeen(pose) }
+        // 10-Hz ring of this exercise's angles, for repetitions counted from the movement.
+        if valid, ring.isDue(at: t), ring.capacity > 0 {
+            let i = ring.beginSample(at: t)
+            // Only angles whose joints are seen, as for the angle counter's repetitions.
+            for (a, angle) in exercise.angles.enumerated() {
+                let k = ExerciseRecognizer.index(angle) * 2
+                let left = slotSeen[a * 2] ? values[a * 2] : .nan
+                ring[sample: i, slot: k] = left
+                ring[sample: i, slot: k + 1] = angle.isSided ? (slotSeen[a * 2 + 1] ? values[a * 2 + 1] : .nan) : left
+            }
+        }
+        if movement != nil, (movement?.ingest(pose, at: t, valid: valid, useDepth: hasDepth) ?? 0) > 0,
+            let reps = movement?.completed
+        {
+            for rep in reps where mayCount(startingAt: rep.startSeconds) {
+                if source.record(rep, from: .movement) { completeAgnostic(rep, exercise: exercise) }
+            }
+            switchToFallbackIfAngleFails(exercise)
+        }
+        // The other measured angles, each counted on its own: one of them may move periodically when
+        // the primary angle cannot be measured.
+        for k in secondary.indices {
+            let v = values[secondarySlots[k]]
+            if case .completed(let rep) = secondary[k].ingest(v.isNaN ? nil : v, at: t, valid: valid),
+                mayCount(startingAt: rep.startSeconds)
+            {
+                if source.record(rep, from: .secondaryAngle(k)) { completeAgnostic(rep, exercise: exercise) }
+                switchToFallbackIfAngleFails(exercise)
+            }
+        }
+        if depthCheck.trusted == nil, hasDepth { countInImagePlane(valid: valid, at: t, direction: spec.direction) }
+        // ``soleSide``, read from the stored properties here: through the computed property the compiler copied
+        // the whole session on every frame.
+        let sole: BodySide? = view != .front && primaryIsSided ? measuredSide : nil
+        for c in counters.indices {
+            let value = Self.primaryValue(side: counterSides[c], left: values[0], right: values[1], sole: sole)
+            let event = counters[c].ingest(value, at: t, valid: valid)
+            let active = counters[c].phase == .active
+            updateStatistics(counter: c, value: value, active: active, valid: valid, direction: spec.direction)
+            if case .completed(let completed) = event {
+                if source.signal == .primaryAngle, mayCount(startingAt: completed.startSeconds) {
+                    complete(completed, counter: c, exercise)
+                    switchToFallbackIfAngleFails(exercise)
+                }
+                resetStatistics(counter: c)
+            }
+        }
+        // The working side and the overlay's numbers: the side that moves more; a side never measured (the far
+        // arm hidden in a side view) has no range.
+        var best = 0
+        if counters.count == 2 {
+            let spread0 = counters[0].observedRange.map { $0.high - $0.low } ?? -1
+            let spread1 = counters[1].observedRange.map { $0.high - $0.low } ?? -1
+            if spread1 > spread0 { best = 1 }
+        }
+        if !counters.isEmpty {
+            workingSide = counterSides[best]
+            snapshot.side = workingSide
+            // Until the depth verdict, the image plane's numbers: what the repetitions are measured in when the
+            // depth proves a guess (every video so far), so that the overlay does not show a guessed-depth angle
+            // (a curl's 153° read 77°) that the summary then reports otherwise.
+            if depthCheck.trusted == nil, hasDepth {
+                snapshot.primaryAngle = flatPrimaryValue(side: workingSide)
+                snapshot.rangeOfMotionProgress = flatCounters[best].progress
+            } else {
+                snapshot.primaryAngle = primaryValue(side: workingSide)
+                snapshot.rangeOfMotionProgress = counters[best].progress
+            }
+            snapshot.primaryJoint = exercise.primaryAngle.vertexJoint(side: workingSide ?? .left)
+            if let target = spec.holdSeconds { updatePeakHold(counter: countingCounter ?? best, target: target, at: t) }
+        }
+    }
+
+    /// A prescribed hold at the peak, live: how long the repetition under way has been held there (the overlay
+    /// counts it), and once it is long enough, a cue to come back.
+    private mutating func updatePeakHold(counter c: Int, target: Double, at t: Double) {
+        // From half a second on: on the way up the angle is always near its highest value so far.
+        guard source.signal == .primaryAngle, let since = counters[c].heldAtPeakSince,
+            t - since >= Self.shownHoldSeconds
+        else {
+            snapshot.peakHold = nil
+            return
+        }
+        let held = t - since
+        snapshot.peakHold = HoldProgress(heldSeconds: held, targetSeconds: target, holding: true)
+        if held >= target, since != peakHoldReachedSince {
+            peakHoldReachedSince = since
+            let cue = Cue(kind: .timing, text: "\(Self.secondsText(target)) s: now come back slowly", seconds: t)
+            if let given = cues.offer(cue) { give(given) }
+        }
+    }
+
+    /// Counts from another signal when ``CountingSource`` finds the one counted missing repetitions: the
+    /// repetitions so far are replaced by that signal's, the ones missed included.
+    mutating func switchToFallbackIfAngleFails(_ exercise: ExerciseDefinition?) {
+        guard
+            let signal = source.ingest(
+                angleReps: angleReps,
+                counted: repetitions,
+                movementKnown: agnostic?.hasMovement == true
+            ),
+            let k = signal.fallback
+        else { return }
+        // Replace the angle counter's repetitions by the fallback's.
+        withdrawRepetitions()
+        for rep in source.fallbackReps[k] { completeAgnostic(rep, exercise: exercise) }
+    }
+
+    /// The angle the `k`-th secondary counter reads: one of the exercise's, or with none given, of the body's.
+    func countedAngle(_ k: Int) -> AngleKind {
+        let slot = secondarySlots[k]
+        return mode.exercise?.angles[slot / 2] ?? ExerciseRecognizer.kinds[slot / 2]
+    }
+
+    /// Forgets the repetitions so far, which a recount is about to replace (``SessionLog/withdrawRepetitions()``),
+    /// and a cue about them still waiting is not given.
+    mutating func withdrawRepetitions() {
+        if !repetitions.isEmpty { events.append(.repetitionsRevised([])) }
+        cues.withdrawPending(where: SessionLog.isAboutRepetitions)
+        log.withdrawRepetitions()
+    }
+
+    /// The overlay counts a hold at the peak from this long: a turn at the peak is no hold.
+    static let shownHoldSeconds = 0.5
+
+    /// How much shorter than prescribed a hold at the peak may be: the plateau is found to about a tenth of a
+    /// second at each end, and nobody counts seconds exactly.
+    public static let holdSlackSeconds = 0.5
+
+    /// Seconds for a cue or a prescription: whole when whole ("5"), else to a tenth ("2.5").
+    public static func secondsText(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? String(Int(seconds)) : String((seconds * 10).rounded() / 10)
+    }
+
+    mutating func complete(_ completed: RepCounter.Completed, counter c: Int, _ exercise: ExerciseDefinition) {
+        // With one counter per side, only the side that moves more counts, and never the same movement twice.
+        if counters.count == 2 {
+            // One side at a time: the side that counts first is the working side, and it stays so until
+            // the other has counted two more (a glitchy resting limb, flipping between two wrong
+            // positions, must not take turns with the moving one); the same movement is never counted twice.
+            if let working = countingCounter, working != c {
+                guard counters[c].count >= counters[working].count + 2 else { return }
+            }
+            countingCounter = c
+            if completed.startSeconds < lastRepEnd - 0.1 { return }
+        }
+        lastRepEnd = completed.endSeconds
+        let side = counterSides[c]
+        // The primary angle on the side counted is the counter's own signal: its range holds the rest and
+        // the peak the counter saw, and its value at the peak is the repetition's peak angle. So the form rule
+        // on that angle (a push-up's depth) and the range-of-motion text judge the same number; a range that
+        // began before the depth verdict (the angles were 3-D until then) still reaches the peak.
+        let primary = exercise.primaryAngle
+        let countedSide: BodySide? = side ?? (measuresOneSide ? measuredSide : nil)
+        let countedSlot: Int? = !primary.isSided ? 0 : countedSide.map { $0 == .left ? 0 : 1 }
+        if let slot = countedSlot {
+            statMin[slot] = Swift.min(statMin[slot], completed.restValue, completed.peakValue)
+            statMax[slot] = Swift.max(statMax[slot], completed.restValue, completed.peakValue)
+            statPeak[slot] = completed.peakValue
+        }
+        let repetition = judge.judge(
+            completed,
+            side: side,
+            exercise: exercise,
+            statistics: (statMin, statMax, statPeak, slotMissingParts),
+            context: measurementContext,
+            recounting: recounting,
+            index: repetitions.count + 1,
+            breaches: safety.pendingBreaches,
+            gapSeconds: gapSeconds(from: completed.startSeconds, to: completed.endSeconds)
+        )
+        safety.clearBreaches()
+        angleReps += 1
+        recordRepetition(repetition, at: completed.endSeconds)
+    }
+
+    mutating func recordRepetition(_ repetition: Repetition, at t: Double) {
+        log.record(repetition, at: t)
+        snapshot.repCount = repetitions.count
+        events.append(.repCompleted(repetition))
+        if let issue = repetition.issues.first {
+            _ = cues.offer(Cue(kind: .form, text: issue.cue, priority: issue.priority, seconds: t))
+        } else if repetition.safetyBreaches.isEmpty {
+            // The exercise's own praise; a movement with no exercise recognised was not judged, so it is counted
+            // aloud instead of praised.
+            let praise =
+                repetition.exercise == nil
+                ? "Rep \(repetitions.count)"
+                : mode.exercise?.praise ?? recognizedExercise?.praise ?? "Good rep!"
+            _ = cues.offer(Cue(kind: .encouragement, text: praise, priority: 1, seconds: t))
+        }
+    }
+
+    // MARK: - Safety
+
+    mutating func checkSafety(at t: Double) {
+        guard !safety.limits.isEmpty else { return }
+        var anyActive = false
+        for slot in safety.slots.indices {
+            switch safety.ingest(slot: slot, value: values[safety.slots[slot].value], at: t) {
+            case .within: break
+            case .beyond: anyActive = true
+            case .breached(let warning):
+                anyActive = true
+                events.append(.warning(warning))
+                if let cue = cues.offer(Cue(kind: .safety, text: warning.text, priority: 1, seconds: t)) { give(cue) }
+                snapshot.safetyWarning = warning.text
+            }
+        }
+        if !anyActive, snapshot.safetyWarning != nil { snapshot.safetyWarning = nil }
+    }
+
+    // MARK: - Holds
+
+    /// A hold's angle on the left and on the right (NaN where not measured): from the exercise given's own
+    /// measurements, or, for a hold recognised with no exercise given, from the recogniser's latest sample
+    /// (in the image plane unless the depth is trusted, as the repetitions are measured).
+    private func holdAngle(_ angle: AngleKind, of exercise: ExerciseDefinition) -> (left: Double, right: Double) {
+        if mode.isRecognised { return recognizedAngle(angle) }
+        guard let a = exercise.angles.firstIndex(of: angle), a * 2 + 1 < values.count else { return (.nan, .nan) }
+        return (values[a * 2], values[a * 2 + 1])
+    }
+
+    mutating func updateHold(_ exercise: ExerciseDefinition, valid: Bool, dt: Double, at t: Double) {
+        guard let hold = exercise.hold else { return }
+        var failing: String?
+        if valid {
+            for condition in hold.conditions {
+                let (l, r) = holdAngle(condition.angle, of: exercise)
+                if !condition.isMet(on: exercise.side, left: l, right: r) {
+                    failing = condition.cue
+                    break
+                }
+            }
+        }
+        let holding = valid && failing == nil
+        let (primaryL, primaryR) = holdAngle(hold.conditions[0].angle, of: exercise)
+        snapshot.primaryAngle = primaryL.isNaN ? (primaryR.isNaN ? nil : primaryR) : primaryL
+        // Drawn at the joint of the side the value comes from, as for a repetition.
+        let holdSide: BodySide? = !hold.conditions[0].angle.isSided ? nil : primaryL.isNaN ? .right : .left
+        snapshot.side = holdSide
+        snapshot.primaryJoint = hold.conditions[0].angle.vertexJoint(side: holdSide ?? .left)
+        // A hold recognised late began where the 10-Hz ring shows its conditions met.
+        let start: Double? =
+            holding && !holdTimer.isTiming && mode.isRecognised
+            ? recognizedHoldStart(exercise, hold, at: t) : nil
+        switch holdTimer.ingest(holding: holding, startingAt: start, dt: dt, at: t, target: hold.seconds) {
+        case .held(let progress, let reachedTarget):
+            if let progress { events.append(.holdProgress(progress)) }
+            if reachedTarget {
+                _ = cues.offer(Cue(kind: .encouragement, text: exercise.praise, priority: 1, seconds: t))
+            }
+        case .released(let progress):
+            events.append(.holdProgress(progress))
+        case nil:
+            break
+        }
+        if !holding, let failing, valid { _ = cues.offer(Cue(kind: .setup, text: failing, priority: 2, seconds: t)) }
+        let held = holdTimer.heldSeconds
+        snapshot.hold = HoldProgress(heldSeconds: held, targetSeconds: hold.seconds, holding: holding)
+        snapshot.rangeOfMotionProgress = min(1, held / hold.seconds)
+    }
+
+    /// With no exercise given, a hold is named seconds after it began (the recogniser decides over a window):
+    /// it is timed from where the 10-Hz ring shows its conditions met without a break up to now (a 12-s wall sit
+    /// was timed 5.6 s).
+    private func recognizedHoldStart(
+        _ exercise: ExerciseDefinition,
+        _ hold: ExerciseDefinition.HoldSpec,
+        at t: Double
+    ) -> Double {
+        var start = t
+        var index = ring.next
+        for _ in 0..<ring.count {
+            index = index == 0 ? ring.capacity - 1 : index - 1
+            // A stretch without samples (the person not seen or not steady) ends it.
+            guard start - ring.times[index] <= 0.5,
+                ring.meets(hold, of: exercise, sample: index, imagePlane: depthCheck.trusted != true)
+            else { break }
+            start = ring.times[index]
+        }
+        return start
+    }
+}

@@ -1,0 +1,125 @@
+public import PoseKit
+
+/// The end of a set and the summary.
+extension CoachingSession {
+    // MARK: - Summary
+
+    /// The joints the exercise needs that were never seen in frame while a person was there.
+    public var jointsNeverSeen: [Joint] {
+        guard framesWithPerson > 0 else { return [] }
+        return inFrame.jointsNeverSeen
+    }
+
+    /// The number of frames in which a person was selected.
+    public var personFrames: Int { framesWithPerson }
+
+    /// What happened in the session so far, as if the recording ended now: a movement the agnostic counter had
+    /// too little of to find (its window needs 3 s; a squat can last 1.1 s) is looked for in what there is.
+    public func summary() -> SessionSummary {
+        guard !finished, endsWithMore else { return summarised() }
+        var ended = self
+        ended.endRecording()
+        return ended.summarised()
+    }
+
+    /// Whether the end of the recording may count, name or judge more (see ``summary()``).
+    private var endsWithMore: Bool {
+        agnostic != nil && (agnostic?.hasMovement == false || isNamedAtItsEnd)
+    }
+
+    /// Ends the set: what its end adds (a movement too short for the counter's window, an exercise named by a last
+    /// decision and the repetitions judged as it) comes as events, so that the events folded
+    /// (``CoachEvent/fold(_:)``) are ``summary()``'s repetitions. Frames ingested afterwards are not coached.
+    public mutating func finish() -> [CoachEvent] {
+        events.removeAll(keepingCapacity: true)
+        guard !finished else { return [] }
+        if endsWithMore {
+            let before = repetitions
+            endRecording()
+            // Judged again once named: the ones reported before changed in place.
+            if repetitions.count >= before.count, zip(before, repetitions).contains(where: { $0 != $1 }) {
+                let added = repetitions.count - before.count
+                events.removeAll { if case .repCompleted = $0 { true } else { false } }
+                events.append(.repetitionsRevised(Array(repetitions.dropLast(added))))
+                events += repetitions.suffix(added).map(CoachEvent.repCompleted)
+            }
+        }
+        finished = true
+        return events
+    }
+
+    /// Whether the recording is named by a last decision over it when it ends: one too short for two decisions in
+    /// a row that name an exercise (a 1.1-s squat gets one at most), or one that no decision named twice in a row
+    /// and that one recognition window holds whole, since that decision then sees all of it and nothing follows to
+    /// contradict it (see Guides.md, "Cases behind the code").
+    private var isNamedAtItsEnd: Bool {
+        guard recognizedIndex == nil else { return false }
+        if recognition.decisions <= 1 { return true }
+        guard let window = recognizer?.configuration.windowSeconds, lastSeconds - firstSeconds <= window else {
+            return false
+        }
+        return !log.segments.contains { $0.exercise != nil }
+    }
+
+    /// The repetitions completed in the open segment before the recording was named at its end are measured and
+    /// judged as the exercise named, as they would have been had it been named before them (they had no angles and
+    /// a "good" that nothing had judged; see Guides.md, "Cases behind the code").
+    private mutating func judgeUnnamedRepetitions(as exercise: ExerciseDefinition, from start: Double) {
+        for i in repetitions.indices where repetitions[i].exercise == nil && repetitions[i].endSeconds > start {
+            let old = repetitions[i]
+            let completed = RepCounter.Completed(
+                startSeconds: old.startSeconds,
+                peakSeconds: old.startSeconds + old.tempo.toPeakSeconds + (old.tempo.atPeakSeconds ?? 0) / 2,
+                endSeconds: old.endSeconds,
+                peakValue: .nan,
+                restValue: .nan,
+                plateauStartSeconds: old.startSeconds + old.tempo.toPeakSeconds,
+                plateauEndSeconds: old.endSeconds - old.tempo.fromPeakSeconds
+            )
+            let judged = judgedAgnostic(
+                completed,
+                exercise: exercise,
+                index: old.index,
+                previousEnd: i > 0 ? repetitions[i - 1].endSeconds : -.infinity
+            )
+            log.replace(i, with: judged, at: old.endSeconds)
+        }
+    }
+
+    /// The end of the recording, for the agnostic counter (``PeriodicMotionCounter/finish()``).
+    private mutating func endRecording() {
+        if isNamedAtItsEnd {
+            if let final = recognizer?.finish() { recognition.note(final, bestIndex: recognizer?.bestIndex) }
+            if let (index, state) = recognition.lastNamed, case .exercise(_, let confidence) = state {
+                // The decision names what it saw: the segment still open, from where the last one closed (the
+                // whole recording when none did), not a moment at its end (which left the recording's only
+                // segment, and its repetition, without the exercise the summary names).
+                let open = log.segments.last?.endSeconds ?? (firstSeconds.isNaN ? lastSeconds : firstSeconds)
+                switchExercise(to: index, confidence: confidence, state: state, at: open)
+                judgeUnnamedRepetitions(as: configuration.library[index], from: open)
+            }
+        }
+        guard (agnostic?.finish() ?? 0) > 0, let reps = agnostic?.completed else { return }
+        completeMovement(reps)
+    }
+
+    private func summarised() -> SessionSummary {
+        log.summary(
+            from: firstSeconds.isNaN ? 0 : firstSeconds,
+            to: lastSeconds.isFinite ? lastSeconds : 0,
+            given: mode.exercise,
+            library: configuration.library,
+            open: (recognizedIndex.map { configuration.library[$0].id }, recognition.confidence),
+            holds: holdTimer.holds(openTarget: (mode.exercise ?? recognizedExercise)?.hold?.seconds),
+            countedBy: {
+                switch source.signal {
+                case .movement: .movement
+                case .secondaryAngle(let k): .otherAngle(countedAngle(k))
+                case .primaryAngle: mode.exercise?.isHold == true ? .hold : .angle
+                }
+            }(),
+            safetyWarnings: safety.warnings,
+            secondsWithPerson: secondsWithPerson
+        )
+    }
+}

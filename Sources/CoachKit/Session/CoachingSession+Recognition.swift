@@ -1,0 +1,176 @@
+import PoseKit
+
+/// The session with no exercise given: recognition, the movement counted, and its repetitions judged.
+extension CoachingSession {
+    // MARK: - Recognition
+
+    mutating func recognize(_ pose: Pose?, steady: Bool, at t: Double) {
+        // Optional chaining mutates in place: copying the recognizer out would copy its buffers.
+        guard recognizer != nil else { return }
+        let decision = recognizer?.ingest(pose, at: t, steady: steady)
+        if pose != nil, steady, ring.isDue(at: t) {
+            let written = ring.beginSample(at: t)
+            ring.write(recognizer!.sample, to: written)
+            if depthCheck.trusted == false { ring.useImagePlaneAngles(ofSample: written) }
+            countAngles(ofSample: written)
+        } else if pose == nil || !steady, !secondaryInvalid {
+            secondaryInvalid = true
+            for k in secondary.indices { _ = secondary[k].ingest(nil, at: t, valid: false) }
+        }
+        guard let decision else { return }
+        // A new exercise takes over after winning two decisions in a row.
+        switch recognition.ingest(decision, bestIndex: recognizer?.bestIndex) {
+        case .sameExercise(let confidence):
+            snapshot.confidence = confidence
+        case .switchExercise(let index, let confidence):
+            switchExercise(to: index, confidence: confidence, state: decision, at: t)
+        case .nothingRecognised:
+            if snapshot.recognition != decision {
+                snapshot.recognition = decision
+                events.append(.recognized(decision))
+            }
+        case nil:
+            break
+        }
+    }
+
+    /// An angle on the left and on the right in the recogniser's latest sample (NaN where not measured), with no
+    /// exercise given: in the image plane unless the depth is trusted, as with an exercise given.
+    func recognizedAngle(_ angle: AngleKind) -> (left: Double, right: Double) {
+        guard let sample = recognizer?.sample else { return (.nan, .nan) }
+        let k = recognizedSlot(angle)
+        return (sample[k], sample[k + 1])
+    }
+
+    /// Where a recogniser sample holds `angle` on the left (the right follows).
+    private func recognizedSlot(_ angle: AngleKind) -> Int {
+        ExerciseRecognizer.index(angle) * 2 + (depthCheck.trusted != true ? ExerciseRecognizer.flatAngleBase : 0)
+    }
+
+    /// The exercise recognised so far, with no exercise given.
+    var recognizedExercise: ExerciseDefinition? { recognizedIndex.map { configuration.library[$0] } }
+
+    /// Repetitions the movement completed (no exercise given): counted, when the movement is what counts.
+    mutating func completeMovement(_ reps: [RepCounter.Completed]) {
+        let exercise = recognizedExercise
+        for rep in reps where mayCount(startingAt: rep.startSeconds) {
+            if source.record(rep, from: .movement) { completeAgnostic(rep, exercise: exercise) }
+        }
+    }
+
+    /// With no exercise given, counts each of the body's angles in the 10-Hz sample `i` of the ring (the depth's
+    /// or the image plane's, as the ring holds them); one that proves the movement misses repetitions takes over.
+    private mutating func countAngles(ofSample i: Int) {
+        secondaryInvalid = false
+        let exercise = recognizedExercise
+        for k in secondary.indices {
+            let v = ring[sample: i, slot: secondarySlots[k]]
+            guard case .completed(let rep) = secondary[k].ingest(v.isNaN ? nil : v, at: ring.times[i]),
+                mayCount(startingAt: rep.startSeconds)
+            else { continue }
+            if source.record(rep, from: .secondaryAngle(k)) { completeAgnostic(rep, exercise: exercise) }
+            switchToFallbackIfAngleFails(exercise)
+        }
+    }
+
+    /// The depth proved a guess with no exercise given: the angles' counters start again from the image-plane
+    /// angles of the samples so far, so that they measure what the picture shows from the start.
+    mutating func recountAnglesInImagePlane() {
+        guard mode.isRecognised, source.signal == .movement else { return }
+        for k in secondary.indices {
+            secondary[k].reset()
+            source.forget(fallback: k + 1)
+        }
+        for j in 0..<ring.count { countAngles(ofSample: ring.index(chronological: j)) }
+    }
+
+    mutating func switchExercise(to index: Int?, confidence: Double, state: RecognitionState, at t: Double) {
+        closeSegment(at: t)
+        // A recognised hold ends with its segment.
+        if index != recognizedIndex, let hold = recognizedExercise?.hold {
+            holdTimer.end(target: hold.seconds)
+            snapshot.hold = nil
+        }
+        recognition.switched(to: index, confidence: confidence)
+        snapshot.recognition = state
+        snapshot.confidence = confidence
+        if let index {
+            let exercise = configuration.library[index]
+            snapshot.exerciseID = exercise.id
+            snapshot.exerciseName = exercise.name
+            snapshot.primaryAngleKind = exercise.primaryAngle
+            snapshot.targetRange = exercise.targetBand
+        } else {
+            snapshot.exerciseID = nil
+            snapshot.exerciseName = nil
+            snapshot.primaryAngleKind = nil
+            snapshot.targetRange = nil
+        }
+        events.append(.recognized(state))
+    }
+
+    private mutating func closeSegment(at t: Double) {
+        log.closeSegment(
+            at: t,
+            exercise: recognizedIndex.map { configuration.library[$0].id },
+            confidence: recognition.confidence,
+            recordingStart: firstSeconds.isNaN ? 0 : firstSeconds
+        )
+    }
+
+    mutating func countAgnostic(_ pose: Pose, valid: Bool, dt: Double, at t: Double) {
+        guard agnostic != nil else { return }
+        // A hold recognised is timed as a hold given is (from when it is recognised), and its timer sets the
+        // overlay's angle, side and joint, as with the hold given.
+        let recognizedHold = recognizedExercise?.isHold == true
+        if recognizedHold, let hold = recognizedExercise { updateHold(hold, valid: valid, dt: dt, at: t) }
+        let completed = agnostic?.ingest(pose, at: t, valid: valid, useDepth: hasDepth) ?? 0
+        snapshot.rangeOfMotionProgress = agnostic?.progress ?? 0
+        if completed > 0, let reps = agnostic?.completed {
+            completeMovement(reps)
+            switchToFallbackIfAngleFails(recognizedExercise)
+        }
+        if let index = recognizedIndex, !recognizedHold {
+            let exercise = configuration.library[index]
+            let (l, r) = recognizedAngle(exercise.primaryAngle)
+            snapshot.primaryAngle =
+                l.isNaN ? (r.isNaN ? nil : r) : (r.isNaN ? l : (exercise.side == .both ? (l + r) / 2 : Swift.max(l, r)))
+            // Where the overlay draws it: as with the exercise given, a bilateral mean at the left joint, else the
+            // side the value comes from.
+            let side: BodySide? =
+                !exercise.primaryAngle.isSided || (exercise.side == .both && !l.isNaN && !r.isNaN)
+                ? nil : (r.isNaN || (!l.isNaN && l >= r) ? .left : .right)
+            snapshot.side = side
+            snapshot.primaryJoint = exercise.primaryAngle.vertexJoint(side: side ?? .left)
+        }
+    }
+
+    mutating func completeAgnostic(_ completed: RepCounter.Completed, exercise: ExerciseDefinition?) {
+        let repetition = judgedAgnostic(
+            completed,
+            exercise: exercise,
+            index: repetitions.count + 1,
+            previousEnd: repetitions.last?.endSeconds ?? -.infinity
+        )
+        recordRepetition(repetition, at: completed.endSeconds)
+    }
+
+    /// A repetition counted from the movement, measured and judged as one of `exercise` (from the 10-Hz ring of
+    /// angles), or only timed without one. `previousEnd`: where the repetition before it ended.
+    mutating func judgedAgnostic(
+        _ completed: RepCounter.Completed,
+        exercise: ExerciseDefinition?,
+        index: Int,
+        previousEnd: Double
+    ) -> Repetition {
+        judge.judgeMovement(
+            completed,
+            exercise: exercise,
+            index: index,
+            previousEnd: previousEnd,
+            ring: ring,
+            context: measurementContext,
+            gapSeconds: gapSeconds(from: completed.startSeconds, to: completed.endSeconds)
+        )
+    }
+}

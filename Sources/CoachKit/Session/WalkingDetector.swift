@@ -1,0 +1,88 @@
+import PoseKit
+
+/// Whether the person is walking, from the horizontal movement of the feet (or of the root when no foot is
+/// seen) over about a second, in torso lengths; also keeps the torso length, smoothed, that other set-up checks
+/// measure in.
+///
+/// Walking moves the feet; a squat or a hinge moves the hips but not the feet, a tracking glitch only a foot.
+/// So the feet are followed when they are seen, and the root must have moved too. Once walking, the person
+/// counts as walking until a second after the movement stopped. Allocation-free after `init`.
+///
+/// ```swift
+/// var walking = WalkingDetector(configuration: .init())
+/// for (t, pose) in poses where walking.ingest(pose, at: t) { print("walking at \(t)") }
+/// ```
+struct WalkingDetector: Sendable {
+    struct Configuration: Sendable, Hashable {
+        /// Horizontal movement in one second, in torso lengths, above which the person is walking.
+        var walkingTorsoLengths: Double = 0.8
+        /// Feet below this confidence are not followed.
+        var minimumJointConfidence: Double = 0.2
+    }
+
+    let configuration: Configuration
+
+    private enum State: Sendable, Hashable {
+        case still
+        /// Walking until this time (a second after the movement was last seen).
+        case walking(until: Double)
+    }
+
+    private var state = State.still
+    /// The torso length (neck to root) in the image, smoothed; 0 until one is measured.
+    private(set) var torso = 0.0
+    /// The followed x (feet, else root), the root's x and their times, about every 0.1 s over about a second.
+    private var trail: [Double]
+    private var rootTrail: [Double]
+    private var trailTimes: [Double]
+    private var next = 0
+
+    init(configuration: Configuration) {
+        self.configuration = configuration
+        trail = Array(repeating: .nan, count: 11)
+        rootTrail = Array(repeating: .nan, count: 11)
+        trailTimes = Array(repeating: -.infinity, count: 11)
+    }
+
+    private func isWalking(at t: Double) -> Bool {
+        if case .walking(let until) = state { return t < until }
+        return false
+    }
+
+    /// Follows one pose; whether the person is walking at `t`. A pose without a root or a neck says no.
+    mutating func ingest(_ pose: Pose, at t: Double) -> Bool {
+        let root = pose[.root]
+        let neck = pose[.neck]
+        guard root.confidence > 0, neck.confidence > 0 else { return false }
+        let length = ((neck.x - root.x) * (neck.x - root.x) + (neck.y - root.y) * (neck.y - root.y)).squareRoot()
+        if length > 1e-6 { torso = torso == 0 ? length : torso + 0.05 * (length - torso) }
+        let la = pose[.leftAnkle]
+        let ra = pose[.rightAnkle]
+        let c = configuration.minimumJointConfidence
+        let x: Double =
+            la.confidence >= c && ra.confidence >= c
+            ? (la.x + ra.x) / 2
+            : la.confidence >= c ? la.x : ra.confidence >= c ? ra.x : root.x
+        let previousIndex = (next + trail.count - 1) % trail.count
+        if t - trailTimes[previousIndex] >= 0.095 || t < trailTimes[previousIndex] {
+            trail[next] = x
+            rootTrail[next] = root.x
+            trailTimes[next] = t
+            next = (next + 1) % trail.count
+        }
+        // The oldest sample is about one second ago; at the start of a recording, before the trail is
+        // full, the first one (at least 0.4 s ago), with the threshold scaled to the shorter time, so
+        // that a person who enters walking is caught before a stride could pass for a repetition.
+        var oldestIndex = next
+        if !trail[oldestIndex].isFinite { oldestIndex = 0 }
+        let oldest = trail[oldestIndex]
+        let elapsed = t - trailTimes[oldestIndex]
+        guard oldest.isFinite, torso > 0, elapsed <= 1.5, elapsed >= 0.4 else { return isWalking(at: t) }
+        let limit = configuration.walkingTorsoLengths * min(1, elapsed)
+        let oldestRoot = rootTrail[oldestIndex]
+        if abs(x - oldest) / torso > limit, !oldestRoot.isFinite || abs(root.x - oldestRoot) / torso > limit {
+            state = .walking(until: t + 1)
+        }
+        return isWalking(at: t)
+    }
+}

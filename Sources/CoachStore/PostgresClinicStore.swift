@@ -515,7 +515,8 @@ public final class PostgresClinicStore: ClinicStore {
             }
             return nil
         }
-        guard var (programme, itemsJSON) = found else { return nil }
+        guard let (found, itemsJSON) = found else { return nil }
+        var programme = found
         do {
             programme.items = try JSONDecoder.coach().decode([Prescription].self, from: Data(itemsJSON.utf8))
             return programme

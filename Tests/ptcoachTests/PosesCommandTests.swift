@@ -89,7 +89,9 @@ struct PosesCommandTests {
         // analyze's temporary pose-track is deleted at the end: the line does not send the user looking for it.
         #expect(!outcome.summary(elapsed: .seconds(1), segments: 1, output: nil, verbose: false).contains("wrote"))
         let one = PosesOutcome(frames: 1, framesWithPerson: 1, inferenceSeconds: 0.1)
-        #expect(one.summary(elapsed: .seconds(1), segments: 1, output: nil, verbose: false).hasPrefix("poses: 1 frame,"))
+        #expect(
+            one.summary(elapsed: .seconds(1), segments: 1, output: nil, verbose: false).hasPrefix("poses: 1 frame,")
+        )
     }
 
     @Test func segmentsAndOneStreamGiveTheSameFramesInOrder() async throws {

@@ -138,3 +138,42 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
 
     public var description: String { cause.map { "\(message) (\($0))" } ?? message }
 }
+
+/// How the stores write their JSON columns (a repetition, a programme's items) and read them back, with the error
+/// a user sees when one cannot be read: one place for both databases.
+enum StoreCoding {
+    static func json(_ repetition: Repetition) throws(StoreError) -> String {
+        do {
+            return String(decoding: try JSONEncoder.coach().encode(repetition), as: UTF8.self)
+        } catch {
+            throw StoreError("repetition \(repetition.index) cannot be encoded", cause: error)
+        }
+    }
+
+    static func repetitions(_ texts: [String], setID: String) throws(StoreError) -> [Repetition] {
+        do {
+            let decoder = JSONDecoder.coach()
+            return try texts.map { try decoder.decode(Repetition.self, from: Data($0.utf8)) }
+        } catch {
+            throw StoreError("a saved repetition of set \(setID) cannot be read", cause: error)
+        }
+    }
+
+    static func json(_ items: [Prescription]) throws(StoreError) -> String {
+        do {
+            return String(decoding: try JSONEncoder.coach().encode(items), as: UTF8.self)
+        } catch {
+            throw StoreError("the programme cannot be encoded", cause: error)
+        }
+    }
+
+    static func programme(_ found: Programme, itemsJSON: String) throws(StoreError) -> Programme {
+        var programme = found
+        do {
+            programme.items = try JSONDecoder.coach().decode([Prescription].self, from: Data(itemsJSON.utf8))
+            return programme
+        } catch {
+            throw StoreError("the saved programme of patient \(found.patientID) cannot be read", cause: error)
+        }
+    }
+}

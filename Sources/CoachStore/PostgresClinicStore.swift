@@ -196,7 +196,7 @@ public final class PostgresClinicStore: ClinicStore {
     }
 
     public func save(_ repetition: Repetition, setID: String) async throws(StoreError) {
-        let json = try Self.json(repetition)
+        let json = try StoreCoding.json(repetition)
         try await run("save repetition \(repetition.index)") { client, logger in
             try await client.withTransaction(logger: logger) { connection in
                 try await Self.insert(repetition, json: json, setID: setID, on: connection, logger: logger)
@@ -225,7 +225,7 @@ public final class PostgresClinicStore: ClinicStore {
             return
         }
         var encoded: [(Repetition, String)] = []
-        for repetition in summary.repetitions { encoded.append((repetition, try Self.json(repetition))) }
+        for repetition in summary.repetitions { encoded.append((repetition, try StoreCoding.json(repetition))) }
         let repetitions = encoded
         try await run("save the set's summary") { client, logger in
             try await client.withTransaction(logger: logger) { connection in
@@ -271,12 +271,7 @@ public final class PostgresClinicStore: ClinicStore {
             for try await text in rows.decode(String.self) { texts.append(text) }
             return texts
         }
-        do {
-            let decoder = JSONDecoder.coach()
-            return try texts.map { try decoder.decode(Repetition.self, from: Data($0.utf8)) }
-        } catch {
-            throw StoreError("a saved repetition of set \(setID) cannot be read", cause: error)
-        }
+        return try StoreCoding.repetitions(texts, setID: setID)
     }
 
     public func markInterrupted() async throws(StoreError) -> Int {
@@ -446,12 +441,7 @@ public final class PostgresClinicStore: ClinicStore {
     // MARK: - Programmes and audit
 
     public func save(_ programme: Programme) async throws(StoreError) -> Programme {
-        let itemsJSON: String
-        do {
-            itemsJSON = String(decoding: try JSONEncoder.coach().encode(programme.items), as: UTF8.self)
-        } catch {
-            throw StoreError("the programme cannot be encoded", cause: error)
-        }
+        let itemsJSON = try StoreCoding.json(programme.items)
         let version: Int = try await run("save the programme") { client, logger in
             try await client.withTransaction(logger: logger) { connection in
                 // Serialises versions of one patient's programme across instances.
@@ -516,13 +506,7 @@ public final class PostgresClinicStore: ClinicStore {
             return nil
         }
         guard let (found, itemsJSON) = found else { return nil }
-        var programme = found
-        do {
-            programme.items = try JSONDecoder.coach().decode([Prescription].self, from: Data(itemsJSON.utf8))
-            return programme
-        } catch {
-            throw StoreError("the saved programme of patient \(patientID) cannot be read", cause: error)
-        }
+        return try StoreCoding.programme(found, itemsJSON: itemsJSON)
     }
 
     public func record(_ entry: AuditEntry) async throws(StoreError) {
@@ -650,14 +634,6 @@ public final class PostgresClinicStore: ClinicStore {
                 )
             }
             return users
-        }
-    }
-
-    private static func json(_ repetition: Repetition) throws(StoreError) -> String {
-        do {
-            return String(decoding: try JSONEncoder.coach().encode(repetition), as: UTF8.self)
-        } catch {
-            throw StoreError("repetition \(repetition.index) cannot be encoded", cause: error)
         }
     }
 

@@ -138,7 +138,7 @@ public final class SQLiteClinicStore: ClinicStore {
     }
 
     public func save(_ repetition: Repetition, setID: String) async throws(StoreError) {
-        let json = try Self.json(repetition)
+        let json = try StoreCoding.json(repetition)
         try await write("save repetition \(repetition.index)") { db in
             try Self.insert(repetition, json: json, setID: setID, db: db)
             try db.execute(
@@ -165,7 +165,7 @@ public final class SQLiteClinicStore: ClinicStore {
             return
         }
         var encoded: [(Repetition, String)] = []
-        for repetition in summary.repetitions { encoded.append((repetition, try Self.json(repetition))) }
+        for repetition in summary.repetitions { encoded.append((repetition, try StoreCoding.json(repetition))) }
         let repetitions = encoded
         try await write("save the set's summary") { db in
             try db.execute(sql: "DELETE FROM repetition WHERE setID = ?", arguments: [setID])
@@ -206,12 +206,7 @@ public final class SQLiteClinicStore: ClinicStore {
                 arguments: [setID]
             )
         }
-        do {
-            let decoder = JSONDecoder.coach()
-            return try texts.map { try decoder.decode(Repetition.self, from: Data($0.utf8)) }
-        } catch {
-            throw StoreError("a saved repetition of set \(setID) cannot be read", cause: error)
-        }
+        return try StoreCoding.repetitions(texts, setID: setID)
     }
 
     public func markInterrupted() async throws(StoreError) -> Int {
@@ -365,12 +360,7 @@ public final class SQLiteClinicStore: ClinicStore {
     }
 
     public func save(_ programme: Programme) async throws(StoreError) -> Programme {
-        let itemsJSON: String
-        do {
-            itemsJSON = String(decoding: try JSONEncoder.coach().encode(programme.items), as: UTF8.self)
-        } catch {
-            throw StoreError("the programme cannot be encoded", cause: error)
-        }
+        let itemsJSON = try StoreCoding.json(programme.items)
         return try await write("save the programme") { db in
             var saved = programme
             saved.version =
@@ -422,13 +412,7 @@ public final class SQLiteClinicStore: ClinicStore {
             }
         }
         guard let (found, itemsJSON) = found else { return nil }
-        var programme = found
-        do {
-            programme.items = try JSONDecoder.coach().decode([Prescription].self, from: Data(itemsJSON.utf8))
-            return programme
-        } catch {
-            throw StoreError("the saved programme of patient \(patientID) cannot be read", cause: error)
-        }
+        return try StoreCoding.programme(found, itemsJSON: itemsJSON)
     }
 
     public func record(_ entry: AuditEntry) async throws(StoreError) {
@@ -510,14 +494,6 @@ public final class SQLiteClinicStore: ClinicStore {
         record.safetyWarnings = row["safetyWarnings"]
         record.peakAngle = row["peak"]
         return record
-    }
-
-    private static func json(_ repetition: Repetition) throws(StoreError) -> String {
-        do {
-            return String(decoding: try JSONEncoder.coach().encode(repetition), as: UTF8.self)
-        } catch {
-            throw StoreError("repetition \(repetition.index) cannot be encoded", cause: error)
-        }
     }
 
     private func write<T: Sendable>(

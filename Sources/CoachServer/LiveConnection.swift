@@ -184,7 +184,11 @@ actor LiveConnection {
                 return true
             }
             let today =
-                (try? await hub.store.sets(patientID: patient.id, since: Self.startOfToday(), limit: 1000)) ?? []
+                (try? await hub.store.sets(
+                    patientID: patient.id,
+                    since: PatientProgress.calendar.startOfDay(for: .now),
+                    limit: 1000
+                )) ?? []
             let done = today.filter { $0.programmeItem == index && $0.programmeVersion == programme.version }.count
             followed = (programme, index, done + 1)
         }
@@ -326,12 +330,6 @@ actor LiveConnection {
         }
         send(JSONValue.object(ready).jsonText)
         return true
-    }
-
-    private static func startOfToday() -> Date {
-        var calendar = Calendar(identifier: .iso8601)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        return calendar.startOfDay(for: .now)
     }
 
     /// Ends the running set: waits for the frame being coached, saves the summary and sends it.

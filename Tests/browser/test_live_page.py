@@ -87,14 +87,14 @@ def make_camera(video, y4m):
 
 
 class Server:
-    def __init__(self, binary, data_dir, log_path, samples=None):
+    def __init__(self, binary, data_dir, log_path, samples=None, extra=()):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = open(log_path, "wb")
         self.log_path = log_path
         self.proc = subprocess.Popen(
             [str(binary), "serve", "--host", "127.0.0.1", "--port", str(self.port), "--data-directory", str(data_dir)]
-            + (["--samples", str(samples)] if samples else []),
+            + (["--samples", str(samples)] if samples else []) + list(extra),
             stdout=self.log, stderr=subprocess.STDOUT)
 
     def wait_healthy(self, timeout=90):

@@ -103,8 +103,8 @@ def main():
     check("ptcoach users add --postgres", add.returncode == 0, (add.stdout + add.stderr).strip())
     one = two = None
     try:
-        one = PostgresServer(binary, tmp / "one", tmp / "one.log", database)
-        two = PostgresServer(binary, tmp / "two", tmp / "two.log", database)
+        one = Server(binary, tmp / "one", tmp / "one.log", extra=["--postgres", database])
+        two = Server(binary, tmp / "two", tmp / "two.log", extra=["--postgres", database])
         for name, server in (("1", one), ("2", two)):
             problem = server.wait_healthy()
             if not check(f"instance {name} healthy", problem is None, problem or server.url):
@@ -145,20 +145,6 @@ def main():
                 check("instance stops on SIGTERM with status 0", server.stop() == 0)
     print("OK: all checks passed" if not failures else f"FAILED: {', '.join(failures)}")
     return 1 if failures else 0
-
-
-class PostgresServer(Server):
-    def __init__(self, binary, data_dir, log_path, database):
-        import socket
-        import subprocess as sp
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            self.port = s.getsockname()[1]
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log = open(log_path, "wb")
-        self.log_path = log_path
-        self.proc = sp.Popen([binary, "serve", "--host", "127.0.0.1", "--port", str(self.port), "--data-directory",
-                              str(data_dir), "--postgres", database], stdout=self.log, stderr=sp.STDOUT)
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ enum ClinicAPI {
 
         router.post("/api/login") { request, context in
             try checkSameOrigin(request)
-            let body = try await json(request, context)
+            let body = try await json(request)
             guard let login = body["login"]?.stringValue, let password = body["password"]?.stringValue else {
                 throw HTTPError(.badRequest, message: "send {\"login\": …, \"password\": …}")
             }
@@ -44,7 +44,7 @@ enum ClinicAPI {
         }
         router.post("/api/join") { request, _ in
             try checkSameOrigin(request)
-            let body = try await json(request, context: nil)
+            let body = try await json(request)
             guard let code = body["code"]?.stringValue, let login = body["login"]?.stringValue?.trimmed,
                 let password = body["password"]?.stringValue
             else {
@@ -83,17 +83,10 @@ enum ClinicAPI {
             let viewer = try await auth.require(request, role: .therapist)
             var rows: [JSONValue] = []
             for patient in try await store.patients(therapistID: viewer.user.id) {
-                let programme = try await store.programme(patientID: patient.id, version: nil)
-                let sets = try await store.sets(
-                    patientID: patient.id,
-                    since: .now.addingTimeInterval(-90 * 86400),
-                    limit: 2000
-                )
-                let progress = PatientProgress(sets: sets, programme: programme, now: .now)
+                let (programme, _, progress) = try await Self.progress(of: patient, days: 90, limit: 2000, store: store)
+                let summary = progress.json
                 var row = userJSON(patient)
-                row["adherence"] = progress.json["adherence"]
-                row["flags"] = progress.json["flags"]
-                row["lastSession"] = progress.json["lastSession"]
+                for key in ["adherence", "flags", "lastSession"] { row[key] = summary[key] }
                 row["hasProgramme"] = .bool(programme != nil)
                 rows.append(.object(row))
             }
@@ -101,7 +94,7 @@ enum ClinicAPI {
         }
         router.post("/api/patients") { request, context in
             let viewer = try await auth.require(request, role: .therapist)
-            let body = try await json(request, context)
+            let body = try await json(request)
             guard let name = body["name"]?.stringValue?.trimmed, (1...120).contains(name.count) else {
                 throw HTTPError(
                     .badRequest,
@@ -132,7 +125,7 @@ enum ClinicAPI {
         router.put("/api/patients/:id/programme") { request, context in
             let viewer = try await auth.require(request, role: .therapist)
             let patient = try await patient(context, viewer: viewer, store: store)
-            let body = try await json(request, context)
+            let body = try await json(request)
             let daysPerWeek = body["daysPerWeek"]?.intValue ?? 0
             guard (1...7).contains(daysPerWeek) else {
                 throw HTTPError(.badRequest, message: "\"daysPerWeek\" must be 1 to 7")
@@ -189,7 +182,7 @@ enum ClinicAPI {
                         .contentDisposition: "attachment; filename=\"ptcoach-sets.csv\"",
                     ],
                     body: .init(
-                        byteBuffer: ByteBuffer(string: ClinicExport.csv(patient: patient, sets: sets, library: library))
+                        byteBuffer: ByteBuffer(string: ClinicExport.csv(sets: sets))
                     )
                 )
             case "fhir.json":
@@ -269,7 +262,7 @@ enum ClinicAPI {
             guard let set = try await store.set(id: id), set.patientID == viewer.user.id else {
                 throw HTTPError(.notFound, message: "no set \(id) of yours")
             }
-            let body = try await json(request, context)
+            let body = try await json(request)
             func rating(_ key: String) throws -> Int? {
                 guard let value = body[key], value != .null else { return nil }
                 guard let n = value.intValue, (0...10).contains(n) else {
@@ -328,18 +321,24 @@ enum ClinicAPI {
         store: any ClinicStore,
         library: [ExerciseDefinition]
     ) async throws -> JSONValue {
-        let programme = try await store.programme(patientID: patient.id, version: nil)
-        let sets = try await store.sets(
-            patientID: patient.id,
-            since: .now.addingTimeInterval(-365 * 86400),
-            limit: 5000
-        )
-        let progress = PatientProgress(sets: sets, programme: programme, now: .now)
+        let (programme, sets, progress) = try await Self.progress(of: patient, days: 365, limit: 5000, store: store)
         var object = userJSON(patient)
         for (key, value) in progress.json.objectValue ?? [:] { object[key] = value }
         object["programme"] = programme.map { programmeJSON($0, library: library) } ?? .null
         object["sets"] = .array(sets.prefix(200).map { .object(CoachServer.setJSON($0)) })
         return .object(object)
+    }
+
+    /// A patient's current programme, their sets of the last `days` days (newest first) and what they add up to.
+    static func progress(
+        of patient: User,
+        days: Double,
+        limit: Int,
+        store: any ClinicStore
+    ) async throws -> (Programme?, [SetRecord], PatientProgress) {
+        let programme = try await store.programme(patientID: patient.id, version: nil)
+        let sets = try await store.sets(patientID: patient.id, since: .now - days * 86400, limit: limit)
+        return (programme, sets, PatientProgress(sets: sets, programme: programme, now: .now))
     }
 
     static func programmeJSON(_ programme: Programme, library: [ExerciseDefinition]) -> JSONValue {
@@ -399,11 +398,7 @@ enum ClinicAPI {
         }
     }
 
-    static func json(_ request: Request, _ context: CoachRequestContext) async throws -> JSONValue {
-        try await json(request, context: context)
-    }
-
-    static func json(_ request: Request, context: CoachRequestContext?) async throws -> JSONValue {
+    static func json(_ request: Request) async throws -> JSONValue {
         var request = request
         let buffer: ByteBuffer
         do {

@@ -10,7 +10,7 @@ enum ClinicExport {
 
     // MARK: CSV
 
-    static func csv(patient: User, sets: [SetRecord], library: [ExerciseDefinition]) -> String {
+    static func csv(sets: [SetRecord]) -> String {
         let formatter = ISO8601DateFormatter()
         var lines = [
             "date,exercise,programme_item,set,reps,prescribed_reps,prescribed_hold_s,peak_angle_deg,safety_warnings,pain,difficulty,status,set_id"

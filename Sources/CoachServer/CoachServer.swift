@@ -155,17 +155,22 @@ public enum CoachServer {
         return (application, LiveShutdown(hub: hub))
     }
 
-    /// A browser may open the live socket only from this server's own pages (another site must not use a
-    /// visitor's camera session). Browsers always send an http(s) Origin (or "null" from a file or sandbox,
-    /// refused too); clients that send none, or their own ws:// one (apps, tools), are let in.
-    static func checkOrigin(_ request: Request) throws {
+    /// Whether a request comes from this server's own pages. A browser may open the live socket only from them
+    /// (another site must not use a visitor's camera session), and a login or join form posted from another site
+    /// is refused (login CSRF). Browsers always send an http(s) Origin (or "null" from a file or sandbox, refused
+    /// too); clients that send none are let in, and on the socket also those that send their own ws:// one (apps,
+    /// tools).
+    static func checkOrigin(_ request: Request, webSocket: Bool = true) throws {
         let host = request.head.authority ?? ""
         let allowed = ["http://\(host)".lowercased(), "https://\(host)".lowercased()]
-        for origin in request.headers[values: .origin] where !origin.hasPrefix("ws://") && !origin.hasPrefix("wss://") {
+        for origin in request.headers[values: .origin]
+        where !(webSocket && (origin.hasPrefix("ws://") || origin.hasPrefix("wss://"))) {
             guard !host.isEmpty, allowed.contains(origin.lowercased()) else {
                 throw HTTPError(
                     .forbidden,
-                    message: "WebSocket from origin \(origin) refused: open the coach from its own address"
+                    message: webSocket
+                        ? "WebSocket from origin \(origin) refused: open the coach from its own address"
+                        : "requests from \(origin) are refused; use this server's own pages"
                 )
             }
         }

@@ -21,7 +21,7 @@ enum ClinicAPI {
         // MARK: Login
 
         router.post("/api/login") { request, context in
-            try checkSameOrigin(request)
+            try CoachServer.checkOrigin(request, webSocket: false)
             let body = try await json(request)
             guard let login = body["login"]?.stringValue, let password = body["password"]?.stringValue else {
                 throw HTTPError(.badRequest, message: "send {\"login\": …, \"password\": …}")
@@ -43,7 +43,7 @@ enum ClinicAPI {
             return reply(me(viewer))
         }
         router.post("/api/join") { request, _ in
-            try checkSameOrigin(request)
+            try CoachServer.checkOrigin(request, webSocket: false)
             let body = try await json(request)
             guard let code = body["code"]?.stringValue, let login = body["login"]?.stringValue?.trimmed,
                 let password = body["password"]?.stringValue
@@ -387,15 +387,6 @@ enum ClinicAPI {
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyy-MM-dd"
         return formatter.string(from: date)
-    }
-
-    /// A login or join form posted from another site is refused (login CSRF); clients without an Origin pass.
-    static func checkSameOrigin(_ request: Request) throws {
-        guard let origin = request.headers[.origin] else { return }
-        let host = request.head.authority ?? ""
-        guard ["http://\(host)", "https://\(host)"].contains(origin.lowercased()) else {
-            throw HTTPError(.forbidden, message: "requests from \(origin) are refused; use this server's own pages")
-        }
     }
 
     static func json(_ request: Request) async throws -> JSONValue {

@@ -9,14 +9,7 @@ extension SessionSummary {
         prescribedReps: Int? = nil,
         prescribedHoldSeconds: Double? = nil
     ) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(
-            positiveInfinity: "inf",
-            negativeInfinity: "-inf",
-            nan: "nan"
-        )
-        let data = try encoder.encode(self)
+        let data = try JSONEncoder.coach().encode(self)
         var text = String(decoding: data, as: UTF8.self)
         // Put the file name first for readers that scan many outputs.
         let fileEncoder = JSONEncoder()

@@ -66,31 +66,21 @@ enum ClinicExport {
         ])
         func name(_ id: String?) -> String { library.first { $0.id == id }?.name ?? id ?? "unrecognised exercise" }
 
-        var entries: [JSONValue] = []
-        let patientID = fhirID(patient.id)
-        entries.append(
-            entry(
+        /// A Patient or Practitioner: an id and a name.
+        func person(_ type: String, _ user: User) -> JSONValue {
+            let id = fhirID(user.id)
+            return entry(
                 .object([
-                    "resourceType": .string("Patient"), "id": .string(patientID),
-                    "name": .array([.object(["text": .string(patient.name)])]),
+                    "resourceType": .string(type), "id": .string(id),
+                    "name": .array([.object(["text": .string(user.name)])]),
                 ]),
-                type: "Patient",
-                id: patientID
-            )
-        )
-        if let therapist {
-            let id = fhirID(therapist.id)
-            entries.append(
-                entry(
-                    .object([
-                        "resourceType": .string("Practitioner"), "id": .string(id),
-                        "name": .array([.object(["text": .string(therapist.name)])]),
-                    ]),
-                    type: "Practitioner",
-                    id: id
-                )
+                type: type,
+                id: id
             )
         }
+        let patientID = fhirID(patient.id)
+        var entries = [person("Patient", patient)]
+        if let therapist { entries.append(person("Practitioner", therapist)) }
         for set in sets.reversed() where set.status != .open {
             let when = formatter.string(from: set.startedAt)
             let exercise = name(set.exercise)

@@ -79,7 +79,8 @@ enum LiveMessage {
             "angleJoint": string(s.primaryJoint?.name),
             "side": string(s.side?.rawValue),
             "target": s.targetRange.map { .array([number($0.lowerBound), number($0.upperBound)]) } ?? .null,
-            "rangeOfMotion": number(s.rangeOfMotionProgress, 100),
+            // null where the view cannot measure the range (no gauge drawn; the repetitions say "not measurable").
+            "rangeOfMotion": s.rangeMeasurable ? number(s.rangeOfMotionProgress, 100) : .null,
             "cue": string(s.cueText),
             "cueKind": string(s.cueKind?.rawValue),
             "warning": string(s.safetyWarning),

@@ -539,14 +539,25 @@ struct CoachingSessionTests {
         }
     }
 
-    @Test(arguments: [(60.0, "% of target"), (100.0, "target reached (+"), (140.0, "past the target range (+")])
-    func rangeOfMotionIsToldAgainstTheTargetNeverAsAPercentageAbove100(peak: Double, text: String) throws {
+    @Test(arguments: [
+        (60.0, Repetition.RangeJudgement.Status.short, "% of target ("),
+        (100.0, .reached, "target reached ("),
+        (140.0, .beyond, "past the target range ("),
+    ])
+    func rangeOfMotionIsToldAgainstTheTargetNeverAsAPercentageAbove100(
+        peak: Double,
+        status: Repetition.RangeJudgement.Status,
+        text: String
+    ) throws {
         let frames = SyntheticExercise(kind: .squat, noisePixels: 0, peakDegrees: peak).frames(reps: 2)
         let (session, _) = try Self.run(frames, exercise: "squat")
         let rep = try #require(session.repetitions.first)
-        let said = try #require(rep.targetText(for: Self.library()["squat"]!))
-        #expect(said.contains(text), "\(said)")
-        if peak > 120 { #expect(said.hasSuffix("beyond 120°)")) }
+        let range = try #require(rep.range)
+        #expect(range.status == status)
+        #expect(range.text.contains(text), "\(range.text)")
+        // The degrees beside the words, and the target they are held against (the squat's 80–120°).
+        #expect(range.text.contains("\(Int(range.peak.rounded()))°") && range.text.contains("80–120°"), "\(range.text)")
+        #expect(try !range.text.contains(Regex(#"\d{3,}%"#)), "\(range.text)")
     }
 
     // MARK: - Framing, depth verdict and per-repetition results

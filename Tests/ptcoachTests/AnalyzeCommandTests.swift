@@ -245,8 +245,9 @@ struct AnalyzeCommandTests {
             var row = "<td>\(index)</td><td>\(Self.clock(start))–\(Self.clock(end))</td>"
             if let peak = rep["peakAngle"]?.doubleValue {
                 row += "<td>\(Int(peak.rounded()))°</td>"
+                // As the text output says it: at most 100 % (past the target, the peak angle says how far).
                 if let rom = rep["rangeOfMotion"]?.doubleValue {
-                    row += "<td class=\"rom\">\(Int((rom * 100).rounded())) %</td>"
+                    row += "<td class=\"rom\">\(Int((min(rom, 1) * 100).rounded())) %</td>"
                 }
             }
             #expect(text.contains(row), "repetition \(index): no row starting \(row)")
@@ -497,12 +498,14 @@ struct AnalyzeCommandTests {
              "repetitions":[{"index":1,"exercise":"pull-up","startSeconds":6.1,"endSeconds":8.5,
                "angles":[\#(range("left", 0, 139)),\#(range("right", 1, 178))],
                "peakAngle":178,"rangeOfMotion":1.9,"verdict":"good","issues":[],"safetyBreaches":[],
+               "range":{"status":"beyond","peak":178,"targetMin":110,"targetMax":150,"fraction":1.9,"unit":"°"},
                "measurementReliable":true,
                "tempo":{"toPeakSeconds":1,"fromPeakSeconds":1,"concentricSeconds":1,"eccentricSeconds":1}}]}
             """#
         let summary = try JSONDecoder().decode(SessionSummary.self, from: Data(json.utf8))
-        let text = AnalyzeCommand.report(summary, file: "pull-up.jsonl", library: try ExerciseLibrary.bundled())
-        let line = "rep 1: 6.1–8.5 s, elbow flexion right 1–178°, past the target range (+28° beyond 150°)"
+        let text = AnalyzeCommand.report(summary, file: "pull-up.jsonl")
+        let line =
+            "rep 1: 6.1–8.5 s, elbow flexion right 1–178°, past the target range (178°, target 110–150°), good form"
         #expect(text.contains(line), "\(text)")
         // A repetition of a movement with no exercise recognised: its form was not judged, and the line says so.
         var unnamed = summary
@@ -510,9 +513,11 @@ struct AnalyzeCommandTests {
         unnamed.repetitions[0].angles = []
         unnamed.repetitions[0].peakAngle = nil
         unnamed.repetitions[0].rangeOfMotion = nil
+        unnamed.repetitions[0].range = nil
+        unnamed.repetitions[0].verdict = .notChecked
         unnamed.repetitions[0].uncheckedReason = "no exercise recognised"
-        let unnamedText = AnalyzeCommand.report(unnamed, file: "f", library: try ExerciseLibrary.bundled())
-        #expect(unnamedText.contains("rep 1: 6.1–8.5 s, form not judged (no exercise recognised)"), "\(unnamedText)")
+        let unnamedText = AnalyzeCommand.report(unnamed, file: "f")
+        #expect(unnamedText.contains("rep 1: 6.1–8.5 s, form not checked (no exercise recognised)"), "\(unnamedText)")
     }
 
     @Test func eachHoldHasItsOwnNumberedLineWithItsTimes() throws {
@@ -526,7 +531,7 @@ struct AnalyzeCommandTests {
              "safetyWarnings":[],"cues":[],"averages":{},"durationSeconds":50,"secondsWithPerson":50,"repetitions":[]}
             """#
         let summary = try JSONDecoder().decode(SessionSummary.self, from: Data(json.utf8))
-        let text = AnalyzeCommand.report(summary, file: "f", library: try ExerciseLibrary.bundled())
+        let text = AnalyzeCommand.report(summary, file: "f")
         #expect(text.contains("  hold 1: 17.2–18.9 s, held 1.7 s of 10 s\n"), "\(text)")
         #expect(text.contains("  hold 2: 34.2–46.7 s, held 12.5 s of 10 s (done)"), "\(text)")
     }

@@ -37,4 +37,14 @@ struct CommandLineRulesTests {
     func britishSpelling() throws {
         #expect(try CoachCommand.parseAsRoot(["analyse", "x.jsonl"]) is AnalyzeCommand)
     }
+
+    @Test("An option given twice is refused, not silently the last")
+    func repeatedOption() {
+        let error = CoachCommand.repeatedOption(in: ["analyze", "x.jsonl", "--exercise", "squat", "--exercise=lunge"])
+        #expect(error?.message.hasPrefix("--exercise is given twice") == true, "\(String(describing: error))")
+        #expect(CoachCommand.exitCode(for: error!).rawValue == 64)
+        #expect(CoachCommand.repeatedOption(in: ["analyze", "x.jsonl", "--exercise", "squat", "--json"]) == nil)
+        // After "--" the words are arguments (a file named --exercise).
+        #expect(CoachCommand.repeatedOption(in: ["analyze", "--exercise", "squat", "--", "--exercise"]) == nil)
+    }
 }

@@ -375,6 +375,19 @@ public struct ActionClassifier: Sendable, Hashable {
         }
     }
 
+    /// How unlike the training recordings `sequence` is (``LogisticRegression/distanceFromTraining(_:)`` of the
+    /// model's standardised features: about 1 for recordings like those trained on); `nil` for a model without
+    /// them (nearest neighbour, rule verdict).
+    public func distanceFromTraining(_ sequence: PoseSequence) -> Double? {
+        switch model {
+        case .logistic(let regression), .vote(let regression, _, _), .ruleVote(let regression, _, _, _):
+            regression.distanceFromTraining(spec.vector(for: sequence))
+        case .formLogistic(let regression): regression.distanceFromTraining(spec.formVector(for: sequence))
+        case .ruleLogistic(let regression): regression.distanceFromTraining(ruleVector(for: sequence))
+        case .nearestNeighbor, .ruleVerdict: nil
+        }
+    }
+
     /// The rule features a rule model reads (``Configuration/rules`` is set whenever such a model is).
     private func ruleVector(for sequence: PoseSequence) -> [Double] {
         configuration.rules!.vector(for: sequence)

@@ -144,6 +144,20 @@ public struct LogisticRegression: Sendable, Hashable {
     }
 
     /// The class probabilities for one feature row.
+    /// How far a row lies from the training rows: the root mean square of its standardised features (unknown
+    /// ones left out, each clipped as for a prediction). About 1 for a row like the training rows.
+    public func distanceFromTraining(_ features: [Double]) -> Double {
+        precondition(features.count == featureCount, "expected \(featureCount) features, got \(features.count)")
+        var sum = 0.0
+        var known = 0
+        for k in 0..<featureCount where !features[k].isNaN {
+            let z = Self.standardized(features[k], means[k], scales[k])
+            sum += z * z
+            known += 1
+        }
+        return known == 0 ? 0 : (sum / Double(known)).squareRoot()
+    }
+
     public func probabilities(_ features: [Double]) -> [Double] {
         precondition(features.count == featureCount, "expected \(featureCount) features, got \(features.count)")
         let d = featureCount

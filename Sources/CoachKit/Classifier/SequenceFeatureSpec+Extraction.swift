@@ -1,5 +1,4 @@
 import PoseKit
-
 import RealModule
 
 // MARK: - Layout

@@ -1,5 +1,4 @@
 public import PoseKit
-
 import RealModule
 
 /// A body measurement an exercise definition can name: a joint angle in the clinical neutral-zero

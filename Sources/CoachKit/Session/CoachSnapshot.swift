@@ -26,6 +26,9 @@ public struct CoachSnapshot: Sendable, Hashable {
     public var targetRange: ClosedRange<Double>?
     /// Progress of the current repetition from rest toward the person's usual peak, 0…1.
     public var rangeOfMotionProgress: Double = 0
+    /// Whether the camera view lets the exercise's range be measured; when not, repetitions say "range not
+    /// measurable" and the overlay shows no gauge (``Repetition/RangeJudgement/Status/notMeasurable``).
+    public var rangeMeasurable = true
     /// The cue given most recently (shown for a few seconds).
     public var cueText: String?
     public var cueKind: Cue.Kind?

@@ -381,6 +381,8 @@ public struct CoachingSession: Sendable {
         let inFrame = self.inFrame.ingest(pose)
         let walking = self.walking.ingest(pose, at: t)
         updateView(pose)
+        // The overlay shows no range gauge where the repetition's range will be "not measurable" (the same test).
+        snapshot.rangeMeasurable = measurementReliable(for: mode.exercise ?? recognizedExercise)
         let valid = inFrame && !walking
         lastFrameValid = valid
         let bodyX = pose[.root].confidence > 0 ? pose[.root].x : pose[.neck].confidence > 0 ? pose[.neck].x : .nan

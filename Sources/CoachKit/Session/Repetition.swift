@@ -71,9 +71,25 @@ public struct Repetition: Sendable, Hashable, Codable {
         public var difference: Double
     }
 
+    /// The form verdict: from the form rules that could be checked (and safety, a hold at the peak, symmetry).
     public enum Verdict: String, Sendable, Hashable, Codable {
+        /// Every check made passed.
         case good
+        /// A form rule broken, a safety limit crossed, a hold too short, uneven sides.
         case needsWork = "needs-work"
+        /// Nothing could be checked (the camera view does not suit the exercise, the joints were not seen, or no
+        /// exercise was recognised): never "good". ``Repetition/uncheckedReason`` says why.
+        case notChecked = "not-checked"
+
+        /// In words, saying that it is about form (beside "30% of target", a bare "good" read as praise for the
+        /// range): "good form", "form needs work", "form not checked".
+        public var text: String {
+            switch self {
+            case .good: "good form"
+            case .needsWork: "form needs work"
+            case .notChecked: "form not checked"
+            }
+        }
     }
 
     /// A broken form rule.
@@ -109,6 +125,9 @@ public struct Repetition: Sendable, Hashable, Codable {
     public var peakAngle: Double?
     /// Fraction of the target excursion reached (1 = target reached).
     public var rangeOfMotion: Double?
+    /// The range against the target, judged once (``RangeJudgement``); `nil` when the exercise has no target, or
+    /// for a summary written before it was judged.
+    public var range: RangeJudgement?
     public var tempo: Tempo
     public var symmetry: Symmetry?
     public var verdict: Verdict
@@ -133,8 +152,8 @@ public struct Repetition: Sendable, Hashable, Codable {
 }
 
 extension Repetition {
-    /// Decodes a repetition, also one written before ``uncheckedRules``, ``uncheckedReason`` and ``gapSeconds``
-    /// existed (they are then empty, `nil` and 0).
+    /// Decodes a repetition, also one written before ``uncheckedRules``, ``uncheckedReason``, ``gapSeconds`` and
+    /// ``range`` existed (they are then empty, `nil`, 0 and `nil`).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         index = try c.decode(Int.self, forKey: .index)
@@ -145,6 +164,7 @@ extension Repetition {
         angles = try c.decode([AngleRange].self, forKey: .angles)
         peakAngle = try c.decodeIfPresent(Double.self, forKey: .peakAngle)
         rangeOfMotion = try c.decodeIfPresent(Double.self, forKey: .rangeOfMotion)
+        range = try c.decodeIfPresent(RangeJudgement.self, forKey: .range)
         tempo = try c.decode(Tempo.self, forKey: .tempo)
         symmetry = try c.decodeIfPresent(Symmetry.self, forKey: .symmetry)
         verdict = try c.decode(Verdict.self, forKey: .verdict)

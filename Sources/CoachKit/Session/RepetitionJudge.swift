@@ -221,6 +221,12 @@ struct RepetitionJudge: Sendable {
             )
         }
         issues.sort { $0.priority < $1.priority }
+        // Something was checked: a form rule, the hold at the peak, or the symmetry. With nothing checked and
+        // nothing wrong the repetition is "not checked", never "good".
+        let checked =
+            unchecked.count < exercise.formRules.count
+            || (spec.holdSeconds != nil && tempo.atPeakSeconds != nil)
+            || (exercise.maximumAsymmetry != nil && symmetry != nil && reliable)
         return Repetition(
             index: index,
             exercise: exercise.id,
@@ -230,9 +236,10 @@ struct RepetitionJudge: Sendable {
             angles: angles,
             peakAngle: completed.peakValue,
             rangeOfMotion: exercise.rangeOfMotionFraction(peakValue: completed.peakValue),
+            range: .init(peak: completed.peakValue, exercise: exercise, measurable: reliable),
             tempo: tempo,
             symmetry: symmetry,
-            verdict: issues.isEmpty && breaches.isEmpty ? .good : .needsWork,
+            verdict: !issues.isEmpty || !breaches.isEmpty ? .needsWork : checked ? .good : .notChecked,
             issues: issues,
             safetyBreaches: breaches,
             measurementReliable: reliable,
@@ -359,9 +366,14 @@ struct RepetitionJudge: Sendable {
             angles: angles,
             peakAngle: peakAngle,
             rangeOfMotion: rom,
+            range: exercise.flatMap { exercise in
+                peakAngle.flatMap { .init(peak: $0, exercise: exercise, measurable: context.isReliable(for: exercise)) }
+            },
             tempo: tempo,
             symmetry: nil,
-            verdict: issues.isEmpty ? .good : .needsWork,
+            // No rule checked (none recognised, or none could be): not checked, never "good".
+            verdict: !issues.isEmpty
+                ? .needsWork : exercise.map { unchecked.count < $0.formRules.count } == true ? .good : .notChecked,
             issues: issues,
             safetyBreaches: [],
             measurementReliable: context.isReliable(for: exercise),

@@ -188,11 +188,13 @@ struct SessionLog: Sendable {
             given?.id == id ? given?.name : library.first { $0.id == id }?.name
         }
         func mean(_ values: [Double]) -> Double? { values.isEmpty ? nil : values.reduce(0, +) / Double(values.count) }
-        // Form is judged only where an exercise was known: a movement counted with none is not "good".
-        let judged = repetitions.filter { $0.exercise != nil }
+        // Form counts only where it was checked: a movement counted with no exercise, or one the view could not
+        // judge, is not "good".
+        let judged = repetitions.filter { $0.verdict != .notChecked }
         let averages = SessionSummary.Averages(
             peakAngle: mean(repetitions.compactMap(\.peakAngle)),
-            rangeOfMotion: mean(repetitions.compactMap(\.rangeOfMotion)),
+            // A range the view cannot measure is not averaged with the others (no "96 %" beside "not measurable").
+            rangeOfMotion: mean(repetitions.filter { $0.range?.status != .notMeasurable }.compactMap(\.rangeOfMotion)),
             repetitionSeconds: mean(repetitions.map(\.durationSeconds)),
             goodFraction: judged.isEmpty
                 ? nil : Double(judged.filter { $0.verdict == .good }.count) / Double(judged.count)

@@ -31,8 +31,8 @@ public struct SessionSummary: Sendable, Hashable, Codable {
         public var peakAngle: Double?
         public var rangeOfMotion: Double?
         public var repetitionSeconds: Double?
-        /// Share of the repetitions judged (those of an exercise, given or recognised) with a good verdict;
-        /// `nil` when none was judged.
+        /// Share of the repetitions whose form was checked (verdict not ``Repetition/Verdict/notChecked``) with a
+        /// good verdict; `nil` when none was checked.
         public var goodFraction: Double?
     }
 

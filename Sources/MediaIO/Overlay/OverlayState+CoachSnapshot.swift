@@ -80,7 +80,8 @@ extension OverlayState {
             }
         warning = snapshot.safetyWarning
         setupGuidance = snapshot.setupGuidance
-        if snapshot.exerciseName != nil, snapshot.pose != nil, snapshot.hold == nil {
+        // No gauge where the range cannot be measured from this view (the repetitions say "not measurable").
+        if snapshot.exerciseName != nil, snapshot.pose != nil, snapshot.hold == nil, snapshot.rangeMeasurable {
             rangeOfMotion = RangeOfMotion(progress: snapshot.rangeOfMotionProgress, target: rangeOfMotionTarget)
         }
         // A hold exercise's time, or the prescribed hold at a repetition's peak (under the count).

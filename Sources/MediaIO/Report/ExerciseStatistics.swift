@@ -24,11 +24,17 @@ struct ExerciseStatistics {
         // top read "0 reached the target range" beside an average range of motion of 140 %.
         repsInTarget =
             exercise.repetitions.filter { rep in
+                guard rep.verdict != .unsafe else { return false }
+                if let status = rep.rangeStatus { return status == .within }
                 guard let rom = rep.rangeOfMotion, let target = exercise.targetRange else { return false }
-                return target.contains(rom) && rep.verdict != .unsafe
+                return target.contains(rom)
             }.count
         repsMeasured = exercise.repetitions.filter { $0.rangeOfMotion != nil }.count
-        meanRangeOfMotion = Self.mean(exercise.repetitions.compactMap(\.rangeOfMotion))
+        // As each repetition shows it (``shownRangeOfMotion(_:)``): at most 100 % of an open-ended target.
+        let openEnded = Self.isOpenEnded(exercise)
+        meanRangeOfMotion = Self.mean(
+            exercise.repetitions.compactMap { $0.rangeOfMotion.map { openEnded ? min($0, 1) : $0 } }
+        )
         meanTempoUp = Self.mean(exercise.repetitions.compactMap(\.tempoUpSeconds))
         meanTempoDown = Self.mean(exercise.repetitions.compactMap(\.tempoDownSeconds))
         meanHeld = Self.mean(exercise.repetitions.compactMap(\.heldSeconds))
@@ -57,19 +63,26 @@ struct ExerciseStatistics {
     }
 
     /// Green within the target range, amber short of or beyond it (or judged as needing work), red
-    /// when a safety limit was crossed; a repetition whose range was not measured is "good form" or amber,
-    /// never "in target".
+    /// when a safety limit was crossed; a repetition whose range was not measured is "good form", "not checked"
+    /// or amber, never "in target".
     static func status(of rep: ReportInput.Repetition, in exercise: ReportInput.Exercise) -> ReportStatus {
         if rep.verdict == .unsafe { return .unsafe }
         if rep.verdict == .notJudged { return .unknown }
+        // The coach's judgement of the range when it made one (the text output's), else from the fraction.
+        let range: ReportInput.RangeStatus? =
+            rep.rangeStatus
+            ?? rep.rangeOfMotion.flatMap { rom in
+                exercise.targetRange.map { rom < $0.lowerBound ? .short : rom > $0.upperBound ? .beyond : .within }
+            }
         // Short of the target says so; a repetition that reached it, or has no range to judge, but whose form was
         // flagged (a hold at the peak too short, a rounded back) needs work: it was called "short".
-        if let rom = rep.rangeOfMotion, let target = exercise.targetRange {
-            if rom < target.lowerBound { return .short }
-            if rom > target.upperBound { return .beyond }
-            return rep.verdict == .good ? .within : .needsWork
+        switch range {
+        case .short?: return .short
+        case .beyond?: return .beyond
+        case .within?: return rep.verdict == .needsWork ? .needsWork : .within
+        case .notMeasurable?, nil:
+            return rep.verdict == .good ? .goodForm : rep.verdict == .notChecked ? .notChecked : .needsWork
         }
-        return rep.verdict == .good ? .goodForm : .needsWork
     }
 
     /// The tempo card's note: the halves, and the time held at the peak when it was held (a second or more on
@@ -92,11 +105,32 @@ struct ExerciseStatistics {
         return held >= prescribed - CoachingSession.holdSlackSeconds ? .within : .short
     }
 
-    /// "target ≥ 100 %", and how many repetitions could not be measured.
+    /// "target 90–120°" (the band the peak angle should reach, as the text output says it; else "≥ 100 %"), and
+    /// how many repetitions could not be measured.
     var inTargetNote: String? {
         guard let target = targetText else { return nil }
         let unmeasured = repsDone - repsMeasured
-        return "target \(target)" + (unmeasured > 0 ? ", \(unmeasured) not measurable" : "")
+        let degrees = exercise.targetDegrees.flatMap { band in
+            exercise.rangeOfMotionUnit == .fraction
+                ? "\(HTMLText.number(band.lowerBound))–\(HTMLText.number(band.upperBound))°" : nil
+        }
+        return "target \(degrees ?? target)" + (unmeasured > 0 ? ", \(unmeasured) not measurable" : "")
+    }
+
+    /// A repetition's range of motion in the tables and on the chart: as the coach says it, a percentage up to
+    /// 100 (past the target, the peak angle beside it says how far), "–" when not measured.
+    func rangeOfMotionCell(_ rep: ReportInput.Repetition) -> String {
+        shownRangeOfMotion(rep).map(formatRangeOfMotion) ?? "–"
+    }
+
+    /// The range of motion shown for a repetition: against an open-ended fraction target ("≥ 100 %"), at most 1;
+    /// how far past it the peak went is the peak angle's to say, and the status's colour.
+    func shownRangeOfMotion(_ rep: ReportInput.Repetition) -> Double? {
+        rep.rangeOfMotion.map { Self.isOpenEnded(exercise) ? min($0, 1) : $0 }
+    }
+
+    private static func isOpenEnded(_ exercise: ReportInput.Exercise) -> Bool {
+        exercise.rangeOfMotionUnit == .fraction && exercise.targetRange?.upperBound.isFinite == false
     }
 
     /// The status of the whole set's rep count.

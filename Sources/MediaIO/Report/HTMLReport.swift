@@ -206,7 +206,7 @@ struct HTMLReport {
             """
         for rep in exercise.repetitions {
             let status = ExerciseStatistics.status(of: rep, in: exercise)
-            let rom = rep.rangeOfMotion.map(stats.formatRangeOfMotion) ?? "–"
+            let rom = stats.rangeOfMotionCell(rep)
             html += "<tr class=\"\(status.css)\"><td>\(rep.index)</td>"
             html += "<td>\(HTMLText.span(rep.startSeconds, rep.endSeconds))</td>"
             html += "<td>\(rep.peakDegrees.map { HTMLText.number($0) + "°" } ?? "–")</td>"

@@ -282,7 +282,7 @@ struct PDFReport {
                 "\(rep.index)",
                 "\(HTMLText.span(rep.startSeconds, rep.endSeconds))",
                 rep.peakDegrees.map { HTMLText.number($0) + "°" } ?? "–",
-                rep.rangeOfMotion.map(stats.formatRangeOfMotion) ?? "–",
+                stats.rangeOfMotionCell(rep),
                 ExerciseStatistics.secondsText(rep.tempoDownSeconds),
                 ExerciseStatistics.secondsText(rep.tempoUpSeconds),
                 ExerciseStatistics.heldText(rep),

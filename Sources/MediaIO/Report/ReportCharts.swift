@@ -116,7 +116,7 @@ struct ReportCharts {
             return empty(&canvas, text)
         }
         let p = plot
-        let values = reps.compactMap(\.rangeOfMotion)
+        let values = reps.compactMap(statistics.shownRangeOfMotion)
         let targetTop = exercise.targetRange.map { $0.upperBound.isFinite ? $0.upperBound : $0.lowerBound * 1.2 }
         let highest = max(values.max() ?? 1, targetTop ?? 0)
         let high = highest * 1.12  // headroom above the tallest bar or the target
@@ -156,7 +156,7 @@ struct ReportCharts {
         let slot = p.width / Double(reps.count)
         let barWidth = min(slot * 0.64, font * 4)
         for (i, rep) in reps.enumerated() {
-            let value = rep.rangeOfMotion ?? 0
+            let value = statistics.shownRangeOfMotion(rep) ?? 0
             let centre = p.x + slot * (Double(i) + 0.5)
             let status = ExerciseStatistics.status(of: rep, in: exercise)
             canvas.rect(

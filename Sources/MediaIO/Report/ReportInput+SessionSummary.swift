@@ -33,8 +33,22 @@ extension ReportInput.Exercise {
     ) {
         let repetitions = summary.repetitions.map { rep in
             let verdict: ReportInput.Verdict =
-                !rep.safetyBreaches.isEmpty
-                ? .unsafe : rep.exercise == nil ? .notJudged : rep.verdict == .good ? .good : .needsWork
+                if !rep.safetyBreaches.isEmpty { .unsafe } else if rep.exercise == nil { .notJudged } else {
+                    switch rep.verdict {
+                    case .good: .good
+                    case .needsWork: .needsWork
+                    case .notChecked: .notChecked
+                    }
+                }
+            // The coach's own judgement of the range, so the report says what the text output says.
+            let rangeStatus: ReportInput.RangeStatus? = rep.range.map {
+                switch $0.status {
+                case .short: .short
+                case .reached: .within
+                case .beyond: .beyond
+                case .notMeasurable: .notMeasurable
+                }
+            }
             var notes = rep.issues.map(\.cue) + rep.safetyBreaches.map(\.warning)
             if let reason = rep.uncheckedReason { notes.append("Not checked: \(reason)") }
             if rep.gapSeconds > 0 {
@@ -47,11 +61,12 @@ extension ReportInput.Exercise {
                 endSeconds: rep.endSeconds,
                 peakDegrees: rep.peakAngle,
                 // Not measurable from this camera view: no range of motion to judge, as the text output says.
-                rangeOfMotion: rep.measurementReliable ? rep.rangeOfMotion : nil,
+                rangeOfMotion: rep.measurementReliable && rep.range?.status != .notMeasurable ? rep.rangeOfMotion : nil,
                 tempoUpSeconds: rep.tempo.concentricSeconds ?? rep.tempo.fromPeakSeconds,
                 tempoDownSeconds: rep.tempo.eccentricSeconds ?? rep.tempo.toPeakSeconds,
                 heldSeconds: rep.tempo.atPeakSeconds,
                 verdict: verdict,
+                rangeStatus: rangeStatus,
                 issues: notes
             )
         }

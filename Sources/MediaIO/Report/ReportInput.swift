@@ -21,6 +21,15 @@ public struct ReportInput: Sendable {
         case unsafe
         /// Not judged: a movement counted with no exercise recognised, so no rules to judge it by.
         case notJudged
+        /// No form rule could be checked (the camera view does not suit the exercise, the joints not seen).
+        case notChecked
+    }
+
+    /// How a repetition's range compares with its target, as the coach judged it (the text output's words).
+    public enum RangeStatus: String, Sendable, Hashable, Codable, CaseIterable {
+        case short, within, beyond
+        /// The camera view does not suit the exercise: no range to hold against the target.
+        case notMeasurable
     }
 
     /// The unit of the range-of-motion values.
@@ -48,6 +57,9 @@ public struct ReportInput: Sendable {
         /// Seconds the peak was held between the two.
         public var heldSeconds: Double?
         public var verdict: Verdict
+        /// The range against the target as judged when the repetition was counted; `nil` to judge it here from
+        /// ``rangeOfMotion`` and the exercise's ``Exercise/targetRange``.
+        public var rangeStatus: RangeStatus?
         /// Form issues seen during the repetition ("Knees caving in").
         public var issues: [String]
 
@@ -61,6 +73,7 @@ public struct ReportInput: Sendable {
             tempoDownSeconds: Double? = nil,
             heldSeconds: Double? = nil,
             verdict: Verdict = .good,
+            rangeStatus: RangeStatus? = nil,
             issues: [String] = []
         ) {
             self.index = index
@@ -72,6 +85,7 @@ public struct ReportInput: Sendable {
             self.tempoDownSeconds = tempoDownSeconds
             self.heldSeconds = heldSeconds
             self.verdict = verdict
+            self.rangeStatus = rangeStatus
             self.issues = issues
         }
     }

@@ -15,14 +15,14 @@ enum ReportStyle {
 /// How a repetition (or a number) compares with its target, and its colour; `unknown` for a repetition that
 /// was not judged.
 enum ReportStatus: String {
-    case within, goodForm, short, beyond, needsWork, unsafe, unknown
+    case within, goodForm, short, beyond, needsWork, unsafe, unknown, notChecked
 
     var color: OverlayColor {
         switch self {
         case .within, .goodForm: ReportStyle.good
         case .short, .beyond, .needsWork: ReportStyle.caution
         case .unsafe: ReportStyle.danger
-        case .unknown: ReportStyle.muted
+        case .unknown, .notChecked: ReportStyle.muted
         }
     }
 
@@ -38,6 +38,7 @@ enum ReportStatus: String {
         case .needsWork: "needs work"
         case .unsafe: "safety"
         case .unknown: "not judged"
+        case .notChecked: "not checked"
         }
     }
 }

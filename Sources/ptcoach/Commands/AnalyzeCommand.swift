@@ -266,7 +266,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
         if json {
             print(summaryJSON)
         } else {
-            print(Self.report(summary, file: input, library: library, prescribedReps: reps))
+            print(Self.report(summary, file: input, prescribedReps: reps))
             if summary.reps == 0, summary.holds.isEmpty, let reason = guidance.longest {
                 let share = Int((100 * reason.seconds / max(summary.durationSeconds, 1e-9)).rounded())
                 print("  nothing counted; for \(share)% of the recording the coach said: \(reason.text)")
@@ -337,7 +337,6 @@ struct AnalyzeCommand: AsyncParsableCommand {
     static func report(
         _ summary: SessionSummary,
         file: String,
-        library: ExerciseLibrary,
         prescribedReps: Int? = nil
     ) -> String {
         func f(_ x: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", x) }
@@ -363,19 +362,13 @@ struct AnalyzeCommand: AsyncParsableCommand {
                 line +=
                     ", \(primary.angle.displayName)\(side) \(f(primary.min, 0))–\(f(primary.max, 0))\(primary.angle.unit)"
             }
-            // Against the repetition's own exercise: a recording can hold several, or a movement with none.
-            if let definition = rep.exercise.flatMap({ library[$0] }), let text = rep.targetText(for: definition) {
-                line += ", \(text)"
-            } else if let rom = rep.rangeOfMotion {
-                line += ", \(Int((min(rom, 1) * 100).rounded()))% of target"
-            }
+            // Against the repetition's own exercise, judged once when it was counted (the report says the same).
+            if let range = rep.range { line += ", \(range.text)" }
             // A pause at the peak a programme asks for ("hold 5 s at the top"); a turn at the peak is no hold.
             if let held = rep.tempo.atPeakSeconds, held >= 1 { line += ", held \(f(held)) s at the peak" }
-            if rep.exercise == nil, let reason = rep.uncheckedReason {
-                line += ", form not judged (\(reason))"  // a movement counted with no exercise to judge it as
-            } else {
-                line += ", \(rep.verdict.rawValue)"
-                if let reason = rep.uncheckedReason { line += " (not checked: \(reason))" }
+            line += ", \(rep.verdict.text)"
+            if let reason = rep.uncheckedReason {
+                line += rep.verdict == .notChecked ? " (\(reason))" : " (not checked: \(reason))"
             }
             if let issue = rep.issues.first { line += ": \(issue.cue)" }
             if rep.gapSeconds > 0 { line += " [pose lost for \(f(rep.gapSeconds)) s]" }
@@ -399,8 +392,13 @@ struct AnalyzeCommand: AsyncParsableCommand {
                 )
             }
         }
+        // Of the repetitions whose form was checked, so that none not checked passes for good.
+        let checked = summary.repetitions.filter { $0.verdict != .notChecked }.count
         if let good = summary.averages.goodFraction {
-            lines.append("  good form: \(Int((good * 100).rounded()))% of repetitions")
+            let of = checked == summary.reps ? "repetitions" : "\(checked) checked repetition\(checked == 1 ? "" : "s")"
+            lines.append("  good form: \(Int((good * 100).rounded()))% of \(of)")
+        } else if summary.reps > 0 {
+            lines.append("  form not checked in any repetition")
         }
         return lines.joined(separator: "\n")
     }

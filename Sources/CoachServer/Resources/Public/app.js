@@ -334,9 +334,10 @@ function onSummary(msg) {
     const row = document.createElement("tr");
     const cells = [
       String(rep.index),
-      rep.rangeOfMotion == null ? "–" : `${Math.round(rep.rangeOfMotion * 100)}%`,
+      // The coach's own judgement of the range, in its words ("82% of target (74° of 90–120°)").
+      rep.range?.text ?? (rep.rangeOfMotion == null ? "–" : `${Math.round(Math.min(rep.rangeOfMotion, 1) * 100)}%`),
       formatAngle(rep.peakAngle, unit),
-      rep.verdict === "needs-work" ? "needs work" : rep.verdict ?? "–",
+      rep.verdict?.replace("-", " ") ?? "–",
       rep.issues?.[0]?.cue ?? "",
     ];
     for (const text of cells) row.insertCell().textContent = text;

@@ -159,14 +159,16 @@ struct ClinicStoreTests {
     @Test("Repetitions are saved as they come and a re-judged one replaces the first; sets list newest first")
     func setsAndRepetitions() async throws {
         for store in try await Self.stores() {
-            try await store.open(SQLiteSessionStoreTests.record("a"))
+            let newer = SQLiteSessionStoreTests.record("a")
+            try await store.open(newer)
             try await store.save(try SQLiteSessionStoreTests.repetition(1), setID: "a")
             try await store.save(try SQLiteSessionStoreTests.repetition(2), setID: "a")
             try await store.save(try SQLiteSessionStoreTests.repetition(2, verdict: .needsWork), setID: "a")
             #expect(try await store.set(id: "a")?.reps == 2)
             #expect(try await store.repetitions(setID: "a").map(\.verdict) == [.good, .needsWork])
             var older = SQLiteSessionStoreTests.record("older")
-            older.startedAt = Date(timeIntervalSinceNow: -60)
+            // A minute before the other, whatever the time now (a loaded machine took over a minute to get here).
+            older.startedAt = newer.startedAt.addingTimeInterval(-60)
             try await store.open(older)
             try await store.close(setID: "older", summary: nil, summaryJSON: nil, angleSeriesJSON: nil, at: .now)
             let sets = try await store.sets(limit: 10)

@@ -93,4 +93,29 @@ struct ClassifierRulesCommandTests {
             (error as? CLIError)?.message.contains(expected) == true
         }
     }
+
+    /// A form model of one exercise labels whatever it is given: `predict` warns when the recording is another
+    /// exercise (issue: a push-up model called a bicep curl "correct (confidence 1.000)"), and not for its own.
+    @Test func predictWarnsWhenTheRecordingIsAnotherExercise() async throws {
+        let source = Self.data + "/manifests/form-pushup-train.csv"
+        let parsed = try ClassifierManifest(text: try String(contentsOfFile: source, encoding: .utf8), path: source)
+        let folder = NSTemporaryDirectory() + "ptcoach-unlike-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let manifest = folder + "/push-ups.csv"
+        let rows = parsed.entries.map { "\($0.path),\($0.label)" }
+        try (["path,label"] + rows).joined(separator: "\n").write(toFile: manifest, atomically: true, encoding: .utf8)
+        let out = folder + "/model.json"
+        guard try await InProcessCommand.run(["train", "--manifest", manifest, "--out", out, "--folds", "0"]) else {
+            Issue.record("train failed")
+            return
+        }
+        let classifier = try ClassifierInput.model(at: out)
+        let curl = Self.data + "/pose-tracks/pose-trainer/bicep_bad_10.jsonl"
+        let pushUp = Self.data + "/pose-tracks/kaiakol/pushup_correct_001.jsonl"
+        let warnings = try PredictCommand.exerciseWarnings(paths: [curl, pushUp], classifier: classifier)
+        #expect(warnings[0]?.contains("looks like a bicep curl") == true, "\(String(describing: warnings[0]))")
+        #expect(warnings[0]?.contains("push-up") == true)
+        #expect(warnings[1] == nil, "\(String(describing: warnings[1]))")
+    }
 }

@@ -20,6 +20,14 @@ public struct PoseTrackFrameDecoder: Sendable {
         joints = header.joints
     }
 
+    private var width: Double { Double(header.width) }
+    private var height: Double { Double(header.height) }
+
+    /// A coordinate in a message: whole pixels (a huge one as Swift writes it, with its exponent).
+    private static func short(_ value: Double) -> String {
+        abs(value) < 1e15 ? String(Int(value.rounded())) : "\(value)"
+    }
+
     private func fail(_ message: String) -> PoseKitError { fail(.malformedFrame, message) }
 
     private func fail(_ code: PoseKitError.Code, _ message: String) -> PoseKitError {
@@ -92,6 +100,8 @@ public struct PoseTrackFrameDecoder: Sendable {
                 )
             }
             var pose = Pose()
+            var seen = 0
+            var largest = 0.0
             for (k, joint) in joints.enumerated() {
                 guard let joint else { continue }
                 let base = k * valuesPerKeypoint
@@ -124,7 +134,26 @@ public struct PoseTrackFrameDecoder: Sendable {
                             + "write c = 0 for a keypoint that was not seen"
                     )
                 }
+                // Pixels of the header's frame: a keypoint a whole frame beyond its edges is a file written in other
+                // units (it read as "nobody seen … film the whole body", naming joints the layout does not have).
+                guard numbers.0 >= -2 * width, numbers.0 <= 3 * width, numbers.1 >= -2 * height, numbers.1 <= 3 * height
+                else {
+                    throw fail(
+                        "keypoint \(joint.name) of pose \(personIndex) lies at (\(Self.short(numbers.0)), "
+                            + "\(Self.short(numbers.1))), far outside the \(header.width)×\(header.height) frame the header "
+                            + "gives; the coordinates must be pixels of that frame"
+                    )
+                }
                 pose[joint] = Keypoint(x: numbers.0, y: numbers.1, z: z, confidence: confidence)
+                seen += 1
+                largest = Swift.max(largest, abs(numbers.0), abs(numbers.1))
+            }
+            // Coordinates of 0–1 in a frame of hundreds of pixels are normalised ones, not pixels.
+            if seen >= 5, largest <= 1.5, Swift.min(width, height) >= 100 {
+                throw fail(
+                    "the keypoints of pose \(personIndex) all lie within 0–1.5 of the \(header.width)×\(header.height) "
+                        + "frame: they look normalised (0–1); write pixels (x × \(header.width), y × \(header.height))"
+                )
             }
             pose.deriveMidpoints()
             poses.append(pose)

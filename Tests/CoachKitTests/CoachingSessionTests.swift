@@ -297,8 +297,10 @@ struct CoachingSessionTests {
             #expect(rep.measurementReliable, "rep \(rep.index)")
             #expect(!rep.issues.contains { $0.rule == "depth" }, "rep \(rep.index): \(rep.issues)")
             let knee = try #require(rep.angles.first { $0.angle == .kneeFlexion && $0.side == .left })
+            // As the exercise given measures it: the value when the counted angle peaked, within a degree of the
+            // largest (not the other end of the movement).
             #expect(
-                knee.atPeak == knee.max,
+                abs(knee.atPeak - knee.max) < 1,
                 "rep \(rep.index): \(knee.atPeak)° at the peak of \(knee.min)–\(knee.max)°"
             )
         }

@@ -98,7 +98,8 @@ struct CountingAndJudgingTests {
             gapSeconds: 0
         )
         #expect(repetition.exercise == nil && repetition.angles.isEmpty)
-        #expect(repetition.verdict == .good)
+        // Nothing checked: "not checked", never "good".
+        #expect(repetition.verdict == .notChecked)
         #expect(repetition.uncheckedReason == RepetitionJudge.unrecognisedReason)
     }
 

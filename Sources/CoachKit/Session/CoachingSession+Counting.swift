@@ -106,7 +106,7 @@ extension CoachingSession {
         guard
             let signal = source.ingest(
                 angleReps: angleReps,
-                counted: repetitions,
+                counted: countedRepetitions,
                 movementKnown: agnostic?.hasMovement == true
             ),
             let k = signal.fallback
@@ -128,6 +128,7 @@ extension CoachingSession {
         if !repetitions.isEmpty { events.append(.repetitionsRevised([])) }
         cues.withdrawPending(where: SessionLog.isAboutRepetitions)
         log.withdrawRepetitions()
+        asGiven.forgetMovementTimes()
     }
 
     /// The overlay counts a hold at the peak from this long: a turn at the peak is no hold.
@@ -191,10 +192,10 @@ extension CoachingSession {
         if let issue = repetition.issues.first {
             _ = cues.offer(Cue(kind: .form, text: issue.cue, priority: issue.priority, seconds: t))
         } else if repetition.safetyBreaches.isEmpty {
-            // The exercise's own praise; a movement with no exercise recognised was not judged, so it is counted
-            // aloud instead of praised.
+            // The exercise's own praise; a repetition whose form was not checked (no exercise recognised, a view
+            // that does not suit it) is counted aloud instead of praised.
             let praise =
-                repetition.exercise == nil
+                repetition.verdict == .notChecked
                 ? "Rep \(repetitions.count)"
                 : mode.exercise?.praise ?? recognizedExercise?.praise ?? "Good rep!"
             _ = cues.offer(Cue(kind: .encouragement, text: praise, priority: 1, seconds: t))

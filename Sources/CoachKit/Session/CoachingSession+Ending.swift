@@ -99,8 +99,8 @@ extension CoachingSession {
                 judgeUnnamedRepetitions(as: configuration.library[index], from: open)
             }
         }
-        guard (agnostic?.finish() ?? 0) > 0, let reps = agnostic?.completed else { return }
-        completeMovement(reps)
+        if (agnostic?.finish() ?? 0) > 0, let reps = agnostic?.completed { completeMovement(reps) }
+        adoptMeasurementsAsGiven()
     }
 
     private func summarised() -> SessionSummary {

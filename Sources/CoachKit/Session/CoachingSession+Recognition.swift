@@ -85,6 +85,7 @@ extension CoachingSession {
     }
 
     mutating func switchExercise(to index: Int?, confidence: Double, state: RecognitionState, at t: Double) {
+        let previous = recognizedIndex
         closeSegment(at: t)
         // A recognised hold ends with its segment.
         if index != recognizedIndex, let hold = recognizedExercise?.hold {
@@ -94,6 +95,7 @@ extension CoachingSession {
         recognition.switched(to: index, confidence: confidence)
         snapshot.recognition = state
         snapshot.confidence = confidence
+        if index != previous { startAsGiven(index.map { configuration.library[$0] }) }
         if let index {
             let exercise = configuration.library[index]
             snapshot.exerciseID = exercise.id
@@ -150,7 +152,7 @@ extension CoachingSession {
             completed,
             exercise: exercise,
             index: repetitions.count + 1,
-            previousEnd: repetitions.last?.endSeconds ?? -.infinity
+            previousEnd: countedRepetitions.last?.endSeconds ?? -.infinity
         )
         recordRepetition(repetition, at: completed.endSeconds)
     }

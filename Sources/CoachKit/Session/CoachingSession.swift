@@ -200,6 +200,10 @@ public struct CoachingSession: Sendable {
     /// The body's angles at 10 Hz (with an exercise given, its own angles, when it counts repetitions).
     var ring = AngleSampleRing(capacity: 0)
 
+    /// With no exercise given: the frames of the last ``AsGiven/replaySeconds``, and the exercise recognised
+    /// coached as if it had been given (``CoachingSession+AsGiven.swift``).
+    var asGiven = AsGiven()
+
     /// The repetitions, form issues, cues and segments, for the summary.
     var log = SessionLog()
     /// While repetitions counted before the depth verdict are recounted from their image-plane angle only.
@@ -367,6 +371,7 @@ public struct CoachingSession: Sendable {
         let smoothed = smoother.ingest(selected, at: t)
         snapshot.pose = smoothed
         guard let pose = smoothed else {
+            if mode.isRecognised { asGiven.ingest(frame) }
             noPerson(at: t)
             finishFrame(at: t)
             return events
@@ -429,6 +434,7 @@ public struct CoachingSession: Sendable {
                 count(exercise, valid: valid, at: t, pose: pose)
             }
         case .recognised:
+            asGiven.ingest(frame)
             recognize(pose, steady: valid, at: t)
             // A gap is bridged as for an exercise given, when the movement's signal continues where it was (the
             // head above the picture at the top of each push-up; see Guides.md, "Cases behind the code").
@@ -442,6 +448,7 @@ public struct CoachingSession: Sendable {
                 if !bridged { countAgnostic(pose, valid: false, dt: dt, at: t) }
             }
             if !held { countAgnostic(pose, valid: valid, dt: dt, at: t) }
+            adoptMeasurementsAsGiven()
         }
         finishFrame(at: t)
         return events

@@ -31,6 +31,8 @@ struct SessionLog: Sendable {
     /// Replaces repetition `i` by the same judged again (it ended at `t`), with its form issues.
     mutating func replace(_ i: Int, with judged: Repetition, at t: Double) {
         repetitions[i] = judged
+        // The issues of the judgement it replaces go with it: the summary lists those of the one that stands.
+        formIssues.removeAll { $0.repetition == judged.index }
         for issue in judged.issues {
             formIssues.append(.init(seconds: t, repetition: judged.index, rule: issue.rule, cue: issue.cue))
         }
@@ -75,7 +77,7 @@ struct SessionLog: Sendable {
     /// The segments with their repetitions counted from the repetitions themselves, each in a segment of its
     /// own exercise: the movement's are reported up to a window late, often after their segment was closed (75 of 321
     /// recordings' segments added up to fewer repetitions than the session, e.g. "— 0, push-up 0" of 1). A
-    /// segment without an exercise that holds repetitions of the next segment's exercise is that exercise
+    /// segment without an exercise in which a repetition of the next segment's exercise began is that exercise
     /// before the recogniser's first decision, and becomes part of it.
     static func attributing(
         _ repetitions: [Repetition],
@@ -88,8 +90,9 @@ struct SessionLog: Sendable {
             if let start = mergedStart { segment.startSeconds = start }
             mergedStart = nil
             if segment.exercise == nil, k + 1 < segments.count, let next = segments[k + 1].exercise,
+                // One that began in it (measured as the exercise, it can end just after the decision that named it).
                 repetitions.contains(where: {
-                    $0.exercise == next && $0.endSeconds > segment.startSeconds && $0.endSeconds <= segment.endSeconds
+                    $0.exercise == next && $0.endSeconds > segment.startSeconds && $0.startSeconds < segment.endSeconds
                 })
             {
                 mergedStart = segment.startSeconds

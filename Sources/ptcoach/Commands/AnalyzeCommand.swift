@@ -334,6 +334,9 @@ struct AnalyzeCommand: AsyncParsableCommand {
         try summary.jsonText(file: file, prescribedReps: prescribedReps, prescribedHoldSeconds: prescribedHoldSeconds)
     }
 
+    /// Below this recognition confidence the text output says the recogniser is unsure.
+    static let unsureConfidence = 0.7
+
     static func report(
         _ summary: SessionSummary,
         file: String,
@@ -341,8 +344,16 @@ struct AnalyzeCommand: AsyncParsableCommand {
     ) -> String {
         func f(_ x: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", x) }
         var lines: [String] = []
+        // How sure the recogniser is, when it named the exercise: its words are only as good as that.
+        let confidence = summary.segments.filter { $0.exercise == summary.exercise }.map(\.confidence).max()
+        let sureness =
+            summary.exerciseSource == .recognized
+            ? confidence.map {
+                ", confidence \(f($0, 2))"
+                    + ($0 < Self.unsureConfidence ? "; unsure: give --exercise if it is not" : "")
+            } ?? "" : ""
         let exercise =
-            summary.exerciseName.map { "\($0) (\(summary.exercise!), \(summary.exerciseSource.rawValue))" }
+            summary.exerciseName.map { "\($0) (\(summary.exercise!), \(summary.exerciseSource.rawValue)\(sureness))" }
             ?? "no library exercise recognised"
         lines.append("\(file): \(exercise)")
         let done =

@@ -10,7 +10,8 @@ public import PoseKit
 /// frames after. The count stays the movement's (recounting as the exercise was measured and not adopted: it
 /// counts a wrongly recognised movement with the wrong angle); each movement repetition that overlaps one of the
 /// exercise's takes that one's times, angles, range and verdict, as `--exercise` would give them, and keeps its
-/// number. One that the exercise's session has not (yet) counted keeps the movement's measurement.
+/// number (and its count: ``SessionLog/countedSpans`` keep the movement's times). One that the exercise's session
+/// has not (yet) counted keeps the movement's measurement.
 extension CoachingSession {
     /// The frames kept and the session given the recognised exercise.
     struct AsGiven: Sendable {
@@ -24,18 +25,10 @@ extension CoachingSession {
         private var sessions: [CoachingSession] = []
         /// Its repetitions (its events folded).
         private(set) var repetitions: [Repetition] = []
+        /// Whether a repetition was counted or revised, here or by the movement, since the last adoption.
+        var pending = false
         /// The id of the exercise it is given.
         var exerciseID: String? { sessions.first?.mode.exercise?.id }
-        /// The movement's own times of the repetitions that took the exercise's measurement, by number: what is
-        /// counted stays what the movement counted (``CountingSource`` compares its signals with these).
-        private(set) var movementTimes: [Int: (start: Double, end: Double)] = [:]
-
-        /// The repetitions were withdrawn (a recount): their times go with them.
-        mutating func forgetMovementTimes() { movementTimes.removeAll() }
-
-        mutating func noteMovementTimes(of rep: Repetition) {
-            if movementTimes[rep.index] == nil { movementTimes[rep.index] = (rep.startSeconds, rep.endSeconds) }
-        }
 
         /// Keeps `frame`, and coaches it in the exercise's session when there is one.
         mutating func ingest(_ frame: PoseFrame) {
@@ -65,8 +58,12 @@ extension CoachingSession {
         private mutating func coach(_ frame: PoseFrame) {
             for event in sessions[0].ingest(frame) {
                 switch event {
-                case .repCompleted(let repetition): repetitions.append(repetition)
-                case .repetitionsRevised(let revised): repetitions = revised
+                case .repCompleted(let repetition):
+                    repetitions.append(repetition)
+                    pending = true
+                case .repetitionsRevised(let revised):
+                    repetitions = revised
+                    pending = true
                 default: break
                 }
             }
@@ -80,24 +77,40 @@ extension CoachingSession {
 
     /// Each repetition of the recognised exercise that overlaps one the exercise's session counted, and has not
     /// taken its measurement yet, takes it (keeping its number); the repetitions reported before are revised.
+    ///
+    /// Only when either side counted or revised a repetition since, and only over the repetitions of the last
+    /// 2 × ``AsGiven/replaySeconds`` (older ones had their chance): the work per frame does not grow with the set.
     mutating func adoptMeasurementsAsGiven() {
+        guard asGiven.pending else { return }
+        asGiven.pending = false
         guard let id = asGiven.exerciseID, !asGiven.repetitions.isEmpty else { return }
+        let horizon = lastSeconds - 2 * AsGiven.replaySeconds
         let theirs = asGiven.repetitions
-        var used = [Bool](repeating: false, count: theirs.count)
+        var firstTheirs = theirs.count
+        while firstTheirs > 0, theirs[firstTheirs - 1].endSeconds >= horizon { firstTheirs -= 1 }
+        var firstOurs = repetitions.count
+        while firstOurs > 0, repetitions[firstOurs - 1].endSeconds >= horizon { firstOurs -= 1 }
+        guard firstTheirs < theirs.count, firstOurs < repetitions.count else { return }
+        var used = [Bool](repeating: false, count: theirs.count - firstTheirs)
         func same(_ a: Repetition, _ b: Repetition) -> Bool {
             a.startSeconds == b.startSeconds && a.endSeconds == b.endSeconds
         }
         // Those taken already.
-        for rep in repetitions where rep.exercise == id {
-            if let k = theirs.indices.first(where: { !used[$0] && same(theirs[$0], rep) }) { used[k] = true }
+        for rep in repetitions[firstOurs...] where rep.exercise == id {
+            if let k = (firstTheirs..<theirs.count).first(where: { !used[$0 - firstTheirs] && same(theirs[$0], rep) }) {
+                used[k - firstTheirs] = true
+            }
         }
         var revised = false
-        for i in repetitions.indices where repetitions[i].exercise == id {
+        // The repetitions whose events are in this frame's (the last ones recorded).
+        var reportedNow = 0
+        for event in events { if case .repCompleted = event { reportedNow += 1 } }
+        for i in firstOurs..<repetitions.count where repetitions[i].exercise == id {
             let rep = repetitions[i]
-            if theirs.contains(where: { same($0, rep) }) { continue }
+            if theirs[firstTheirs...].contains(where: { same($0, rep) }) { continue }
             var best: Int?
             var bestOverlap = 0.0
-            for k in theirs.indices where !used[k] {
+            for k in firstTheirs..<theirs.count where !used[k - firstTheirs] {
                 let overlap =
                     Swift.min(rep.endSeconds, theirs[k].endSeconds)
                     - Swift.max(rep.startSeconds, theirs[k].startSeconds)
@@ -107,33 +120,25 @@ extension CoachingSession {
                 }
             }
             guard let best else { continue }
-            used[best] = true
+            used[best - firstTheirs] = true
             var adopted = theirs[best]
             adopted.index = rep.index
-            asGiven.noteMovementTimes(of: rep)
             log.replace(i, with: adopted, at: lastSeconds)
-            revised = true
+            if i < repetitions.count - reportedNow { revised = true }
         }
-        guard revised else { return }
-        // Reported in this frame already: its event carries the measurement adopted.
-        let reportedNow = events.reduce(into: 0) { count, event in
-            if case .repCompleted = event { count += 1 }
-        }
-        events.removeAll { if case .repCompleted = $0 { true } else { false } }
-        events.append(.repetitionsRevised(Array(repetitions.dropLast(reportedNow))))
-        events += repetitions.suffix(reportedNow).map(CoachEvent.repCompleted)
-    }
-
-    /// The repetitions counted, at the movement's own times (those that took the exercise's measurement have
-    /// the exercise's): what a fallback signal is compared with, so that the count is the movement's.
-    var countedRepetitions: [Repetition] {
-        guard !asGiven.movementTimes.isEmpty else { return repetitions }
-        return repetitions.map { rep in
-            guard let times = asGiven.movementTimes[rep.index] else { return rep }
-            var counted = rep
-            counted.startSeconds = times.start
-            counted.endSeconds = times.end
-            return counted
+        // Those reported in this frame: their events carry the measurement adopted. One reported before is revised
+        // (all of them, as the event says).
+        if revised {
+            events.removeAll { if case .repCompleted = $0 { true } else { false } }
+            events.append(.repetitionsRevised(Array(repetitions.dropLast(reportedNow))))
+            events += repetitions.suffix(reportedNow).map(CoachEvent.repCompleted)
+        } else if reportedNow > 0 {
+            var k = repetitions.count - reportedNow
+            for e in events.indices {
+                guard case .repCompleted = events[e] else { continue }
+                events[e] = .repCompleted(repetitions[k])
+                k += 1
+            }
         }
     }
 }

@@ -106,7 +106,7 @@ extension CoachingSession {
         guard
             let signal = source.ingest(
                 angleReps: angleReps,
-                counted: countedRepetitions,
+                counted: log.countedSpans,
                 movementKnown: agnostic?.hasMovement == true
             ),
             let k = signal.fallback
@@ -128,7 +128,6 @@ extension CoachingSession {
         if !repetitions.isEmpty { events.append(.repetitionsRevised([])) }
         cues.withdrawPending(where: SessionLog.isAboutRepetitions)
         log.withdrawRepetitions()
-        asGiven.forgetMovementTimes()
     }
 
     /// The overlay counts a hold at the peak from this long: a turn at the peak is no hold.
@@ -187,6 +186,7 @@ extension CoachingSession {
 
     mutating func recordRepetition(_ repetition: Repetition, at t: Double) {
         log.record(repetition, at: t)
+        asGiven.pending = true
         snapshot.repCount = repetitions.count
         events.append(.repCompleted(repetition))
         if let issue = repetition.issues.first {

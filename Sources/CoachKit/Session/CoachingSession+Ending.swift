@@ -100,6 +100,7 @@ extension CoachingSession {
             }
         }
         if (agnostic?.finish() ?? 0) > 0, let reps = agnostic?.completed { completeMovement(reps) }
+        asGiven.pending = true  // the repetitions judged again as the exercise named at the end
         adoptMeasurementsAsGiven()
     }
 

@@ -152,7 +152,7 @@ extension CoachingSession {
             completed,
             exercise: exercise,
             index: repetitions.count + 1,
-            previousEnd: countedRepetitions.last?.endSeconds ?? -.infinity
+            previousEnd: log.countedSpans.last?.end ?? -.infinity
         )
         recordRepetition(repetition, at: completed.endSeconds)
     }

@@ -76,7 +76,7 @@ struct CountingSource: Sendable {
     /// Whether another signal should count now, given the primary angle's repetitions (`angleReps`), the
     /// repetitions counted, and (``Configuration/movementOnly``) whether the movement is known yet. Returns the
     /// new signal, whose ``fallbackReps`` replace the repetitions counted; `nil` to go on as before.
-    mutating func ingest(angleReps: Int, counted repetitions: [Repetition], movementKnown: Bool) -> Signal? {
+    mutating func ingest(angleReps: Int, counted repetitions: [SessionLog.Span], movementKnown: Bool) -> Signal? {
         let movementOnly = configuration.movementOnly
         if movementOnly, !movementKnown { return nil }
         var best = -1
@@ -118,9 +118,9 @@ struct CountingSource: Sendable {
 
     /// Whether a signal's repetition falls within a counted one: a counted repetition spans its threshold
     /// crossings, and the movement around it (half its length on each side) belongs to it too.
-    static func overlap(_ rep: RepCounter.Completed, _ counted: Repetition) -> Bool {
-        let margin = 0.5 * (counted.endSeconds - counted.startSeconds)
-        return counted.startSeconds - margin < rep.endSeconds && rep.startSeconds < counted.endSeconds + margin
+    static func overlap(_ rep: RepCounter.Completed, _ counted: SessionLog.Span) -> Bool {
+        let margin = 0.5 * (counted.end - counted.start)
+        return counted.start - margin < rep.endSeconds && rep.startSeconds < counted.end + margin
     }
 
     /// How irregular a signal's repetitions are: the coefficient of variation of the intervals between

@@ -12,6 +12,15 @@
 struct SessionLog: Sendable {
     /// The repetitions so far.
     private(set) var repetitions: [Repetition] = []
+    /// Where a counted repetition began and ended, as the signal that counted it found it.
+    struct Span: Sendable, Hashable {
+        var start: Double
+        var end: Double
+    }
+    /// The times the repetitions were counted at, in order (``repetitions``' own, until one takes another
+    /// measurement: the exercise's when recognised, ``CoachingSession/adoptMeasurementsAsGiven()``). What a
+    /// fallback signal is compared with, so that what is counted stays what the signal counted.
+    private(set) var countedSpans: [Span] = []
     private(set) var formIssues: [SessionSummary.FormIssueEvent] = []
     /// The cues given.
     private(set) var cues: [Cue] = []
@@ -23,6 +32,7 @@ struct SessionLog: Sendable {
     /// Records a repetition completed at `t`, with its form issues.
     mutating func record(_ repetition: Repetition, at t: Double) {
         repetitions.append(repetition)
+        countedSpans.append(Span(start: repetition.startSeconds, end: repetition.endSeconds))
         for issue in repetition.issues {
             formIssues.append(.init(seconds: t, repetition: repetition.index, rule: issue.rule, cue: issue.cue))
         }
@@ -31,8 +41,11 @@ struct SessionLog: Sendable {
     /// Replaces repetition `i` by the same judged again (it ended at `t`), with its form issues.
     mutating func replace(_ i: Int, with judged: Repetition, at t: Double) {
         repetitions[i] = judged
-        // The issues of the judgement it replaces go with it: the summary lists those of the one that stands.
-        formIssues.removeAll { $0.repetition == judged.index }
+        // The issues of the judgement it replaces go with it: the summary lists those of the one that stands
+        // (looked for among the latest, so that the work does not grow with the set).
+        var k = formIssues.count
+        while k > 0, formIssues[k - 1].repetition >= judged.index { k -= 1 }
+        if k < formIssues.count { formIssues[k...].removeAll { $0.repetition == judged.index } }
         for issue in judged.issues {
             formIssues.append(.init(seconds: t, repetition: judged.index, rule: issue.rule, cue: issue.cue))
         }
@@ -51,6 +64,7 @@ struct SessionLog: Sendable {
     /// longer exist).
     mutating func withdrawRepetitions() {
         repetitions.removeAll()
+        countedSpans.removeAll()
         formIssues.removeAll()
         var kept = 0
         for cue in cues {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CoachKit
 import Foundation
 import PoseKit
 import Testing
@@ -42,6 +43,28 @@ struct PosesHandsCommandTests {
         }
         #expect(drop.prefix(12).allSatisfy { $0 < -80 }, "\(drop.prefix(12))")
         #expect(drop[24...44].allSatisfy { $0 > 0 }, "\(drop[24...44])")
+
+        // The clinical angles, measured with the model's depth: the open hand's finger joints near 0°, the fist's
+        // PIPs bent past 90°. (MediaPipe's depth of a fist seen palm-on puts too little of the bend at the MCP,
+        // 30–47°, and too much at the PIP, 119–161°: README, "Hands".)
+        for index in Array(0...11) + Array(56...72) {
+            let angles = HandAngles(frames[index].hands[0])
+            #expect(angles.basis == .depth && angles.view == .facing)
+            for finger in [Finger.index, .middle, .ring, .little] {
+                for joint in finger.joints.prefix(2) {
+                    let angle = try #require(angles.flexion(at: joint))
+                    #expect(abs(angle) < 25, "frame \(index): \(joint) \(angle)° in the open hand")
+                }
+            }
+        }
+        for index in 24...44 {
+            let angles = HandAngles(frames[index].hands[0])
+            for finger in [Finger.index, .middle, .ring] {
+                let pip = try #require(angles.flexion(at: finger.joints[1]))
+                let mcp = try #require(angles.flexion(at: finger.joints[0]))
+                #expect(pip > 90 && mcp > 20, "frame \(index): \(finger) MCP \(mcp)°, PIP \(pip)° in the fist")
+            }
+        }
     }
 
     @Test func aHandPoseTrackIsNoBodyPoseTrackForAnalyze() async throws {

@@ -131,6 +131,23 @@ struct HandTrackTests {
         #expect(error?.message.contains("thumbCMC") == true, "\(String(describing: error))")
     }
 
+    /// The body's unit checks hold for hands: pixels of the header's frame, not normalised 0–1 coordinates.
+    @Test(arguments: [("5000,2,1", "far outside the 640×480 frame"), ("0.5,0.25,1", "look normalised")])
+    func handKeypointsMustBePixelsOfTheFrame(value: String, message: String) throws {
+        let folder = try TemporaryFolder()
+        let values = Array(repeating: "0.5,0.25,1", count: 20).joined(separator: ",")
+        let path = try folder.file(
+            "units.jsonl",
+            contents: PoseTrackHeader(handsWithFPS: 30, width: 640, height: 480).jsonLine + "\n"
+                + #"{"t":0,"poses":[["# + value + "," + values + #"]],"chirality":["left"]}"# + "\n"
+        )
+
+        let error = #expect(throws: PoseKitError.self) { _ = try HandTrackReader.readAll(path: path) }
+
+        #expect(error?.code == .malformedFrame)
+        #expect(error?.message.contains(message) == true, "\(String(describing: error))")
+    }
+
     @Test(arguments: [
         #""chirality":["middle"]"#,
         #""chirality":["left","right"]"#,

@@ -13,7 +13,9 @@
 #      BlazePose models), numpy<2 and flatbuffers (for 0.10.21's metadata writer).
 #   3. Extracts the runtime to $RUNTIME_DIR/lib/libmediapipe.so.
 #   4. Builds $RUNTIME_DIR/models/pose_landmarker_full.task with scripts/make_pose_task.py, using the
-#      wheels extracted into a throw-away folder (no venv, nothing installed into any Python).
+#      wheels extracted into a throw-away folder (no venv, nothing installed into any Python), and
+#      $RUNTIME_DIR/models/hand_landmarker.task (palm detector + hand landmark model, full, from the
+#      0.10.21 wheel as they are) with scripts/make_hand_task.py (../shared/docs/hand-runtime.md).
 #   5. swift build -c release --product ptcoach (skipped without Package.swift or with PTCOACH_SKIP_BUILD=1).
 # Wheels are downloaded only when an output is missing or does not match its pinned checksum, so the
 # cache may be deleted once set-up has succeeded.
@@ -41,6 +43,8 @@ WHEELS=(
 LIB_SHA256=022f20f556e1148d6be05672475a483ba6358347fee8236e70ce8ef6a48aff72
 # The .task is a zip; its members are checked rather than the container bytes.
 TASK_MEMBERS_SHA256="pose_detector.tflite=0f3e216bfc4e7977d80ec83b4d2359d0045c99f1dbe8e6709fdc704962ee67f4 pose_landmarks_detector.tflite=3c201c665eb1d9cd3f57e7c5dc50cb7890c983e644fd849eeae3e82ac5d39ea2"
+# The hand bundle's members are the wheel's palm_detection_full.tflite and hand_landmark_full.tflite, unchanged.
+HAND_TASK_MEMBERS_SHA256="hand_detector.tflite=1b14e9422c6ad006cde6581a46c8b90dd573c07ab7f3934b5589e7cea3f89a54 hand_landmarks_detector.tflite=11c272b891e1a99ab034208e23937a8008388cf11ed2a9d776ed3d01d0ba00e3"
 
 # MARK: - Paths
 
@@ -49,6 +53,7 @@ RUNTIME_DIR=${PTCOACH_RUNTIME_DIR:-$REPO/runtime}
 CACHE="$RUNTIME_DIR/cache"
 LIB="$RUNTIME_DIR/lib/libmediapipe.so"
 TASK="$RUNTIME_DIR/models/pose_landmarker_full.task"
+HAND_TASK="$RUNTIME_DIR/models/hand_landmarker.task"
 LOG="$CACHE/setup.log"
 
 # MARK: - Helpers
@@ -133,9 +138,10 @@ fi
 
 lib_ok() { [[ -f $LIB ]] && [[ $(sha256_of "$LIB") == "$LIB_SHA256" ]]; }
 
-task_ok() {
-    [[ -f $TASK ]] || return 1
-    "$PYTHON" -S - "$TASK" "$TASK_MEMBERS_SHA256" <<'PY' >/dev/null 2>&1
+# Whether the bundle $1 holds exactly the members pinned in $2 ("name=sha256 ...").
+bundle_ok() {
+    [[ -f $1 ]] || return 1
+    "$PYTHON" -S - "$1" "$2" <<'PY' >/dev/null 2>&1
 import hashlib, sys, zipfile
 task, pins = sys.argv[1], dict(p.split("=") for p in sys.argv[2].split())
 with zipfile.ZipFile(task) as bundle:
@@ -143,6 +149,8 @@ with zipfile.ZipFile(task) as bundle:
 sys.exit(0 if found == pins else 1)
 PY
 }
+task_ok() { bundle_ok "$TASK" "$TASK_MEMBERS_SHA256"; }
+hand_task_ok() { bundle_ok "$HAND_TASK" "$HAND_TASK_MEMBERS_SHA256"; }
 
 # Prints the cached path of a pinned wheel, downloading it first when missing or wrong.
 wheel() {
@@ -216,6 +224,16 @@ if ! task_ok; then
         "$PYTHON" -S "$REPO/scripts/make_pose_task.py" --mediapipe-root "$pydeps" --output "$TASK"
     rm -rf "$pydeps"
     task_ok || fail "the built $TASK does not match the pinned model checksums (full log: $LOG)"
+fi
+
+# MARK: - 4b. Hand model bundle
+
+if ! hand_task_ok; then
+    mediapipe_021=$(wheel mediapipe==0.10.21)
+    step "building hand_landmarker.task"
+    run_logged "make_hand_task.py" \
+        "$PYTHON" -S "$REPO/scripts/make_hand_task.py" --wheel "$mediapipe_021" --output "$HAND_TASK"
+    hand_task_ok || fail "the built $HAND_TASK does not match the pinned model checksums (full log: $LOG)"
 fi
 
 # MARK: - 5. Build

@@ -6,7 +6,7 @@ import Glibc
 import Darwin
 #endif
 
-/// The functions of `libmediapipe.so` that the pose landmarker uses, resolved with `dlopen`/`dlsym`.
+/// The functions of `libmediapipe.so` that the pose and hand landmarkers use, resolved with `dlopen`/`dlsym`.
 ///
 /// Loading at run time keeps the package buildable and testable without the library, and turns a missing
 /// library into a clear error instead of a link failure. The library is never unloaded: MediaPipe starts
@@ -20,6 +20,11 @@ struct MediaPipeLibrary {
     let poseLandmarkerDetectForVideo: MpPoseLandmarkerDetectForVideoFn
     let poseLandmarkerCloseResult: MpPoseLandmarkerCloseResultFn
     let poseLandmarkerClose: MpPoseLandmarkerCloseFn
+    let handLandmarkerCreate: MpHandLandmarkerCreateFn
+    let handLandmarkerDetectImage: MpHandLandmarkerDetectImageFn
+    let handLandmarkerDetectForVideo: MpHandLandmarkerDetectForVideoFn
+    let handLandmarkerCloseResult: MpHandLandmarkerCloseResultFn
+    let handLandmarkerClose: MpHandLandmarkerCloseFn
 
     /// Loads the library at `path` and resolves every function this binding calls.
     static func load(at path: String) throws(PoseEstimationError) -> MediaPipeLibrary {
@@ -58,7 +63,21 @@ struct MediaPipeLibrary {
                 "MpPoseLandmarkerCloseResult",
                 as: MpPoseLandmarkerCloseResultFn.self
             ),
-            poseLandmarkerClose: try symbol("MpPoseLandmarkerClose", as: MpPoseLandmarkerCloseFn.self)
+            poseLandmarkerClose: try symbol("MpPoseLandmarkerClose", as: MpPoseLandmarkerCloseFn.self),
+            handLandmarkerCreate: try symbol("MpHandLandmarkerCreate", as: MpHandLandmarkerCreateFn.self),
+            handLandmarkerDetectImage: try symbol(
+                "MpHandLandmarkerDetectImage",
+                as: MpHandLandmarkerDetectImageFn.self
+            ),
+            handLandmarkerDetectForVideo: try symbol(
+                "MpHandLandmarkerDetectForVideo",
+                as: MpHandLandmarkerDetectForVideoFn.self
+            ),
+            handLandmarkerCloseResult: try symbol(
+                "MpHandLandmarkerCloseResult",
+                as: MpHandLandmarkerCloseResultFn.self
+            ),
+            handLandmarkerClose: try symbol("MpHandLandmarkerClose", as: MpHandLandmarkerCloseFn.self)
         )
     }
 

@@ -4,8 +4,8 @@ import Glibc
 import Darwin
 #endif
 
-/// Where MediaPipe's runtime library and the BlazePose model bundle are: the files `scripts/setup.sh` puts
-/// in `runtime/`.
+/// Where MediaPipe's runtime library and a model bundle (BlazePose, or the hand landmarker) are: the files
+/// `scripts/setup.sh` puts in `runtime/`.
 ///
 /// Explicit paths win. Otherwise the runtime folder is `$PTCOACH_RUNTIME_DIR` when that is set, else the
 /// first `runtime/` folder found by walking up from the running executable's folder and then from the
@@ -21,12 +21,33 @@ public struct MediaPipeRuntime: Sendable, Hashable {
     public static let environmentVariable = "PTCOACH_RUNTIME_DIR"
     /// The library's path inside the runtime folder.
     public static let libraryRelativePath = "lib/libmediapipe.so"
-    /// The model bundle's path inside the runtime folder.
-    public static let modelRelativePath = "models/pose_landmarker_full.task"
+    /// The pose model bundle's path inside the runtime folder.
+    public static let modelRelativePath = Model.pose.relativePath
+    /// The hand model bundle's path inside the runtime folder.
+    public static let handModelRelativePath = Model.hands.relativePath
+
+    /// Which model bundle to find.
+    public enum Model: Sendable, Hashable {
+        /// BlazePose full (`pose_landmarker_full.task`).
+        case pose
+        /// MediaPipe's palm detector and hand landmark model, full (`hand_landmarker.task`).
+        case hands
+
+        /// The bundle's path inside the runtime folder.
+        public var relativePath: String {
+            switch self {
+            case .pose: "models/pose_landmarker_full.task"
+            case .hands: "models/hand_landmarker.task"
+            }
+        }
+
+        /// "pose" or "hand", for messages.
+        var noun: String { self == .pose ? "pose" : "hand" }
+    }
 
     /// Path of `libmediapipe.so`.
     public var libraryPath: String
-    /// Path of the pose landmarker `.task` bundle.
+    /// Path of the landmarker's `.task` bundle.
     public var modelPath: String
 
     public init(libraryPath: String, modelPath: String) {
@@ -37,11 +58,13 @@ public struct MediaPipeRuntime: Sendable, Hashable {
     /// Finds the library and the model, checking that both files exist.
     ///
     /// - Parameters:
+    ///   - model: which bundle: the pose model (default) or the hand model.
     ///   - libraryPath: an explicit library path, or `nil` to search.
     ///   - modelPath: an explicit model path, or `nil` to search.
     /// - Throws: ``PoseEstimationError/Code/runtimeNotInstalled`` or ``PoseEstimationError/Code/modelNotFound``,
     ///   with a message that names `scripts/setup.sh`.
     public static func locate(
+        _ model: Model = .pose,
         libraryPath: String? = nil,
         modelPath: String? = nil
     ) throws(PoseEstimationError)
@@ -52,6 +75,7 @@ public struct MediaPipeRuntime: Sendable, Hashable {
         if let executable = currentExecutablePath() { starts.append(directory(of: executable)) }
         if let current = currentDirectory() { starts.append(current) }
         return try locate(
+            model,
             libraryPath: libraryPath,
             modelPath: modelPath,
             runtimeDirectory: environment.flatMap { $0.isEmpty ? nil : $0 },
@@ -62,6 +86,7 @@ public struct MediaPipeRuntime: Sendable, Hashable {
 
     /// The search, with its inputs passed in (for tests).
     static func locate(
+        _ model: Model = .pose,
         libraryPath: String?,
         modelPath: String?,
         runtimeDirectory: String?,
@@ -90,12 +115,12 @@ public struct MediaPipeRuntime: Sendable, Hashable {
             let what = libraryPath.map { "no file at \($0)" } ?? whereSearched(libraryRelativePath)
             throw PoseEstimationError(.runtimeNotInstalled, "pose runtime not installed: \(what). \(fix)")
         }
-        let model = modelPath ?? find(modelRelativePath)
-        guard let model, fileExists(model) else {
-            let what = modelPath.map { "no file at \($0)" } ?? whereSearched(modelRelativePath)
-            throw PoseEstimationError(.modelNotFound, "pose model not found: \(what). \(fix)")
+        let bundle = modelPath ?? find(model.relativePath)
+        guard let bundle, fileExists(bundle) else {
+            let what = modelPath.map { "no file at \($0)" } ?? whereSearched(model.relativePath)
+            throw PoseEstimationError(.modelNotFound, "\(model.noun) model not found: \(what). \(fix)")
         }
-        return MediaPipeRuntime(libraryPath: library, modelPath: model)
+        return MediaPipeRuntime(libraryPath: library, modelPath: bundle)
     }
 
     // MARK: - Paths

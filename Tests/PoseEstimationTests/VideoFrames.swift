@@ -22,6 +22,12 @@ enum VideoFrames {
         try decode(sharedData.appendingPathComponent("videos/pose-trainer/sample_bicep_curl.mp4").path)
     }
 
+    /// The hand-therapy fist video: 73 frames, 640x480, 20 fps; one right hand, palm to the camera, opens,
+    /// closes into a fist (1.1–2.25 s) and opens again; face and torso in the frame too.
+    static let fist: Result<[RGBImage], DecodingError> = Result { () throws(DecodingError) in
+        try decode(sharedData.appendingPathComponent("videos/hands/fist_hetavshah1_reference.mp4").path)
+    }
+
     /// Every frame of the video at `path`.
     static func decode(_ path: String) throws(DecodingError) -> [RGBImage] {
         guard FileManager.default.fileExists(atPath: path) else {

@@ -1,4 +1,4 @@
-// The few types of MediaPipe's Tasks C API (libmediapipe.so) that the pose landmarker needs.
+// The few types of MediaPipe's Tasks C API (libmediapipe.so) that the pose and hand landmarkers need.
 //
 // No header ships with the library. These declarations are written from the ctypes declarations of
 // the `mediapipe==1.2.2` wheel, which ships the same library (mediapipe/tasks/c/libmediapipe.so):
@@ -10,6 +10,8 @@
 //   mediapipe/tasks/python/vision/core/image_processing_options_c.py  MpImageProcessingOptions
 //   mediapipe/tasks/python/vision/core/vision_task_running_mode.py    running mode values
 //   mediapipe/tasks/python/vision/pose_landmarker.py           MpPoseLandmarkerOptions, MpPoseLandmarkerResult, functions
+//   mediapipe/tasks/python/components/containers/category_c.py MpCategory, MpCategories
+//   mediapipe/tasks/python/vision/hand_landmarker.py           MpHandLandmarkerOptions, MpHandLandmarkerResult, functions
 //
 // The library is loaded at run time with dlopen (see PoseEstimation/MediaPipeLibrary.swift), so this
 // header declares only types and function-pointer types, never functions: the package builds and
@@ -55,6 +57,8 @@ enum {
 typedef struct MpImageInternal *MpImagePtr;
 /// A pose landmarker task (created by MpPoseLandmarkerCreate, released with MpPoseLandmarkerClose).
 typedef struct MpPoseLandmarkerInternal *MpPoseLandmarkerPtr;
+/// A hand landmarker task (created by MpHandLandmarkerCreate, released with MpHandLandmarkerClose).
+typedef struct MpHandLandmarkerInternal *MpHandLandmarkerPtr;
 
 // MARK: - Base options
 
@@ -185,6 +189,50 @@ struct MpPoseLandmarkerOptions {
     MpPoseLandmarkerResultCallback result_callback;
 };
 
+// MARK: - Hand landmarker
+
+/// A classification result: `index` and `category_name` of a label map entry, with its score.
+struct MpCategory {
+    int index;
+    float score;
+    char *category_name;
+    char *display_name;
+};
+
+struct MpCategories {
+    struct MpCategory *categories;
+    uint32_t categories_count;
+};
+
+/// Filled by the detect functions; released with MpHandLandmarkerCloseResult. One entry per hand in each
+/// array, in the same order (48 bytes on x86_64).
+struct MpHandLandmarkerResult {
+    /// The hand's handedness ("Left" / "Right") and its score.
+    struct MpCategories *handedness;
+    uint32_t handedness_count;
+    /// 21 landmarks per hand, normalised to the image.
+    struct MpNormalizedLandmarks *hand_landmarks;
+    uint32_t hand_landmarks_count;
+    /// 21 landmarks per hand in metres, centred on the hand.
+    struct MpLandmarks *hand_world_landmarks;
+    uint32_t hand_world_landmarks_count;
+};
+
+typedef void (*MpHandLandmarkerResultCallback)(int32_t status, const struct MpHandLandmarkerResult *result,
+                                               MpImagePtr image, int64_t timestamp_ms);
+
+/// 104 bytes on x86_64. C gets none of the C++ header's default values: every field must be set.
+struct MpHandLandmarkerOptions {
+    struct MpBaseOptions base_options;
+    int running_mode;
+    int num_hands;
+    float min_hand_detection_confidence;
+    float min_hand_presence_confidence;
+    float min_tracking_confidence;
+    /// Only for kMpRunningModeLiveStream; NULL otherwise.
+    MpHandLandmarkerResultCallback result_callback;
+};
+
 // MARK: - Function types (resolved with dlsym)
 
 typedef void (*MpErrorFreeFn)(char *error_msg);
@@ -206,6 +254,17 @@ typedef int (*MpPoseLandmarkerDetectAsyncFn)(MpPoseLandmarkerPtr landmarker, MpI
                                              char **error_msg);
 typedef void (*MpPoseLandmarkerCloseResultFn)(struct MpPoseLandmarkerResult *result);
 typedef int (*MpPoseLandmarkerCloseFn)(MpPoseLandmarkerPtr landmarker, char **error_msg);
+
+typedef int (*MpHandLandmarkerCreateFn)(struct MpHandLandmarkerOptions *options, MpHandLandmarkerPtr *out_landmarker,
+                                        char **error_msg);
+typedef int (*MpHandLandmarkerDetectImageFn)(MpHandLandmarkerPtr landmarker, MpImagePtr image,
+                                             const struct MpImageProcessingOptions *options,
+                                             struct MpHandLandmarkerResult *out_result, char **error_msg);
+typedef int (*MpHandLandmarkerDetectForVideoFn)(MpHandLandmarkerPtr landmarker, MpImagePtr image,
+                                                const struct MpImageProcessingOptions *options, int64_t timestamp_ms,
+                                                struct MpHandLandmarkerResult *out_result, char **error_msg);
+typedef void (*MpHandLandmarkerCloseResultFn)(struct MpHandLandmarkerResult *result);
+typedef int (*MpHandLandmarkerCloseFn)(MpHandLandmarkerPtr landmarker, char **error_msg);
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,6 @@
 /// Decodes pose-track frame objects (`{"t":…, "poses":[…]}`) one at a time, for a header: the frames of a file
-/// (``PoseTrackReader``) or those a live client sends one by one. Frames must not go back in time.
+/// (``PoseTrackReader``, ``HandTrackReader``) or those a live client sends one by one. Frames must not go back in
+/// time. ``decode(_:)`` reads bodies, ``decodeHands(_:)`` hands.
 ///
 /// ```swift
 /// var decoder = PoseTrackFrameDecoder(header: header)
@@ -10,6 +11,7 @@ public struct PoseTrackFrameDecoder: Sendable {
     /// The time of the last frame decoded.
     public private(set) var lastSeconds = -Double.infinity
     private let joints: [Joint?]
+    private let handJoints: [HandJoint?]
     /// Frames in a row with the same `t` (a file whose times were never filled in has them all 0).
     private var sameTime = 0
     /// The steps between the first frames, to tell seconds from milliseconds or nanoseconds.
@@ -18,6 +20,7 @@ public struct PoseTrackFrameDecoder: Sendable {
     public init(header: PoseTrackHeader) {
         self.header = header
         joints = header.joints
+        handJoints = header.handJoints
     }
 
     private var width: Double { Double(header.width) }
@@ -68,6 +71,74 @@ public struct PoseTrackFrameDecoder: Sendable {
     /// - Throws: ``PoseKitError`` (without file or line) naming what is wrong: a missing or non-finite `t`, a
     ///   time before the previous frame's, a pose of the wrong length, a bad number or confidence.
     public mutating func decode(_ json: JSONValue) throws(PoseKitError) -> PoseFrame {
+        let (seconds, posesJSON, _) = try begin(json)
+        var poses: [Pose] = []
+        poses.reserveCapacity(posesJSON.count)
+        for (personIndex, personJSON) in posesJSON.enumerated() {
+            let values = try values(of: personJSON, index: personIndex)
+            var pose = Pose()
+            var seen: [Keypoint] = []
+            for (k, joint) in joints.enumerated() {
+                guard let joint else { continue }
+                if let keypoint = try keypoint(k, named: joint.name, in: values, pose: personIndex) {
+                    pose[joint] = keypoint
+                    seen.append(keypoint)
+                }
+            }
+            try checkNotNormalised(seen, pose: personIndex)
+            pose.deriveMidpoints()
+            poses.append(pose)
+        }
+        return PoseFrame(seconds: seconds, poses: poses)
+    }
+
+    /// The hands a parsed frame object of a hand pose-track holds: one ``HandPose`` per entry of `"poses"`, its
+    /// side from the optional `"chirality"` array (`"left"`, `"right"` or `"unknown"`, one per pose).
+    ///
+    /// - Throws: ``PoseKitError`` as ``decode(_:)`` does, and for a `"chirality"` that is not an array of as many
+    ///   of those words as there are poses.
+    public mutating func decodeHands(_ json: JSONValue) throws(PoseKitError) -> HandFrame {
+        let (seconds, posesJSON, object) = try begin(json)
+        var sides = Array(repeating: Chirality.unknown, count: posesJSON.count)
+        if let chirality = object["chirality"], chirality != .null {
+            guard let words = chirality.arrayValue, words.count == posesJSON.count else {
+                throw fail(
+                    "\"chirality\" must be an array with one \"left\", \"right\" or \"unknown\" per pose "
+                        + "(\(posesJSON.count) here)"
+                )
+            }
+            for (index, word) in words.enumerated() {
+                guard let side = word.stringValue.flatMap(Chirality.init(rawValue:)) else {
+                    throw fail("chirality \(word.jsonText) of hand \(index) must be \"left\", \"right\" or \"unknown\"")
+                }
+                sides[index] = side
+            }
+        }
+        var hands: [HandPose] = []
+        hands.reserveCapacity(posesJSON.count)
+        for (handIndex, handJSON) in posesJSON.enumerated() {
+            let values = try values(of: handJSON, index: handIndex)
+            var hand = HandPose(chirality: sides[handIndex])
+            var seen: [Keypoint] = []
+            for (k, joint) in handJoints.enumerated() {
+                guard let joint else { continue }
+                if let keypoint = try keypoint(k, named: joint.name, in: values, pose: handIndex) {
+                    hand[joint] = keypoint
+                    seen.append(keypoint)
+                }
+            }
+            try checkNotNormalised(seen, pose: handIndex)
+            hands.append(hand)
+        }
+        return HandFrame(seconds: seconds, hands: hands)
+    }
+
+    // MARK: - Parts
+
+    /// The frame's time (checked against the previous frame's), its `"poses"` array and the whole object.
+    private mutating func begin(
+        _ json: JSONValue
+    ) throws(PoseKitError) -> (seconds: Double, poses: [JSONValue], object: [String: JSONValue]) {
         guard let object = json.objectValue else {
             throw fail("a frame must be a JSON object {\"t\":…, \"poses\":[…]}")
         }
@@ -85,79 +156,84 @@ public struct PoseTrackFrameDecoder: Sendable {
         guard let posesJSON = object["poses"]?.arrayValue else {
             throw fail("\"poses\" must be an array (use [] when nobody was seen)")
         }
+        return (seconds, posesJSON, object)
+    }
+
+    /// The numbers of one pose, checked for their count.
+    private func values(of personJSON: JSONValue, index personIndex: Int) throws(PoseKitError) -> [JSONValue] {
         let valuesPerKeypoint = header.valuesPerKeypoint
         let expected = header.keypoints.count * valuesPerKeypoint
-        var poses: [Pose] = []
-        poses.reserveCapacity(posesJSON.count)
-        for (personIndex, personJSON) in posesJSON.enumerated() {
-            guard let values = personJSON.arrayValue else {
-                throw fail("pose \(personIndex) must be an array of numbers")
-            }
-            guard values.count == expected else {
-                throw fail(
-                    "pose \(personIndex) has \(values.count) values; the header's \(header.keypoints.count) keypoints "
-                        + "× \(valuesPerKeypoint) values (x, y\(valuesPerKeypoint == 4 ? ", z" : ""), c) make \(expected)"
-                )
-            }
-            var pose = Pose()
-            var seen = 0
-            var largest = 0.0
-            for (k, joint) in joints.enumerated() {
-                guard let joint else { continue }
-                let base = k * valuesPerKeypoint
-                var numbers: (Double, Double, Double, Double) = (0, 0, 0, 0)
-                for j in 0..<valuesPerKeypoint {
-                    let value = values[base + j]
-                    // JSON has no NaN; a null coordinate is read as one (fine for an unseen keypoint).
-                    guard let number = value.doubleValue ?? (value == .null && j < valuesPerKeypoint - 1 ? .nan : nil)
-                    else {
-                        throw fail("keypoint \(joint.name) of pose \(personIndex) has a non-number \(value.jsonText)")
-                    }
-                    switch j {
-                    case 0: numbers.0 = number
-                    case 1: numbers.1 = number
-                    case 2: numbers.2 = number
-                    default: numbers.3 = number
-                    }
-                }
-                let confidence = valuesPerKeypoint == 4 ? numbers.3 : numbers.2
-                guard confidence.isFinite, confidence >= 0, confidence <= 1 else {
-                    throw fail(
-                        "keypoint \(joint.name) of pose \(personIndex) has confidence \(confidence); it must be in [0, 1]"
-                    )
-                }
-                if confidence == 0 { continue }
-                let z: Double? = valuesPerKeypoint == 4 ? numbers.2 : nil
-                guard numbers.0.isFinite, numbers.1.isFinite, z?.isFinite ?? true else {
-                    throw fail(
-                        "keypoint \(joint.name) of pose \(personIndex) has a non-finite coordinate (NaN or Infinity); "
-                            + "write c = 0 for a keypoint that was not seen"
-                    )
-                }
-                // Pixels of the header's frame: a keypoint a whole frame beyond its edges is a file written in other
-                // units (it read as "nobody seen … film the whole body", naming joints the layout does not have).
-                guard numbers.0 >= -2 * width, numbers.0 <= 3 * width, numbers.1 >= -2 * height, numbers.1 <= 3 * height
-                else {
-                    throw fail(
-                        "keypoint \(joint.name) of pose \(personIndex) lies at (\(Self.short(numbers.0)), "
-                            + "\(Self.short(numbers.1))), far outside the \(header.width)×\(header.height) frame the header "
-                            + "gives; the coordinates must be pixels of that frame"
-                    )
-                }
-                pose[joint] = Keypoint(x: numbers.0, y: numbers.1, z: z, confidence: confidence)
-                seen += 1
-                largest = Swift.max(largest, abs(numbers.0), abs(numbers.1))
-            }
-            // Coordinates of 0–1 in a frame of hundreds of pixels are normalised ones, not pixels.
-            if seen >= 5, largest <= 1.5, Swift.min(width, height) >= 100 {
-                throw fail(
-                    "the keypoints of pose \(personIndex) all lie within 0–1.5 of the \(header.width)×\(header.height) "
-                        + "frame: they look normalised (0–1); write pixels (x × \(header.width), y × \(header.height))"
-                )
-            }
-            pose.deriveMidpoints()
-            poses.append(pose)
+        guard let values = personJSON.arrayValue else {
+            throw fail("pose \(personIndex) must be an array of numbers")
         }
-        return PoseFrame(seconds: seconds, poses: poses)
+        guard values.count == expected else {
+            throw fail(
+                "pose \(personIndex) has \(values.count) values; the header's \(header.keypoints.count) keypoints "
+                    + "× \(valuesPerKeypoint) values (x, y\(valuesPerKeypoint == 4 ? ", z" : ""), c) make \(expected)"
+            )
+        }
+        return values
+    }
+
+    /// The `k`-th keypoint of a pose's values, or `nil` when it was not seen (`c = 0`).
+    private func keypoint(
+        _ k: Int,
+        named name: String,
+        in values: [JSONValue],
+        pose personIndex: Int
+    ) throws(PoseKitError) -> Keypoint? {
+        let valuesPerKeypoint = header.valuesPerKeypoint
+        let base = k * valuesPerKeypoint
+        var numbers: (Double, Double, Double, Double) = (0, 0, 0, 0)
+        for j in 0..<valuesPerKeypoint {
+            let value = values[base + j]
+            // JSON has no NaN; a null coordinate is read as one (fine for an unseen keypoint).
+            guard let number = value.doubleValue ?? (value == .null && j < valuesPerKeypoint - 1 ? .nan : nil)
+            else {
+                throw fail("keypoint \(name) of pose \(personIndex) has a non-number \(value.jsonText)")
+            }
+            switch j {
+            case 0: numbers.0 = number
+            case 1: numbers.1 = number
+            case 2: numbers.2 = number
+            default: numbers.3 = number
+            }
+        }
+        let confidence = valuesPerKeypoint == 4 ? numbers.3 : numbers.2
+        guard confidence.isFinite, confidence >= 0, confidence <= 1 else {
+            throw fail(
+                "keypoint \(name) of pose \(personIndex) has confidence \(confidence); it must be in [0, 1]"
+            )
+        }
+        if confidence == 0 { return nil }
+        let z: Double? = valuesPerKeypoint == 4 ? numbers.2 : nil
+        guard numbers.0.isFinite, numbers.1.isFinite, z?.isFinite ?? true else {
+            throw fail(
+                "keypoint \(name) of pose \(personIndex) has a non-finite coordinate (NaN or Infinity); "
+                    + "write c = 0 for a keypoint that was not seen"
+            )
+        }
+        // Pixels of the header's frame: a keypoint a whole frame beyond its edges is a file written in other
+        // units (it read as "nobody seen … film the whole body", naming joints the layout does not have).
+        guard numbers.0 >= -2 * width, numbers.0 <= 3 * width, numbers.1 >= -2 * height, numbers.1 <= 3 * height
+        else {
+            throw fail(
+                "keypoint \(name) of pose \(personIndex) lies at (\(Self.short(numbers.0)), "
+                    + "\(Self.short(numbers.1))), far outside the \(header.width)×\(header.height) frame the header "
+                    + "gives; the coordinates must be pixels of that frame"
+            )
+        }
+        return Keypoint(x: numbers.0, y: numbers.1, z: z, confidence: confidence)
+    }
+
+    /// Coordinates of 0–1 in a frame of hundreds of pixels are normalised ones, not pixels.
+    private func checkNotNormalised(_ seen: [Keypoint], pose personIndex: Int) throws(PoseKitError) {
+        let largest = seen.reduce(0.0) { Swift.max($0, abs($1.x), abs($1.y)) }
+        if seen.count >= 5, largest <= 1.5, Swift.min(width, height) >= 100 {
+            throw fail(
+                "the keypoints of pose \(personIndex) all lie within 0–1.5 of the \(header.width)×\(header.height) "
+                    + "frame: they look normalised (0–1); write pixels (x × \(header.width), y × \(header.height))"
+            )
+        }
     }
 }

@@ -1,5 +1,15 @@
 /// The first line of a pose-track file (`pose-track.md`): what the keypoints are and the frame they live in.
+///
+/// A pose-track holds bodies (``Joint`` names) or hands (the 21 ``HandJoint`` names); ``kind`` says which.
 public struct PoseTrackHeader: Sendable, Hashable {
+    /// What the poses of a pose-track are.
+    public enum Kind: String, Sendable, Hashable {
+        /// People: ``Joint`` names, read as ``PoseFrame``s.
+        case body
+        /// Hands: ``HandJoint`` names, read as ``HandFrame``s, each pose one hand.
+        case hands
+    }
+
     /// Keypoint names in the order each pose lists them.
     public var keypoints: [String]
     /// Nominal frame rate; frames carry their own time.
@@ -49,11 +59,31 @@ public struct PoseTrackHeader: Sendable, Hashable {
         )
     }
 
+    /// A header for hands: the 21 ``HandJoint`` names in their order.
+    public init(handsWithFPS fps: Double, width: Int, height: Int, dimensions: Int = 2, source: String? = nil) {
+        self.init(
+            keypoints: HandJoint.allCases.map(\.name),
+            fps: fps,
+            width: width,
+            height: height,
+            source: source,
+            dimensions: dimensions
+        )
+    }
+
+    /// Hands when no keypoint name is a body ``Joint`` and at least one is a ``HandJoint``; else a body.
+    public var kind: Kind {
+        joints.allSatisfy({ $0 == nil }) && handJoints.contains(where: { $0 != nil }) ? .hands : .body
+    }
+
     /// The number of values each keypoint takes in a frame (3 or 4).
     public var valuesPerKeypoint: Int { dimensions + 1 }
 
     /// The joint of each listed keypoint, `nil` for names outside ``Joint``.
     public var joints: [Joint?] { keypoints.map(Joint.init(name:)) }
+
+    /// The hand joint of each listed keypoint, `nil` for names outside ``HandJoint``.
+    public var handJoints: [HandJoint?] { keypoints.map(HandJoint.init(name:)) }
 
     /// A label as a string (`labels["exercise"]`).
     public func label(_ key: String) -> String? {
@@ -83,8 +113,10 @@ public struct PoseTrackHeader: Sendable, Hashable {
 
     /// Reads a header from its parsed JSON line.
     ///
+    /// - Parameter kind: what the reader wants: bodies (the default) or hands. A header of the other kind is an
+    ///   `.unknownKeypoints` error that says so.
     /// - Throws: ``PoseKitError`` with code `.malformedHeader` or `.unknownKeypoints`, naming the field.
-    public init(json: JSONValue) throws(PoseKitError) {
+    public init(json: JSONValue, kind: Kind = .body) throws(PoseKitError) {
         func fail(_ message: String) -> PoseKitError {
             PoseKitError(.malformedHeader, "not a pose-track header: \(message)", line: 1)
         }
@@ -121,7 +153,25 @@ public struct PoseTrackHeader: Sendable, Hashable {
             dimensions: dimensions,
             labels: object["labels"]?.objectValue ?? [:]
         )
-        if joints.allSatisfy({ $0 == nil }) {
+        let found = self.kind
+        if kind == .body, found == .hands {
+            throw PoseKitError(
+                .unknownKeypoints,
+                "the keypoints (\(keypoints.prefix(3).joined(separator: ", "))…) are a hand's: this is a hand "
+                    + "pose-track, and a body one is needed here (ptcoach poses VIDEO without --hands)",
+                line: 1
+            )
+        }
+        if kind == .hands, found != .hands {
+            throw PoseKitError(
+                .unknownKeypoints,
+                "none of the keypoint names (\(keypoints.prefix(4).joined(separator: ", "))…) is a hand keypoint; "
+                    + "a hand pose-track names Apple Vision's hand joints: wrist, thumbCMC, …, littleTip "
+                    + "(see pose-track.md; ptcoach poses VIDEO --hands writes one)",
+                line: 1
+            )
+        }
+        if joints.allSatisfy({ $0 == nil }), kind == .body {
             throw PoseKitError(
                 .unknownKeypoints,
                 "none of the keypoint names (\(keypoints.prefix(4).joined(separator: ", "))…) is known; "

@@ -22,8 +22,14 @@ public struct PoseTrackReader {
 
     /// Opens `path` and reads its header.
     ///
-    /// - Throws: ``PoseKitError`` when the file cannot be read or its header is not a pose-track header.
+    /// - Throws: ``PoseKitError`` when the file cannot be read or its header is not a body pose-track's header
+    ///   (a hand pose-track is read by ``HandTrackReader``).
     public init(path: String) throws(PoseKitError) {
+        try self.init(path: path, kind: .body)
+    }
+
+    /// Opens `path` and reads its header, which must be of `kind`.
+    init(path: String, kind: PoseTrackHeader.Kind) throws(PoseKitError) {
         self.path = path
         let lines: LineReader
         do {
@@ -44,14 +50,17 @@ public struct PoseTrackReader {
             throw PoseKitError(.malformedHeader, "the header is not valid JSON (\(error))", file: path, line: 1)
         }
         do {
-            header = try PoseTrackHeader(json: json)
+            header = try PoseTrackHeader(json: json, kind: kind)
         } catch {
             var error = error
             error.file = path
             throw error
         }
         decoder = PoseTrackFrameDecoder(header: header)
-        ignoredKeypoints = zip(header.keypoints, header.joints).compactMap { $1 == nil ? $0 : nil }
+        ignoredKeypoints =
+            kind == .body
+            ? zip(header.keypoints, header.joints).compactMap { $1 == nil ? $0 : nil }
+            : zip(header.keypoints, header.handJoints).compactMap { $1 == nil ? $0 : nil }
     }
 
     /// Reads all frames of a file.
@@ -64,31 +73,46 @@ public struct PoseTrackReader {
 
     /// The next frame, or `nil` at the end of the file. Blank lines are skipped.
     public mutating func next() throws(PoseKitError) -> PoseFrame? {
+        guard let json = try nextJSON() else { return nil }
+        do throws(PoseKitError) {
+            return try decoder.decode(json)
+        } catch {
+            throw located(error)
+        }
+    }
+
+    /// The next frame of a hand pose-track (opened with kind `.hands`), or `nil` at the end of the file.
+    mutating func nextHands() throws(PoseKitError) -> HandFrame? {
+        guard let json = try nextJSON() else { return nil }
+        do throws(PoseKitError) {
+            return try decoder.decodeHands(json)
+        } catch {
+            throw located(error)
+        }
+    }
+
+    /// The next non-blank line, parsed; `nil` at the end of the file.
+    private mutating func nextJSON() throws(PoseKitError) -> JSONValue? {
         while let line = lines.nextLine() {
             lineNumber += 1
             if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
-            return try parseFrame(line)
+            do {
+                return try line.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in
+                    try JSONValue.parse(bytes: buffer)
+                }
+            } catch {
+                throw located(PoseKitError(.malformedFrame, "not valid JSON (\(error))"))
+            }
         }
         if let error = lines.error { throw PoseKitError(.io, error, file: path, line: lineNumber) }
         return nil
     }
 
-    private mutating func parseFrame(_ line: [UInt8]) throws(PoseKitError) -> PoseFrame {
-        do throws(PoseKitError) {
-            let json: JSONValue
-            do {
-                json = try line.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in
-                    try JSONValue.parse(bytes: buffer)
-                }
-            } catch {
-                throw PoseKitError(.malformedFrame, "not valid JSON (\(error))")
-            }
-            return try decoder.decode(json)
-        } catch {
-            var error = error
-            error.file = path
-            error.line = lineNumber
-            throw error
-        }
+    /// `error` with this file and the current line.
+    private func located(_ error: PoseKitError) -> PoseKitError {
+        var error = error
+        error.file = path
+        error.line = lineNumber
+        return error
     }
 }

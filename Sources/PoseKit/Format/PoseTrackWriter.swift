@@ -65,20 +65,7 @@ public struct PoseTrackWriter {
             out += "["
             for (k, joint) in joints.enumerated() {
                 if k > 0 { out += "," }
-                let keypoint = joint.map { pose[$0] } ?? .missing
-                if keypoint.confidence == 0 {
-                    out += dimensions == 3 ? "0,0,0,0" : "0,0,0"
-                    continue
-                }
-                out += format(keypoint.x, decimals: 2)
-                out += ","
-                out += format(keypoint.y, decimals: 2)
-                if dimensions == 3 {
-                    out += ","
-                    out += format(keypoint.z ?? 0, decimals: 2)
-                }
-                out += ","
-                out += format(keypoint.confidence, decimals: 3)
+                append(joint.map { pose[$0] } ?? .missing, dimensions: dimensions, to: &out)
             }
             out += "]"
         }
@@ -86,9 +73,54 @@ public struct PoseTrackWriter {
         return out
     }
 
+    /// The JSON line of one frame of hands (no newline): each hand's 21 keypoints in ``HandJoint`` order, and
+    /// `"chirality"`, one `"left"`, `"right"` or `"unknown"` per hand, in the order of `"poses"`.
+    public static func line(for frame: HandFrame, dimensions: Int) -> String {
+        var out = "{\"t\":"
+        out += format(frame.seconds, decimals: 4)
+        out += ",\"poses\":["
+        for (h, hand) in frame.hands.enumerated() {
+            if h > 0 { out += "," }
+            out += "["
+            for (k, keypoint) in hand.keypoints.enumerated() {
+                if k > 0 { out += "," }
+                append(keypoint, dimensions: dimensions, to: &out)
+            }
+            out += "]"
+        }
+        out += "],\"chirality\":["
+        out += frame.hands.map { "\"" + $0.chirality.rawValue + "\"" }.joined(separator: ",")
+        out += "]}"
+        return out
+    }
+
+    /// Appends `x, y[, z], c` of one keypoint; zeros for one not seen.
+    private static func append(_ keypoint: Keypoint, dimensions: Int, to out: inout String) {
+        if keypoint.confidence == 0 {
+            out += dimensions == 3 ? "0,0,0,0" : "0,0,0"
+            return
+        }
+        out += format(keypoint.x, decimals: 2)
+        out += ","
+        out += format(keypoint.y, decimals: 2)
+        if dimensions == 3 {
+            out += ","
+            out += format(keypoint.z ?? 0, decimals: 2)
+        }
+        out += ","
+        out += format(keypoint.confidence, decimals: 3)
+    }
+
     /// Appends one frame.
     public mutating func write(_ frame: PoseFrame) throws(PoseKitError) {
         sink.write(Self.line(for: frame, joints: joints, dimensions: header.dimensions))
+        if sink.failed { throw PoseKitError(.io, "writing failed (disk full?)") }
+    }
+
+    /// Appends one frame of hands (the header must be a hand header: ``PoseTrackHeader/init(handsWithFPS:width:height:dimensions:source:)``).
+    public mutating func write(_ frame: HandFrame) throws(PoseKitError) {
+        precondition(header.kind == .hands, "hands written under a \(header.kind) header")
+        sink.write(Self.line(for: frame, dimensions: header.dimensions))
         if sink.failed { throw PoseKitError(.io, "writing failed (disk full?)") }
     }
 

@@ -87,6 +87,7 @@ struct AnnotatedStreams: Sendable, Hashable {
 /// What one segment (or the whole run) produced.
 struct PosesOutcome: Sendable {
     var frames = 0
+    /// Frames with a person (with a hand, in a run that finds hands).
     var framesWithPerson = 0
     /// Frames tracked only to warm a segment's tracker up before its boundary (not written).
     var warmUpFrames = 0
@@ -95,9 +96,12 @@ struct PosesOutcome: Sendable {
     /// The first error, as one line; frames before it were written.
     var failure: String?
 
-    /// - Parameter output: where the pose-track went; `nil` for a temporary one (analyze's), not named.
+    /// - Parameters:
+    ///   - output: where the pose-track went; `nil` for a temporary one (analyze's), not named.
+    ///   - found: what a frame counted in ``framesWithPerson`` has ("a person", "a hand").
     /// "poses: 149 frames, 146 with a person (98.0%), wrote out.jsonl"; the speed figures only with `verbose`.
-    func summary(elapsed: Duration, segments: Int, output: String?, verbose: Bool) -> String {
+    func summary(elapsed: Duration, segments: Int, output: String?, verbose: Bool, found: String = "a person") -> String
+    {
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
         let percent = frames > 0 ? Double(framesWithPerson) / Double(frames) * 100 : 0
         let perFrame = frames > 0 ? seconds * 1000 / Double(frames) : 0
@@ -108,7 +112,7 @@ struct PosesOutcome: Sendable {
             ? ", \(Self.format(perFrame, 1)) ms/frame (\(segments) segment\(segments == 1 ? "" : "s"), "
                 + (warmUpFrames > 0 ? "\(warmUpFrames) warm-up frame\(warmUpFrames == 1 ? "" : "s"), " : "")
                 + "inference \(Self.format(inference, 1)) ms/frame per stream)" : ""
-        return "poses: \(frames) frame\(frames == 1 ? "" : "s"), \(framesWithPerson) with a person "
+        return "poses: \(frames) frame\(frames == 1 ? "" : "s"), \(framesWithPerson) with \(found) "
             + "(\(Self.format(percent, 1))%)" + details + (destination.map { ", wrote \($0)" } ?? "")
     }
 
@@ -144,12 +148,14 @@ extension PosesCommand {
     /// segment 0, `streams.helperNiceness` nicer than the caller, handing their lines to segment 0 through a
     /// ``PoseLineSpool`` each; with `streams.patience`, segment 0 takes them only once a segment has finished,
     /// and otherwise abandons it and tracks on itself (see ``AnnotatedStreams``). A frame a later segment has no
-    /// line for is inferred by segment 0.
+    /// line for is inferred by segment 0. With `hands`, each stream finds hands with that configuration instead of
+    /// bodies (`header` is then a hand header).
     static func process(
         path: String,
         info: VideoInfo,
         streams: AnnotatedStreams,
         configuration: MediaPipePoseEstimator.Configuration,
+        hands: MediaPipeHandEstimator.Configuration? = nil,
         header: PoseTrackHeader,
         sink: OutputSink,
         progress: ProgressBar,
@@ -219,6 +225,7 @@ extension PosesCommand {
                     end: end,
                     threads: threads,
                     configuration: configuration,
+                    hands: hands,
                     joints: joints,
                     dimensions: header.dimensions,
                     progress: progress,
@@ -269,6 +276,7 @@ extension PosesCommand {
         end: Double?,
         threads: Int,
         configuration: MediaPipePoseEstimator.Configuration,
+        hands: MediaPipeHandEstimator.Configuration?,
         joints: [Joint?],
         dimensions: Int,
         progress: ProgressBar,
@@ -280,7 +288,7 @@ extension PosesCommand {
         emit: (Double, String) -> Void
     ) {
         do {
-            var estimator = try MediaPipePoseEstimator(configuration: configuration)
+            var finder = try PoseLineFinder(body: configuration, hands: hands, joints: joints, dimensions: dimensions)
             let frames = try PrefetchingVideoDecoder(
                 path: path,
                 start: decodingStart,
@@ -320,19 +328,18 @@ extension PosesCommand {
                 }
                 if frame.seconds < start {
                     // Warm-up: the tracker and its smoothing settle; the poses are dropped.
-                    _ = try estimator.poses(in: frame.image, at: frame.seconds)
+                    _ = try finder.line(for: frame.image, at: frame.seconds)
                     outcome.warmUpFrames += 1
                     frames.recycle(frame.image)
                     continue
                 }
                 let before = clock.now
-                let poses = try estimator.poses(in: frame.image, at: frame.seconds)
+                let (line, found) = try finder.line(for: frame.image, at: frame.seconds)
                 let spent = before.duration(to: clock.now)
                 outcome.inferenceSeconds +=
                     Double(spent.components.seconds) + Double(spent.components.attoseconds) * 1e-18
                 outcome.frames += 1
-                if !poses.poses.isEmpty { outcome.framesWithPerson += 1 }
-                let line = PoseTrackWriter.line(for: poses, joints: joints, dimensions: dimensions)
+                if found { outcome.framesWithPerson += 1 }
                 emit(frame.seconds, line)
                 // Drawn in place on the decoder's buffer, then handed back for reuse.
                 try annotator?.annotate(line: line, image: &frame.image)
@@ -360,6 +367,50 @@ extension PosesCommand {
         let take = handoff.spool.waitUntilClosed(timeout: patience * frames * perFrame)
         if !take { handoff.spool.abandon() }
         return take
+    }
+}
+
+/// One stream's model, the body's or the hands', giving each frame's pose-track line.
+///
+/// ```swift
+/// var finder = try PoseLineFinder(body: configuration, hands: nil, joints: header.joints, dimensions: 3)
+/// let (line, found) = try finder.line(for: image, at: 0.05)
+/// ```
+struct PoseLineFinder: ~Copyable {
+    private var body: MediaPipePoseEstimator?
+    private var hands: MediaPipeHandEstimator?
+    private let joints: [Joint?]
+    private let dimensions: Int
+
+    /// Loads the hand model when `hands` is given, else the body model.
+    init(
+        body: MediaPipePoseEstimator.Configuration,
+        hands: MediaPipeHandEstimator.Configuration?,
+        joints: [Joint?],
+        dimensions: Int
+    ) throws(PoseEstimationError) {
+        if let hands {
+            self.hands = try MediaPipeHandEstimator(configuration: hands)
+            self.body = nil
+        } else {
+            self.body = try MediaPipePoseEstimator(configuration: body)
+            self.hands = nil
+        }
+        self.joints = joints
+        self.dimensions = dimensions
+    }
+
+    /// The frame's pose-track line, and whether a person (or a hand) was found in it.
+    mutating func line(
+        for image: RGBImage,
+        at seconds: Double
+    ) throws(PoseEstimationError) -> (line: String, found: Bool) {
+        if hands != nil {
+            let frame = try hands!.hands(in: image, at: seconds)
+            return (PoseTrackWriter.line(for: frame, dimensions: dimensions), !frame.hands.isEmpty)
+        }
+        let frame = try body!.poses(in: image, at: seconds)
+        return (PoseTrackWriter.line(for: frame, joints: joints, dimensions: dimensions), !frame.poses.isEmpty)
     }
 }
 

@@ -8,7 +8,8 @@ import PoseKit
 import Glibc
 #endif
 
-/// `ptcoach poses VIDEO [-o OUT.jsonl]`: the pose-track of a video or a still image.
+/// `ptcoach poses VIDEO [-o OUT.jsonl] [--hands]`: the pose-track of a video or a still image, of the body or
+/// (with `--hands`) of the hands.
 ///
 /// A video is split into `--segments` parts by time; each part gets its own decoder (running ahead
 /// on its own thread) and its own MediaPipe tracker, and the parts run at the same time, because
@@ -18,12 +19,15 @@ import Glibc
 struct PosesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "poses",
-        abstract: "Find the body pose in every frame of a video (or in an image) and write a pose-track file.",
+        abstract:
+            "Find the body pose (or the hands) in every frame of a video (or in an image) and write a pose-track file.",
         discussion: """
             Writes JSON Lines (pose-track.md): a header with the 33 BlazePose keypoints under Apple \
             Vision names, then one line per frame with x, y (pixels of the upright frame), z and \
-            confidence of each keypoint. Reads any video ffmpeg reads (mp4, mov, webm, avi) and images \
-            (jpg, png). Needs the pose runtime: run scripts/setup.sh once.
+            confidence of each keypoint. With --hands, the 21 keypoints of each hand under Vision's hand \
+            joint names (wrist, thumbCMC, …, littleTip) and each hand's side ("chirality": the person's \
+            own left or right). Reads any video ffmpeg reads (mp4, mov, webm, avi) and images (jpg, png). \
+            Needs the pose runtime: run scripts/setup.sh once.
             """
     )
 
@@ -49,6 +53,15 @@ struct PosesCommand: AsyncParsableCommand {
     @Option(help: "video: track from frame to frame; image: detect in every frame.")
     var mode: Mode = .video
 
+    @Flag(help: "Find hands (21 keypoints and left/right each) instead of the body.")
+    var hands = false
+
+    @Option(
+        name: .customLong("num-hands"),
+        help: "With --hands: the most hands to find in a frame (1–4; default 2). 1 is about twice as fast."
+    )
+    var numHands: Int?
+
     @Flag(help: "Replace the output file if it exists.")
     var overwrite = false
 
@@ -64,6 +77,12 @@ struct PosesCommand: AsyncParsableCommand {
         }
         guard (1...20).contains(numPoses) else {
             throw ValidationError("--num-poses must be between 1 and 20, got \(numPoses)")
+        }
+        if let numHands {
+            guard hands else { throw ValidationError("--num-hands needs --hands") }
+            guard (1...4).contains(numHands) else {
+                throw ValidationError("--num-hands must be between 1 and 4, got \(numHands)")
+            }
         }
     }
 
@@ -81,6 +100,7 @@ struct PosesCommand: AsyncParsableCommand {
             to: output,
             segments: segments,
             numPoses: numPoses,
+            hands: hands ? numHands ?? 2 : nil,
             mode: mode,
             quiet: quiet,
             verbose: verbose
@@ -142,7 +162,8 @@ struct PosesCommand: AsyncParsableCommand {
     }
 
     /// Writes the pose-track of the video or image `input` to `output` (`-` = standard output); what `poses`
-    /// does, and the first step of `analyze` for a video. With `annotator`, every frame is also handed to it in
+    /// does, and the first step of `analyze` for a video. With `hands`, finds at most that many hands instead of
+    /// the body (a hand pose-track). With `annotator` (bodies only), every frame is also handed to it in
     /// time order while the poses are being found (`analyze --annotate` draws the video in the same pass).
     /// `probed`: the input's ``VideoInfo`` when the caller already has it (saves running ffprobe again).
     static func writePoseTrack(
@@ -150,6 +171,7 @@ struct PosesCommand: AsyncParsableCommand {
         to output: String,
         segments: Int?,
         numPoses: Int,
+        hands: Int? = nil,
         mode: Mode,
         quiet: Bool,
         verbose: Bool,
@@ -157,26 +179,38 @@ struct PosesCommand: AsyncParsableCommand {
         probed: VideoInfo? = nil,
         temporary: Bool = false
     ) throws {
+        precondition(hands == nil || annotator == nil, "an annotated run draws bodies, not hands")
         let started = ContinuousClock.now
         let info: VideoInfo
         do {
             info = try probed ?? VideoInfo(probing: input)
-            _ = try MediaPipeRuntime.locate()
+            _ = try MediaPipeRuntime.locate(hands == nil ? .pose : .hands)
         } catch {
             throw CLIError("\(error)")
         }
-        let configuration = MediaPipePoseEstimator.Configuration(
-            runningMode: mode == .video && !info.isStillImage ? .video : .image,
-            numPoses: numPoses
-        )
-        let header = PoseTrackHeader(
-            layout: .blazePose33,
-            fps: info.fps,
-            width: info.width,
-            height: info.height,
-            dimensions: 3,
-            source: (input as NSString).lastPathComponent
-        )
+        let runningMode: MediaPipePoseEstimator.RunningMode = mode == .video && !info.isStillImage ? .video : .image
+        let configuration = MediaPipePoseEstimator.Configuration(runningMode: runningMode, numPoses: numPoses)
+        let handConfiguration = hands.map {
+            MediaPipeHandEstimator.Configuration(runningMode: runningMode, numHands: $0)
+        }
+        let source = (input as NSString).lastPathComponent
+        let header =
+            hands == nil
+            ? PoseTrackHeader(
+                layout: .blazePose33,
+                fps: info.fps,
+                width: info.width,
+                height: info.height,
+                dimensions: 3,
+                source: source
+            )
+            : PoseTrackHeader(
+                handsWithFPS: info.fps,
+                width: info.width,
+                height: info.height,
+                dimensions: 3,
+                source: source
+            )
         let sink: OutputSink
         do {
             sink = try OutputSink(path: output)
@@ -217,6 +251,7 @@ struct PosesCommand: AsyncParsableCommand {
             info: info,
             streams: streams,
             configuration: configuration,
+            hands: handConfiguration,
             header: header,
             sink: sink,
             progress: progress,
@@ -232,7 +267,8 @@ struct PosesCommand: AsyncParsableCommand {
                     elapsed: elapsed,
                     segments: plan.count,
                     output: temporary ? nil : output,
-                    verbose: verbose
+                    verbose: verbose,
+                    found: hands == nil ? "a person" : "a hand"
                 ) + "\n"
             )
         }
@@ -244,6 +280,12 @@ struct PosesCommand: AsyncParsableCommand {
             guard !temporary else { throw CLIError(failure) }
             let destination = output == "-" ? "" : " to \(output)"
             throw CLIError(failure + " (the \(outcome.frames) frames before it were written\(destination))")
+        }
+        if outcome.frames > 0, outcome.framesWithPerson == 0, hands != nil {
+            throw CLIError(
+                "\(input): no hand was found in any of the \(outcome.frames) frames; hold the hand up to the camera, "
+                    + "palm or back toward it, fingers in the frame, well lit, within about 1 m"
+            )
         }
         if outcome.frames > 0, outcome.framesWithPerson == 0 {
             throw CLIError(

@@ -71,6 +71,8 @@ enum LiveMessage {
             "confidence": number(s.confidence, 100),
             "recognition": .string(recognition),
             "reps": .number(Double(s.repCount)),
+            // A repetition the recognised exercise's counter found and the movement has not confirmed (0 or 1).
+            "provisionalReps": .number(Double(s.provisionalReps)),
             "prescribedReps": prescribedReps.map { .number(Double($0)) } ?? .null,
             "angle": number(s.primaryAngle),
             "angleKind": string(s.primaryAngleKind?.rawValue),

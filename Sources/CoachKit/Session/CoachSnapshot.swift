@@ -16,6 +16,9 @@ public struct CoachSnapshot: Sendable, Hashable {
     public var confidence: Double = 0
     public var recognition: RecognitionState = .noPerson
     public var repCount = 0
+    /// With no exercise given: a repetition the recognised exercise's counter found that the movement has not
+    /// confirmed yet (0 or 1). Shown beside ``repCount`` as provisional; never in the summary until confirmed.
+    public var provisionalReps = 0
     /// The primary angle now (clinical degrees, or a ratio).
     public var primaryAngle: Double?
     public var primaryAngleKind: AngleKind?

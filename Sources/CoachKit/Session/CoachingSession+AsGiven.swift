@@ -141,4 +141,27 @@ extension CoachingSession {
             }
         }
     }
+
+    /// A repetition the exercise's session counted that the movement has not (yet): shown on the overlay as
+    /// provisional (``CoachSnapshot/provisionalReps``), at most one, until the movement confirms it. The movement
+    /// confirms its first repetition late, a cycle or two into the set (a pull-up's first came 1.9 s after its end,
+    /// with the second: the counter went from 0 to 2).
+    mutating func updateProvisionalCount() {
+        var pending = 0
+        if let id = asGiven.exerciseID, id == recognizedExercise?.id {
+            let lastCounted = log.countedSpans.last?.end ?? -.infinity
+            let recent = repetitions.suffix(3)
+            for theirs in asGiven.repetitions.reversed() {
+                guard theirs.endSeconds > lastCounted else { break }
+                let taken = recent.contains {
+                    $0.startSeconds == theirs.startSeconds && $0.endSeconds == theirs.endSeconds
+                }
+                if !taken, theirs.startSeconds >= lastCounted - 0.5 * (theirs.endSeconds - theirs.startSeconds) {
+                    pending = 1
+                    break
+                }
+            }
+        }
+        snapshot.provisionalReps = pending
+    }
 }

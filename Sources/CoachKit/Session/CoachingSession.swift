@@ -449,6 +449,7 @@ public struct CoachingSession: Sendable {
             }
             if !held { countAgnostic(pose, valid: valid, dt: dt, at: t) }
             adoptMeasurementsAsGiven()
+            updateProvisionalCount()
         }
         finishFrame(at: t)
         return events

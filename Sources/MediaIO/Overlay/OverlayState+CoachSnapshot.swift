@@ -58,7 +58,9 @@ extension OverlayState {
             confidence = snapshot.confidence
             // A hold shows its time held (below), not a repetition count that stays at 0.
             if snapshot.hold == nil {
-                reps = snapshot.repCount
+                // With a repetition the exercise's counter found and the movement has yet to confirm: the first
+                // repetitions show when they end, not a cycle later.
+                reps = snapshot.repCount + snapshot.provisionalReps
                 self.prescribedReps = prescribedReps
             }
         } else if snapshot.pose != nil, snapshot.hold == nil {

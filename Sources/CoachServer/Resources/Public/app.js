@@ -265,7 +265,9 @@ function onFrame(msg, image, stats) {
 function renderState(state, pose) {
   hook.reps = state.reps ?? 0;
   const total = state.prescribedReps ?? prescribed;
-  const count = total ? `${hook.reps} / ${total}` : `${hook.reps}`;
+  // A repetition found by the recognised exercise's counter and not yet confirmed shows at once.
+  const shown = hook.reps + (state.provisionalReps ?? 0);
+  const count = total ? `${shown} / ${total}` : `${shown}`;
   if (ui.repCounter.dataset.count !== count) {
     ui.repCounter.dataset.count = count;
     const label = document.createElement("span");

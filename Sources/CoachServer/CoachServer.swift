@@ -1,7 +1,7 @@
-public import CoachKit
+import CoachKit
 public import CoachStore
 import Foundation
-public import Hummingbird
+import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
 import HummingbirdWebSocket

@@ -1,4 +1,4 @@
-public import PoseKit
+import PoseKit
 
 /// With no exercise given, the exercise recognised is coached as if it had been given, and the movement's
 /// repetitions take their measurement from it.

@@ -184,8 +184,15 @@ enum AnalysisOutputs {
         return [(best, "Best repetition"), (worst, worstCaption)]
     }
 
-    /// The time within the repetition where the primary angle is farthest from its value at the start.
+    /// The middle of the repetition's time at its peak, as it was measured (its tempo); for a repetition without
+    /// a measured peak, the time within it where the primary angle is farthest from its value at the start. (The
+    /// angle series starts when the exercise is named: a pull-up named within its second repetition had that
+    /// repetition's still at the hang, 54°, instead of the top.)
     static func peakSeconds(of rep: Repetition, in series: [ReportInput.AngleSample]) -> Double {
+        if rep.peakAngle != nil {
+            let peak = rep.startSeconds + rep.tempo.toPeakSeconds + (rep.tempo.atPeakSeconds ?? 0) / 2
+            if peak >= rep.startSeconds, peak <= rep.endSeconds { return peak }
+        }
         let window = series.filter { $0.seconds >= rep.startSeconds && $0.seconds <= rep.endSeconds }
         guard let first = window.first else { return (rep.startSeconds + rep.endSeconds) / 2 }
         return window.max { abs($0.degrees - first.degrees) < abs($1.degrees - first.degrees) }!.seconds

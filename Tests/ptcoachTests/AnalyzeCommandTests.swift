@@ -612,4 +612,37 @@ struct AnalyzeCommandTests {
             #expect(try decoder.decode(try JSONValue.parse(line)) == frame)
         }
     }
+
+    /// Recognised without --exercise, the report's angle chart has a curve from the first repetition, not only
+    /// from when the exercise was named (pull-up_14's first repetition had none).
+    @Test func theReportAngleSeriesCoversTheFirstRepetitionOfARecognisedExercise() throws {
+        let track = Self.shared.appendingPathComponent("pose-tracks/kaiakol/pushup_correct_003.jsonl").path
+        let library = try ExerciseLibrary.bundled()
+        var source = try PoseTrackFrameSource(path: track)
+        let configuration = AnalyzeCommand.sessionConfiguration(
+            exercise: nil,
+            library: library,
+            width: source.width,
+            height: source.height
+        )
+        var series: [ReportInput.AngleSample] = []
+        let summary = try AnalyzeCommand.analyze(source: &source, configuration: configuration, name: "t") { s in
+            if let degrees = s.primaryAngle, s.primaryAngleKind?.isDegrees == true {
+                series.append(.init(seconds: s.seconds, degrees: degrees))
+            }
+        }
+        let first = try #require(summary.repetitions.first, "a push-up is counted")
+        try #require(summary.exercise != nil, "an exercise is recognised")
+        // Named after the first repetition began: the chart had nothing for its start.
+        try #require((series.first?.seconds ?? .infinity) > first.startSeconds, "named before the first repetition")
+        let full = try AnalyzeCommand.seriesFromTheStart(
+            series,
+            summary: summary,
+            track: track,
+            library: library,
+            name: "t"
+        )
+        #expect((full.first?.seconds ?? .infinity) <= first.startSeconds)
+        #expect(zip(full, full.dropFirst()).allSatisfy { $0.seconds < $1.seconds }, "in time order")
+    }
 }

@@ -231,6 +231,9 @@ struct AnalyzeCommand: AsyncParsableCommand {
             guidance.add(snapshot)
         }
         if modelPrediction != nil { summary.exerciseSource = .model }
+        if report != nil, definition == nil {
+            series = try Self.seriesFromTheStart(series, summary: summary, track: track, library: library, name: input)
+        }
         let summaryJSON = try Self.jsonText(summary, file: input, prescribedReps: reps, prescribedHoldSeconds: hold)
         if let annotator {
             try annotator.drain()
@@ -281,6 +284,34 @@ struct AnalyzeCommand: AsyncParsableCommand {
         if !written.isEmpty {
             if json { FileHandle.standardError.write(Data(written.utf8)) } else { print(written, terminator: "") }
         }
+    }
+
+    /// The report's angle series of a recording whose exercise was recognised: the angle is followed from when the
+    /// exercise was named, and the first repetitions, often before then, had no curve on the chart. Before then,
+    /// the angle as the exercise given measures it (a replay of `track`); `series` unchanged when nothing is missing.
+    static func seriesFromTheStart(
+        _ series: [ReportInput.AngleSample],
+        summary: SessionSummary,
+        track: String,
+        library: ExerciseLibrary,
+        name: String
+    ) throws -> [ReportInput.AngleSample] {
+        guard let first = summary.segments.first(where: { $0.exercise != nil }),
+            let named = first.exercise.flatMap({ library[$0] }), named.repetition != nil,
+            let start = summary.repetitions.first?.startSeconds, start < (series.first?.seconds ?? .infinity)
+        else { return series }
+        let until = series.first?.seconds ?? .infinity
+        var replay = try PoseTrackFrameSource(path: track)
+        let given = sessionConfiguration(exercise: named, library: library, width: replay.width, height: replay.height)
+        var earlier: [ReportInput.AngleSample] = []
+        _ = try? CoachingSession.analyze(source: &replay, configuration: given, name: name) { snapshot in
+            if snapshot.seconds < until, let degrees = snapshot.primaryAngle,
+                snapshot.primaryAngleKind?.isDegrees == true
+            {
+                earlier.append(ReportInput.AngleSample(seconds: snapshot.seconds, degrees: degrees))
+            }
+        }
+        return earlier + series
     }
 
     static func loadLibrary(directory: String?) throws -> ExerciseLibrary {

@@ -52,6 +52,7 @@ struct RepetitionJudge: Sendable {
     static let movementReason = "rules for one camera view not judged from a movement count without depth"
     static let notSeenReason = "angles not seen"
     static let unrecognisedReason = "no exercise recognised"
+    static let noRulesReason = "the exercise has no form rules"
 
     /// The exercise given, if any.
     let given: ExerciseDefinition?
@@ -227,6 +228,7 @@ struct RepetitionJudge: Sendable {
             unchecked.count < exercise.formRules.count
             || (spec.holdSeconds != nil && tempo.atPeakSeconds != nil)
             || (exercise.maximumAsymmetry != nil && symmetry != nil && reliable)
+        if !checked, exercise.formRules.isEmpty, reasonBuffer.isEmpty { reasonBuffer.append(Self.noRulesReason) }
         return Repetition(
             index: index,
             exercise: exercise.id,
@@ -351,6 +353,7 @@ struct RepetitionJudge: Sendable {
                 }
             }
             issues.sort { $0.priority < $1.priority }
+            if exercise.formRules.isEmpty, reasonBuffer.isEmpty { reasonBuffer.append(Self.noRulesReason) }
         }
         let tempo = Repetition.Tempo(
             completed,

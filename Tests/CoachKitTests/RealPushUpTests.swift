@@ -33,7 +33,14 @@ struct RealPushUpTests {
     /// The summary of a session over the pose-track at `path` with no exercise given (recognised from the library).
     static func summaryWithoutAnExercise(_ path: String) throws -> SessionSummary {
         let (header, frames) = try PoseTrackReader.readAll(path: path)
-        var session = CoachingSession(
+        var session = try sessionWithoutAnExercise(header)
+        for frame in frames { _ = session.ingest(frame) }
+        return session.summary()
+    }
+
+    /// A session with no exercise given, for frames of `header`'s size.
+    static func sessionWithoutAnExercise(_ header: PoseTrackHeader) throws -> CoachingSession {
+        CoachingSession(
             configuration: .init(
                 exercise: nil,
                 library: try ExerciseLibrary.bundled().exercises,
@@ -42,8 +49,6 @@ struct RealPushUpTests {
                 emitsPoseEvents: false
             )
         )
-        for frame in frames { _ = session.ingest(frame) }
-        return session.summary()
     }
 
     @Test(arguments: ["pushup_correct_020", "pushup_incorrect_011"])
@@ -164,15 +169,7 @@ struct RealPushUpTests {
         var clips = 0
         for name in names {
             let (header, frames) = try PoseTrackReader.readAll(path: Self.data.appendingPathComponent(name).path)
-            var session = CoachingSession(
-                configuration: .init(
-                    exercise: nil,
-                    library: try ExerciseLibrary.bundled().exercises,
-                    frameWidth: Double(header.width),
-                    frameHeight: Double(header.height),
-                    emitsPoseEvents: false
-                )
-            )
+            var session = try Self.sessionWithoutAnExercise(header)
             var shown: Double?
             var confirmed: Double?
             for frame in frames {

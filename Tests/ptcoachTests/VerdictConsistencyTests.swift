@@ -92,6 +92,15 @@ struct VerdictConsistencyTests {
         }
         if summary.repetitions.allSatisfy({ $0.verdict == .notChecked }) {
             #expect(text.contains("form not checked in any repetition") && !text.contains("good form: "), "\(text)")
+            // The report does not call it "no form issues" either (nobody looked).
+            #expect(html.contains("form not checked") && !html.contains("no form issues"), "\(file)")
+        }
+        // No target band on the angle chart where no repetition's range could be measured.
+        let section = ReportInput.Exercise(summary: summary, definition: exercise)
+        if summary.repetitions.allSatisfy({ $0.range?.status == .notMeasurable }) {
+            #expect(section.targetDegrees == nil, "\(file)")
+        } else {
+            #expect(section.targetDegrees != nil, "\(file)")
         }
     }
 }

@@ -133,6 +133,20 @@ struct ExerciseStatistics {
         exercise.rangeOfMotionUnit == .fraction && exercise.targetRange?.upperBound.isFinite == false
     }
 
+    /// Whether no repetition's form could be checked (each "not checked" or not judged): then "no form issues"
+    /// would read as praise for what nobody looked at.
+    var formNotChecked: Bool {
+        !exercise.repetitions.isEmpty
+            && exercise.repetitions.allSatisfy { $0.verdict == .notChecked || $0.verdict == .notJudged }
+    }
+
+    /// The form issues card: the moments flagged, or "not checked" (neutral) when no repetition's form was.
+    var formIssuesCard: (value: String, note: String, status: ReportStatus) {
+        formNotChecked
+            ? ("–", "form not checked", .unknown)
+            : ("\(formIssueCount)", "moments flagged", formIssueCount == 0 ? .within : .short)
+    }
+
     /// The status of the whole set's rep count.
     var repCountStatus: ReportStatus {
         guard let prescribed = exercise.prescribedReps else { return .unknown }
@@ -183,6 +197,8 @@ struct ExerciseStatistics {
         }
         if safetyCount > 0 {
             parts.append("\(safetyCount) safety warning\(safetyCount == 1 ? "" : "s")")
+        } else if formNotChecked {
+            parts.append("form not checked")
         } else if formIssueCount == 0 {
             parts.append("no form issues")
         }

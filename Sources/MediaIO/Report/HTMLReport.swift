@@ -89,13 +89,8 @@ struct HTMLReport {
                 id: "tempo"
             )
         }
-        html += card(
-            "Form issues",
-            "\(stats.formIssueCount)",
-            note: "moments flagged",
-            status: stats.formIssueCount == 0 ? .within : .short,
-            id: "issues"
-        )
+        let issues = stats.formIssuesCard
+        html += card("Form issues", issues.value, note: issues.note, status: issues.status, id: "issues")
         html += card(
             "Safety warnings",
             "\(stats.safetyCount)",

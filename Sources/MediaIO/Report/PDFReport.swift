@@ -153,7 +153,7 @@ struct PDFReport {
             cards.append(("AVERAGE TEMPO", "\(down) / \(up) s", stats.tempoNote, stats.tempoStatus))
         }
         cards.append(
-            ("FORM ISSUES", "\(stats.formIssueCount)", "moments flagged", stats.formIssueCount == 0 ? .within : .short)
+            ("FORM ISSUES", stats.formIssuesCard.value, stats.formIssuesCard.note, stats.formIssuesCard.status)
         )
         cards.append(
             (

@@ -367,12 +367,13 @@ struct ReportCharts {
             )
         }
         guard !exercise.events.isEmpty else {
+            let notChecked = statistics.formNotChecked
             canvas.text(
-                "No form issues recorded",
+                notChecked ? "Form not checked" : "No form issues recorded",
                 x: width / 2,
                 y: axisY + font * 4,
                 size: font * 1.1,
-                color: ReportStyle.good,
+                color: notChecked ? ReportStyle.muted : ReportStyle.good,
                 anchor: .middle,
                 bold: true
             )

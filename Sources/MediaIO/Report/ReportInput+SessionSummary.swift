@@ -82,7 +82,9 @@ extension ReportInput.Exercise {
             // Movement counted without a recognised exercise has no target to reach.
             targetRange: summary.exercise == nil ? nil : 1.0...Double.infinity,
             rangeOfMotionUnit: .fraction,
-            targetDegrees: targetDegrees ?? definition?.targetBand,
+            // No band to reach on the angle chart where no repetition's range could be measured.
+            targetDegrees: summary.repetitions.allSatisfy({ $0.range?.status == .notMeasurable })
+                && !summary.repetitions.isEmpty ? nil : targetDegrees ?? definition?.targetBand,
             prescribedReps: prescribedReps,
             prescribedHoldSeconds: prescribedHoldSeconds ?? definition?.repetition?.holdSeconds,
             repetitions: repetitions,

@@ -627,9 +627,7 @@ struct AnalyzeCommandTests {
         )
         var series: [ReportInput.AngleSample] = []
         let summary = try AnalyzeCommand.analyze(source: &source, configuration: configuration, name: "t") { s in
-            if let degrees = s.primaryAngle, s.primaryAngleKind?.isDegrees == true {
-                series.append(.init(seconds: s.seconds, degrees: degrees))
-            }
+            if let sample = AnalyzeCommand.angleSample(of: s) { series.append(sample) }
         }
         let first = try #require(summary.repetitions.first, "a push-up is counted")
         try #require(summary.exercise != nil, "an exercise is recognised")

@@ -70,6 +70,12 @@ extension CoachingSession {
         }
     }
 
+    /// Whether two repetitions span the same times: a movement repetition that took the exercise's measurement
+    /// has that repetition's times exactly.
+    private static func sameTimes(_ a: Repetition, _ b: Repetition) -> Bool {
+        a.startSeconds == b.startSeconds && a.endSeconds == b.endSeconds
+    }
+
     /// Starts coaching `exercise`, just recognised (or none), as if it had been given.
     mutating func startAsGiven(_ exercise: ExerciseDefinition?) {
         asGiven.start(exercise, configuration: configuration)
@@ -92,9 +98,7 @@ extension CoachingSession {
         while firstOurs > 0, repetitions[firstOurs - 1].endSeconds >= horizon { firstOurs -= 1 }
         guard firstTheirs < theirs.count, firstOurs < repetitions.count else { return }
         var used = [Bool](repeating: false, count: theirs.count - firstTheirs)
-        func same(_ a: Repetition, _ b: Repetition) -> Bool {
-            a.startSeconds == b.startSeconds && a.endSeconds == b.endSeconds
-        }
+        let same = Self.sameTimes
         // Those taken already.
         for rep in repetitions[firstOurs...] where rep.exercise == id {
             if let k = (firstTheirs..<theirs.count).first(where: { !used[$0 - firstTheirs] && same(theirs[$0], rep) }) {
@@ -129,9 +133,7 @@ extension CoachingSession {
         // Those reported in this frame: their events carry the measurement adopted. One reported before is revised
         // (all of them, as the event says).
         if revised {
-            events.removeAll { if case .repCompleted = $0 { true } else { false } }
-            events.append(.repetitionsRevised(Array(repetitions.dropLast(reportedNow))))
-            events += repetitions.suffix(reportedNow).map(CoachEvent.repCompleted)
+            reportRevision(completedNow: reportedNow)
         } else if reportedNow > 0 {
             var k = repetitions.count - reportedNow
             for e in events.indices {
@@ -153,9 +155,7 @@ extension CoachingSession {
             let recent = repetitions.suffix(3)
             for theirs in asGiven.repetitions.reversed() {
                 guard theirs.endSeconds > lastCounted else { break }
-                let taken = recent.contains {
-                    $0.startSeconds == theirs.startSeconds && $0.endSeconds == theirs.endSeconds
-                }
+                let taken = recent.contains { Self.sameTimes($0, theirs) }
                 if !taken, theirs.startSeconds >= lastCounted - 0.5 * (theirs.endSeconds - theirs.startSeconds) {
                     pending = 1
                     break

@@ -38,14 +38,19 @@ extension CoachingSession {
             endRecording()
             // Judged again once named: the ones reported before changed in place.
             if repetitions.count >= before.count, zip(before, repetitions).contains(where: { $0 != $1 }) {
-                let added = repetitions.count - before.count
-                events.removeAll { if case .repCompleted = $0 { true } else { false } }
-                events.append(.repetitionsRevised(Array(repetitions.dropLast(added))))
-                events += repetitions.suffix(added).map(CoachEvent.repCompleted)
+                reportRevision(completedNow: repetitions.count - before.count)
             }
         }
         finished = true
         return events
+    }
+
+    /// Reports that repetitions reported before changed: the events of this frame say them revised, then the last
+    /// `completedNow` (completed in this frame) as completed, so that the events folded are ``repetitions``.
+    mutating func reportRevision(completedNow: Int) {
+        events.removeAll { if case .repCompleted = $0 { true } else { false } }
+        events.append(.repetitionsRevised(Array(repetitions.dropLast(completedNow))))
+        events += repetitions.suffix(completedNow).map(CoachEvent.repCompleted)
     }
 
     /// Whether the recording is named by a last decision over it when it ends: one too short for two decisions in

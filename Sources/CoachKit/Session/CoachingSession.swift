@@ -360,6 +360,8 @@ public struct CoachingSession: Sendable {
     public mutating func ingest(_ frame: PoseFrame) -> [CoachEvent] {
         if !events.isEmpty { events.removeAll(keepingCapacity: true) }
         if finished { return events }
+        // No exercise given: every frame is kept, and coached as the exercise recognised (CoachingSession+AsGiven).
+        if mode.isRecognised { asGiven.ingest(frame) }
         let t = frame.seconds
         if firstSeconds.isNaN { firstSeconds = t }
         let dt = lastSeconds.isFinite ? min(max(t - lastSeconds, 0), 0.5) : 0
@@ -371,7 +373,6 @@ public struct CoachingSession: Sendable {
         let smoothed = smoother.ingest(selected, at: t)
         snapshot.pose = smoothed
         guard let pose = smoothed else {
-            if mode.isRecognised { asGiven.ingest(frame) }
             noPerson(at: t)
             finishFrame(at: t)
             return events
@@ -434,7 +435,6 @@ public struct CoachingSession: Sendable {
                 count(exercise, valid: valid, at: t, pose: pose)
             }
         case .recognised:
-            asGiven.ingest(frame)
             recognize(pose, steady: valid, at: t)
             // A gap is bridged as for an exercise given, when the movement's signal continues where it was (the
             // head above the picture at the top of each push-up; see Guides.md, "Cases behind the code").

@@ -99,7 +99,4 @@ extension Repetition {
             }
         }
     }
-
-    /// The range against the target in words (``range``'s text); `nil` when the repetition has no target.
-    public var targetText: String? { range?.text }
 }

@@ -225,9 +225,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
         var series: [ReportInput.AngleSample] = []
         var guidance = GuidanceTally()
         var summary = try Self.analyze(source: &source, configuration: configuration, name: input) { snapshot in
-            if let degrees = snapshot.primaryAngle, snapshot.primaryAngleKind?.isDegrees == true {
-                series.append(ReportInput.AngleSample(seconds: snapshot.seconds, degrees: degrees))
-            }
+            if let sample = Self.angleSample(of: snapshot) { series.append(sample) }
             guidance.add(snapshot)
         }
         if modelPrediction != nil { summary.exerciseSource = .model }
@@ -305,13 +303,15 @@ struct AnalyzeCommand: AsyncParsableCommand {
         let given = sessionConfiguration(exercise: named, library: library, width: replay.width, height: replay.height)
         var earlier: [ReportInput.AngleSample] = []
         _ = try? CoachingSession.analyze(source: &replay, configuration: given, name: name) { snapshot in
-            if snapshot.seconds < until, let degrees = snapshot.primaryAngle,
-                snapshot.primaryAngleKind?.isDegrees == true
-            {
-                earlier.append(ReportInput.AngleSample(seconds: snapshot.seconds, degrees: degrees))
-            }
+            if snapshot.seconds < until, let sample = angleSample(of: snapshot) { earlier.append(sample) }
         }
         return earlier + series
+    }
+
+    /// The report's angle chart sample of a frame: the primary angle, when it is one in degrees.
+    static func angleSample(of snapshot: CoachSnapshot) -> ReportInput.AngleSample? {
+        guard let degrees = snapshot.primaryAngle, snapshot.primaryAngleKind?.isDegrees == true else { return nil }
+        return ReportInput.AngleSample(seconds: snapshot.seconds, degrees: degrees)
     }
 
     static func loadLibrary(directory: String?) throws -> ExerciseLibrary {

@@ -574,9 +574,10 @@ struct ExerciseRecognizerTests {
         #expect(error?.message.contains(value) == true, "\(error?.message ?? "")", sourceLocation: sourceLocation)
     }
 
-    /// `motion.hinge` is `straight` or `bends`, and only for a thigh movement (the knee is judged).
+    /// `motion.hinge` is `straight` or `bends`, and only for a thigh (the knee) or an upper arm (the elbow).
     @Test(arguments: [
-        ("thigh", "\"bent\"", "bent"), ("upperArm", "\"straight\"", "upperArm"), ("thigh", "\"bends\"", nil),
+        ("thigh", "\"bent\"", "bent"), ("forearm", "\"straight\"", "forearm"), ("thigh", "\"bends\"", nil),
+        ("upperArm", "\"bends\"", nil),
     ])
     func aBadHingeNamesTheFieldAndValue(segment: String, hinge: String, named: String?) throws {
         let text = """

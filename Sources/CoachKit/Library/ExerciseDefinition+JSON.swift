@@ -337,10 +337,11 @@ private struct FieldReader {
         var hinge: ExerciseDefinition.Motion.Hinge?
         if object["hinge"] != nil {
             hinge = try enumeration(object, "hinge", path: "motion.hinge") as ExerciseDefinition.Motion.Hinge
-            guard segment == .thigh else {
+            guard segment == .thigh || segment == .upperArm else {
                 throw fail(
                     "motion.hinge",
-                    "is only judged for a thigh movement (the knee), but the segment is \(segment.rawValue): remove it"
+                    "is only judged for a thigh (the knee) or upper-arm movement (the elbow), but the segment is "
+                        + "\(segment.rawValue): remove it"
                 )
             }
         }

@@ -96,8 +96,8 @@ extension ExerciseDefinition {
         /// 90 for a scaption raise to shoulder height).
         public var reach: Double?
         /// Whether the joint at the moving segment's far end stays straight or bends during the movement
-        /// (`nil`: not judged). Only the knee of a thigh movement is judged: the elbow of an arm raise is
-        /// left to the form rules.
+        /// (`nil`: not judged): the knee of a thigh movement (a straight-leg raise against a knee lift), the
+        /// elbow of an upper-arm movement (a straight-arm raise against a press).
         public var hinge: Hinge?
         /// What the hands do in the picture relative to the shoulders (`nil`: not judged; most exercises,
         /// since a patient may hold on to a chair in any standing exercise).

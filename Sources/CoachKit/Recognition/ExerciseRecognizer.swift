@@ -877,12 +877,16 @@ public struct ExerciseRecognizer: Sendable {
                     directionFactor *= Double.exp(-(0.5 - bend) / 0.3)
                 }
             }
-            if segment == .thigh, let hinge = motion.hinge {
+            if segment == .thigh || segment == .upperArm, let hinge = motion.hinge {
                 // The knee, as a physical therapist tells a straight-leg raise (the shank turns with the
-                // thigh) from a knee lift (the knee bends about as far as the thigh comes up). From the
-                // side the image-plane knee angle is the better one, as for the elbow.
-                let knee = viewMode == 2 ? range(.kneeFlexion, side) : hingeRange[2 + side]
-                bend = Self.chord(knee) / max(1e-6, swing[slot])
+                // thigh) from a knee lift (the knee bends about as far as the thigh comes up); the elbow, as
+                // they tell a straight-arm raise from a press. From the side the image-plane angle is the
+                // better one, as for the forearm above.
+                let knee = segment == .thigh
+                let joint =
+                    viewMode == 2
+                    ? range(knee ? .kneeFlexion : .elbowFlexion, side) : hingeRange[(knee ? 2 : 0) + side]
+                bend = Self.chord(joint) / max(1e-6, swing[slot])
                 var fit = 1.0
                 switch hinge {
                 case .straight: if bend > 0.5 { fit = Double.exp(-(bend - 0.5) / Self.hingeTolerance) }

@@ -1,0 +1,82 @@
+import CoachKit
+import CoachTestSupport
+import Foundation
+import PoseKit
+import Testing
+
+/// What a patient hears from the built-in rules and recogniser on the labelled clips of `../shared/data`
+/// (Pose Trainer's four exercises, kaiakol's push-ups). `scripts/evaluate-feedback.py` reports the same
+/// figures; these tests keep them from slipping back.
+struct BuiltInFeedbackTests {
+    /// The clip's verdict as the evaluation calls it: bad when any repetition needs work, good when one was
+    /// judged good and none needs work, nil when nothing was counted or checked.
+    static func verdict(_ summary: SessionSummary) -> String? {
+        let verdicts = summary.repetitions.map(\.verdict)
+        if verdicts.contains(.needsWork) { return "bad" }
+        return verdicts.contains(.good) ? "good" : nil
+    }
+
+    static func summary(_ path: String, exercise: String?) throws -> SessionSummary {
+        let (header, frames) = try PoseTrackReader.readAll(path: path)
+        let library = try ExerciseLibrary.bundled()
+        var session = CoachingSession(
+            configuration: .init(
+                exercise: try exercise.map { try library.exercise(id: $0) },
+                library: library.exercises,
+                frameWidth: Double(header.width),
+                frameHeight: Double(header.height),
+                emitsPoseEvents: false
+            )
+        )
+        for frame in frames { _ = session.ingest(frame) }
+        return session.summary()
+    }
+
+    /// The manifest's clips and their labels (good/bad; kaiakol's correct/incorrect mapped to them).
+    static func clips(_ manifest: String) throws -> [(path: String, label: String)] {
+        let path = try SharedData.path("manifests/" + manifest)
+        let folder = (path as NSString).deletingLastPathComponent
+        return try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").dropFirst().map { line in
+            let fields = line.split(separator: ",").map(String.init)
+            let label = fields[1] == "correct" ? "good" : fields[1] == "incorrect" ? "bad" : fields[1]
+            return ((folder as NSString).appendingPathComponent(fields[0]), label)
+        }
+    }
+
+    /// Clips judged the opposite of their label stay at most the measured number (2026-11-26: bicep curl 0,
+    /// front raise 1 of 16, shoulder press 5 of 21, shrug 1 of 19, push-ups 2 of 50, with no bad push-up
+    /// called good; before the shoulder-height, shrug-height and knees-straight rules and the 15° body line:
+    /// 0, 3, 5, 3 and 12).
+    @Test(arguments: [
+        ("form-pose-trainer-bicep-curl-train.csv", "bicep-curl", 0),
+        ("form-pose-trainer-front-raise-train.csv", "front-raise", 1),
+        ("form-pose-trainer-shoulder-press-train.csv", "shoulder-press", 5),
+        ("form-pose-trainer-shoulder-shrug-train.csv", "shoulder-shrug", 1),
+        ("form-pushup-train.csv", "push-up", 2),
+    ])
+    func theBuiltInVerdictsFollowTheLabelledFaults(manifest: String, exercise: String, wrongAtMost: Int) throws {
+        var wrong: [String] = []
+        var judged = 0
+        for clip in try Self.clips(manifest) {
+            guard let verdict = Self.verdict(try Self.summary(clip.path, exercise: exercise)) else { continue }
+            judged += 1
+            if verdict != clip.label { wrong.append("\((clip.path as NSString).lastPathComponent) (\(clip.label))") }
+        }
+        #expect(wrong.count <= wrongAtMost, "\(wrong)")
+        #expect(judged >= wrongAtMost * 3 + 6, "only \(judged) clips judged")
+        if exercise == "push-up" { #expect(wrong.allSatisfy { $0.hasSuffix("(good)") }, "\(wrong)") }
+    }
+
+    /// A shoulder press bends and straightens the elbow; a shoulder flexion raises a straight arm
+    /// (`motion.hinge`). Pose Trainer's presses, side views: 4 of 21 were named a press before, 17 a shoulder
+    /// flexion; now 20 and 1.
+    @Test func aPressIsNotTakenForAStraightArmRaise() throws {
+        var named: [String: Int] = [:]
+        let clips = try Self.clips("form-pose-trainer-shoulder-press-train.csv")
+        for clip in clips {
+            named[try Self.summary(clip.path, exercise: nil).exercise ?? "none", default: 0] += 1
+        }
+        #expect(named["shoulder-press", default: 0] >= clips.count - 2, "\(named)")
+        #expect(named["shoulder-flexion", default: 0] <= 1, "\(named)")
+    }
+}

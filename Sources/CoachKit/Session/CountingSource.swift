@@ -125,18 +125,24 @@ struct CountingSource: Sendable {
 
     /// How irregular a signal's repetitions are: the coefficient of variation of the intervals between
     /// their peaks (0 for a metronome). A signal that counts each repetition twice (a double peak) or
-    /// misses every other one alternates short and long intervals; it is not a trustworthy fallback.
+    /// misses every other one alternates short and long intervals; it is not a trustworthy fallback. An
+    /// interval over twice the mean one is a rest between sets, not part of the rhythm, and is left out (a
+    /// double count alternates about 0.5 and 1.5 times the mean).
     static func irregularity(_ reps: [RepCounter.Completed]) -> Double {
         // Too few repetitions to tell: a short clip's fallback is not held back.
         guard reps.count >= 4 else { return 0 }
+        let cut = 2 * (reps[reps.count - 1].peakSeconds - reps[0].peakSeconds) / Double(reps.count - 1)
         var sum = 0.0
         var sumSquares = 0.0
+        var n = 0.0
         for i in 1..<reps.count {
             let interval = reps[i].peakSeconds - reps[i - 1].peakSeconds
+            guard interval <= cut else { continue }
             sum += interval
             sumSquares += interval * interval
+            n += 1
         }
-        let n = Double(reps.count - 1)
+        guard n >= 3 else { return 0 }
         let mean = sum / n
         guard mean > 0 else { return .infinity }
         return max(0, sumSquares / n - mean * mean).squareRoot() / mean

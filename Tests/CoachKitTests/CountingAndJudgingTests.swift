@@ -81,6 +81,9 @@ struct CountingAndJudgingTests {
         let starts: [Double] = [0, 0.5, 6, 6.5, 12, 12.5]
         let doubled = starts.map { Self.completed($0) }
         #expect(CountingSource.irregularity(doubled) > 0.3)
+        // Three sets of five at 3 s, 12 s of rest between them: as regular as the metronome.
+        let sets = [0.0, 27, 54].flatMap { set in (0..<5).map { Self.completed(set + Double(3 * $0)) } }
+        #expect(CountingSource.irregularity(sets) < 1e-9)
         #expect(CountingSource.restsBetween(metronome))
         // Two seconds active, a tenth of a second at rest: the rests of an opposite excursion.
         #expect(!CountingSource.restsBetween([Self.completed(0, 2), Self.completed(2.1, 2)]))

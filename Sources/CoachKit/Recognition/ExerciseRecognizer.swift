@@ -792,7 +792,12 @@ public struct ExerciseRecognizer: Sendable {
         // A side that could not be measured (hidden in a side view) neither confirms nor rules out `both`.
         let seen0 = !sided || swingEnds[Self.slot(segment, side: 0)! * 6].isFinite
         let seen1 = !sided || swingEnds[Self.slot(segment, side: 1)! * 6].isFinite
-        let bothSeen = seen0 && seen1
+        // Seen from the side in the image plane, the far arm is behind the trunk: its keypoints are the pose
+        // estimator's guesses, often a fraction of the near arm's swing (a push-up's far upper arm 0.47 against
+        // 1.12). Like an unseen side, it neither confirms nor rules out `both`: the near one tells. (The legs are
+        // side by side, not behind the body.)
+        let hiddenBehindTrunk = viewMode == 2 && (segment == .upperArm || segment == .forearm)
+        let bothSeen = seen0 && seen1 && !hiddenBehindTrunk
         let main = d.side == .both && sided && bothSeen ? min(a0, a1) : (side == 0 ? a0 : a1)
         guard main > 0.12 else { return 0 }
         var activity = min(1, (main / 0.3) * (main / 0.3))

@@ -94,7 +94,11 @@ extension CoachingSession {
     /// The end of the recording, for the agnostic counter (``PeriodicMotionCounter/finish()``).
     private mutating func endRecording() {
         if isNamedAtItsEnd {
-            if let final = recognizer?.finish() { recognition.note(final, bestIndex: recognizer?.bestIndex) }
+            // A last decision that names nothing (the window's end taken up by getting up, say) does not undo the
+            // one before that named the exercise: it is no contradiction, only less evidence.
+            if let final = recognizer?.finish(), case .exercise = final {
+                recognition.note(final, bestIndex: recognizer?.bestIndex)
+            }
             if let (index, state) = recognition.lastNamed, case .exercise(_, let confidence) = state {
                 // The decision names what it saw: the segment still open, from where the last one closed (the
                 // whole recording when none did), not a moment at its end (which left the recording's only

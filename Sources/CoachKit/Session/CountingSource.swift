@@ -125,13 +125,17 @@ struct CountingSource: Sendable {
 
     /// How irregular a signal's repetitions are: the coefficient of variation of the intervals between
     /// their peaks (0 for a metronome). A signal that counts each repetition twice (a double peak) or
-    /// misses every other one alternates short and long intervals; it is not a trustworthy fallback. An
-    /// interval over twice the mean one is a rest between sets, not part of the rhythm, and is left out (a
-    /// double count alternates about 0.5 and 1.5 times the mean).
+    /// misses every other one alternates short and long intervals; it is not a trustworthy fallback. The few
+    /// intervals over twice the mean one (at most a quarter of them) are rests between sets, not part of the
+    /// rhythm, and are left out; a double count has as many long intervals as short ones.
     static func irregularity(_ reps: [RepCounter.Completed]) -> Double {
         // Too few repetitions to tell: a short clip's fallback is not held back.
         guard reps.count >= 4 else { return 0 }
-        let cut = 2 * (reps[reps.count - 1].peakSeconds - reps[0].peakSeconds) / Double(reps.count - 1)
+        let intervals = reps.count - 1
+        var cut = 2 * (reps[intervals].peakSeconds - reps[0].peakSeconds) / Double(intervals)
+        var long = 0
+        for i in 1..<reps.count where reps[i].peakSeconds - reps[i - 1].peakSeconds > cut { long += 1 }
+        if long * 4 > intervals { cut = .infinity }
         var sum = 0.0
         var sumSquares = 0.0
         var n = 0.0

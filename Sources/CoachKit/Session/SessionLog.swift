@@ -161,7 +161,9 @@ struct SessionLog: Sendable {
             ]
         } else {
             let segmentStart = segments.last?.endSeconds ?? start
-            if end > segmentStart {
+            // One named at the recording's last frame is still there: the unnamed stretch before it that holds its
+            // repetitions becomes part of it.
+            if end > segmentStart || open.exercise != nil {
                 // Its repetitions are counted with all the others', below.
                 segments.append(
                     .init(

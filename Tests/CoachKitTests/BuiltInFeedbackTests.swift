@@ -96,7 +96,8 @@ struct BuiltInFeedbackTests {
             let hip = pose[.leftHip].x
             let reach = max(1, abs(hip - pose[.leftAnkle].x), abs(hip - pose[.leftWrist].x))
             let planted: Set<Joint> = [
-                .leftAnkle, .rightAnkle, .leftHeel, .rightHeel, .leftFootIndex, .rightFootIndex, .leftWrist, .rightWrist,
+                .leftAnkle, .rightAnkle, .leftHeel, .rightHeel, .leftFootIndex, .rightFootIndex, .leftWrist,
+                .rightWrist,
             ]
             for joint in Joint.allCases where !planted.contains(joint) && pose[joint].confidence > 0 {
                 pose[joint].y -= amount * (1 - min(1, abs(pose[joint].x - hip) / reach))

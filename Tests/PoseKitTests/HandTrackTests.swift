@@ -135,7 +135,8 @@ struct HandTrackTests {
     @Test(arguments: [("5000,2,1", "far outside the 640×480 frame"), ("0.5,0.25,1", "look normalised")])
     func handKeypointsMustBePixelsOfTheFrame(value: String, message: String) throws {
         let folder = try TemporaryFolder()
-        let values = Array(repeating: "0.5,0.25,1", count: 20).joined(separator: ",")
+        // Every keypoint so (one far out alone is a guess, taken as not seen).
+        let values = Array(repeating: value, count: 20).joined(separator: ",")
         let path = try folder.file(
             "units.jsonl",
             contents: PoseTrackHeader(handsWithFPS: 30, width: 640, height: 480).jsonLine + "\n"

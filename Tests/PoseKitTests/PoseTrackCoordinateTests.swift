@@ -33,6 +33,20 @@ struct PoseTrackCoordinateTests {
         #expect(error?.message.contains("far outside the 640×480 frame") == true, "\(String(describing: error))")
     }
 
+    @Test("One keypoint guessed far below the picture is not seen; the pose is kept")
+    func oneGuessFarOutside() throws {
+        // MediaPipe's heel of a pull-up filmed from the waist up: 3 frame heights down.
+        var decoder = PoseTrackFrameDecoder(
+            header: PoseTrackHeader(keypoints: Self.names, fps: 30, width: 640, height: 480)
+        )
+        let pixels: [(Double, Double)] = [(320, 80), (290, 140), (350, 140), (300, 260), (340, 260), (300, 1500)]
+        let values = pixels.flatMap { [$0.0, $0.1, 0.9] }.map(JSONValue.number)
+        let frame = try decoder.decode(.object(["t": .number(0), "poses": .array([.array(values)])]))
+        let pose = try #require(frame.poses.first)
+        #expect(pose[.leftKnee].confidence == 0)
+        #expect(pose[.rightHip].confidence > 0)
+    }
+
     @Test("Normalised 0–1 coordinates are refused, saying how to write pixels")
     func normalised() {
         let error = Self.decode(scale: 1.0 / 640)

@@ -78,14 +78,16 @@ public struct PoseTrackFrameDecoder: Sendable {
             let values = try values(of: personJSON, index: personIndex)
             var pose = Pose()
             var seen: [Keypoint] = []
+            var far = FarOutside()
             for (k, joint) in joints.enumerated() {
                 guard let joint else { continue }
                 if let keypoint = try keypoint(k, named: joint.name, in: values, pose: personIndex) {
-                    pose[joint] = keypoint
                     seen.append(keypoint)
+                    if far.keeps(keypoint, named: joint.name, frame: (width, height)) { pose[joint] = keypoint }
                 }
             }
             try checkNotNormalised(seen, pose: personIndex)
+            try check(far, of: seen.count, pose: personIndex)
             pose.deriveMidpoints()
             poses.append(pose)
         }
@@ -120,14 +122,16 @@ public struct PoseTrackFrameDecoder: Sendable {
             let values = try values(of: handJSON, index: handIndex)
             var hand = HandPose(chirality: sides[handIndex])
             var seen: [Keypoint] = []
+            var far = FarOutside()
             for (k, joint) in handJoints.enumerated() {
                 guard let joint else { continue }
                 if let keypoint = try keypoint(k, named: joint.name, in: values, pose: handIndex) {
-                    hand[joint] = keypoint
                     seen.append(keypoint)
+                    if far.keeps(keypoint, named: joint.name, frame: (width, height)) { hand[joint] = keypoint }
                 }
             }
             try checkNotNormalised(seen, pose: handIndex)
+            try check(far, of: seen.count, pose: handIndex)
             hands.append(hand)
         }
         return HandFrame(seconds: seconds, hands: hands)
@@ -213,17 +217,37 @@ public struct PoseTrackFrameDecoder: Sendable {
                     + "write c = 0 for a keypoint that was not seen"
             )
         }
-        // Pixels of the header's frame: a keypoint a whole frame beyond its edges is a file written in other
-        // units (it read as "nobody seen … film the whole body", naming joints the layout does not have).
-        guard numbers.0 >= -2 * width, numbers.0 <= 3 * width, numbers.1 >= -2 * height, numbers.1 <= 3 * height
-        else {
-            throw fail(
-                "keypoint \(name) of pose \(personIndex) lies at (\(Self.short(numbers.0)), "
-                    + "\(Self.short(numbers.1))), far outside the \(header.width)×\(header.height) frame the header "
-                    + "gives; the coordinates must be pixels of that frame"
-            )
-        }
         return Keypoint(x: numbers.0, y: numbers.1, z: z, confidence: confidence)
+    }
+
+    /// The keypoints of a pose more than a whole frame beyond the header's frame. One such keypoint is a pose
+    /// estimator's guess of a body part out of the picture (MediaPipe put a heel of a pull-up filmed from the waist
+    /// up 3 frame heights down) and is taken as not seen; most of them are a file written in other units (it read as
+    /// "nobody seen … film the whole body", naming joints the layout does not have).
+    private struct FarOutside {
+        var count = 0
+        var first: (name: String, x: Double, y: Double)?
+
+        mutating func keeps(_ keypoint: Keypoint, named name: String, frame: (width: Double, height: Double)) -> Bool {
+            let inside =
+                keypoint.x >= -2 * frame.width && keypoint.x <= 3 * frame.width && keypoint.y >= -2 * frame.height
+                && keypoint.y <= 3 * frame.height
+            if !inside {
+                count += 1
+                if first == nil { first = (name, keypoint.x, keypoint.y) }
+            }
+            return inside
+        }
+    }
+
+    /// Refuses a pose most of whose keypoints (of `seen`) lie far outside the frame.
+    private func check(_ far: FarOutside, of seen: Int, pose personIndex: Int) throws(PoseKitError) {
+        guard let first = far.first, far.count * 2 > seen else { return }
+        throw fail(
+            "keypoint \(first.name) of pose \(personIndex) lies at (\(Self.short(first.x)), \(Self.short(first.y))), "
+                + "far outside the \(header.width)×\(header.height) frame the header gives, and \(far.count - 1) of its "
+                + "other \(seen - 1) keypoints too; the coordinates must be pixels of that frame"
+        )
     }
 
     /// Coordinates of 0–1 in a frame of hundreds of pixels are normalised ones, not pixels.

@@ -150,4 +150,40 @@ struct BuiltInFeedbackTests {
         }
         #expect(named["push-up", default: 0] >= clips.count - 3, "\(named)")
     }
+
+    /// A plank is a plank after two seconds of holding it: the top of a real push-up held still (1.5-px noise),
+    /// with no exercise given, is named within 2.5 s and timed as a hold.
+    @Test func aPlankIsNamedWithinTheFirstSeconds() throws {
+        let path = try SharedData.path("pose-tracks/kaiakol/pushup_correct_003.jsonl")
+        let (header, clip) = try PoseTrackReader.readAll(path: path)
+        let poses = clip.compactMap(\.poses.first)
+        let top = try #require(poses.min { $0[.leftShoulder].y < $1[.leftShoulder].y })
+        var rng = SplitMix64(seed: 1)
+        let library = try ExerciseLibrary.bundled()
+        var session = CoachingSession(
+            configuration: .init(
+                exercise: nil,
+                library: library.exercises,
+                frameWidth: Double(header.width),
+                frameHeight: Double(header.height),
+                emitsPoseEvents: false
+            )
+        )
+        var namedAt: Double?
+        for i in 0..<(8 * 30) {
+            var pose = top
+            for joint in Joint.allCases where pose[joint].confidence > 0 {
+                pose[joint].x += 1.5 * rng.gaussian()
+                pose[joint].y += 1.5 * rng.gaussian()
+            }
+            let t = Double(i) / 30
+            _ = session.ingest(PoseFrame(seconds: t, poses: [pose]))
+            if namedAt == nil, session.snapshot.exerciseID == "plank" { namedAt = t }
+        }
+        let at = try #require(namedAt, "never named a plank")
+        #expect(at <= 2.5, "named at \(at) s")
+        let summary = session.summary()
+        #expect(summary.exercise == "plank")
+        #expect((summary.holds.first?.heldSeconds ?? 0) >= 7, "\(summary.holds)")
+    }
 }

@@ -83,7 +83,10 @@ struct SetUpCheckTests {
         let result7 = estimator.ingest(Self.standing(shoulderWidth: 40), torso: 200)
         #expect(result7 == .side)
         #expect(!estimator.facesCameraSquarely)
-        let result8 = estimator.ingest(Self.standing(shoulderWidth: 70), torso: 200)
+        // Up to about 30° off the side (0.35 of the torso length) is a side view; beyond, oblique.
+        let side30 = estimator.ingest(Self.standing(shoulderWidth: 70), torso: 200)
+        #expect(side30 == .side)
+        let result8 = estimator.ingest(Self.standing(shoulderWidth: 80), torso: 200)
         #expect(result8 == .oblique)
         // Front in this frame after a second oblique: the smoothed hips are still narrow.
         var turning = ViewEstimator()

@@ -24,7 +24,7 @@ struct ViewEstimator: Sendable {
         }
         let width = ((ls.x - rs.x) * (ls.x - rs.x) + (ls.y - rs.y) * (ls.y - rs.y)).squareRoot()
         let ratio = width / torso
-        view = ratio >= 0.45 ? .front : ratio <= 0.25 ? .side : .oblique
+        view = ratio >= 0.45 ? .front : ratio <= 0.35 ? .side : .oblique
         let lh = pose[.leftHip]
         let rh = pose[.rightHip]
         if lh.confidence > 0, rh.confidence > 0 {

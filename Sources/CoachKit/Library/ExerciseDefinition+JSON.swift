@@ -241,7 +241,7 @@ extension ExerciseDefinition {
 }
 
 /// Reads typed fields and builds the error messages (file, exercise, field path).
-private struct FieldReader {
+struct FieldReader {
     let file: String
     var context = ""
 

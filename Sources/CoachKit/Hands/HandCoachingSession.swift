@@ -6,8 +6,9 @@ public import PoseKit
 /// the exercise's measurements on the coached hand (``HandMeasure``, ``HandAngles``), repetitions counted on the
 /// primary one by the same ``RepCounter`` the body exercises use, and at each repetition its per-finger range
 /// against the definition's targets, with one cue at a time (``CueScheduler``: "Bend your little finger further").
-/// A gap of up to ``gapSeconds`` (a frame or two without the hand) is skipped; a longer one, or any set-up issue,
-/// is an invalid stretch for the counter, so a repetition is never made of noise.
+/// A gap of up to ``gapSeconds`` (a frame or two without the hand) is skipped, and one up to ``lostSeconds`` when the
+/// hand comes back where it was; a longer one, or any set-up issue, is an invalid stretch for the counter, so a
+/// repetition is never made of noise.
 ///
 /// ```swift
 /// var session = HandCoachingSession(exercise: fist, width: 640, height: 480)
@@ -36,6 +37,11 @@ public struct HandCoachingSession: Sendable {
 
     /// Gaps up to this long are skipped, not an invalid stretch.
     public static let gapSeconds = 0.3
+    /// A longer gap without a hand, up to this long, is skipped too when the hand comes back where it was (its
+    /// wrist within ``returnDistance`` hand lengths): the model lost the hand, it did not move away. A wrist bent
+    /// back edge-on to the camera is lost that way for a second or more.
+    public static let lostSeconds = 2.0
+    public static let returnDistance = 0.5
     /// A set-up issue lasting this long is said.
     public static let issueSeconds = 0.5
 
@@ -44,6 +50,8 @@ public struct HandCoachingSession: Sendable {
     public let height: Double
 
     private var counter: RepCounter
+    /// Counts instead of `counter` when the exercise is counted by touches.
+    private var touches: TouchCounter?
     private var cues = CueScheduler()
     private var said: [Cue] = []
     private var repetitions: [HandSessionSummary.Repetition] = []
@@ -71,6 +79,11 @@ public struct HandCoachingSession: Sendable {
         self.width = width
         self.height = height
         counter = RepCounter(configuration: RepCounter.Configuration(exercise.repetition))
+        touches = exercise.touch.map {
+            TouchCounter(
+                configuration: .init(touchDistance: $0.distance, releaseDistance: $0.release, countsNewTarget: $0.newFinger)
+            )
+        }
     }
 
     /// The fingers whose measurement is followed: the targets', else the four fingers' flexion.
@@ -104,6 +117,14 @@ public struct HandCoachingSession: Sendable {
             let hand = frame.hands[index]
             let angles = HandAngles(hand)
             if let value = exercise.primary.value(hand, angles: angles) {
+                // Back after a gap: skipped only if short, or the hand came back where it was.
+                if let last = lastValid, t - last > Self.gapSeconds {
+                    let length = HandMeasure.handLength(hand) ?? 0
+                    let moved = lastWrist.map { (hand[.wrist].point - $0).length } ?? .infinity
+                    if t - last > Self.lostSeconds || moved > Self.returnDistance * length {
+                        invalidate(at: t)
+                    }
+                }
                 measured = true
                 issue = nil
                 lastValid = t
@@ -120,9 +141,25 @@ public struct HandCoachingSession: Sendable {
                 if let drop = recent.firstIndex(where: { $0.seconds >= t - horizon }), drop > 0 {
                     recent.removeFirst(drop)
                 }
-                switch counter.ingest(value, at: t) {
-                case .completed(let completed): snapshot.cue = judge(completed, at: t)
-                case .started, .none: break
+                if var touches, let spec = exercise.touch {
+                    let touch = HandMeasure.thumbTouch(hand, fingertipsOnly: spec.fingertipsOnly)
+                    let target = touch.map { Finger.allCases.firstIndex(of: $0.finger)! } ?? 0
+                    if case .touched(let made) = touches.ingest(distance: touch?.distance, target: target, at: t) {
+                        let completed = RepCounter.Completed(
+                            startSeconds: made.startSeconds,
+                            peakSeconds: made.touchSeconds,
+                            endSeconds: made.touchSeconds,
+                            peakValue: made.distance,
+                            restValue: made.restDistance
+                        )
+                        snapshot.cue = judge(completed, at: t, touched: Finger.allCases[made.target])
+                    }
+                    self.touches = touches
+                } else {
+                    switch counter.ingest(value, at: t) {
+                    case .completed(let completed): snapshot.cue = judge(completed, at: t)
+                    case .started, .none: break
+                    }
                 }
             }
         }
@@ -130,10 +167,8 @@ public struct HandCoachingSession: Sendable {
             let kind = check.issue ?? .noHand
             if issue?.issue != kind { issue = (kind, t) }
             issueTime[kind, default: 0] += dt
-            // A short gap is skipped; a longer one (or a set-up issue) stops the repetition under way.
-            if check.issue != nil && check.issue != .noHand || t - (lastValid ?? -.infinity) > Self.gapSeconds {
-                _ = counter.ingest(nil, at: t, valid: false)
-            }
+            // A set-up issue stops the repetition under way; a gap without a hand is judged when the hand is back.
+            if check.issue != nil && check.issue != .noHand { invalidate(at: t) }
             if let issue, t - issue.since >= Self.issueSeconds {
                 snapshot.setUp = issue.issue
                 _ = cues.offer(Cue(kind: .setup, text: issue.issue.cue(side: exercise.side), priority: 1, seconds: t))
@@ -147,10 +182,17 @@ public struct HandCoachingSession: Sendable {
         } else {
             snapshot.cue = nil
         }
-        snapshot.value = measured ? counter.lastValue : nil
+        snapshot.value = measured ? touches?.lastValue ?? counter.lastValue : nil
         snapshot.reps = repetitions.count
-        snapshot.progress = counter.progress
+        snapshot.progress = touches?.progress ?? counter.progress
         return snapshot
+    }
+
+    /// An invalid stretch for the counters: the repetition under way is dropped.
+    private mutating func invalidate(at t: Double) {
+        _ = counter.ingest(nil, at: t, valid: false)
+        _ = touches?.ingest(distance: nil, target: 0, at: t, valid: false)
+        lastValid = nil
     }
 
     private func fingerValues(_ hand: HandPose, angles: HandAngles) -> [Finger: Double] {
@@ -180,7 +222,7 @@ public struct HandCoachingSession: Sendable {
     }
 
     /// Judges a completed repetition against the definition and offers its cue.
-    private mutating func judge(_ completed: RepCounter.Completed, at t: Double) -> Cue? {
+    private mutating func judge(_ completed: RepCounter.Completed, at t: Double, touched: Finger? = nil) -> Cue? {
         var issues: [(text: String, weight: Double)] = []
         if let target = exercise.target {
             let peak = completed.peakValue
@@ -189,8 +231,9 @@ public struct HandCoachingSession: Sendable {
         }
         var fingers: [Finger: Double] = [:]
         let during = recent.filter { $0.seconds >= completed.startSeconds && $0.seconds <= completed.endSeconds }
-        for finger in followedFingers {
-            let values = during.compactMap { $0.fingers[finger] }
+        // A touch reached one finger: that finger's distance is the repetition's.
+        for finger in touched.map({ [$0] }) ?? followedFingers {
+            let values = touched != nil ? [completed.peakValue] : during.compactMap { $0.fingers[finger] }
             guard !values.isEmpty else { continue }
             let sorted = values.sorted()
             // The second-best frame: one glitching frame is not the repetition's reach.

@@ -67,6 +67,19 @@ public struct HandExerciseDefinition: Sendable, Hashable {
         public func cue(for finger: Finger) -> String { cue.replacingOccurrences(of: "{finger}", with: finger.rawValue) }
     }
 
+    /// Repetitions counted as touches of the thumb on a finger (``TouchCounter``) instead of swings of the
+    /// primary measurement.
+    public struct TouchSpec: Sendable, Hashable {
+        /// The thumb tip within this many hand lengths of a finger touches it.
+        public var distance: Double
+        /// Beyond this many hand lengths, the touch is let go.
+        public var release: Double
+        /// A touch on another finger counts without letting go in between (fingertip to fingertip in turn).
+        public var newFinger: Bool
+        /// Only the fingertips are targets (else every keypoint of the finger, MCP to tip).
+        public var fingertipsOnly: Bool
+    }
+
     public var id: String
     public var name: String
     public var summary: String
@@ -82,6 +95,8 @@ public struct HandExerciseDefinition: Sendable, Hashable {
     /// What the coach says when a repetition falls short of ``target``.
     public var rangeCue: String
     public var fingerTargets: FingerTargets?
+    /// Counted by touches, when set.
+    public var touch: TouchSpec?
     public var praise: String
     /// The set-up line: how to place the hand and the camera.
     public var setUp: String
@@ -113,7 +128,7 @@ extension HandExerciseDefinition {
         }
         let known: Set<String> = [
             "id", "name", "summary", "view", "side", "kind", "measures", "primary", "repetition", "target", "rangeCue",
-            "fingers", "praise", "setUp",
+            "fingers", "touch", "praise", "setUp",
         ]
         if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
             throw reader.fail(unknown, "is not a field of the hand schema (known: \(known.sorted().joined(separator: ", ")))")
@@ -205,6 +220,29 @@ extension HandExerciseDefinition {
             fingerTargets = FingerTargets(measure: measure, scope: scope, fingers: fingers, min: low, max: high, cue: cue)
         }
 
+        var touch: TouchSpec?
+        if let t = object["touch"] {
+            guard let t = t.objectValue else {
+                throw reader.fail("touch", "must be {\"distance\": …, \"release\": …, \"newFinger\": …}")
+            }
+            let distance = try reader.number(t, "touch.distance", key: "distance")
+            let release = try reader.number(t, "touch.release", key: "release")
+            guard distance > 0, release > distance else {
+                throw reader.fail("touch.release", "must be above touch.distance, itself above 0")
+            }
+            guard case .bool(let newFinger)? = t["newFinger"] else {
+                throw reader.fail("touch.newFinger", "must be true or false")
+            }
+            let points = try reader.optionalString(t, "points") ?? "fingers"
+            guard points == "fingers" || points == "fingertips" else {
+                throw reader.fail("touch.points", "must be \"fingers\" or \"fingertips\" (got \"\(points)\")")
+            }
+            guard primary == .thumbGap || primary == .thumbOpposition else {
+                throw reader.fail("touch", "counts the thumb's touches: the primary measure must be thumbGap or thumbOpposition")
+            }
+            touch = TouchSpec(distance: distance, release: release, newFinger: newFinger, fingertipsOnly: points == "fingertips")
+        }
+
         self.init(
             id: id,
             name: try reader.string(object, "name"),
@@ -217,6 +255,7 @@ extension HandExerciseDefinition {
             target: target,
             rangeCue: try reader.optionalString(object, "rangeCue") ?? "Go a little further",
             fingerTargets: fingerTargets,
+            touch: touch,
             praise: try reader.optionalString(object, "praise") ?? "Good rep!",
             setUp: try reader.optionalString(object, "setUp")
                 ?? "Hold your hand up to the camera, all of it in the picture"

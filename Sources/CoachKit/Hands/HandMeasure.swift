@@ -20,7 +20,8 @@ public enum HandMeasure: String, Sendable, Hashable, Codable, CaseIterable {
     case thumbFlexion, indexFlexion, middleFlexion, ringFlexion, littleFlexion
     /// The thumb tip's distance to the nearest fingertip (hand lengths): the clinical opposition distance.
     case thumbOpposition
-    /// The thumb tip's distance to the nearest keypoint of the four fingers, base to tip (hand lengths): small
+    /// The thumb tip's distance to the nearest keypoint of the four fingers, base to tip (hand lengths, 3-D with
+    /// depth): small
     /// whenever the thumb touches a finger anywhere (the Kapandji positions along the index and little finger).
     case thumbGap
     /// The angle between the index and little fingers (MCP → tip), in the picture (degrees): the spread of a hand
@@ -86,15 +87,7 @@ public enum HandMeasure: String, Sendable, Hashable, Codable, CaseIterable {
         case .thumbOpposition:
             return angles.thumbOpposition.values.min()
         case .thumbGap:
-            guard let length = Self.handLength(hand), hand[.thumbTip].confidence > 0 else { return nil }
-            let tip = hand[.thumbTip].point
-            var nearest = Double.infinity
-            for finger in Self.fingers {
-                for joint in finger.joints where hand[joint].confidence > 0 {
-                    nearest = min(nearest, (hand[joint].point - tip).length)
-                }
-            }
-            return nearest.isFinite ? nearest / length : nil
+            return Self.thumbTouch(hand, fingertipsOnly: false)?.distance
         case .fingerSpread:
             let joints: [HandJoint] = [.indexMCP, .indexTip, .littleMCP, .littleTip]
             guard joints.allSatisfy({ hand[$0].confidence > 0 }) else { return nil }
@@ -110,6 +103,31 @@ public enum HandMeasure: String, Sendable, Hashable, Codable, CaseIterable {
             guard direction.length > 1e-9 else { return nil }
             return Double.atan2(y: direction.x, x: -direction.y) * 180 / .pi
         }
+    }
+
+    /// The thumb tip's distance (hand lengths) to the nearest point of the four fingers (their keypoints from the
+    /// MCP to the tip, or only the tips) and the finger it belongs to; `nil` when keypoints are missing.
+    ///
+    /// With depth (`z` on the keypoints, as `ptcoach poses --hands` writes it) the distances are 3-D, as
+    /// ``HandAngles/thumbOpposition``'s: a thumb passing in front of a finger is not a touch.
+    public static func thumbTouch(_ hand: HandPose, fingertipsOnly: Bool) -> (distance: Double, finger: Finger)? {
+        let depth = hand.keypoints.allSatisfy { $0.confidence == 0 || $0.z != nil }
+        func point(_ joint: HandJoint) -> Vector3 {
+            Vector3(hand[joint].x, hand[joint].y, depth ? hand[joint].z ?? 0 : 0)
+        }
+        guard hand[.wrist].confidence > 0, hand[.middleMCP].confidence > 0, hand[.thumbTip].confidence > 0
+        else { return nil }
+        let length = (point(.middleMCP) - point(.wrist)).length
+        guard length > 1e-9 else { return nil }
+        let tip = point(.thumbTip)
+        var best: (distance: Double, finger: Finger)?
+        for finger in fingers {
+            for joint in fingertipsOnly ? [finger.tip] : finger.joints where hand[joint].confidence > 0 {
+                let distance = (point(joint) - tip).length / length
+                if distance < best?.distance ?? .infinity { best = (distance, finger) }
+            }
+        }
+        return best
     }
 
     /// Wrist to the middle finger's MCP in the picture (pixels), the unit of the distances; `nil` when not seen.

@@ -6,8 +6,9 @@ public import PoseKit
 /// 1 the index's proximal phalanx (between its MCP and PIP), 2 its middle phalanx, 3 the index tip, 4 the middle
 /// tip, 5 the ring tip, 6 the little tip, 7 the little finger's DIP, 8 its PIP, 9 its MCP, 10 the palm beyond the
 /// little finger's MCP (a third of the way from it to the wrist). Each position is a point from the keypoints; the
-/// thumb reaches it when its tip is within ``touchDistance`` hand lengths (wrist to middle MCP) in the picture. A 2-D
-/// picture cannot tell a touch from the thumb passing in front: the score is only as good as a palm-facing view.
+/// thumb reaches the position nearest its tip when that is within ``touchDistance`` hand lengths (wrist to middle MCP)
+/// in the picture, for ``framesNeeded`` frames in a row. A 2-D picture cannot tell a touch from the thumb passing in
+/// front: the score is only as good as a palm-facing view.
 ///
 /// ```swift
 /// var score = KapandjiScore()
@@ -27,7 +28,8 @@ public struct KapandjiScore: Sendable, Hashable {
 
     public init() {}
 
-    /// The highest position the thumb tip reaches in `hand`, or `nil` for none (or keypoints missing).
+    /// The position the thumb tip reaches in `hand` (the nearest within ``touchDistance``), or `nil` for none (or
+    /// keypoints missing).
     public static func level(_ hand: HandPose) -> Int? {
         guard let length = HandMeasure.handLength(hand), hand[.thumbTip].confidence > 0 else { return nil }
         let joints: [HandJoint] = [
@@ -45,11 +47,11 @@ public struct KapandjiScore: Sendable, Hashable {
             mid(p(.littleMCP), p(.wrist), 1.0 / 3),
         ]
         let tip = p(.thumbTip)
-        var reached: Int?
-        for (i, position) in positions.enumerated() where (position - tip).length / length <= touchDistance {
-            reached = i + 1
-        }
-        return reached
+        let distances = positions.map { ($0 - tip).length / length }
+        guard let nearest = distances.indices.min(by: { distances[$0] < distances[$1] }),
+            distances[nearest] <= touchDistance
+        else { return nil }
+        return nearest + 1
     }
 
     /// Adds one frame's hand.

@@ -53,8 +53,8 @@ struct HandExerciseTests {
     @Test func theLibraryHasTheHandExercisesApartFromTheBodyOnes() throws {
         #expect(
             Self.library.ids == [
-                "finger-abduction", "finger-flexion", "grip-and-release", "tendon-glides", "thumb-opposition",
-                "wrist-flexion-extension",
+                "finger-abduction", "finger-flexion", "grip-and-release", "kapandji", "tendon-glides",
+                "thumb-opposition", "wrist-flexion-extension",
             ]
         )
         let body = try ExerciseLibrary.bundled()

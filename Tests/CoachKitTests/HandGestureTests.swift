@@ -69,8 +69,14 @@ struct HandGestureTests {
 
     @Test func theBackOfTheHandOrAFistIsNoPalm() {
         #expect(OpenPalm.isShown(Self.hand()))
-        #expect(OpenPalm.isShown(Self.hand(chirality: .left)) == false)  // a right hand's picture: the back of a left
+        #expect(OpenPalm.isShown(Self.hand(chirality: .left)))
+        var rng = SplitMix64(seed: 4)
+        for chirality in [Chirality.right, .left] {
+            let back = SyntheticHand(chirality: chirality).pose(viewDegrees: 180, using: &rng)
+            #expect(OpenPalm.isShown(back) == false, "the back of a \(chirality) hand")
+        }
         #expect(OpenPalm.isShown(Self.fist()) == false)
+        #expect(OpenPalm.isShown(Self.hand(pinch: true)) == false)
     }
 
     @Test func theCoachedHandsMovementsAreNotCommands() {

@@ -81,7 +81,7 @@ public struct PinchGesture: Sendable {
 }
 
 /// An open palm toward the camera: the four fingers straight (each fingertip at least ``reach`` hand lengths from
-/// the wrist), the hand facing the camera (``HandView/facing``) with its palm, not its back, toward it (the side
+/// the wrist), the thumb away from the index (no pinch), the hand facing the camera (``HandView/facing``) with its palm, not its back, toward it (the side
 /// of the hand from the order of the index and little knuckles, for the hand's own left or right).
 public enum OpenPalm {
     /// How far each fingertip must be from the wrist, in hand lengths (about 1.8 in an open hand, 0.8 in a fist).
@@ -89,6 +89,10 @@ public enum OpenPalm {
 
     public static func isShown(_ hand: HandPose) -> Bool {
         guard HandView(hand) == .facing, let length = HandMeasure.handLength(hand) else { return false }
+        // A pinch with the other fingers straight is a pinch, not a palm.
+        guard let pinch = PinchGesture.distance(hand), pinch > PinchGesture.Configuration().apartDistance else {
+            return false
+        }
         let wrist = hand[.wrist].point
         for finger in HandMeasure.fingers {
             let tip = hand[finger.tip]
@@ -122,6 +126,10 @@ public struct HandGestureControl: Sendable {
     public enum Command: String, Sendable, Hashable, Codable {
         case start, pause, resume, end
     }
+
+    /// The set-up line for gestures: a hand is found, and a pinch seen, down to about 39 px from wrist to middle
+    /// knuckle in a 1280x720 picture, which a 9 cm hand is at 1.8–2.3 m from a 720p webcam (README, "Hands").
+    public static let setUpGuidance = "To start or pause with a pinch, come within 1.5 m of the camera, hand in view"
 
     /// Frames the open palm must be held before the set ends.
     public var palmFrames: Int

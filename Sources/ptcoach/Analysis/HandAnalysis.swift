@@ -26,8 +26,8 @@ enum HandAnalysis {
         return library[id]
     }
 
-    /// The most hands a video's hand pass looks for: one more than an exercise uses, so a third hand is seen.
-    static let handsSought = 2
+    /// The most hands a video's hand pass looks for: the patient's two and one more, so a third hand is seen.
+    static let handsSought = 3
 
     static func run(_ command: AnalyzeCommand, exercise given: HandExerciseDefinition) throws {
         var exercise = given

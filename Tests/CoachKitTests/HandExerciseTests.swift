@@ -37,13 +37,17 @@ struct HandExerciseTests {
             let t = Double(i) / fps
             let phase = t.truncatingRemainder(dividingBy: 2)
             let share: Double =
-                t >= Double(cycles) * 2 ? 0 : phase < 0.5 ? 0 : phase < 1 ? (phase - 0.5) * 2 : phase < 1.5 ? 1 : (2 - phase) * 2
+                t >= Double(cycles) * 2
+                ? 0 : phase < 0.5 ? 0 : phase < 1 ? (phase - 0.5) * 2 : phase < 1.5 ? 1 : (2 - phase) * 2
             let pose = fist(share, little: little).pose(viewDegrees: 0, noise: noise, depthNoise: 2, using: &rng)
             return HandFrame(seconds: t, hands: [pose])
         }
     }
 
-    private static func run(_ id: String, _ frames: [HandFrame]) throws -> (HandSessionSummary, [HandCoachingSession.Snapshot]) {
+    private static func run(
+        _ id: String,
+        _ frames: [HandFrame]
+    ) throws -> (HandSessionSummary, [HandCoachingSession.Snapshot]) {
         let exercise = try #require(library[id])
         var session = HandCoachingSession(exercise: exercise, width: 640, height: 480)
         let snapshots = frames.map { session.ingest($0) }
@@ -81,7 +85,13 @@ struct HandExerciseTests {
             }
         }
         do {
-            _ = try HandExerciseDefinition(jsonText: base.replacingOccurrences(of: "\"primary\": \"fingerFlexion\"", with: "\"primary\": \"wristTwist\"") + "}", file: "x.json")
+            _ = try HandExerciseDefinition(
+                jsonText: base.replacingOccurrences(
+                    of: "\"primary\": \"fingerFlexion\"",
+                    with: "\"primary\": \"wristTwist\""
+                ) + "}",
+                file: "x.json"
+            )
             Issue.record("accepted an unknown measure")
         } catch {
             #expect(error.description.contains("primary") && error.description.contains("thumbGap"), "\(error)")
@@ -152,7 +162,9 @@ struct HandExerciseTests {
         let open = Self.fist(0).pose(viewDegrees: 0, using: &rng)
         func shifted(_ hand: HandPose, dx: Double, dy: Double = 0) -> HandPose {
             var copy = hand
-            copy.keypoints = hand.keypoints.map { Keypoint(x: $0.x + dx, y: $0.y + dy, z: $0.z, confidence: $0.confidence) }
+            copy.keypoints = hand.keypoints.map {
+                Keypoint(x: $0.x + dx, y: $0.y + dy, z: $0.z, confidence: $0.confidence)
+            }
             return copy
         }
         let cases: [(HandSetUp.Issue, [HandPose])] = [
@@ -195,7 +207,8 @@ struct HandExerciseTests {
         #expect(KapandjiScore.level(touching(open[.littleTip].point)) == 6)
         #expect(KapandjiScore.level(touching(open[.littleMCP].point)) == 9)
         var score = KapandjiScore()
-        for hand in [touching(open[.indexTip].point), touching(open[.indexTip].point), touching(open[.indexTip].point)] {
+        for hand in [touching(open[.indexTip].point), touching(open[.indexTip].point), touching(open[.indexTip].point)]
+        {
             score.ingest(hand)
         }
         // One frame at the little finger's base is not a reach; three are.

@@ -10,7 +10,9 @@ import Testing
 struct AnalyzeHandsCommandTests {
     private static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
-    private static let videos = repository.deletingLastPathComponent().appendingPathComponent("shared/data/videos/hands")
+    private static let videos = repository.deletingLastPathComponent().appendingPathComponent(
+        "shared/data/videos/hands"
+    )
     /// 640x480, 20 fps: open hand, one fist (1.1–2.25 s), open hand.
     private static let fist = videos.appendingPathComponent("fist_hetavshah1_reference.mp4").path
 
@@ -29,7 +31,10 @@ struct AnalyzeHandsCommandTests {
                 "analyze", Self.fist, "--exercise", "finger-flexion", "--report", json,
             ])
         else { return }
-        let summary = try JSONDecoder().decode(HandSessionSummary.self, from: Data(contentsOf: URL(fileURLWithPath: json)))
+        let summary = try JSONDecoder().decode(
+            HandSessionSummary.self,
+            from: Data(contentsOf: URL(fileURLWithPath: json))
+        )
         #expect(summary.exercise == "finger-flexion")
         #expect(summary.reps == 1)
         let rep = try #require(summary.repetitions.first)

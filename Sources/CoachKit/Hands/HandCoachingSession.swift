@@ -81,7 +81,11 @@ public struct HandCoachingSession: Sendable {
         counter = RepCounter(configuration: RepCounter.Configuration(exercise.repetition))
         touches = exercise.touch.map {
             TouchCounter(
-                configuration: .init(touchDistance: $0.distance, releaseDistance: $0.release, countsNewTarget: $0.newFinger)
+                configuration: .init(
+                    touchDistance: $0.distance,
+                    releaseDistance: $0.release,
+                    countsNewTarget: $0.newFinger
+                )
             )
         }
     }
@@ -211,7 +215,9 @@ public struct HandCoachingSession: Sendable {
     private mutating func followSet(_ fingers: [Finger: Double], angles: HandAngles) {
         for (finger, raw) in fingers {
             let value = fingerMedians[finger, default: MedianFilter()].ingest(raw)
-            let better = fingerMeasure == .flexion ? value > (fingerBest[finger] ?? -.infinity) : value < (fingerBest[finger] ?? .infinity)
+            let better =
+                fingerMeasure == .flexion
+                ? value > (fingerBest[finger] ?? -.infinity) : value < (fingerBest[finger] ?? .infinity)
             if better { fingerBest[finger] = value }
         }
         for finger in Finger.allCases {

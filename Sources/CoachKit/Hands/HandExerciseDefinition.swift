@@ -1,5 +1,5 @@
-public import PoseKit
 import Foundation
+public import PoseKit
 
 /// One hand exercise of the library, as declared in its JSON file (`Resources/Exercises/hands/SCHEMA.md`): the
 /// hand's counterpart of ``ExerciseDefinition``, measured on the 21 keypoints of a hand (``HandMeasure``).
@@ -64,7 +64,9 @@ public struct HandExerciseDefinition: Sendable, Hashable {
         }
 
         /// The cue for `finger`.
-        public func cue(for finger: Finger) -> String { cue.replacingOccurrences(of: "{finger}", with: finger.rawValue) }
+        public func cue(for finger: Finger) -> String {
+            cue.replacingOccurrences(of: "{finger}", with: finger.rawValue)
+        }
     }
 
     /// Repetitions counted as touches of the thumb on a finger (``TouchCounter``) instead of swings of the
@@ -131,11 +133,17 @@ extension HandExerciseDefinition {
             "fingers", "touch", "praise", "setUp",
         ]
         if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
-            throw reader.fail(unknown, "is not a field of the hand schema (known: \(known.sorted().joined(separator: ", ")))")
+            throw reader.fail(
+                unknown,
+                "is not a field of the hand schema (known: \(known.sorted().joined(separator: ", ")))"
+            )
         }
         let kind = try reader.string(object, "kind")
         guard kind == "reps" else {
-            throw reader.fail("kind", "must be \"reps\" (hand exercises are repetitions; hold each with repetition.holdSeconds)")
+            throw reader.fail(
+                "kind",
+                "must be \"reps\" (hand exercises are repetitions; hold each with repetition.holdSeconds)"
+            )
         }
         let measuresJSON = try reader.optionalArray(object, "measures")
         var measures: [HandMeasure] = []
@@ -212,12 +220,22 @@ extension HandExerciseDefinition {
                     guard let name = value.stringValue, let finger = Finger(rawValue: name),
                         measure == .flexion || finger != .thumb
                     else {
-                        throw reader.fail("fingers.list", "must name fingers (thumb, index, middle, ring, little), got \(value.jsonText)")
+                        throw reader.fail(
+                            "fingers.list",
+                            "must name fingers (thumb, index, middle, ring, little), got \(value.jsonText)"
+                        )
                     }
                     fingers.append(finger)
                 }
             }
-            fingerTargets = FingerTargets(measure: measure, scope: scope, fingers: fingers, min: low, max: high, cue: cue)
+            fingerTargets = FingerTargets(
+                measure: measure,
+                scope: scope,
+                fingers: fingers,
+                min: low,
+                max: high,
+                cue: cue
+            )
         }
 
         var touch: TouchSpec?
@@ -238,9 +256,17 @@ extension HandExerciseDefinition {
                 throw reader.fail("touch.points", "must be \"fingers\" or \"fingertips\" (got \"\(points)\")")
             }
             guard primary == .thumbGap || primary == .thumbOpposition else {
-                throw reader.fail("touch", "counts the thumb's touches: the primary measure must be thumbGap or thumbOpposition")
+                throw reader.fail(
+                    "touch",
+                    "counts the thumb's touches: the primary measure must be thumbGap or thumbOpposition"
+                )
             }
-            touch = TouchSpec(distance: distance, release: release, newFinger: newFinger, fingertipsOnly: points == "fingertips")
+            touch = TouchSpec(
+                distance: distance,
+                release: release,
+                newFinger: newFinger,
+                fingertipsOnly: points == "fingertips"
+            )
         }
 
         self.init(
@@ -262,7 +288,11 @@ extension HandExerciseDefinition {
         )
     }
 
-    private static func measure(_ value: JSONValue?, _ path: String, _ reader: FieldReader) throws(CoachKitError)
+    private static func measure(
+        _ value: JSONValue?,
+        _ path: String,
+        _ reader: FieldReader
+    ) throws(CoachKitError)
         -> HandMeasure
     {
         guard let value else { throw reader.fail(path, "is missing") }

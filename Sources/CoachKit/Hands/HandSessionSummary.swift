@@ -83,7 +83,9 @@ public struct HandSessionSummary: Sendable, Hashable, Codable {
             measure.isDegrees ? "\(f(x, 0))°" : "\(f(x, 2)) hand lengths"
         }
         var lines = ["\(file): \(exerciseName) (\(exercise), given; hand)"]
-        let done = prescribedReps.map { "\(reps) of \($0) prescribed repetitions" } ?? "\(reps) repetition\(reps == 1 ? "" : "s")"
+        let done =
+            prescribedReps.map { "\(reps) of \($0) prescribed repetitions" }
+            ?? "\(reps) repetition\(reps == 1 ? "" : "s")"
         lines.append("  \(done) in \(f(durationSeconds)) s; hand measured in \(framesMeasured) of \(frames) frames")
         for rep in repetitions {
             var line = "  rep \(rep.index): \(f(rep.startSeconds))–\(f(rep.endSeconds)) s, \(primary.displayName) "
@@ -98,7 +100,9 @@ public struct HandSessionSummary: Sendable, Hashable, Codable {
                 let mark = range.reached.map { $0 ? " ✓" : " ✗" } ?? ""
                 return "\(range.finger) \(v)\(mark)"
             }
-            let what = fingers[0].measure == .flexion ? "flexion (MCP+PIP+DIP) best" : "thumb to fingertip, closest (hand lengths)"
+            let what =
+                fingers[0].measure == .flexion
+                ? "flexion (MCP+PIP+DIP) best" : "thumb to fingertip, closest (hand lengths)"
             lines.append("  per finger, \(what): " + parts.joined(separator: ", "))
         }
         if let tam = totalActiveMotion {

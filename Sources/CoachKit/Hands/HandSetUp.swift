@@ -61,7 +61,9 @@ public enum HandSetUp {
         } else if let near {
             index = candidates.min { distance(hands[$0], near) < distance(hands[$1], near) }!
         } else {
-            index = candidates.max { (HandMeasure.handLength(hands[$0]) ?? 0) < (HandMeasure.handLength(hands[$1]) ?? 0) }!
+            index = candidates.max {
+                (HandMeasure.handLength(hands[$0]) ?? 0) < (HandMeasure.handLength(hands[$1]) ?? 0)
+            }!
         }
         let hand = hands[index]
         let dx = width * frameMargin

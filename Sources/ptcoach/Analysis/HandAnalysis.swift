@@ -100,7 +100,9 @@ enum HandAnalysis {
         }
         var stills: [ReportInput.Still] = []
         if command.annotate != nil || command.report.map({ ReportWriter.Format(path: $0) != .json }) == true {
-            let best = summary.repetitions.max { $0.peak * exercise.repetition.direction < $1.peak * exercise.repetition.direction }
+            let best = summary.repetitions.max {
+                $0.peak * exercise.repetition.direction < $1.peak * exercise.repetition.direction
+            }
             let times = best.map { [$0.peakSeconds] } ?? []
             let images = try annotate(
                 frames: frames,
@@ -140,7 +142,11 @@ enum HandAnalysis {
         }
         let written = [command.annotate, command.report].compactMap { $0 }.map { "wrote \($0)\n" }.joined()
         if !written.isEmpty {
-            if command.json { FileHandle.standardError.write(Data(written.utf8)) } else { print(written, terminator: "") }
+            if command.json {
+                FileHandle.standardError.write(Data(written.utf8))
+            } else {
+                print(written, terminator: "")
+            }
         }
     }
 
@@ -180,7 +186,9 @@ enum HandAnalysis {
         var section = ReportInput.Exercise(
             name: exercise.name,
             angleName: name.prefix(1).uppercased() + name.dropFirst() + unit,
-            targetRange: exercise.target.map { _ in abs(exercise.repetition.peak - exercise.repetition.start) * 0.8...Double.infinity },
+            targetRange: exercise.target.map { _ in
+                abs(exercise.repetition.peak - exercise.repetition.start) * 0.8...Double.infinity
+            },
             rangeOfMotionUnit: exercise.primary.isDegrees ? .degrees : .fraction,
             targetDegrees: exercise.targetBand,
             prescribedReps: prescribedReps,
@@ -195,12 +203,17 @@ enum HandAnalysis {
         let targets = exercise.fingerTargets
         for finger in Finger.allCases {
             guard let samples = fingerSeries[finger], !samples.isEmpty else { continue }
-            let what = targets?.measure == .opposition ? "thumb to \(finger.rawValue) fingertip (hand lengths)" : "\(finger.rawValue) finger flexion (MCP+PIP+DIP)"
+            let what =
+                targets?.measure == .opposition
+                ? "thumb to \(finger.rawValue) fingertip (hand lengths)"
+                : "\(finger.rawValue) finger flexion (MCP+PIP+DIP)"
             let band: ClosedRange<Double>? = targets.flatMap { t in
                 guard t.fingers.contains(finger) else { return nil }
                 return (t.min ?? 0)...(t.max ?? 360)
             }
-            section.moreSeries.append(.init(name: what.prefix(1).uppercased() + what.dropFirst(), samples: samples, target: band))
+            section.moreSeries.append(
+                .init(name: what.prefix(1).uppercased() + what.dropFirst(), samples: samples, target: band)
+            )
         }
         var subtitle = "\((file as NSString).lastPathComponent) · \(String(format: "%.1f", summary.durationSeconds)) s"
         if let tam = summary.totalActiveMotion {

@@ -115,7 +115,8 @@ struct AnalyzeCommand: AsyncParsableCommand {
         try AnalysisOutputs.validate(annotate: annotate, report: report, input: input, overwrite: overwrite)
         InterruptCleanup.install()
         // A hand exercise (finger-flexion, thumb-opposition, …) is measured on the hands, not the body.
-        if model == nil, let exercise, let hand = try HandAnalysis.exercise(id: exercise, directory: exercisesDirectory) {
+        if model == nil, let exercise, let hand = try HandAnalysis.exercise(id: exercise, directory: exercisesDirectory)
+        {
             try HandAnalysis.run(self, exercise: hand)
             return
         }

@@ -113,12 +113,7 @@ extension HandExerciseDefinition {
     /// - Parameter file: the file name used in error messages.
     /// - Throws: ``CoachKitError`` `.invalidDefinition` naming the file, the exercise and the field.
     public init(jsonText: String, file: String) throws(CoachKitError) {
-        let json: JSONValue
-        do {
-            json = try JSONValue.parse(jsonText)
-        } catch {
-            throw CoachKitError(.invalidDefinition, "not valid JSON (\(error))", file: file)
-        }
+        let json = try FieldReader.parse(jsonText, file: file)
         var reader = FieldReader(file: file)
         guard let object = json.objectValue else {
             throw reader.fail("", "the file must hold one JSON object with a hand exercise definition (see SCHEMA.md)")

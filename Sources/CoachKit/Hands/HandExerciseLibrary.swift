@@ -27,20 +27,9 @@ public struct HandExerciseLibrary: Sendable {
     /// - Throws: ``CoachKitError`` `.library` when the directory cannot be read, `.invalidDefinition` for the first
     ///   invalid file.
     public init(directory: String) throws(CoachKitError) {
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: directory)
-        } catch {
-            throw CoachKitError(.library, "cannot read the hand exercise directory '\(directory)': check the path")
-        }
         var exercises: [HandExerciseDefinition] = []
-        for name in names.filter({ $0.hasSuffix(".json") }).sorted() {
-            let path = (directory as NSString).appendingPathComponent(name)
-            guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8)
-            else {
-                throw CoachKitError(.invalidDefinition, "cannot read the file as UTF-8 text", file: path)
-            }
-            exercises.append(try HandExerciseDefinition(jsonText: text, file: path))
+        for file in try ExerciseLibrary.jsonFiles(in: directory, what: "hand exercise") {
+            exercises.append(try HandExerciseDefinition(jsonText: file.text, file: file.path))
         }
         try self.init(exercises: exercises)
     }

@@ -38,14 +38,7 @@ public enum HandMeasure: String, Sendable, Hashable, Codable, CaseIterable {
     public var unit: String { isDegrees ? "°" : " hand lengths" }
 
     /// A readable name ("finger flexion").
-    public var displayName: String {
-        var words = ""
-        for character in rawValue {
-            if character.isUppercase { words.append(" ") }
-            words.append(character.lowercased())
-        }
-        return words
-    }
+    public var displayName: String { rawValue.camelCaseWords }
 
     /// The finger one measure is of (`indexFlexion` → index), else `nil`.
     public var finger: Finger? {

@@ -59,6 +59,27 @@ struct AnalyzeHandsCommandTests {
         #expect(size > 10_000)
     }
 
+    /// 202x360, 30 fps, 22 s: still, then about 8 fingertip touches by eye (index to little, across the palm,
+    /// and back); counted by touches (`TouchCounter`) on a new finger.
+    @Test func theOppositionVideoIsCountedWithinOneOfItsCountByEye() async throws {
+        let video = Self.videos.appendingPathComponent("thumb-opposition_myrajourney.mp4").path
+        try #require(FileManager.default.fileExists(atPath: video), "missing \(video): ../shared/data")
+        let json = temporaryPath("opposition.json")
+        defer { try? FileManager.default.removeItem(atPath: json) }
+        guard
+            try await InProcessCommand.run(["analyze", video, "--exercise", "thumb-opposition", "--report", json])
+        else { return }
+        let summary = try JSONDecoder().decode(
+            HandSessionSummary.self,
+            from: Data(contentsOf: URL(fileURLWithPath: json))
+        )
+        #expect(abs(summary.reps - 8) <= 1, "\(summary.reps) touches, 8 by eye")
+        // Still for the first 5.5 s: no touch counted there.
+        #expect(summary.repetitions.allSatisfy { $0.peakSeconds > 5.5 }, "\(summary.repetitions.map(\.peakSeconds))")
+        #expect(summary.fingers.count == 4 && summary.fingers.allSatisfy { $0.reached == true })
+        #expect(summary.kapandji != nil)
+    }
+
     @Test func aBodyPoseTrackForAHandExerciseIsOneClearError() async throws {
         let track = temporaryPath("body.jsonl")
         defer { try? FileManager.default.removeItem(atPath: track) }

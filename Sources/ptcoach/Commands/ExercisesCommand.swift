@@ -56,7 +56,7 @@ struct ExercisesCommand: AsyncParsableCommand {
         for e in hands.exercises {
             let id = e.id.padding(toLength: max(width, e.id.count), withPad: " ", startingAt: 0)
             print(
-                "\(id)  \(e.view.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0))  reps  \(e.name): \(e.measures.map(\.displayName).joined(separator: ", "))"
+                "\(id)  \(e.view.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0)) reps  \(e.name): \(e.measures.map(\.displayName).joined(separator: ", "))"
             )
         }
     }

@@ -90,6 +90,8 @@ public struct HandSessionSummary: Sendable, Hashable, Codable {
         for rep in repetitions {
             var line = "  rep \(rep.index): \(f(rep.startSeconds))–\(f(rep.endSeconds)) s, \(primary.displayName) "
             line += "\(value(rep.rest, primary)) → \(value(rep.peak, primary))"
+            // A touch reached one finger: say which.
+            if rep.fingers.count == 1, let finger = rep.fingers.keys.first { line += " (\(finger))" }
             if rep.heldSeconds >= 1 { line += ", held \(f(rep.heldSeconds)) s" }
             line += rep.verdict == .good ? ", good" : ", needs work: \(rep.issues[0])"
             lines.append(line)

@@ -246,17 +246,13 @@ enum HandAnalysis {
         let height = video?.height ?? header.height
         let fps = video?.fps ?? header.fps
         let decoder: VideoDecoder?
-        let encoder: VideoEncoder?
         do {
             decoder = try video.map { try VideoDecoder(path: $0.path, info: $0, bytesPerPixel: 4) }
-            encoder = try path.map {
-                try VideoEncoder(
-                    path: $0,
-                    configuration: .init(width: width, height: height, framesPerSecond: fps, overwrite: overwrite)
-                )
-            }
         } catch {
             throw CLIError("\(error)")
+        }
+        let encoder = try path.map {
+            try AnnotationPass.encoder(path: $0, width: width, height: height, fps: fps, overwrite: overwrite)
         }
         defer { decoder?.stop() }
         var finished = false

@@ -64,14 +64,7 @@ public enum AngleKind: String, Sendable, Hashable, Codable, CaseIterable {
     public var unit: String { isDegrees ? "°" : "" }
 
     /// A readable name ("knee flexion").
-    public var displayName: String {
-        var words = ""
-        for character in rawValue {
-            if character.isUppercase { words.append(" ") }
-            words.append(character.lowercased())
-        }
-        return words
-    }
+    public var displayName: String { rawValue.camelCaseWords }
 
     /// The joints this measurement needs on `side` (the midline ones for midline measurements).
     public func joints(side: BodySide) -> [Joint] {
@@ -291,5 +284,17 @@ struct Measurer {
             guard down.x * down.x + down.y * down.y > 1e-12 else { return nil }
             return Double.atan2(y: down.x, x: down.y) * 180 / .pi
         }
+    }
+}
+
+extension String {
+    /// A camelCase name as lower-case words ("kneeFlexion" → "knee flexion").
+    var camelCaseWords: String {
+        var words = ""
+        for character in self {
+            if character.isUppercase { words.append(" ") }
+            words.append(character.lowercased())
+        }
+        return words
     }
 }

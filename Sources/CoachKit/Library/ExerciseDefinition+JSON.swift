@@ -6,13 +6,7 @@ extension ExerciseDefinition {
     /// - Parameter file: The file name used in error messages.
     /// - Throws: ``CoachKitError`` `.invalidDefinition` naming the file and the field that is wrong.
     public init(jsonText: String, file: String) throws(CoachKitError) {
-        let json: JSONValue
-        do {
-            json = try JSONValue.parse(jsonText)
-        } catch {
-            throw CoachKitError(.invalidDefinition, "not valid JSON (\(error))", file: file)
-        }
-        try self.init(json: json, file: file)
+        try self.init(json: try FieldReader.parse(jsonText, file: file), file: file)
     }
 
     /// Reads and validates a definition from parsed JSON.
@@ -241,9 +235,20 @@ extension ExerciseDefinition {
 }
 
 /// Reads typed fields and builds the error messages (file, exercise, field path).
-private struct FieldReader {
+struct FieldReader {
     let file: String
     var context = ""
+
+    /// Parses a definition file's text.
+    ///
+    /// - Throws: ``CoachKitError`` `.invalidDefinition` for text that is not JSON.
+    static func parse(_ text: String, file: String) throws(CoachKitError) -> JSONValue {
+        do {
+            return try JSONValue.parse(text)
+        } catch {
+            throw CoachKitError(.invalidDefinition, "not valid JSON (\(error))", file: file)
+        }
+    }
 
     func fail(_ field: String, _ message: String) -> CoachKitError {
         let prefix = field.isEmpty ? context : "\(context)field \"\(field)\" "

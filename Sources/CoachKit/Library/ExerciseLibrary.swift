@@ -39,13 +39,7 @@ public struct ExerciseLibrary: Sendable {
     /// - Throws: ``CoachKitError`` `.library` when the directory cannot be read or holds no JSON file,
     ///   `.invalidDefinition` for the first invalid file.
     public init(directory: String) throws(CoachKitError) {
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: directory)
-        } catch {
-            throw CoachKitError(.library, "cannot read the exercise directory '\(directory)': check the path")
-        }
-        let files = names.filter { $0.hasSuffix(".json") }.sorted()
+        let files = try Self.jsonFiles(in: directory, what: "exercise")
         guard !files.isEmpty else {
             throw CoachKitError(
                 .library,
@@ -53,14 +47,7 @@ public struct ExerciseLibrary: Sendable {
             )
         }
         var exercises: [ExerciseDefinition] = []
-        for name in files {
-            let path = (directory as NSString).appendingPathComponent(name)
-            guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8)
-            else {
-                throw CoachKitError(.invalidDefinition, "cannot read the file as UTF-8 text", file: path)
-            }
-            exercises.append(try ExerciseDefinition(jsonText: text, file: path))
-        }
+        for file in files { exercises.append(try ExerciseDefinition(jsonText: file.text, file: file.path)) }
         try self.init(exercises: exercises)
     }
 
@@ -91,6 +78,29 @@ public struct ExerciseLibrary: Sendable {
             .unknownExercise,
             "unknown exercise '\(id)'; valid ids include \(suggestions.joined(separator: ", ")) (run `ptcoach exercises` for all \(ids.count))"
         )
+    }
+
+    /// The `*.json` files of `directory` (not recursive), sorted, with their text.
+    ///
+    /// - Throws: ``CoachKitError`` `.library` when the directory cannot be read (`what` names its exercises),
+    ///   `.invalidDefinition` for a file that is not UTF-8 text.
+    static func jsonFiles(in directory: String, what: String) throws(CoachKitError) -> [(path: String, text: String)] {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory)
+        } catch {
+            throw CoachKitError(.library, "cannot read the \(what) directory '\(directory)': check the path")
+        }
+        var files: [(path: String, text: String)] = []
+        for name in names.filter({ $0.hasSuffix(".json") }).sorted() {
+            let path = (directory as NSString).appendingPathComponent(name)
+            guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8)
+            else {
+                throw CoachKitError(.invalidDefinition, "cannot read the file as UTF-8 text", file: path)
+            }
+            files.append((path, text))
+        }
+        return files
     }
 
     /// Levenshtein distance, for suggestions.

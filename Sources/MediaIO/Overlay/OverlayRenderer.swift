@@ -158,6 +158,7 @@ public final class OverlayRenderer {
             drawSkeleton(state.people[coached], clear: true, canvas: canvas, metrics: metrics)
             if let angle { drawAngleLabel(angle, canvas: canvas, metrics: metrics, size: size) }
         }
+        drawHands(state, canvas: canvas, metrics: metrics)
         if let guidance = state.setupGuidance, !guidance.isEmpty {
             drawGuidance(guidance, canvas: canvas, metrics: metrics, size: size)
         }

@@ -93,6 +93,12 @@ public struct OverlayState: Sendable {
     public var holdSeconds: Double?
     /// Seconds the hold should last; shown as "12 / 30 s" when known.
     public var holdTargetSeconds: Double?
+    /// Every hand seen (hand exercises), drawn as 21-point skeletons.
+    public var hands: [HandPose] = []
+    /// The index in `hands` of the coached hand; drawn clearly, the others faintly.
+    public var coachedHand: Int?
+    /// A colour for the coached hand's thumb and index tips (the pinch gesture's state), else their usual one.
+    public var fingertipColor: OverlayColor?
 
     public init(
         people: [Pose] = [],

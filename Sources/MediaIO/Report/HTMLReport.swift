@@ -125,6 +125,13 @@ struct HTMLReport {
             caption:
                 "Shaded bands are repetitions (green in target, amber short, red safety); dots on the time axis are form issues."
         )
+        for series in exercise.moreSeries {
+            html += figure(
+                "\(series.name) over time",
+                chart(ExerciseStatistics(exercise.charting(series)), width: 720, height: 180) { $0.angleOverTime(&$1) },
+                caption: nil
+            )
+        }
         html += "<div class=\"pair\">\n"
         if !exercise.isHold {
             html += figure(

@@ -225,6 +225,19 @@ struct PDFReport {
             chart("Range of motion per repetition", width: width, height: 170) { $0.rangeOfMotion(&$1) }
         }
         chart("\(exercise.angleName) over time", width: width, height: 170) { $0.angleOverTime(&$1) }
+        for series in exercise.moreSeries {
+            let part = ExerciseStatistics(exercise.charting(series))
+            page.ensure(130 + 22)
+            canvas.setFont(size: 10.5, bold: true)
+            canvas.setColor(ReportStyle.ink)
+            canvas.drawText("\(series.name) over time", x: left, y: page.y + 12)
+            cairo_save(page.cr)
+            cairo_translate(page.cr, left, page.y + 18)
+            var chartCanvas = CairoChartCanvas(canvas)
+            ReportCharts(statistics: part, width: width, height: 130, font: 7.5).angleOverTime(&chartCanvas)
+            cairo_restore(page.cr)
+            page.y += 130 + 28
+        }
         let half = (width - 16) / 2
         page.ensure(170 + 22)
         if !exercise.isHold {

@@ -130,6 +130,21 @@ public struct ReportInput: Sendable {
         }
     }
 
+    /// A further measurement over time, charted under the main angle (a hand exercise's fingers).
+    public struct Series: Sendable, Hashable {
+        /// What it measures ("Index finger flexion").
+        public var name: String
+        public var samples: [AngleSample]
+        /// The target band, shaded on its chart.
+        public var target: ClosedRange<Double>?
+
+        public init(name: String, samples: [AngleSample], target: ClosedRange<Double>? = nil) {
+            self.name = name
+            self.samples = samples
+            self.target = target
+        }
+    }
+
     /// One exercise of the session.
     public struct Exercise: Sendable {
         public var name: String
@@ -152,6 +167,18 @@ public struct ReportInput: Sendable {
         public var holdTargetSeconds: Double?
         /// A hold (plank, wall sit): the section reports the time held, not repetitions.
         public var isHold: Bool
+        /// Further measurements charted under the angle, each on its own chart (per-finger flexion).
+        public var moreSeries: [Series] = []
+
+        /// This exercise with `series` as its angle chart (for the charts of ``moreSeries``).
+        func charting(_ series: Series) -> Exercise {
+            var copy = self
+            copy.angleName = series.name
+            copy.angleSeries = series.samples
+            copy.targetDegrees = series.target
+            copy.moreSeries = []
+            return copy
+        }
 
         public init(
             name: String,

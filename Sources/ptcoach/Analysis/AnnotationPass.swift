@@ -46,16 +46,8 @@ enum AnnotationPass {
             throw CLIError("\(error)")
         }
         defer { decoder?.stop() }
-        let encoder: VideoEncoder?
-        do {
-            encoder = try annotate.map {
-                try VideoEncoder(
-                    path: $0,
-                    configuration: .init(width: width, height: height, framesPerSecond: fps, overwrite: overwrite)
-                )
-            }
-        } catch {
-            throw CLIError("\(error)")
+        let encoder = try annotate.map {
+            try Self.encoder(path: $0, width: width, height: height, fps: fps, overwrite: overwrite)
         }
         var finished = false
         defer { if !finished { encoder?.cancel() } }
@@ -109,6 +101,20 @@ enum AnnotationPass {
         }
         finished = true
         return stills
+    }
+
+    /// The annotated video's encoder: `width`×`height` at `fps`.
+    ///
+    /// - Throws: ``CLIError`` with the encoder's message (an existing file without `overwrite`, no ffmpeg, …).
+    static func encoder(path: String, width: Int, height: Int, fps: Double, overwrite: Bool) throws -> VideoEncoder {
+        do {
+            return try VideoEncoder(
+                path: path,
+                configuration: .init(width: width, height: height, framesPerSecond: fps, overwrite: overwrite)
+            )
+        } catch {
+            throw CLIError("\(error)")
+        }
     }
 }
 

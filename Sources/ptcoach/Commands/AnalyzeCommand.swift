@@ -114,6 +114,12 @@ struct AnalyzeCommand: AsyncParsableCommand {
     func run() async throws {
         try AnalysisOutputs.validate(annotate: annotate, report: report, input: input, overwrite: overwrite)
         InterruptCleanup.install()
+        // A hand exercise (finger-flexion, thumb-opposition, …) is measured on the hands, not the body.
+        if model == nil, let exercise, let hand = try HandAnalysis.exercise(id: exercise, directory: exercisesDirectory)
+        {
+            try HandAnalysis.run(self, exercise: hand)
+            return
+        }
         let library = try Self.loadLibrary(directory: exercisesDirectory)
         if exercise != nil, model != nil {
             throw CLIError("give --exercise or --model, not both: --model finds the exercise that --exercise names")

@@ -40,6 +40,25 @@ struct ExercisesCommand: AsyncParsableCommand {
                 "\(id)  \(e.view.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0))  \(kind)  \(e.name): \(e.angles.map(\.displayName).joined(separator: ", "))"
             )
         }
+        // The hand exercises, measured on the hands (`analyze VIDEO --exercise finger-flexion`).
+        let handsDirectory = exercisesDirectory.map { ($0 as NSString).appendingPathComponent("hands") }
+        let hands: HandExerciseLibrary
+        do {
+            hands =
+                try handsDirectory.map {
+                    FileManager.default.fileExists(atPath: $0)
+                        ? try HandExerciseLibrary(directory: $0) : try HandExerciseLibrary(exercises: [])
+                } ?? HandExerciseLibrary.bundled()
+        } catch {
+            throw CLIError("\(error)")
+        }
+        if !hands.exercises.isEmpty { print("hand exercises (measured on the hand):") }
+        for e in hands.exercises {
+            let id = e.id.padding(toLength: max(width, e.id.count), withPad: " ", startingAt: 0)
+            print(
+                "\(id)  \(e.view.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0)) reps  \(e.name): \(e.measures.map(\.displayName).joined(separator: ", "))"
+            )
+        }
     }
 }
 

@@ -158,7 +158,8 @@ public struct PoseTrackHeader: Sendable, Hashable {
             throw PoseKitError(
                 .unknownKeypoints,
                 "the keypoints (\(keypoints.prefix(3).joined(separator: ", "))…) are a hand's: this is a hand "
-                    + "pose-track, and a body one is needed here (ptcoach poses VIDEO without --hands)",
+                    + "pose-track, and a body one is needed here (ptcoach poses VIDEO without --hands); for a hand "
+                    + "exercise give it, e.g. --exercise finger-flexion (ptcoach exercises lists them)",
                 line: 1
             )
         }

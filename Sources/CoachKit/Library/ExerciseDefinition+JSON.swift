@@ -10,7 +10,7 @@ extension ExerciseDefinition {
         do {
             json = try JSONValue.parse(jsonText)
         } catch {
-            throw CoachKitError(.invalidDefinition, "not valid JSON (\(error))", file: file)
+            throw CoachKitError(.invalidDefinition, "not valid JSON (\(error))", file: file, cause: error)
         }
         try self.init(json: json, file: file)
     }

@@ -43,7 +43,11 @@ public struct ExerciseLibrary: Sendable {
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory)
         } catch {
-            throw CoachKitError(.library, "cannot read the exercise directory '\(directory)': check the path")
+            throw CoachKitError(
+                .library,
+                "cannot read the exercise directory '\(directory)': check the path",
+                cause: error
+            )
         }
         let files = names.filter { $0.hasSuffix(".json") }.sorted()
         guard !files.isEmpty else {

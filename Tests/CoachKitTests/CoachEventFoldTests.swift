@@ -38,7 +38,9 @@ struct CoachEventFoldTests {
         trace.ingest(finishEvents, at: frames.last?.seconds ?? 0, snapshot: nil)
         events += finishEvents
         #expect(trace.shown == nil, "\(trace.name): a provisional repetition still shown after finish()")
-        if exercise != nil { #expect(trace.provisionalEvents == 0, "\(trace.name): provisional with the exercise given") }
+        if exercise != nil {
+            #expect(trace.provisionalEvents == 0, "\(trace.name): provisional with the exercise given")
+        }
         return (events, session.summary(), unfinished, trace)
     }
 

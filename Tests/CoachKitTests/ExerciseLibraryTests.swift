@@ -89,7 +89,9 @@ struct ExerciseLibraryTests {
     }
 
     @Test func aDefinitionThatIsNotJSONKeepsTheParsersErrorAsItsCause() {
-        let error = #expect(throws: CoachKitError.self) { try ExerciseDefinition(jsonText: "{\"id\": ", file: "x.json") }
+        let error = #expect(throws: CoachKitError.self) {
+            try ExerciseDefinition(jsonText: "{\"id\": ", file: "x.json")
+        }
         #expect(error?.code == .invalidDefinition)
         #expect(error?.cause != nil)
         #expect(error?.cause.map { error?.message.contains($0) == true } == true, "\(String(describing: error))")

@@ -60,6 +60,8 @@ struct LiveParityTests {
         ("ui-prmd/m09_s04_side.jsonl", nil),
         ("kaiakol/pushup_correct_002.jsonl", "push-up"),
         ("kaiakol/pushup_incorrect_003.jsonl", nil),
+        // Its first repetition is shown provisional 0.43 s before the movement counts it.
+        ("kaiakol/pushup_correct_003.jsonl", nil),
         ("pose-trainer/bicep_bad_3.jsonl", "bicep-curl"),
         ("kimore/es1_rec1.jsonl", nil),
     ]
@@ -103,7 +105,7 @@ struct LiveParityTests {
         // Provisional repetitions (no exercise given) come live as offline, the set's end included.
         let endEvents = await mailbox.all("summary").first?["events"]?.arrayValue ?? []
         #expect(Self.provisionalWords(frameEvents + endEvents) == offline.provisional)
-        if exercise == nil, file.hasPrefix("kaiakol") { #expect(!offline.provisional.isEmpty) }
+        if file == "kaiakol/pushup_correct_003.jsonl" { #expect(offline.provisional.first == "provisional #1") }
         if shown.count == expected["reps"]?.intValue {
             #expect(
                 shown.map { $0["repetition"]?["index"] }

@@ -170,21 +170,26 @@ extension CoachingSession {
     /// came 1.9 s after its end, with the second: the counter went from 0 to 2); the exercise's session, given the
     /// exercise, counts it as it ends.
     mutating func updateProvisionalRepetition() {
-        var found: Repetition?
+        var found: Int?
         if let id = asGiven.exerciseID, let index = recognizedIndex, id == configuration.library[index].id {
             let lastCounted = log.countedSpans.last?.end ?? -.infinity
-            let recent = repetitions.suffix(3)
-            for theirs in asGiven.repetitions.reversed() {
-                guard theirs.endSeconds > lastCounted else { break }
-                let taken = recent.contains { Self.sameTimes($0, theirs) }
-                if !taken, theirs.startSeconds >= lastCounted - 0.5 * (theirs.endSeconds - theirs.startSeconds) {
-                    found = theirs
-                    found?.index = repetitions.count + 1
+            // By index, newest first: most frames, the newest ended before the last one counted and nothing is copied.
+            var k = asGiven.repetitions.count - 1
+            while k >= 0, asGiven.repetitions[k].endSeconds > lastCounted {
+                let start = asGiven.repetitions[k].startSeconds
+                let end = asGiven.repetitions[k].endSeconds
+                let taken = log.repetitions.suffix(3).contains { $0.startSeconds == start && $0.endSeconds == end }
+                if !taken, start >= lastCounted - 0.5 * (end - start) {
+                    found = k
                     break
                 }
+                k -= 1
             }
         }
-        showProvisional(found)
+        guard found != nil || asGiven.provisional != nil else { return }
+        var repetition = found.map { asGiven.repetitions[$0] }
+        repetition?.index = repetitions.count + 1
+        showProvisional(repetition)
     }
 
     /// Shows `repetition` as the provisional one (none: `nil`), with the events that say so: the one shown before

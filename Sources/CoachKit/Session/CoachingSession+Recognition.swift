@@ -140,7 +140,8 @@ extension CoachingSession {
             let angle = configuration.library[index].primaryAngle
             let bilateral = configuration.library[index].side == .both
             let (l, r) = recognizedAngle(angle)
-            snapshot.primaryAngle = l.isNaN ? (r.isNaN ? nil : r) : (r.isNaN ? l : (bilateral ? (l + r) / 2 : Swift.max(l, r)))
+            snapshot.primaryAngle =
+                l.isNaN ? (r.isNaN ? nil : r) : (r.isNaN ? l : (bilateral ? (l + r) / 2 : Swift.max(l, r)))
             // Where the overlay draws it: as with the exercise given, a bilateral mean at the left joint, else the
             // side the value comes from.
             let side: BodySide? =

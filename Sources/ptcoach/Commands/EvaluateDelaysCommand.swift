@@ -41,6 +41,9 @@ struct EvaluateDelaysCommand: AsyncParsableCommand {
         var atEnd: [String: Int] = ["given": 0, "none": 0]
         var firstShown: [String: [Double]] = ["given": [], "none": []]
         var firstShownOrProvisional: [String: [Double]] = ["given": [], "none": []]
+        // Each provisional repetition: how long after its end it was shown; and how many were confirmed, withdrawn.
+        var provisionalDelays: [Double] = []
+        var provisionalEnded = (confirmed: 0, withdrawn: 0)
         for path in files {
             let (header, frames): (PoseTrackHeader, [PoseFrame])
             do {
@@ -66,7 +69,14 @@ struct EvaluateDelaysCommand: AsyncParsableCommand {
                 func note(_ events: [CoachEvent], at t: Double) {
                     for event in events {
                         if case .provisionalRepetition(let r) = event {
+                            // A new one, not the one shown renumbered.
+                            if provisional.last.map({ $0.start != r.startSeconds || $0.end != r.endSeconds }) ?? true {
+                                provisionalDelays.append(max(0, t - r.endSeconds))
+                            }
                             provisional.append((r.startSeconds, r.endSeconds, t))
+                        }
+                        if case .provisionalRepetitionEnded(let confirmed) = event {
+                            if confirmed { provisionalEnded.confirmed += 1 } else { provisionalEnded.withdrawn += 1 }
                         }
                         let reps: [Repetition]
                         switch event {
@@ -128,5 +138,11 @@ struct EvaluateDelaysCommand: AsyncParsableCommand {
             }
             print("exercise \(mode): repetitions reported only by finish(): \(atEnd[mode] ?? 0)")
         }
+        let onTime = provisionalDelays.filter { $0 <= 0.5 + 1e-9 }.count
+        print(
+            "exercise none, provisional repetitions: \(provisionalDelays.count) shown, "
+                + "\(onTime) (\(String(format: "%.1f", 100 * Double(onTime) / Double(max(1, provisionalDelays.count))))%) "
+                + "within 0.5 s of their end; \(provisionalEnded.confirmed) confirmed, \(provisionalEnded.withdrawn) withdrawn"
+        )
     }
 }

@@ -6,7 +6,7 @@ extension CoachingSession {
     /// "Step back so that your feet are in the picture …" when, for a second, a form rule the camera view
     /// could judge misses joints on both sides; `nil` otherwise. Allocates only when the advice changes.
     mutating func adviceForFormJoints(_ pose: Pose, at t: Double) -> String? {
-        guard mode.exercise?.isHold == false, measurementReliable else {
+        guard givenExercise.isHold == false, measurementReliable(recognised: false) else {
             missingPartsSince = .nan
             return nil
         }
@@ -79,11 +79,35 @@ extension CoachingSession {
         _ = viewEstimator.ingest(pose, torso: walking.torso)
     }
 
-    var measurementReliable: Bool { measurementReliable(for: mode.exercise) }
+    /// Whether the camera view lets the exercise given be measured (``MeasurementContext/isReliable(for:hasDepth:view:)``),
+    /// or with `recognised`, the one given or else the one recognised.
+    ///
+    /// Read on every frame, and remembered while the exercise, the depth and the view stay the same: reading an
+    /// exercise's definition out of the session copies it (a few hundred bytes and a dozen buffers retained).
+    mutating func measurementReliable(recognised: Bool) -> Bool {
+        let index = mode.isRecognised && recognised ? recognizedIndex ?? -1 : -1
+        let key = ReliabilityKey(recognizedIndex: index, hasDepth: hasDepth, view: view)
+        if key != reliability.key {
+            let exercise = index >= 0 ? configuration.library[index] : mode.exercise
+            reliability = (key, MeasurementContext.isReliable(for: exercise, hasDepth: hasDepth, view: view))
+        }
+        return reliability.value
+    }
 
-    /// The same for `exercise` (a recognised one, for repetitions counted from the movement).
-    func measurementReliable(for exercise: ExerciseDefinition?) -> Bool {
-        MeasurementContext.isReliable(for: exercise, hasDepth: hasDepth, view: view)
+    /// What ``measurementReliable(recognised:)`` depends on: the exercise (the given one, or the library's index of
+    /// the one recognised; -1 for the given one or none), the depth and the view.
+    struct ReliabilityKey: Equatable {
+        var recognizedIndex: Int
+        var hasDepth: Bool
+        var view: View
+    }
+
+    /// What the set-up check reads of the exercise given on every frame, read from its definition once.
+    struct GivenExercise {
+        /// Whether it is a hold (`nil`: none given).
+        var isHold: Bool?
+        /// The camera view it needs (`nil`: none given).
+        var view: ExerciseDefinition.CameraView?
     }
 
     /// How the session measures, for judging a repetition.

@@ -24,6 +24,10 @@ public struct CoachingSession: Sendable {
 
     /// ``Configuration/exercise`` given, or recognised from ``Configuration/library``.
     let mode: Mode
+    /// What the set-up check reads of the exercise given on every frame.
+    let givenExercise: GivenExercise
+    /// ``measurementReliable(recognised:)`` for its key, as last worked out (no exercise can have index -2).
+    var reliability = (key: ReliabilityKey(recognizedIndex: -2, hasDepth: false, view: .unknown), value: false)
     /// The state for the overlay after the latest frame.
     public internal(set) var snapshot = CoachSnapshot()
     /// The view estimated at the latest frame.
@@ -213,6 +217,7 @@ public struct CoachingSession: Sendable {
     public init(configuration: Configuration) {
         self.configuration = configuration
         mode = configuration.exercise.map(Mode.given) ?? .recognised(library: configuration.library)
+        givenExercise = GivenExercise(isHold: configuration.exercise?.isHold, view: configuration.exercise?.view)
         selector = PoseSelector(configuration: configuration.selector)
         smoother = PoseSmoother(configuration: configuration.smoother)
         cues = CueScheduler(configuration: configuration.cues)
@@ -405,7 +410,7 @@ public struct CoachingSession: Sendable {
         let walking = self.walking.ingest(pose, at: t)
         updateView(pose)
         // The overlay shows no range gauge where the repetition's range will be "not measurable" (the same test).
-        snapshot.rangeMeasurable = measurementReliable(for: mode.exercise ?? recognizedExercise)
+        snapshot.rangeMeasurable = measurementReliable(recognised: true)
         let valid = inFrame && !walking
         lastFrameValid = valid
         let bodyX = pose[.root].confidence > 0 ? pose[.root].x : pose[.neck].confidence > 0 ? pose[.neck].x : .nan
@@ -426,10 +431,10 @@ public struct CoachingSession: Sendable {
             advice = "Step back so that your whole body is in the picture"
         } else if walking {
             advice = "Stand still in your start position"
-        } else if let exercise = mode.exercise, !hasDepth {
-            if exercise.view == .side, view == .front {
+        } else if let needed = givenExercise.view, !hasDepth {
+            if needed == .side, view == .front {
                 advice = "Turn sideways to the camera so I can measure the movement"
-            } else if exercise.view == .front, view == .side {
+            } else if needed == .front, view == .side {
                 advice = "Face the camera so I can measure the movement"
             }
         }
@@ -503,7 +508,9 @@ public struct CoachingSession: Sendable {
             recognize(nil, steady: false, at: t)
             if !held { _ = agnostic?.ingest(nil, at: t, valid: false) }
         }
-        if let exercise = mode.exercise ?? recognizedExercise, exercise.isHold {
+        // The definition is read (copied) only for a hold.
+        let isHold = givenExercise.isHold ?? recognizedIndex.map { configuration.library[$0].isHold } ?? false
+        if isHold, let exercise = mode.exercise ?? recognizedExercise {
             updateHold(exercise, valid: false, dt: 0, at: t)
         }
         if t - lastPersonSeconds >= 1 {

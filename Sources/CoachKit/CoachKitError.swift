@@ -24,11 +24,15 @@ public struct CoachKitError: Error, Sendable, CustomStringConvertible, Equatable
     public var message: String
     /// The file the error is about, when there is one.
     public var file: String?
+    /// The underlying error, described, where one caused this (the JSON parser's, the file system's); `message`
+    /// already says what it means for the user.
+    public var cause: String?
 
-    public init(_ code: Code, _ message: String, file: String? = nil) {
+    public init(_ code: Code, _ message: String, file: String? = nil, cause: (any Error)? = nil) {
         self.code = code
         self.message = message
         self.file = file
+        self.cause = cause.map { "\($0)" }
     }
 
     public var description: String { file.map { "\($0): \(message)" } ?? message }

@@ -102,6 +102,10 @@ enum LiveMessage {
             return .object(["type": .string("rep"), "repetition": codable(repetition)])
         case .repetitionsRevised(let repetitions):
             return .object(["type": .string("repsRevised"), "repetitions": codable(repetitions)])
+        case .provisionalRepetition(let repetition):
+            return .object(["type": .string("repProvisional"), "repetition": codable(repetition)])
+        case .provisionalRepetitionEnded(let confirmed):
+            return .object(["type": .string("repProvisionalEnded"), "confirmed": .bool(confirmed)])
         case .cue(let cue):
             return .object([
                 "type": .string("cue"), "kind": .string(cue.kind.rawValue), "text": .string(cue.text),

@@ -13,11 +13,16 @@ public struct PoseKitError: Error, Sendable, CustomStringConvertible, Equatable 
     /// The 1-based line number in `file`, when there is one.
     public var line: Int?
 
-    public init(_ code: Code, _ message: String, file: String? = nil, line: Int? = nil) {
+    /// The underlying error, described, where one caused this (the JSON parser's, the file system's); `message`
+    /// already says what it means for the user.
+    public var cause: String?
+
+    public init(_ code: Code, _ message: String, file: String? = nil, line: Int? = nil, cause: (any Error)? = nil) {
         self.code = code
         self.message = message
         self.file = file
         self.line = line
+        self.cause = cause.map { "\($0)" }
     }
 
     public var description: String {

@@ -84,6 +84,17 @@ struct ExerciseLibraryTests {
     @Test func missingDirectoryIsAClearError() {
         let error = #expect(throws: CoachKitError.self) { try ExerciseLibrary(directory: "/nonexistent/exercises") }
         #expect(error?.message.contains("/nonexistent/exercises") == true)
+        // The file system's own error is kept as the cause.
+        #expect(error?.cause?.isEmpty == false)
+    }
+
+    @Test func aDefinitionThatIsNotJSONKeepsTheParsersErrorAsItsCause() {
+        let error = #expect(throws: CoachKitError.self) {
+            try ExerciseDefinition(jsonText: "{\"id\": ", file: "x.json")
+        }
+        #expect(error?.code == .invalidDefinition)
+        #expect(error?.cause != nil)
+        #expect(error?.cause.map { error?.message.contains($0) == true } == true, "\(String(describing: error))")
     }
 
     /// A new folder under the temporary directory holding `files`; the caller removes it with ``remove(_:)``.

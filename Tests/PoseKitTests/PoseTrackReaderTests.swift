@@ -70,6 +70,8 @@ struct PoseTrackReaderTests {
         #expect(error.line == testCase.line, "\(testCase.name): \(error)")
         #expect(!error.message.isEmpty)
         #expect(error.description.hasPrefix(error.file ?? "?"), "\(testCase.name): \(error.description)")
+        // A line that is not JSON at all keeps the parser's error as its cause.
+        if testCase.name == "truncated header" { #expect(error.cause != nil, "\(error)") }
     }
 
     @Test func aDirectoryIsAnIOError() throws {
@@ -79,6 +81,7 @@ struct PoseTrackReaderTests {
             _ = try PoseTrackReader(path: folder.path)
         } catch {
             #expect(error.code == .io)
+            #expect(error.cause != nil, "\(error)")
             #expect(error.message.contains("directory"), "\(error)")
             #expect(error.file == folder.path)
         }

@@ -246,7 +246,7 @@ struct FieldReader {
         do {
             return try JSONValue.parse(text)
         } catch {
-            throw CoachKitError(.invalidDefinition, "not valid JSON (\(error))", file: file)
+            throw CoachKitError(.invalidDefinition, "not valid JSON (\(error))", file: file, cause: error)
         }
     }
 

@@ -89,7 +89,11 @@ public struct ExerciseLibrary: Sendable {
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory)
         } catch {
-            throw CoachKitError(.library, "cannot read the \(what) directory '\(directory)': check the path")
+            throw CoachKitError(
+                .library,
+                "cannot read the \(what) directory '\(directory)': check the path",
+                cause: error
+            )
         }
         var files: [(path: String, text: String)] = []
         for name in names.filter({ $0.hasSuffix(".json") }).sorted() {

@@ -40,6 +40,18 @@ public enum CoachEvent: Sendable, Hashable {
     /// ``repCompleted`` after it. Folding the events in order (``CoachEvent/fold(_:)``) gives the session's
     /// repetitions.
     case repetitionsRevised([Repetition])
+    /// With no exercise given: the recognised exercise's own counter completed this repetition and the movement,
+    /// which does the counting, has not counted it yet. The count is provisionally one more (``CoachSnapshot/provisionalReps``):
+    /// show it as such. At most one at a time; a later one replaces it (with new times, or a new index). Numbered as
+    /// the next repetition counted, measured and judged as the exercise given would have it. Not folded: it is no
+    /// repetition of the session until counted.
+    case provisionalRepetition(Repetition)
+    /// The provisional repetition shown is no longer provisional. `confirmed`: the repetitions counted now number
+    /// at least its index (the movement counted it; its ``repCompleted``, usually with the provisional one's
+    /// times and judgement, or a ``repetitionsRevised``, comes in the same frame or came before). Otherwise it was
+    /// withdrawn: the exercise's counter revised it away, the recognised exercise changed, or the set ended
+    /// without the movement counting it.
+    case provisionalRepetitionEnded(confirmed: Bool)
     case cue(Cue)
     case warning(SafetyWarning)
     case holdProgress(HoldProgress)
@@ -51,7 +63,8 @@ public enum CoachEvent: Sendable, Hashable {
 
 extension CoachEvent {
     /// The repetitions a stream of events reports, in order: each ``repCompleted`` adds one, each
-    /// ``repetitionsRevised`` replaces them all. After ``CoachingSession/finish()`` it is the summary's.
+    /// ``repetitionsRevised`` replaces them all; provisional ones (``provisionalRepetition(_:)``) are not counted.
+    /// After ``CoachingSession/finish()`` it is the summary's.
     public static func fold(_ events: some Sequence<CoachEvent>) -> [Repetition] {
         var repetitions: [Repetition] = []
         for event in events {

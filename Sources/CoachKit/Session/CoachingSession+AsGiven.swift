@@ -21,25 +21,40 @@ extension CoachingSession {
         /// The frames of the last ``replaySeconds``, oldest first from `start`.
         private var frames: [PoseFrame] = []
         private var start = 0
+        /// How many frames were let go of (the frames kept begin with the session's first while none were).
+        private var framesDropped = 0
+        /// Whether the exercise's session was started over every frame from the session's first: its selector and
+        /// smoother then did exactly what the movement's did, and it takes the movement's pose instead of selecting
+        /// and smoothing the same frames again.
+        private var followsPose = false
         /// The session given the recognised exercise (at most one: an array, so that a session can hold one).
         private var sessions: [CoachingSession] = []
         /// Its repetitions (its events folded).
         private(set) var repetitions: [Repetition] = []
         /// Whether a repetition was counted or revised, here or by the movement, since the last adoption.
         var pending = false
+        /// The repetition shown as provisional (``CoachingSession/updateProvisionalRepetition()``).
+        var provisional: Repetition?
         /// The id of the exercise it is given.
-        var exerciseID: String? { sessions.first?.mode.exercise?.id }
+        private(set) var exerciseID: String?
 
-        /// Keeps `frame`, and coaches it in the exercise's session when there is one.
-        mutating func ingest(_ frame: PoseFrame) {
+        /// Keeps `frame`, and coaches it in the exercise's session when there is one. `pose`: the movement's
+        /// session's selected and smoothed pose of it.
+        mutating func ingest(_ frame: PoseFrame, pose: Pose?) {
             frames.append(frame)
             while start < frames.count, frames[start].seconds < frame.seconds - Self.replaySeconds { start += 1 }
             // Let go of the old frames now and then (amortised: the array shifts once per thousand frames).
             if start >= 1024, start * 2 >= frames.count {
                 frames.removeFirst(start)
+                framesDropped += start
                 start = 0
             }
-            if !sessions.isEmpty { coach(frame) }
+            guard !sessions.isEmpty else { return }
+            if followsPose {
+                collect(sessions[0].ingest(frame, smoothed: pose))
+            } else {
+                collect(sessions[0].ingest(frame))
+            }
         }
 
         /// Starts the session given `exercise` over the frames kept; with none (or a hold, timed as given
@@ -47,16 +62,21 @@ extension CoachingSession {
         mutating func start(_ exercise: ExerciseDefinition?, configuration: Configuration) {
             sessions.removeAll()
             repetitions.removeAll()
+            exerciseID = nil
+            followsPose = false
             guard let exercise, exercise.repetition != nil else { return }
             var given = configuration
             given.exercise = exercise
             given.emitsPoseEvents = false
             sessions = [CoachingSession(configuration: given)]
-            for i in start..<frames.count { coach(frames[i]) }
+            exerciseID = exercise.id
+            for i in start..<frames.count { collect(sessions[0].ingest(frames[i])) }
+            followsPose = start == 0 && framesDropped == 0
         }
 
-        private mutating func coach(_ frame: PoseFrame) {
-            for event in sessions[0].ingest(frame) {
+        /// Keeps the repetitions the exercise's session reports.
+        private mutating func collect(_ events: [CoachEvent]) {
+            for event in events {
                 switch event {
                 case .repCompleted(let repetition):
                     repetitions.append(repetition)
@@ -144,24 +164,45 @@ extension CoachingSession {
         }
     }
 
-    /// A repetition the exercise's session counted that the movement has not (yet): shown on the overlay as
-    /// provisional (``CoachSnapshot/provisionalReps``), at most one, until the movement confirms it. The movement
-    /// confirms its first repetition late, a cycle or two into the set (a pull-up's first came 1.9 s after its end,
-    /// with the second: the counter went from 0 to 2).
-    mutating func updateProvisionalCount() {
-        var pending = 0
-        if let id = asGiven.exerciseID, id == recognizedExercise?.id {
+    /// A repetition the exercise's session counted that the movement has not (yet): shown as provisional
+    /// (``CoachSnapshot/provisionalReps``, ``CoachEvent/provisionalRepetition(_:)``), at most one, until the movement
+    /// confirms it. The movement confirms its first repetition late, a cycle or two into the set (a pull-up's first
+    /// came 1.9 s after its end, with the second: the counter went from 0 to 2); the exercise's session, given the
+    /// exercise, counts it as it ends.
+    mutating func updateProvisionalRepetition() {
+        var found: Int?
+        if let id = asGiven.exerciseID, let index = recognizedIndex, id == configuration.library[index].id {
             let lastCounted = log.countedSpans.last?.end ?? -.infinity
-            let recent = repetitions.suffix(3)
-            for theirs in asGiven.repetitions.reversed() {
-                guard theirs.endSeconds > lastCounted else { break }
-                let taken = recent.contains { Self.sameTimes($0, theirs) }
-                if !taken, theirs.startSeconds >= lastCounted - 0.5 * (theirs.endSeconds - theirs.startSeconds) {
-                    pending = 1
+            // By index, newest first: most frames, the newest ended before the last one counted and nothing is copied.
+            var k = asGiven.repetitions.count - 1
+            while k >= 0, asGiven.repetitions[k].endSeconds > lastCounted {
+                let start = asGiven.repetitions[k].startSeconds
+                let end = asGiven.repetitions[k].endSeconds
+                let taken = log.repetitions.suffix(3).contains { $0.startSeconds == start && $0.endSeconds == end }
+                if !taken, start >= lastCounted - 0.5 * (end - start) {
+                    found = k
                     break
                 }
+                k -= 1
             }
         }
-        snapshot.provisionalReps = pending
+        guard found != nil || asGiven.provisional != nil else { return }
+        var repetition = found.map { asGiven.repetitions[$0] }
+        repetition?.index = repetitions.count + 1
+        showProvisional(repetition)
+    }
+
+    /// Shows `repetition` as the provisional one (none: `nil`), with the events that say so: the one shown before
+    /// ends, confirmed or withdrawn, unless `repetition` replaces it (same times, or a later one while it is not
+    /// confirmed).
+    mutating func showProvisional(_ repetition: Repetition?) {
+        guard repetition != asGiven.provisional else { return }
+        if let shown = asGiven.provisional, repetition.map({ !Self.sameTimes($0, shown) }) ?? true {
+            let confirmed = repetitions.count >= shown.index
+            if confirmed || repetition == nil { events.append(.provisionalRepetitionEnded(confirmed: confirmed)) }
+        }
+        asGiven.provisional = repetition
+        if let repetition { events.append(.provisionalRepetition(repetition)) }
+        snapshot.provisionalReps = repetition == nil ? 0 : 1
     }
 }

@@ -41,6 +41,8 @@ extension CoachingSession {
                 reportRevision(completedNow: repetitions.count - before.count)
             }
         }
+        // A provisional repetition the movement did not count by the end is withdrawn.
+        showProvisional(nil)
         finished = true
         return events
     }

@@ -72,11 +72,17 @@ extension CoachingSession {
 
     /// The primary value for a counter: one side, or for a bilateral exercise the mean of both (the
     /// measured side alone when the far side cannot be seen).
+    ///
+    /// Inlined, as are the other small readers called on every frame: called from a mutating method, a method of
+    /// the session's that is not inlined gets a copy of the whole session (4.6 kB, and a retain and release of each
+    /// of its buffers).
+    @inline(__always)
     func primaryValue(side: BodySide?) -> Double? {
         Self.primaryValue(side: side, left: values[0], right: values[1], sole: soleSide)
     }
 
     /// The primary angle in the image plane while the depth is not judged (``imagePlane``).
+    @inline(__always)
     func flatPrimaryValue(side: BodySide?) -> Double? {
         Self.primaryValue(side: side, left: imagePlane.values[0], right: imagePlane.values[1], sole: soleSide)
     }

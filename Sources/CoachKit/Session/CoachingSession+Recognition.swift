@@ -35,7 +35,9 @@ extension CoachingSession {
     }
 
     /// An angle on the left and on the right in the recogniser's latest sample (NaN where not measured), with no
-    /// exercise given: in the image plane unless the depth is trusted, as with an exercise given.
+    /// exercise given: in the image plane unless the depth is trusted, as with an exercise given. Inlined (see
+    /// ``primaryValue(side:)``).
+    @inline(__always)
     func recognizedAngle(_ angle: AngleKind) -> (left: Double, right: Double) {
         guard let sample = recognizer?.sample else { return (.nan, .nan) }
         let k = recognizedSlot(angle)
@@ -43,6 +45,7 @@ extension CoachingSession {
     }
 
     /// Where a recogniser sample holds `angle` on the left (the right follows).
+    @inline(__always)
     private func recognizedSlot(_ angle: AngleKind) -> Int {
         ExerciseRecognizer.index(angle) * 2 + (depthCheck.trusted != true ? ExerciseRecognizer.flatAngleBase : 0)
     }
@@ -124,7 +127,8 @@ extension CoachingSession {
         guard agnostic != nil else { return }
         // A hold recognised is timed as a hold given is (from when it is recognised), and its timer sets the
         // overlay's angle, side and joint, as with the hold given.
-        let recognizedHold = recognizedExercise?.isHold == true
+        // The library's exercise is read in place (a copy of a definition on every frame costs).
+        let recognizedHold = recognizedIndex.map { configuration.library[$0].isHold } ?? false
         if recognizedHold, let hold = recognizedExercise { updateHold(hold, valid: valid, dt: dt, at: t) }
         let completed = agnostic?.ingest(pose, at: t, valid: valid, useDepth: hasDepth) ?? 0
         snapshot.rangeOfMotionProgress = agnostic?.progress ?? 0
@@ -133,17 +137,18 @@ extension CoachingSession {
             switchToFallbackIfAngleFails(recognizedExercise)
         }
         if let index = recognizedIndex, !recognizedHold {
-            let exercise = configuration.library[index]
-            let (l, r) = recognizedAngle(exercise.primaryAngle)
+            let angle = configuration.library[index].primaryAngle
+            let bilateral = configuration.library[index].side == .both
+            let (l, r) = recognizedAngle(angle)
             snapshot.primaryAngle =
-                l.isNaN ? (r.isNaN ? nil : r) : (r.isNaN ? l : (exercise.side == .both ? (l + r) / 2 : Swift.max(l, r)))
+                l.isNaN ? (r.isNaN ? nil : r) : (r.isNaN ? l : (bilateral ? (l + r) / 2 : Swift.max(l, r)))
             // Where the overlay draws it: as with the exercise given, a bilateral mean at the left joint, else the
             // side the value comes from.
             let side: BodySide? =
-                !exercise.primaryAngle.isSided || (exercise.side == .both && !l.isNaN && !r.isNaN)
+                !angle.isSided || (bilateral && !l.isNaN && !r.isNaN)
                 ? nil : (r.isNaN || (!l.isNaN && l >= r) ? .left : .right)
             snapshot.side = side
-            snapshot.primaryJoint = exercise.primaryAngle.vertexJoint(side: side ?? .left)
+            snapshot.primaryJoint = angle.vertexJoint(side: side ?? .left)
         }
     }
 

@@ -24,6 +24,10 @@ public struct CoachingSession: Sendable {
 
     /// ``Configuration/exercise`` given, or recognised from ``Configuration/library``.
     let mode: Mode
+    /// What the set-up check reads of the exercise given on every frame.
+    let givenExercise: GivenExercise
+    /// ``measurementReliable(recognised:)`` for its key, as last worked out (no exercise can have index -2).
+    var reliability = (key: ReliabilityKey(recognizedIndex: -2, hasDepth: false, view: .unknown), value: false)
     /// The state for the overlay after the latest frame.
     public internal(set) var snapshot = CoachSnapshot()
     /// The view estimated at the latest frame.
@@ -44,16 +48,16 @@ public struct CoachingSession: Sendable {
     /// Whether the joints the exercise needs are in the picture.
     var inFrame: InFrameCheck
     var walking: WalkingDetector
-    private var viewEstimator = ViewEstimator()
+    var viewEstimator = ViewEstimator()
     /// The joints each form rule's angle needs on the left and the right (the midline ones on both), and the
     /// view the rule needs. Counting does not wait for them; when one the view lets the coach judge is out of
     /// the picture for a second, the person is asked to step back so that it is in (a push-up with the feet cut
     /// off cannot be judged for its body line).
-    private let ruleJoints: [(left: [Joint], right: [Joint], angle: AngleKind, view: ExerciseDefinition.CameraView)]
+    let ruleJoints: [(left: [Joint], right: [Joint], angle: AngleKind, view: ExerciseDefinition.CameraView)]
     /// The body parts (bits of ``BodyPart``) a form rule misses in this frame, and since when.
-    private var missingParts = 0
-    private var missingPartsSince = Double.nan
-    private var missingPartsAdvice: String?
+    var missingParts = 0
+    var missingPartsSince = Double.nan
+    var missingPartsAdvice: String?
     var framesWithPerson = 0
     var secondsWithPerson = 0.0
     private var previousFrameHadPerson = false
@@ -61,10 +65,11 @@ public struct CoachingSession: Sendable {
     var firstSeconds = Double.nan
     private var lastPersonSeconds = -Double.infinity
     /// Glitches, gaps and interruptions, and whether the person has settled.
-    private var presence: PresenceTracker
-    private var guidance: String?
-    /// Whether the latest frame's person was measurable: in frame, and not walking (diagnostics).
-    public internal(set) var lastFrameValid = false
+    var presence: PresenceTracker
+    var guidance: String?
+    /// Whether the latest frame's person was measurable: in frame, and not walking (diagnostics: `ptcoach
+    /// evaluate-reps`).
+    package internal(set) var lastFrameValid = false
     var hasDepth = false
     var depthCheck = DepthJitterCheck()
 
@@ -165,8 +170,6 @@ public struct CoachingSession: Sendable {
     /// What the repetitions are counted from (with no exercise given, the movement until one of the body's angles
     /// proves it misses repetitions), and the repetitions each fallback signal found.
     var source = CountingSource(configuration: .init(movementOnly: false), otherAngles: 0)
-    /// Whether repetitions come from a fallback signal because the primary angle proved unreliable.
-    public var countsMovement: Bool { source.signal != .primaryAngle }
 
     /// With no exercise given: the projection of the pose on the movement counted (torso lengths), and which
     /// principal component that movement is (0 = the leading one). For diagnostics (`--trace`).
@@ -214,6 +217,7 @@ public struct CoachingSession: Sendable {
     public init(configuration: Configuration) {
         self.configuration = configuration
         mode = configuration.exercise.map(Mode.given) ?? .recognised(library: configuration.library)
+        givenExercise = GivenExercise(isHold: configuration.exercise?.isHold, view: configuration.exercise?.view)
         selector = PoseSelector(configuration: configuration.selector)
         smoother = PoseSmoother(configuration: configuration.smoother)
         cues = CueScheduler(configuration: configuration.cues)
@@ -360,22 +364,40 @@ public struct CoachingSession: Sendable {
     public mutating func ingest(_ frame: PoseFrame) -> [CoachEvent] {
         if !events.isEmpty { events.removeAll(keepingCapacity: true) }
         if finished { return events }
+        // Let go of last frame's pose first, so that the smoother can reuse its buffer.
+        snapshot.pose = nil
+        let selected = selector.ingest(frame)
+        let smoothed = smoother.ingest(selected, at: frame.seconds)
+        coach(smoothed, of: frame)
+        return events
+    }
+
+    /// ``ingest(_:)`` for a frame whose pose another session selected and smoothed, with a selector and smoother
+    /// in the very state this session's would be in (``AsGiven``): the work is not done twice. The pose is let go
+    /// of before returning, so that the other session's smoother can reuse its buffer.
+    mutating func ingest(_ frame: PoseFrame, smoothed: Pose?) -> [CoachEvent] {
+        if !events.isEmpty { events.removeAll(keepingCapacity: true) }
+        coach(smoothed, of: frame)
+        snapshot.pose = nil
+        return events
+    }
+
+    /// Coaches `smoothed`, the pose ``PoseSelector`` and ``PoseSmoother`` made of `frame` (`nil`: nobody), into
+    /// ``events``. With no exercise given, the recognised exercise's session (``AsGiven``) gets it too: it selects
+    /// and smooths the same frames the same way once it has followed them from the first.
+    mutating func coach(_ smoothed: Pose?, of frame: PoseFrame) {
         // No exercise given: every frame is kept, and coached as the exercise recognised (CoachingSession+AsGiven).
-        if mode.isRecognised { asGiven.ingest(frame) }
+        if mode.isRecognised { asGiven.ingest(frame, pose: smoothed) }
         let t = frame.seconds
         if firstSeconds.isNaN { firstSeconds = t }
         let dt = lastSeconds.isFinite ? min(max(t - lastSeconds, 0), 0.5) : 0
         lastSeconds = t
         snapshot.seconds = t
-        // Let go of last frame's pose first, so that the smoother can reuse its buffer.
-        snapshot.pose = nil
-        let selected = selector.ingest(frame)
-        let smoothed = smoother.ingest(selected, at: t)
         snapshot.pose = smoothed
         guard let pose = smoothed else {
             noPerson(at: t)
             finishFrame(at: t)
-            return events
+            return
         }
         if configuration.emitsPoseEvents { events.append(.pose(pose)) }
         framesWithPerson += 1
@@ -388,7 +410,7 @@ public struct CoachingSession: Sendable {
         let walking = self.walking.ingest(pose, at: t)
         updateView(pose)
         // The overlay shows no range gauge where the repetition's range will be "not measurable" (the same test).
-        snapshot.rangeMeasurable = measurementReliable(for: mode.exercise ?? recognizedExercise)
+        snapshot.rangeMeasurable = measurementReliable(recognised: true)
         let valid = inFrame && !walking
         lastFrameValid = valid
         let bodyX = pose[.root].confidence > 0 ? pose[.root].x : pose[.neck].confidence > 0 ? pose[.neck].x : .nan
@@ -409,10 +431,10 @@ public struct CoachingSession: Sendable {
             advice = "Step back so that your whole body is in the picture"
         } else if walking {
             advice = "Stand still in your start position"
-        } else if let exercise = mode.exercise, !hasDepth {
-            if exercise.view == .side, view == .front {
+        } else if let needed = givenExercise.view, !hasDepth {
+            if needed == .side, view == .front {
                 advice = "Turn sideways to the camera so I can measure the movement"
-            } else if exercise.view == .front, view == .side {
+            } else if needed == .front, view == .side {
                 advice = "Face the camera so I can measure the movement"
             }
         }
@@ -449,10 +471,9 @@ public struct CoachingSession: Sendable {
             }
             if !held { countAgnostic(pose, valid: valid, dt: dt, at: t) }
             adoptMeasurementsAsGiven()
-            updateProvisionalCount()
+            updateProvisionalRepetition()
         }
         finishFrame(at: t)
-        return events
     }
 
     private mutating func finishFrame(at t: Double) {
@@ -487,7 +508,9 @@ public struct CoachingSession: Sendable {
             recognize(nil, steady: false, at: t)
             if !held { _ = agnostic?.ingest(nil, at: t, valid: false) }
         }
-        if let exercise = mode.exercise ?? recognizedExercise, exercise.isHold {
+        // The definition is read (copied) only for a hold.
+        let isHold = givenExercise.isHold ?? recognizedIndex.map { configuration.library[$0].isHold } ?? false
+        if isHold, let exercise = mode.exercise ?? recognizedExercise {
             updateHold(exercise, valid: false, dt: 0, at: t)
         }
         if t - lastPersonSeconds >= 1 {
@@ -503,128 +526,5 @@ public struct CoachingSession: Sendable {
             events.append(.setupGuidance(text))
             _ = cues.offer(Cue(kind: .setup, text: text, priority: 1, seconds: t))
         }
-    }
-
-    // MARK: - Set-up
-
-    /// "Step back so that your feet are in the picture …" when, for a second, a form rule the camera view
-    /// could judge misses joints on both sides; `nil` otherwise. Allocates only when the advice changes.
-    private mutating func adviceForFormJoints(_ pose: Pose, at t: Double) -> String? {
-        guard mode.exercise?.isHold == false, measurementReliable else {
-            missingPartsSince = .nan
-            return nil
-        }
-        var missing = 0
-        var judged = false
-        for rule in ruleJoints {
-            if rule.view != .any, !hasDepth, !(rule.view == .front && view == .front),
-                !(rule.view == .side && view == .side)
-            {
-                continue
-            }
-            judged = true
-            var left = 0
-            var right = 0
-            let leftVertex = pose[rule.angle.vertexJoint(side: .left)]
-            let rightVertex = pose[rule.angle.vertexJoint(side: .right)]
-            for joint in rule.left where !visibility.isSeen(pose[joint], vertex: leftVertex) {
-                left |= BodyPart.of(joint)
-            }
-            for joint in rule.right where !visibility.isSeen(pose[joint], vertex: rightVertex) {
-                right |= BodyPart.of(joint)
-            }
-            guard left != 0, right != 0 else { continue }
-            // The side that misses less is the one to bring into the picture.
-            missing |= left.nonzeroBitCount <= right.nonzeroBitCount ? left : right
-        }
-        // A frame where no rule can be judged (the view changed for a moment) neither shows nor clears it.
-        if !judged { return guidance != nil && guidance == missingPartsAdvice ? guidance : nil }
-        if missing == 0 {
-            missingPartsSince = .nan
-            return nil
-        }
-        if missing != missingParts || missingPartsSince.isNaN {
-            missingParts = missing
-            missingPartsSince = t
-            missingPartsAdvice = nil
-        }
-        guard t - missingPartsSince >= 1 else { return nil }
-        if missingPartsAdvice == nil {
-            let verb = missing == BodyPart.head ? "is" : "are"
-            missingPartsAdvice =
-                "Step back so that your \(BodyPart.names(missing)) \(verb) in the picture, so I can check your form"
-        }
-        return missingPartsAdvice
-    }
-
-    private mutating func updateView(_ pose: Pose) {
-        let ls = pose[.leftShoulder]
-        let rs = pose[.rightShoulder]
-        hasDepth = configuration.useDepth && ls.z != nil && rs.z != nil && pose[.leftHip].z != nil
-        if hasDepth, depthCheck.trusted == nil {
-            depthCheck.ingest(pose)
-            // The depth proved a guess: from now on angles are measured in the image plane, and the
-            // counters that followed the primary angle that way from the start take over.
-            if depthCheck.trusted == false {
-                // Before the recount: its repetitions are judged as measured in the image plane, the view
-                // deciding what it can measure (a squat filmed from behind was "reliable"; see Guides.md, "Cases behind the code").
-                hasDepth = false
-                if recognizer != nil {
-                    for i in 0..<ring.count { ring.useImagePlaneAngles(ofSample: i) }
-                    recountAnglesInImagePlane()
-                }
-                swap(&counters, &flatCounters)
-                swapPlanes()
-                recountInImagePlane()
-            }
-            if depthCheck.trusted != nil { flatCompleted.removeAll() }
-        }
-        hasDepth = hasDepth && depthCheck.trusted != false
-        _ = viewEstimator.ingest(pose, torso: walking.torso)
-    }
-
-    private var measurementReliable: Bool { measurementReliable(for: mode.exercise) }
-
-    /// The same for `exercise` (a recognised one, for repetitions counted from the movement).
-    private func measurementReliable(for exercise: ExerciseDefinition?) -> Bool {
-        MeasurementContext.isReliable(for: exercise, hasDepth: hasDepth, view: view)
-    }
-
-    /// How the session measures, for judging a repetition.
-    var measurementContext: MeasurementContext {
-        MeasurementContext(
-            hasDepth: hasDepth,
-            view: view,
-            facesCameraSquarely: viewEstimator.facesCameraSquarely,
-            measuredSide: measuredSide,
-            depthTrusted: depthCheck.trusted == true
-        )
-    }
-
-    /// Whether a repetition that started at `start` may count (``PresenceTracker/mayCount(startingAt:)``).
-    func mayCount(startingAt start: Double) -> Bool { presence.mayCount(startingAt: start) }
-
-    /// Whether the counted angle, measured again after a gap, continues what its counter did before it
-    /// (``RepCounter/continues(with:)``): the counters of the primary angle (the side counting, once one has
-    /// counted), the image-plane ones while the depth is not judged, and the other angle counting instead.
-    private func countedAngleContinues() -> Bool {
-        for c in counters.indices where countingCounter == nil || countingCounter == c {
-            if !counters[c].continues(with: primaryValue(side: counterSides[c])) { return false }
-        }
-        if depthCheck.trusted == nil, hasDepth {
-            for c in flatCounters.indices where countingCounter == nil || countingCounter == c {
-                if !flatCounters[c].continues(with: flatPrimaryValue(side: counterSides[c])) { return false }
-            }
-        }
-        if case .secondaryAngle(let k) = source.signal {
-            let v = values[secondarySlots[k]]
-            if !secondary[k].continues(with: v.isNaN ? nil : v) { return false }
-        }
-        return true
-    }
-
-    /// The longest bridged gap within `start...end` (0 when none).
-    func gapSeconds(from start: Double, to end: Double) -> Double {
-        presence.gapSeconds(from: start, to: end)
     }
 }

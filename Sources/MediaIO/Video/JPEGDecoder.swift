@@ -93,7 +93,7 @@ public final class JPEGDecoder {
         } catch let error as MediaIOError {
             throw error
         } catch {
-            throw MediaIOError(.unreadable, "\(error)")
+            throw MediaIOError(.unreadable, "\(error)", cause: error)
         }
     }
 

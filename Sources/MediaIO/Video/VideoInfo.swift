@@ -95,7 +95,12 @@ public struct VideoInfo: Sendable, Hashable {
         do {
             json = try JSONValue.parse(String(decoding: output, as: UTF8.self))
         } catch {
-            throw MediaIOError(.processFailed, "ffprobe printed something that is not JSON (\(error))", file: path)
+            throw MediaIOError(
+                .processFailed,
+                "ffprobe printed something that is not JSON (\(error))",
+                file: path,
+                cause: error
+            )
         }
         try self.init(path: path, ffprobe: json)
     }

@@ -6,8 +6,9 @@ import Darwin
 
 /// Reads a text file line by line with a fixed buffer (memory does not grow with the file).
 final class LineReader {
-    struct OpenError: Error {
+    struct OpenError: Error, CustomStringConvertible {
         var message: String
+        var description: String { message }
     }
 
     private let file: UnsafeMutablePointer<FILE>

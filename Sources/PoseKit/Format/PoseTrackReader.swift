@@ -35,7 +35,7 @@ public struct PoseTrackReader {
         do {
             lines = try LineReader(path: path)
         } catch {
-            throw PoseKitError(.io, error.message, file: path)
+            throw PoseKitError(.io, error.message, file: path, cause: error)
         }
         self.lines = lines
         guard let first = lines.nextLine() else {
@@ -47,7 +47,13 @@ public struct PoseTrackReader {
                 try JSONValue.parse(bytes: buffer)
             }
         } catch {
-            throw PoseKitError(.malformedHeader, "the header is not valid JSON (\(error))", file: path, line: 1)
+            throw PoseKitError(
+                .malformedHeader,
+                "the header is not valid JSON (\(error))",
+                file: path,
+                line: 1,
+                cause: error
+            )
         }
         do {
             header = try PoseTrackHeader(json: json, kind: kind)
@@ -101,7 +107,7 @@ public struct PoseTrackReader {
                     try JSONValue.parse(bytes: buffer)
                 }
             } catch {
-                throw located(PoseKitError(.malformedFrame, "not valid JSON (\(error))"))
+                throw located(PoseKitError(.malformedFrame, "not valid JSON (\(error))", cause: error))
             }
         }
         if let error = lines.error { throw PoseKitError(.io, error, file: path, line: lineNumber) }

@@ -13,8 +13,10 @@ struct EvaluateDelaysCommand: AsyncParsableCommand {
             the header names a library exercise) and with none. For each repetition of the final summary, the delay \
             is the time of the frame whose events first reported it (a `repCompleted`, or a `repetitionsRevised` \
             that holds it) minus the repetition's end; one reported only by `finish()` counts from the last frame. \
-            Prints the distribution per mode (p50, p90, p95, p99, max) and the share on time (0.1 s given, 0.5 s \
-            with none), and with --per-file the late ones.
+            "First shown" counts from the earliest version of it reported (one overlapping it in time); with no \
+            exercise given, "shown or provisional" also counts a `provisionalRepetition` event (the count said to \
+            be provisional until the movement confirms it). Prints the distribution per mode (p50, p90, p95, p99, \
+            max) and the share on time (0.1 s given, 0.5 s with none), and with --per-file the late ones.
             """
     )
 
@@ -38,6 +40,10 @@ struct EvaluateDelaysCommand: AsyncParsableCommand {
         var delays: [String: [Double]] = ["given": [], "none": []]
         var atEnd: [String: Int] = ["given": 0, "none": 0]
         var firstShown: [String: [Double]] = ["given": [], "none": []]
+        var firstShownOrProvisional: [String: [Double]] = ["given": [], "none": []]
+        // Each provisional repetition: how long after its end it was shown; and how many were confirmed, withdrawn.
+        var provisionalDelays: [Double] = []
+        var provisionalEnded = (confirmed: 0, withdrawn: 0)
         for path in files {
             let (header, frames): (PoseTrackHeader, [PoseFrame])
             do {
@@ -59,8 +65,19 @@ struct EvaluateDelaysCommand: AsyncParsableCommand {
                 // time it was shown (a repetition recounted later was shown as an earlier version of itself).
                 var reported: [String: Double] = [:]
                 var shown: [(start: Double, end: Double, at: Double)] = []
+                var provisional: [(start: Double, end: Double, at: Double)] = []
                 func note(_ events: [CoachEvent], at t: Double) {
                     for event in events {
+                        if case .provisionalRepetition(let r) = event {
+                            // A new one, not the one shown renumbered.
+                            if provisional.last.map({ $0.start != r.startSeconds || $0.end != r.endSeconds }) ?? true {
+                                provisionalDelays.append(max(0, t - r.endSeconds))
+                            }
+                            provisional.append((r.startSeconds, r.endSeconds, t))
+                        }
+                        if case .provisionalRepetitionEnded(let confirmed) = event {
+                            if confirmed { provisionalEnded.confirmed += 1 } else { provisionalEnded.withdrawn += 1 }
+                        }
                         let reps: [Repetition]
                         switch event {
                         case .repCompleted(let r): reps = [r]
@@ -85,13 +102,18 @@ struct EvaluateDelaysCommand: AsyncParsableCommand {
                     let delay = max(0, t - rep.endSeconds)
                     delays[mode, default: []].append(delay)
                     // First shown: the earliest repetition shown that overlaps this one in time.
-                    let first =
-                        shown.filter { $0.start < rep.endSeconds && rep.startSeconds < $0.end }.map(\.at).min() ?? t
+                    func earliest(_ list: [(start: Double, end: Double, at: Double)]) -> Double? {
+                        list.filter { $0.start < rep.endSeconds && rep.startSeconds < $0.end }.map(\.at).min()
+                    }
+                    let first = earliest(shown) ?? t
                     firstShown[mode, default: []].append(max(0, first - rep.endSeconds))
+                    let firstOrProvisional = min(first, earliest(provisional) ?? first)
+                    firstShownOrProvisional[mode, default: []].append(max(0, firstOrProvisional - rep.endSeconds))
                     if perFile, delay > target {
                         print(
                             "\(mode) \((path as NSString).lastPathComponent) rep \(rep.index) "
-                                + "(ends \(String(format: "%.2f", rep.endSeconds)) s): \(String(format: "%.2f", delay)) s late"
+                                + "(ends \(String(format: "%.2f", rep.endSeconds)) s): \(String(format: "%.2f", delay)) s late; "
+                                + "first shown or provisional after \(String(format: "%.2f", max(0, firstOrProvisional - rep.endSeconds))) s"
                         )
                     }
                 }
@@ -99,7 +121,9 @@ struct EvaluateDelaysCommand: AsyncParsableCommand {
         }
         for mode in ["given", "none"] {
             let target = mode == "given" ? 0.1 : 0.5
-            for (what, table) in [("as finally judged", delays), ("first shown (any version)", firstShown)] {
+            var tables = [("as finally judged", delays), ("first shown (any version)", firstShown)]
+            if mode == "none" { tables.append(("first shown or provisional", firstShownOrProvisional)) }
+            for (what, table) in tables {
                 let values = (table[mode] ?? []).sorted()
                 guard !values.isEmpty else { continue }
                 func q(_ p: Double) -> String {
@@ -114,5 +138,11 @@ struct EvaluateDelaysCommand: AsyncParsableCommand {
             }
             print("exercise \(mode): repetitions reported only by finish(): \(atEnd[mode] ?? 0)")
         }
+        let onTime = provisionalDelays.filter { $0 <= 0.5 + 1e-9 }.count
+        print(
+            "exercise none, provisional repetitions: \(provisionalDelays.count) shown, "
+                + "\(onTime) (\(String(format: "%.1f", 100 * Double(onTime) / Double(max(1, provisionalDelays.count))))%) "
+                + "within 0.5 s of their end; \(provisionalEnded.confirmed) confirmed, \(provisionalEnded.withdrawn) withdrawn"
+        )
     }
 }

@@ -21,7 +21,12 @@ const ui = {
 };
 
 // The test hook: a test reads this with execute_script.
-const hook = { reps: 0, framesSent: 0, framesAnswered: 0, lastState: null, summary: null, posesDrawn: 0 };
+// `provisional`: the repetition shown as provisional (no exercise given), or null; `provisionalEvents`: how many
+// were shown, confirmed and withdrawn.
+const hook = {
+  reps: 0, framesSent: 0, framesAnswered: 0, lastState: null, summary: null, posesDrawn: 0,
+  provisional: null, provisionalEvents: { shown: 0, confirmed: 0, withdrawn: 0 },
+};
 window.ptcoach = { state: hook };
 
 const speaker = new Speaker();
@@ -234,7 +239,11 @@ function setRunning(running) {
 function resetHud() {
   answeredOnce = false;
   show(ui.idle, false);
-  Object.assign(hook, { reps: 0, framesSent: 0, framesAnswered: 0, lastState: null, summary: null });
+  Object.assign(hook, {
+    reps: 0, framesSent: 0, framesAnswered: 0, lastState: null, summary: null,
+    provisional: null, provisionalEvents: { shown: 0, confirmed: 0, withdrawn: 0 },
+  });
+  ui.repCounter.classList.remove("provisional");
   setText(ui.setupText, "Connecting to the coach…");
   show(ui.position, true);
   show(ui.warning, false);
@@ -255,11 +264,31 @@ function onFrame(msg, image, stats) {
     if (drawAnswer(ui.canvas, image, msg.pose, state)) hook.posesDrawn++;
     fitViewport();
   }
-  for (const event of msg.events ?? []) {
+  const events = msg.events ?? [];
+  // A repetition that confirms the provisional one shown was counted already: no second bump.
+  const confirms = events.some((e) => e.type === "repProvisionalEnded" && e.confirmed);
+  for (const event of events) {
     if (event.type === "cue") speaker.say(event.text, event.kind);
-    if (event.type === "rep") bump();
+    if (event.type === "rep" && !confirms) bump();
+    if (event.type === "repProvisional") onProvisional(event.repetition);
+    if (event.type === "repProvisionalEnded") onProvisionalEnded(event.confirmed);
   }
   if (state) renderState(state, msg.pose);
+}
+
+// No exercise given: the recognised exercise's counter found a repetition the movement has not counted yet. It
+// shows at once, marked provisional, until a `repProvisionalEnded` confirms it (it stays) or withdraws it.
+function onProvisional(repetition) {
+  if (!hook.provisional) bump();
+  hook.provisional = repetition;
+  hook.provisionalEvents.shown++;
+  ui.repCounter.classList.add("provisional");
+}
+
+function onProvisionalEnded(confirmed) {
+  hook.provisional = null;
+  hook.provisionalEvents[confirmed ? "confirmed" : "withdrawn"]++;
+  ui.repCounter.classList.remove("provisional");
 }
 
 function renderState(state, pose) {
@@ -321,6 +350,8 @@ function renderStatus(s) {
 
 function onSummary(msg) {
   const summary = msg.summary ?? {};
+  // The set's end may withdraw (or confirm) the provisional repetition shown.
+  for (const event of msg.events ?? []) if (event.type === "repProvisionalEnded") onProvisionalEnded(event.confirmed);
   hook.summary = summary;
   for (const el of [ui.warning, ui.cue, ui.position]) show(el, false);
   hook.reps = summary.reps ?? hook.reps;

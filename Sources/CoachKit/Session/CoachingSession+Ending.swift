@@ -16,10 +16,28 @@ extension CoachingSession {
     /// What happened in the session so far, as if the recording ended now: a movement the agnostic counter had
     /// too little of to find (its window needs 3 s; a squat can last 1.1 s) is looked for in what there is.
     public func summary() -> SessionSummary {
-        guard !finished, endsWithMore else { return summarised() }
+        guard !finished, endsWithMore || provisionalCountedAtEnd != nil else { return summarised() }
         var ended = self
-        ended.endRecording()
+        if endsWithMore { ended.endRecording() }
+        ended.countProvisionalAtEnd()
         return ended.summarised()
+    }
+
+    /// The provisional repetition the end of the recording counts: one that ended less than a cycle (1–2 s) before
+    /// the recording did. The movement confirms a cycle late, and the recording ended before it could (squat_19's
+    /// second squat ended 0.5 s before the clip: 1 counted of the 2 that `--exercise squat` counts).
+    private var provisionalCountedAtEnd: Repetition? {
+        guard let shown = asGiven.provisional, repetitions.count < shown.index,
+            lastSeconds - shown.endSeconds <= Swift.min(2, Swift.max(1, shown.endSeconds - shown.startSeconds))
+        else { return nil }
+        return shown
+    }
+
+    /// Counts ``provisionalCountedAtEnd``, if any.
+    private mutating func countProvisionalAtEnd() {
+        guard var repetition = provisionalCountedAtEnd else { return }
+        repetition.index = repetitions.count + 1
+        recordRepetition(repetition, at: lastSeconds)
     }
 
     /// Whether the end of the recording may count, name or judge more (see ``summary()``).
@@ -41,7 +59,8 @@ extension CoachingSession {
                 reportRevision(completedNow: repetitions.count - before.count)
             }
         }
-        // A provisional repetition the movement did not count by the end is withdrawn.
+        countProvisionalAtEnd()
+        // One the movement had time to confirm, and did not, is withdrawn.
         showProvisional(nil)
         finished = true
         return events

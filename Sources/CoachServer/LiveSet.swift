@@ -40,7 +40,11 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
     // The coaching state: touched by one worker (or the socket's task) at a time.
     private var coach: CoachingSession?
     private var estimator: (any CameraPoseEstimator)?
-    private let estimators: CameraEstimatorPool?
+    private let estimators: CameraEstimatorPool<any CameraPoseEstimator>?
+    /// A hand exercise's coach, for a hand set (then `exercise` is `nil` and no body is coached).
+    let hands: LiveHandCoach?
+    /// Called once when the gestures ended the set (a held open palm).
+    private let gestureEnded: @Sendable () -> Void
     private var keypoints: PoseTrackFrameDecoder?
     private var series: [AngleSample] = []
     private var framesCoached = 0
@@ -54,10 +58,14 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
         prescribedReps: Int?,
         prescribedHoldSeconds: Double?,
         keypointHeader: PoseTrackHeader?,
-        estimators: CameraEstimatorPool?,
+        estimators: CameraEstimatorPool<any CameraPoseEstimator>?,
+        hands: LiveHandCoach? = nil,
         send: @escaping @Sendable (String) -> Void,
-        completed: @escaping @Sendable (Repetition) -> Void
+        completed: @escaping @Sendable (Repetition) -> Void,
+        gestureEnded: @escaping @Sendable () -> Void = {}
     ) {
+        self.hands = hands
+        self.gestureEnded = gestureEnded
         self.id = id
         self.input = input
         var exercise = exercise
@@ -114,6 +122,12 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
         waiting = nil
         lock.unlock()
         guard let frame else { return }
+        if let hands {
+            let answer = hands.coach(frame, dropped: droppedFrames, prescribedReps: prescribedReps)
+            if let message = answer.message, !lock.withLock({ ended }) { send(message) }
+            if answer.ended { gestureEnded() }
+            return
+        }
         do throws(LiveFrameError) {
             if estimator == nil {
                 guard !estimatorFailed, let estimators else { return }
@@ -245,6 +259,7 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
 
     /// Gives the estimator back for another session, once ``stop()`` was called and no worker is on the set.
     func releaseEstimator() {
+        hands?.releaseEstimator()
         if let estimator { estimators?.give(estimator) }
         estimator = nil
     }
@@ -255,6 +270,10 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
     func outcome() -> (
         events: [CoachEvent], summary: SessionSummary, json: String, series: [AngleSample], problem: String?
     )? {
+        if let hands {
+            guard let outcome = hands.outcome(id: id, prescribedReps: prescribedReps) else { return nil }
+            return ([], outcome.stored, outcome.json, hands.series, outcome.problem)
+        }
         guard var coach, framesCoached > 0 else { return nil }
         let events = coach.finish()
         self.coach = coach

@@ -26,7 +26,11 @@ final class LiveHandCoach: @unchecked Sendable {
     private(set) var framesCoached = 0
 
     /// - Parameter startOnPinch: the set waits for a held pinch before it counts; otherwise it runs at once.
-    init(exercise: HandExerciseDefinition, startOnPinch: Bool, estimators: CameraEstimatorPool<any CameraHandEstimator>?) {
+    init(
+        exercise: HandExerciseDefinition,
+        startOnPinch: Bool,
+        estimators: CameraEstimatorPool<any CameraHandEstimator>?
+    ) {
         self.exercise = exercise
         self.estimators = estimators
         control = HandGestureControl(setState: startOnPinch ? .idle : .running)
@@ -69,7 +73,9 @@ final class LiveHandCoach: @unchecked Sendable {
         }
     }
 
-    private func hands(_ frame: LiveSet.CameraFrame) throws(LiveFrameError) -> (frame: HandFrame, width: Int, height: Int) {
+    private func hands(
+        _ frame: LiveSet.CameraFrame
+    ) throws(LiveFrameError) -> (frame: HandFrame, width: Int, height: Int) {
         guard let estimator else { throw LiveFrameError(.model, "no hand estimator") }
         var result: Result<(frame: HandFrame, width: Int, height: Int), LiveFrameError> = .failure(
             .init(.model, "not run")
@@ -104,7 +110,9 @@ final class LiveHandCoach: @unchecked Sendable {
 
     /// Coaches one frame of hands (a frame is counted only while the set runs) and reads the gestures.
     func ingest(_ frame: HandFrame, width: Int, height: Int) -> Step {
-        if session == nil { session = HandCoachingSession(exercise: exercise, width: Double(width), height: Double(height)) }
+        if session == nil {
+            session = HandCoachingSession(exercise: exercise, width: Double(width), height: Double(height))
+        }
         var snapshot: HandCoachingSession.Snapshot?
         var coached: Int?
         switch control.setState {
@@ -203,7 +211,8 @@ final class LiveHandCoach: @unchecked Sendable {
         var problem: String?
         if summary.framesMeasured == 0 {
             let cue = summary.setUp.max { $0.seconds < $1.seconds }?.cue ?? HandSetUp.Issue.noHand.cue()
-            problem = "this set: the hand was not measured in any of the \(summary.frames) frames; the coach said: \(cue)"
+            problem =
+                "this set: the hand was not measured in any of the \(summary.frames) frames; the coach said: \(cue)"
         }
         return (stored, json, problem)
     }
@@ -237,14 +246,16 @@ extension LiveMessage {
                 "gesture": .bool(index == step.gestureHand), "keypoints": .object(joints),
             ])
         }
-        let gestureState =
-            step.openPalm
-            ? "openPalm"
-            : switch step.pinch {
-            case .possiblePinch: "possiblePinch"
-            case .pinched: "pinched"
-            case .unknown, .apart, .possibleApart: "none"
+        let gestureState: String
+        if step.openPalm {
+            gestureState = "openPalm"
+        } else {
+            switch step.pinch {
+            case .possiblePinch: gestureState = "possiblePinch"
+            case .pinched: gestureState = "pinched"
+            case .unknown, .apart, .possibleApart: gestureState = "none"
             }
+        }
         let state: [String: JSONValue] = [
             "hand": .bool(true),
             "exercise": .string(exercise.id), "exerciseName": .string(exercise.name),

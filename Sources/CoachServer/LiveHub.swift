@@ -127,12 +127,13 @@ final class LiveHub: Service, @unchecked Sendable {
         let base = "/api/sessions/\(set.id)"
         // A hand set's summary is the hand summary: the body report cannot show it.
         let report = set.hands == nil ? "{\"html\":\"\(base)/report.html\",\"pdf\":\"\(base)/report.pdf\"}" : "null"
+        let hand = set.hands == nil ? "false" : "true"
         let endEvents = JSONValue.array(outcome.events.compactMap(LiveMessage.event)).jsonText
         let message = storageProblem ?? outcome.problem
         return
             "{\"type\":\"summary\",\"session\":\"\(set.id)\",\"dropped\":\(set.droppedFrames),\"events\":\(endEvents),"
             + "\"message\":\(message.map { JSONValue.string($0).jsonText } ?? "null"),"
-            + "\"hand\":\(set.hands != nil),\"report\":\(report),\"summary\":\(outcome.json)}"
+            + "\"hand\":\(hand),\"report\":\(report),\"summary\":\(outcome.json)}"
     }
 
     func run() async throws {

@@ -90,7 +90,7 @@ struct LiveHandSetTests {
             NoReports(),
             LiveTestServer.logger,
             { _ in },
-            { () throws(LiveFrameError) in ScriptedHandEstimator(script: Self.script) }
+            { () throws(LiveFrameError) in ScriptedHandEstimator { Self.script($0) } }
         ).application
         let mailbox = LiveMailbox()
         let fps = 15.0

@@ -111,6 +111,12 @@ struct ServeCommand: AsyncParsableCommand {
             tlsCertificate: tlsCertificate,
             tlsKey: tlsKey
         )
+        var makeHands: CameraHandEstimatorFactory?
+        if !hands.isEmpty {
+            makeHands = { () throws(LiveFrameError) in
+                try MediaPipeCameraHandEstimator(hands: HandAnalysis.handsSought)
+            }
+        }
         let scheme = tlsCertificate == nil ? "http" : "https"
         let shown = host == "0.0.0.0" ? "127.0.0.1" : host
         let database = storage.description
@@ -119,11 +125,7 @@ struct ServeCommand: AsyncParsableCommand {
                 configuration: configuration,
                 store: store,
                 makeEstimator: { () throws(LiveFrameError) in try MediaPipeCameraEstimator() },
-                makeHandEstimator: hands.isEmpty
-                    ? nil
-                    : { () throws(LiveFrameError) in
-                        try MediaPipeCameraHandEstimator(hands: HandAnalysis.handsSought)
-                    },
+                makeHandEstimator: makeHands,
                 reports: LiveReportRenderer(library: library),
                 logger: logger,
                 onServerRunning: { port in

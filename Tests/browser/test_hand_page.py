@@ -18,6 +18,7 @@ folder and deleted afterwards.
 """
 
 import argparse
+import base64
 import shutil
 import sys
 import tempfile
@@ -106,6 +107,10 @@ def pinch_set(server, y4m, screenshot):
         state = wait_for(driver, lambda s: s["pinchedPixel"] is not None, PAD_START + 6)
         if state:
             driver.save_screenshot(str(screenshot))
+            # The canvas as drawn at the first pinched answer (the page moves on before a screenshot is taken).
+            frame = screenshot.with_name(screenshot.stem + "-frame.png")
+            frame.write_bytes(base64.b64decode(state["pinchedFrame"].split(",", 1)[1]))
+            print(f"INFO pinched frame {frame}")
         state = state or hook(driver)
         gestures, pixel = state["gestures"], state["pinchedPixel"]
         print(f"INFO pinch at camera time {camera_time(driver):.2f} s; gesture states {gestures}; "

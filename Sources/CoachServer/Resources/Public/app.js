@@ -26,7 +26,7 @@ const hook = {
   reps: 0, framesSent: 0, framesAnswered: 0, lastState: null, summary: null, posesDrawn: 0,
   // Hand sets: frames whose hands were drawn, the most hands received in one frame, the gesture states seen and the
   // colour drawn on the index tip when pinched.
-  handsDrawn: 0, handsReceived: 0, gestures: [], pinchedPixel: null, setStates: [],
+  handsDrawn: 0, handsReceived: 0, gestures: [], pinchedPixel: null, pinchedFrame: null, setStates: [],
 };
 window.ptcoach = { state: hook };
 
@@ -248,7 +248,7 @@ function resetHud() {
   show(ui.idle, false);
   Object.assign(hook, {
     reps: 0, framesSent: 0, framesAnswered: 0, lastState: null, summary: null,
-    handsDrawn: 0, handsReceived: 0, gestures: [], pinchedPixel: null, setStates: [],
+    handsDrawn: 0, handsReceived: 0, gestures: [], pinchedPixel: null, pinchedFrame: null, setStates: [],
   });
   show(ui.gesture, false);
   setText(ui.setupText, "Connecting to the coach…");
@@ -290,9 +290,10 @@ function notePinch(hands, gesture) {
   if (hook.gestures.at(-1) !== gesture.state) hook.gestures.push(gesture.state);
   if (hook.setStates.at(-1) !== gesture.set) hook.setStates.push(gesture.set);
   const tip = gesture.state === "pinched" && hands?.[gesture.hand]?.keypoints?.indexTip;
-  if (tip) {
+  if (tip && !hook.pinchedPixel) {
     const [r, g, b] = ui.canvas.getContext("2d").getImageData(Math.round(tip[0]), Math.round(tip[1]), 1, 1).data;
     hook.pinchedPixel = [r, g, b];
+    hook.pinchedFrame = ui.canvas.toDataURL("image/png"); // the first pinched frame, as drawn
   }
 }
 

@@ -261,9 +261,12 @@ public enum CoachServer {
                 throw HTTPError(.notFound, message: "no such report: use report.html or report.pdf")
             }
             guard let reported = reportedSet(set) else {
+                let hand = set.summaryJSON.map { $0 != "null" } == true
                 throw HTTPError(
                     .conflict,
-                    message: "this set has no summary yet (still running, or nobody was coached)"
+                    message: hand
+                        ? "this set's summary is not a body summary (a hand set): no report yet; GET /api/sessions/\(set.id) gives it"
+                        : "this set has no summary yet (still running, or nobody was coached)"
                 )
             }
             let bytes = try report(

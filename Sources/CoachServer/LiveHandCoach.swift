@@ -77,17 +77,9 @@ final class LiveHandCoach: @unchecked Sendable {
         _ frame: LiveSet.CameraFrame
     ) throws(LiveFrameError) -> (frame: HandFrame, width: Int, height: Int) {
         guard let estimator else { throw LiveFrameError(.model, "no hand estimator") }
-        var result: Result<(frame: HandFrame, width: Int, height: Int), LiveFrameError> = .failure(
-            .init(.model, "not run")
-        )
-        frame.jpeg.withUnsafeBytes { bytes in
-            do throws(LiveFrameError) {
-                result = .success(try estimator.hands(inJPEG: bytes, at: frame.seconds))
-            } catch {
-                result = .failure(error)
-            }
+        return try frame.withJPEG { bytes throws(LiveFrameError) in
+            try estimator.hands(inJPEG: bytes, at: frame.seconds)
         }
-        return try result.get()
     }
 
     /// What one frame gave.

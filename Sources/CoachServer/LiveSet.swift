@@ -15,6 +15,21 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
         var seconds: Double
         var jpeg: [UInt8]
         var received: ContinuousClock.Instant
+
+        /// Runs `body` on the JPEG's bytes (`withUnsafeBytes` with a typed error).
+        func withJPEG<T>(
+            _ body: (UnsafeRawBufferPointer) throws(LiveFrameError) -> T
+        ) throws(LiveFrameError) -> T {
+            var result: Result<T, LiveFrameError> = .failure(.init(.model, "not run"))
+            jpeg.withUnsafeBytes { bytes in
+                do throws(LiveFrameError) {
+                    result = .success(try body(bytes))
+                } catch {
+                    result = .failure(error)
+                }
+            }
+            return try result.get()
+        }
     }
 
     let id: String
@@ -152,17 +167,9 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
 
     private func jpegPoses(_ frame: CameraFrame) throws(LiveFrameError) -> (frame: PoseFrame, width: Int, height: Int) {
         guard let estimator else { throw LiveFrameError(.model, "no pose estimator") }
-        var result: Result<(frame: PoseFrame, width: Int, height: Int), LiveFrameError> = .failure(
-            .init(.model, "not run")
-        )
-        frame.jpeg.withUnsafeBytes { bytes in
-            do throws(LiveFrameError) {
-                result = .success(try estimator.poses(inJPEG: bytes, at: frame.seconds))
-            } catch {
-                result = .failure(error)
-            }
+        return try frame.withJPEG { bytes throws(LiveFrameError) in
+            try estimator.poses(inJPEG: bytes, at: frame.seconds)
         }
-        return try result.get()
     }
 
     // MARK: - Keypoint frames

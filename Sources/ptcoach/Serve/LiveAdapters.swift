@@ -27,13 +27,10 @@ final class MediaPipeCameraEstimator: CameraPoseEstimator {
     ) throws(LiveFrameError) -> (
         frame: PoseFrame, width: Int, height: Int
     ) {
-        let image = try stream.decode(jpeg)
-        do {
-            var frame = try estimator.poses(in: image, at: stream.modelTime(seconds))
+        try stream.frame(jpeg, at: seconds) { image, time throws(PoseEstimationError) in
+            var frame = try estimator.poses(in: image, at: time)
             frame.seconds = seconds
-            return (frame, image.width, image.height)
-        } catch {
-            throw LiveFrameError(error.code == .timestampNotIncreasing ? .badImage : .model, error.message)
+            return frame
         }
     }
 
@@ -61,13 +58,10 @@ final class MediaPipeCameraHandEstimator: CameraHandEstimator {
     ) throws(LiveFrameError) -> (
         frame: HandFrame, width: Int, height: Int
     ) {
-        let image = try stream.decode(jpeg)
-        do {
-            var frame = try estimator.hands(in: image, at: stream.modelTime(seconds))
+        try stream.frame(jpeg, at: seconds) { image, time throws(PoseEstimationError) in
+            var frame = try estimator.hands(in: image, at: time)
             frame.seconds = seconds
-            return (frame, image.width, image.height)
-        } catch {
-            throw LiveFrameError(error.code == .timestampNotIncreasing ? .badImage : .model, error.message)
+            return frame
         }
     }
 
@@ -90,18 +84,25 @@ struct CameraStream {
         }
     }
 
-    func decode(_ jpeg: UnsafeRawBufferPointer) throws(LiveFrameError) -> RGBImage {
+    /// Decodes `jpeg` and runs `model` on it at the model's time for this stream's `seconds`.
+    mutating func frame<Frame>(
+        _ jpeg: UnsafeRawBufferPointer,
+        at seconds: Double,
+        _ model: (RGBImage, Double) throws(PoseEstimationError) -> Frame
+    ) throws(LiveFrameError) -> (frame: Frame, width: Int, height: Int) {
+        let image: RGBImage
         do {
-            return try decoder.decode(jpeg)
+            image = try decoder.decode(jpeg)
         } catch {
             throw LiveFrameError(.badImage, error.message)
         }
-    }
-
-    /// The model's time for a frame of this stream.
-    mutating func modelTime(_ seconds: Double) -> Double {
-        lastSeconds = offset + seconds
-        return lastSeconds
+        do {
+            let frame = try model(image, offset + seconds)
+            lastSeconds = offset + seconds
+            return (frame, image.width, image.height)
+        } catch {
+            throw LiveFrameError(error.code == .timestampNotIncreasing ? .badImage : .model, error.message)
+        }
     }
 
     /// A new session: its times continue a second after the last one's (MediaPipe's video mode needs increasing

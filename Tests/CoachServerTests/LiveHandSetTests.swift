@@ -153,4 +153,72 @@ struct LiveHandSetTests {
         #expect(saved.exercise == "finger-flexion")
         #expect(saved.summaryJSON?.contains("\"framesMeasured\"") == true)
     }
+
+    @Test("A hand set's bad starts and failing model are one clear error each, and the socket goes on")
+    func handSetErrors() async throws {
+        let (store, _) = try LiveTestServer.store()
+        var configuration = try LiveTestServer.configuration()
+        configuration.handLibrary = try HandExerciseLibrary.bundled().exercises
+        let app = try CoachServer.parts(
+            configuration,
+            store,
+            { () throws(LiveFrameError) in StandingPersonEstimator() },
+            NoReports(),
+            LiveTestServer.logger,
+            { _ in },
+            { () throws(LiveFrameError) in throw LiveFrameError(.model, "the hand model could not start: test") }
+        ).application
+        let mailbox = LiveMailbox()
+        try await app.test(.live) { client in
+            try await LiveTestServer.session(client, mailbox: mailbox) { outbound in
+                try await outbound.write(
+                    .text(#"{"type":"start","input":"keypoints","exercise":"finger-flexion","keypoints":["wrist"]}"#)
+                )
+                _ = try await mailbox.wait(for: "error")
+                try await outbound.write(.text(#"{"type":"start","exercise":"kapandji","holdSeconds":-1}"#))
+                _ = try await mailbox.wait(for: "error", count: 2)
+                try await outbound.write(.text(#"{"type":"start","exercise":"finger-flexion"}"#))
+                _ = try await mailbox.wait(for: "ready")
+                try await outbound.write(LiveTestServer.cameraFrame(id: 1, seconds: 0, bytes: LiveTestServer.jpegBytes))
+                _ = try await mailbox.wait(for: "error", count: 3)
+                try await outbound.write(.text(#"{"type":"end"}"#))
+                _ = try await mailbox.wait(for: "summary")
+            }
+        }
+        let errors = await mailbox.all("error")
+        #expect(errors.map { $0["code"]?.stringValue } == ["bad-message", "bad-message", "hand-model"])
+        #expect(errors[0]["message"]?.stringValue?.contains("camera frames") == true)
+        #expect(errors[2]["message"]?.stringValue?.contains("could not start") == true)
+        let summary = try #require(await mailbox.all("summary").first)
+        #expect(summary["summary"] == .null, "nothing was coached")
+    }
+
+    @Test("A server without the hand model lists no hand exercise and refuses one by name")
+    func noHandModel() async throws {
+        let (store, _) = try LiveTestServer.store()
+        var configuration = try LiveTestServer.configuration()
+        configuration.handLibrary = try HandExerciseLibrary.bundled().exercises
+        let app = try CoachServer.parts(
+            configuration,
+            store,
+            { () throws(LiveFrameError) in StandingPersonEstimator() },
+            NoReports(),
+            LiveTestServer.logger,
+            { _ in }
+        ).application
+        let mailbox = LiveMailbox()
+        try await app.test(.live) { client in
+            try await client.execute(uri: "/api/exercises", method: .get) { response in
+                let list = try JSONValue.parse(String(buffer: response.body)).arrayValue ?? []
+                #expect(!list.isEmpty && list.allSatisfy { $0["hand"] == nil })
+            }
+            try await LiveTestServer.session(client, mailbox: mailbox) { outbound in
+                try await outbound.write(.text(#"{"type":"start","exercise":"finger-flexion"}"#))
+                _ = try await mailbox.wait(for: "error")
+            }
+        }
+        let error = try #require(await mailbox.all("error").first)
+        #expect(error["code"]?.stringValue == "unknown-exercise")
+        #expect(error["message"]?.stringValue?.contains("no hand model") == true)
+    }
 }

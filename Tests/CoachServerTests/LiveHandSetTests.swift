@@ -78,20 +78,31 @@ struct LiveHandSetTests {
         return hands(fist: max(0, share), other: other, seconds: t)
     }
 
-    @Test("A hand set answers with the hands, starts on a held pinch, counts a fist and ends on an open palm")
-    func handSetObeysThePinch() async throws {
-        let (store, _) = try LiveTestServer.store()
+    /// The server with the hand library and `hands` as its hand model (`nil`: none).
+    static func application(
+        store: any ClinicStore,
+        hands: CameraHandEstimatorFactory?
+    ) throws -> some ApplicationProtocol {
         var configuration = try LiveTestServer.configuration()
         configuration.handLibrary = try HandExerciseLibrary.bundled().exercises
-        let app = try CoachServer.parts(
+        return try CoachServer.parts(
             configuration,
             store,
             { () throws(LiveFrameError) in StandingPersonEstimator() },
             NoReports(),
             LiveTestServer.logger,
             { _ in },
-            { () throws(LiveFrameError) in ScriptedHandEstimator { Self.script($0) } }
+            hands
         ).application
+    }
+
+    @Test("A hand set answers with the hands, starts on a held pinch, counts a fist and ends on an open palm")
+    func handSetObeysThePinch() async throws {
+        let (store, _) = try LiveTestServer.store()
+        let app = try Self.application(
+            store: store,
+            hands: { () throws(LiveFrameError) in ScriptedHandEstimator { Self.script($0) } }
+        )
         let mailbox = LiveMailbox()
         let fps = 15.0
         try await app.test(.live) { client in
@@ -157,17 +168,10 @@ struct LiveHandSetTests {
     @Test("A hand set's bad starts and failing model are one clear error each, and the socket goes on")
     func handSetErrors() async throws {
         let (store, _) = try LiveTestServer.store()
-        var configuration = try LiveTestServer.configuration()
-        configuration.handLibrary = try HandExerciseLibrary.bundled().exercises
-        let app = try CoachServer.parts(
-            configuration,
-            store,
-            { () throws(LiveFrameError) in StandingPersonEstimator() },
-            NoReports(),
-            LiveTestServer.logger,
-            { _ in },
-            { () throws(LiveFrameError) in throw LiveFrameError(.model, "the hand model could not start: test") }
-        ).application
+        let app = try Self.application(
+            store: store,
+            hands: { () throws(LiveFrameError) in throw LiveFrameError(.model, "the hand model could not start: test") }
+        )
         let mailbox = LiveMailbox()
         try await app.test(.live) { client in
             try await LiveTestServer.session(client, mailbox: mailbox) { outbound in
@@ -196,16 +200,7 @@ struct LiveHandSetTests {
     @Test("A server without the hand model lists no hand exercise and refuses one by name")
     func noHandModel() async throws {
         let (store, _) = try LiveTestServer.store()
-        var configuration = try LiveTestServer.configuration()
-        configuration.handLibrary = try HandExerciseLibrary.bundled().exercises
-        let app = try CoachServer.parts(
-            configuration,
-            store,
-            { () throws(LiveFrameError) in StandingPersonEstimator() },
-            NoReports(),
-            LiveTestServer.logger,
-            { _ in }
-        ).application
+        let app = try Self.application(store: store, hands: nil)
         let mailbox = LiveMailbox()
         try await app.test(.live) { client in
             try await client.execute(uri: "/api/exercises", method: .get) { response in

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test: sets up what they need first (system packages, pose runtime and model, Chromium, ChromeDriver
 # and Selenium for the browser test), then `swift test`, then the live coach in a real browser
-# (Tests/browser/test_live_page.py: Chromium whose camera is a real video, against `ptcoach serve`), the clinic
+# (Tests/browser/test_live_page.py: Chromium whose camera is a real video, against `ptcoach serve`), a hand exercise
+# live (Tests/browser/test_hand_page.py: the count and the pinch on real hand videos), the clinic
 # in a real browser (Tests/browser/test_clinic.py: therapist, patient, programme, a set, the dashboard, FHIR
 # validated), the durability of live sets (Tests/browser/test_durability.py: concurrent sets, kill -9) and two
 # instances on one PostgreSQL database (Tests/browser/test_two_instances.py). A throw-away PostgreSQL server
@@ -22,6 +23,8 @@ if [ $# -eq 0 ]; then
     bin="$(swift build --show-bin-path)/ptcoach"
     echo "== browser test: the live coach in Chromium with squat_17.mp4 as the camera"
     python3 Tests/browser/test_live_page.py --server-binary "$bin" --screenshot "${TMPDIR:-/tmp}/ptcoach-live.png"
+    echo "== browser test: a hand exercise live (finger-flexion on a fist video; the pinch on the Kapandji video)"
+    python3 Tests/browser/test_hand_page.py --server-binary "$bin" --screenshot "${TMPDIR:-/tmp}/ptcoach-hands.png"
     echo "== browser test: the clinic (therapist, patient, programme, a set, the dashboard, FHIR export)"
     python3 Tests/browser/test_clinic.py --server-binary "$bin" --screenshots "${TMPDIR:-/tmp}/ptcoach-clinic"
     echo "== durability: three live sets at once, then kill -9 mid-set and a restart"

@@ -29,11 +29,20 @@ public enum CoachServer {
         configuration: CoachServerConfiguration,
         store: any ClinicStore,
         makeEstimator: @escaping CameraPoseEstimatorFactory,
+        makeHandEstimator: CameraHandEstimatorFactory? = nil,
         reports: any ReportRendering,
         logger: Logger,
         onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
     ) async throws {
-        let (application, shutdown) = try parts(configuration, store, makeEstimator, reports, logger, onServerRunning)
+        let (application, shutdown) = try parts(
+            configuration,
+            store,
+            makeEstimator,
+            reports,
+            logger,
+            onServerRunning,
+            makeHandEstimator
+        )
         // Services stop in the reverse of this order: the sockets are closed with a reason before the server goes.
         let group = ServiceGroup(
             configuration: .init(
@@ -46,16 +55,23 @@ public enum CoachServer {
     }
 
     /// The application, and the service that closes the live sockets first at shutdown (tests run them as
-    /// ``run(configuration:store:makeEstimator:reports:logger:onServerRunning:)`` does, or the application alone).
+    /// ``run(configuration:store:makeEstimator:makeHandEstimator:reports:logger:onServerRunning:)`` does, or the application alone).
     static func parts(
         _ configuration: CoachServerConfiguration,
         _ store: any ClinicStore,
         _ makeEstimator: @escaping CameraPoseEstimatorFactory,
         _ reports: any ReportRendering,
         _ logger: Logger,
-        _ onServerRunning: @escaping @Sendable (_ port: Int) async -> Void
+        _ onServerRunning: @escaping @Sendable (_ port: Int) async -> Void,
+        _ makeHandEstimator: CameraHandEstimatorFactory? = nil
     ) throws -> (application: some ApplicationProtocol, shutdown: LiveShutdown) {
-        let hub = LiveHub(configuration: configuration, store: store, makeEstimator: makeEstimator, logger: logger)
+        let hub = LiveHub(
+            configuration: configuration,
+            store: store,
+            makeEstimator: makeEstimator,
+            makeHandEstimator: makeHandEstimator,
+            logger: logger
+        )
         let router = Router(context: CoachRequestContext.self)
         router.middlewares.add(LogRequestsMiddleware(.debug))
         guard let publicFolder = Bundle.module.url(forResource: "Public", withExtension: nil)?.path else {
@@ -190,17 +206,23 @@ public enum CoachServer {
             json(.object(["status": .string("ok"), "sessions": .number(Double(hub.openSets))]))
         }
         router.get("/api/exercises") { _, _ in
-            json(
-                .array(
-                    library.map { e in
-                        .object([
-                            "id": .string(e.id), "name": .string(e.name), "view": .string(e.view.rawValue),
-                            "kind": .string(e.isHold ? "hold" : "reps"), "summary": .string(e.summary),
-                            "primary": .string(e.primaryAngle.rawValue),
-                        ])
-                    }
-                )
-            )
+            var list: [JSONValue] = library.map { e in
+                .object([
+                    "id": .string(e.id), "name": .string(e.name), "view": .string(e.view.rawValue),
+                    "kind": .string(e.isHold ? "hold" : "reps"), "summary": .string(e.summary),
+                    "primary": .string(e.primaryAngle.rawValue),
+                ])
+            }
+            // The hand exercises, marked "hand": true, when the server has the hand model.
+            let hands = hub.handEstimators == nil ? [] : hub.handLibrary
+            list += hands.map { e in
+                .object([
+                    "id": .string(e.id), "name": .string(e.name), "view": .string(e.view.rawValue),
+                    "kind": .string("reps"), "summary": .string(e.summary), "primary": .string(e.primary.rawValue),
+                    "hand": .bool(true),
+                ])
+            }
+            return json(.array(list))
         }
         router.get("/api/samples") { _, _ in
             json(.array((samples?.list ?? []).map(\.json)))
@@ -239,9 +261,12 @@ public enum CoachServer {
                 throw HTTPError(.notFound, message: "no such report: use report.html or report.pdf")
             }
             guard let reported = reportedSet(set) else {
+                let hand = set.summaryJSON.map { $0 != "null" } == true
                 throw HTTPError(
                     .conflict,
-                    message: "this set has no summary yet (still running, or nobody was coached)"
+                    message: hand
+                        ? "this set's summary is not a body summary (a hand set): no report yet; GET /api/sessions/\(set.id) gives it"
+                        : "this set has no summary yet (still running, or nobody was coached)"
                 )
             }
             let bytes = try report(

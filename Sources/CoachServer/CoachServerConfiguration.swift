@@ -9,6 +9,8 @@ public struct CoachServerConfiguration: Sendable {
     public var dataDirectory: String
     /// The exercise library.
     public var library: [ExerciseDefinition]
+    /// The hand exercises (coached with the hand model: `CoachServer.run`'s `makeHandEstimator`).
+    public var handLibrary: [HandExerciseDefinition]
     /// Camera sessions coached at once; the next is refused with a clear message.
     public var maxCameraSessions: Int
     /// Inference workers (0: one per core, the default (the pose model uses one core per frame).
@@ -30,6 +32,7 @@ public struct CoachServerConfiguration: Sendable {
         port: Int = 8080,
         dataDirectory: String,
         library: [ExerciseDefinition],
+        handLibrary: [HandExerciseDefinition] = [],
         maxCameraSessions: Int = 8,
         workers: Int = 0,
         maxFrameBytes: Int = 1 << 20,
@@ -43,6 +46,7 @@ public struct CoachServerConfiguration: Sendable {
         self.port = port
         self.dataDirectory = dataDirectory
         self.library = library
+        self.handLibrary = handLibrary
         self.maxCameraSessions = maxCameraSessions
         self.workers = workers > 0 ? workers : ProcessInfo.processInfo.activeProcessorCount
         self.maxFrameBytes = maxFrameBytes

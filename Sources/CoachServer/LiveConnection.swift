@@ -148,7 +148,21 @@ actor LiveConnection {
         if set != nil { await endSet() }
         let library = hub.library
         var exercise: ExerciseDefinition?
-        if let id = json["exercise"], id != .null {
+        // A hand exercise: coached with the hand model, on camera frames (docs/live-protocol.md, "Hand exercises").
+        var hand: HandExerciseDefinition?
+        if let id = json["exercise"]?.stringValue, !library.contains(where: { $0.id == id }),
+            let found = hub.handLibrary.first(where: { $0.id == id })
+        {
+            guard hub.handEstimators != nil else {
+                fail("unknown-exercise", "'\(id)' is a hand exercise and this server has no hand model")
+                return true
+            }
+            hand = found
+            if let problem = handStartProblem(json, &hand!) {
+                fail("bad-message", problem)
+                return true
+            }
+        } else if let id = json["exercise"], id != .null {
             guard let id = id.stringValue, let found = library.first(where: { $0.id == id }) else {
                 fail(
                     "unknown-exercise",
@@ -208,7 +222,7 @@ actor LiveConnection {
         var hold: Double? = followed.flatMap {
             exercise?.isHold == true ? nil : $0.programme.items[$0.item].holdSeconds
         }
-        if followed == nil, let value = json["holdSeconds"], value != .null {
+        if followed == nil, hand == nil, let value = json["holdSeconds"], value != .null {
             guard let seconds = value.doubleValue, seconds > 0 else {
                 fail("bad-message", "\"holdSeconds\" must be a number of seconds above 0")
                 return true
@@ -274,6 +288,13 @@ actor LiveConnection {
             prescribedHoldSeconds: hold,
             keypointHeader: header,
             estimators: input == .camera ? hub.estimators : nil,
+            hands: hand.map {
+                LiveHandCoach(
+                    exercise: $0,
+                    startOnPinch: json["startOnPinch"] == .bool(true),
+                    estimators: hub.handEstimators
+                )
+            },
             send: { output(.text($0)) },
             completed: { repetition in
                 saves.add(
@@ -285,14 +306,15 @@ actor LiveConnection {
                         }
                     }
                 )
-            }
+            },
+            gestureEnded: { [weak self] in Task { await self?.gestureEnded(setID: id) } }
         )
         var record = SetRecord(
             id: id,
             startedAt: newSet.startedAt,
             input: input.rawValue,
-            exercise: exercise?.id,
-            exerciseName: exercise?.name,
+            exercise: exercise?.id ?? hand?.id,
+            exerciseName: exercise?.name ?? hand?.name,
             prescribedReps: reps,
             prescribedHoldSeconds: hold
         )
@@ -318,6 +340,12 @@ actor LiveConnection {
         ready["exercise"] =
             exercise.map {
                 .object(["id": .string($0.id), "name": .string($0.name), "view": .string($0.view.rawValue)])
+            } ?? hand.map {
+                .object([
+                    "id": .string($0.id), "name": .string($0.name), "view": .string($0.view.rawValue),
+                    "hand": .bool(true), "setUp": .string($0.setUp),
+                    "gestures": .string(HandGestureControl.setUpGuidance),
+                ])
             } ?? .null
         if let followed {
             let item = followed.programme.items[followed.item]
@@ -341,6 +369,31 @@ actor LiveConnection {
         let (hub, saves) = (hub, saves)
         let message = await Task { await hub.finish(set, after: saves) }.value
         if let message { send(message) }
+    }
+
+    /// What is wrong with a hand set's start message (camera frames only, no programme; a hold applies to the
+    /// definition's repetitions), or `nil`.
+    private func handStartProblem(_ json: JSONValue, _ hand: inout HandExerciseDefinition) -> String? {
+        if let input = json["input"]?.stringValue, input != "camera" {
+            return "'\(hand.id)' is a hand exercise: send camera frames (\"input\": \"camera\")"
+        }
+        if let item = json["programmeItem"], item != .null {
+            return "hand exercises are not in programmes yet; start '\(hand.id)' without \"programmeItem\""
+        }
+        if let value = json["holdSeconds"], value != .null {
+            guard let seconds = value.doubleValue, hand.repetition.acceptsHold(seconds) else {
+                return "\"holdSeconds\" must be above 0 and below "
+                    + "\(String(format: "%g", hand.repetition.maximumSeconds)) s for '\(hand.id)'"
+            }
+            hand.repetition.holdSeconds = seconds
+        }
+        return nil
+    }
+
+    /// A held open palm ended the set whose id is `setID`: finish it as `end` does, if it is still the one running.
+    private func gestureEnded(setID: String) async {
+        guard set?.id == setID else { return }
+        await endSet()
     }
 
     private func releaseSeat() {

@@ -11,7 +11,10 @@ final class LiveHub: Service, @unchecked Sendable {
     let configuration: CoachServerConfiguration
     let library: [ExerciseDefinition]
     let store: any ClinicStore
-    let estimators: CameraEstimatorPool
+    let estimators: CameraEstimatorPool<any CameraPoseEstimator>
+    /// The hand sets' estimators; `nil` when the server was given no hand model.
+    let handEstimators: CameraEstimatorPool<any CameraHandEstimator>?
+    let handLibrary: [HandExerciseDefinition]
     let pool: InferencePool
     let logger: Logger
 
@@ -24,8 +27,11 @@ final class LiveHub: Service, @unchecked Sendable {
         configuration: CoachServerConfiguration,
         store: any ClinicStore,
         makeEstimator: @escaping CameraPoseEstimatorFactory,
+        makeHandEstimator: CameraHandEstimatorFactory? = nil,
         logger: Logger
     ) {
+        handEstimators = makeHandEstimator.map { CameraEstimatorPool(make: $0) }
+        handLibrary = configuration.handLibrary
         self.configuration = configuration
         self.library = configuration.library
         self.store = store
@@ -119,12 +125,15 @@ final class LiveHub: Service, @unchecked Sendable {
         }
         logger.info("live: set \(set.id) ended: \(outcome.summary.reps) reps, \(set.droppedFrames) frames dropped")
         let base = "/api/sessions/\(set.id)"
+        // A hand set's summary is the hand summary: the body report cannot show it.
+        let report = set.hands == nil ? "{\"html\":\"\(base)/report.html\",\"pdf\":\"\(base)/report.pdf\"}" : "null"
+        let hand = set.hands == nil ? "false" : "true"
         let endEvents = JSONValue.array(outcome.events.compactMap(LiveMessage.event)).jsonText
         let message = storageProblem ?? outcome.problem
         return
             "{\"type\":\"summary\",\"session\":\"\(set.id)\",\"dropped\":\(set.droppedFrames),\"events\":\(endEvents),"
             + "\"message\":\(message.map { JSONValue.string($0).jsonText } ?? "null"),"
-            + "\"report\":{\"html\":\"\(base)/report.html\",\"pdf\":\"\(base)/report.pdf\"},\"summary\":\(outcome.json)}"
+            + "\"hand\":\(hand),\"report\":\(report),\"summary\":\(outcome.json)}"
     }
 
     func run() async throws {

@@ -15,6 +15,21 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
         var seconds: Double
         var jpeg: [UInt8]
         var received: ContinuousClock.Instant
+
+        /// Runs `body` on the JPEG's bytes (`withUnsafeBytes` with a typed error).
+        func withJPEG<T>(
+            _ body: (UnsafeRawBufferPointer) throws(LiveFrameError) -> T
+        ) throws(LiveFrameError) -> T {
+            var result: Result<T, LiveFrameError> = .failure(.init(.model, "not run"))
+            jpeg.withUnsafeBytes { bytes in
+                do throws(LiveFrameError) {
+                    result = .success(try body(bytes))
+                } catch {
+                    result = .failure(error)
+                }
+            }
+            return try result.get()
+        }
     }
 
     let id: String
@@ -40,7 +55,11 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
     // The coaching state: touched by one worker (or the socket's task) at a time.
     private var coach: CoachingSession?
     private var estimator: (any CameraPoseEstimator)?
-    private let estimators: CameraEstimatorPool?
+    private let estimators: CameraEstimatorPool<any CameraPoseEstimator>?
+    /// A hand exercise's coach, for a hand set (then `exercise` is `nil` and no body is coached).
+    let hands: LiveHandCoach?
+    /// Called once when the gestures ended the set (a held open palm).
+    private let gestureEnded: @Sendable () -> Void
     private var keypoints: PoseTrackFrameDecoder?
     private var series: [AngleSample] = []
     private var framesCoached = 0
@@ -54,10 +73,14 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
         prescribedReps: Int?,
         prescribedHoldSeconds: Double?,
         keypointHeader: PoseTrackHeader?,
-        estimators: CameraEstimatorPool?,
+        estimators: CameraEstimatorPool<any CameraPoseEstimator>?,
+        hands: LiveHandCoach? = nil,
         send: @escaping @Sendable (String) -> Void,
-        completed: @escaping @Sendable (Repetition) -> Void
+        completed: @escaping @Sendable (Repetition) -> Void,
+        gestureEnded: @escaping @Sendable () -> Void = {}
     ) {
+        self.hands = hands
+        self.gestureEnded = gestureEnded
         self.id = id
         self.input = input
         var exercise = exercise
@@ -114,6 +137,12 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
         waiting = nil
         lock.unlock()
         guard let frame else { return }
+        if let hands {
+            let answer = hands.coach(frame, dropped: droppedFrames, prescribedReps: prescribedReps)
+            if let message = answer.message, !lock.withLock({ ended }) { send(message) }
+            if answer.ended { gestureEnded() }
+            return
+        }
         do throws(LiveFrameError) {
             if estimator == nil {
                 guard !estimatorFailed, let estimators else { return }
@@ -138,17 +167,9 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
 
     private func jpegPoses(_ frame: CameraFrame) throws(LiveFrameError) -> (frame: PoseFrame, width: Int, height: Int) {
         guard let estimator else { throw LiveFrameError(.model, "no pose estimator") }
-        var result: Result<(frame: PoseFrame, width: Int, height: Int), LiveFrameError> = .failure(
-            .init(.model, "not run")
-        )
-        frame.jpeg.withUnsafeBytes { bytes in
-            do throws(LiveFrameError) {
-                result = .success(try estimator.poses(inJPEG: bytes, at: frame.seconds))
-            } catch {
-                result = .failure(error)
-            }
+        return try frame.withJPEG { bytes throws(LiveFrameError) in
+            try estimator.poses(inJPEG: bytes, at: frame.seconds)
         }
-        return try result.get()
     }
 
     // MARK: - Keypoint frames
@@ -245,6 +266,7 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
 
     /// Gives the estimator back for another session, once ``stop()`` was called and no worker is on the set.
     func releaseEstimator() {
+        hands?.releaseEstimator()
         if let estimator { estimators?.give(estimator) }
         estimator = nil
     }
@@ -255,6 +277,10 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
     func outcome() -> (
         events: [CoachEvent], summary: SessionSummary, json: String, series: [AngleSample], problem: String?
     )? {
+        if let hands {
+            guard let outcome = hands.outcome(id: id, prescribedReps: prescribedReps) else { return nil }
+            return ([], outcome.stored, outcome.json, hands.series, outcome.problem)
+        }
         guard var coach, framesCoached > 0 else { return nil }
         let events = coach.finish()
         self.coach = coach

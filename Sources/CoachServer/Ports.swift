@@ -24,6 +24,27 @@ public protocol CameraPoseEstimator: AnyObject {
     func startStream()
 }
 
+/// Finds the hands in a live hand-exercise session's camera frames: the hand model's counterpart of
+/// ``CameraPoseEstimator``, one per session (video mode, tracking the hands), used by one worker at a time.
+public protocol CameraHandEstimator: AnyObject {
+    /// Decodes `jpeg` and finds the hands in it (up to three: the patient's two and someone else's).
+    ///
+    /// - Returns: the frame's hands, in pixels of the decoded image, and its size.
+    /// - Throws: ``LiveFrameError`` as ``CameraPoseEstimator/poses(inJPEG:at:)`` does.
+    func hands(
+        inJPEG jpeg: UnsafeRawBufferPointer,
+        at seconds: Double
+    ) throws(LiveFrameError) -> (
+        frame: HandFrame, width: Int, height: Int
+    )
+
+    /// Another session's stream begins (as ``CameraPoseEstimator/startStream()``).
+    func startStream()
+}
+
+/// Makes a fresh hand estimator when no idle one can be reused.
+public typealias CameraHandEstimatorFactory = @Sendable () throws(LiveFrameError) -> any CameraHandEstimator
+
 /// Why a camera frame gave no poses.
 public struct LiveFrameError: Error, Sendable, CustomStringConvertible {
     public enum Kind: Sendable { case badImage, model }

@@ -78,10 +78,10 @@ def video_seconds(path):
     return float(out.strip())
 
 
-def make_camera(video, y4m):
-    """The video as a 640x360 yuv420p Y4M, with still frames before and after it."""
+def make_camera(video, y4m, scale="640:360"):
+    """The video as a yuv420p Y4M (640x360 unless `scale` says), with still frames before and after it."""
     subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", str(video), "-an", "-vf",
-                    f"scale=640:360,tpad=start_duration={PAD_START}:start_mode=clone:"
+                    f"scale={scale},tpad=start_duration={PAD_START}:start_mode=clone:"
                     f"stop_duration={PAD_END}:stop_mode=clone",
                     "-pix_fmt", "yuv420p", str(y4m)], check=True)
 

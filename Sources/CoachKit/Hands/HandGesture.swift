@@ -139,15 +139,23 @@ public struct HandGestureControl: Sendable {
     /// The pinch that acted is released before another may act.
     private var armed = true
 
-    public init(pinch: PinchGesture.Configuration = .init(), palmFrames: Int = 15) {
+    /// - Parameter setState: where the set stands at first (`running` for a set started otherwise, so that the
+    ///   first pinch pauses it).
+    public init(pinch: PinchGesture.Configuration = .init(), palmFrames: Int = 15, setState: SetState = .idle) {
         self.pinch = PinchGesture(configuration: pinch)
         self.palmFrames = palmFrames
+        self.setState = setState
     }
 
     /// The hand gestures are read from: the coached hand is skipped (`coached`, an index in `hands`); of the
     /// others, the first.
     public static func gestureHand(_ hands: [HandPose], coached: Int?) -> HandPose? {
-        hands.indices.first { $0 != coached }.map { hands[$0] }
+        gestureHandIndex(hands, coached: coached).map { hands[$0] }
+    }
+
+    /// The index in `hands` of ``gestureHand(_:coached:)``.
+    public static func gestureHandIndex(_ hands: [HandPose], coached: Int?) -> Int? {
+        hands.indices.first { $0 != coached }
     }
 
     /// One frame: every hand seen and the coached one (`nil` when no hand exercise is coached). Returns the command

@@ -11,19 +11,21 @@ enum HandAnalysis {
     /// The hand exercise `id`, when it is one (the bundled hand library, or `DIRECTORY/hands` with
     /// `--exercises-directory`); `nil` for any other id, which is then looked up among the body exercises.
     static func exercise(id: String, directory: String?) throws -> HandExerciseDefinition? {
-        let library: HandExerciseLibrary
+        try library(directory: directory)?[id]
+    }
+
+    /// The hand exercises: the bundled ones, or those of `DIRECTORY/hands` (`nil` when it has none).
+    static func library(directory: String?) throws -> HandExerciseLibrary? {
         do {
             if let directory {
                 let hands = (directory as NSString).appendingPathComponent("hands")
                 guard FileManager.default.fileExists(atPath: hands) else { return nil }
-                library = try HandExerciseLibrary(directory: hands)
-            } else {
-                library = try HandExerciseLibrary.bundled()
+                return try HandExerciseLibrary(directory: hands)
             }
+            return try HandExerciseLibrary.bundled()
         } catch {
             throw CLIError(error.description)
         }
-        return library[id]
     }
 
     /// The most hands a video's hand pass looks for: the patient's two and one more, so a third hand is seen.

@@ -79,6 +79,16 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw CLIError("\(error)")
         }
+        // The hand exercises are coached when the hand model is set up; without it the server coaches bodies only.
+        var hands = try HandAnalysis.library(directory: exercisesDirectory)?.exercises ?? []
+        if !hands.isEmpty {
+            do {
+                _ = try MediaPipeRuntime.locate(.hands)
+            } catch {
+                logger.warning("serve: no hand exercises: \(error)")
+                hands = []
+            }
+        }
         let store = try await storage.open()
         var samplesDirectory = samples
         if samplesDirectory == nil, FileManager.default.fileExists(atPath: "../shared/data/videos/labels.csv") {
@@ -94,12 +104,19 @@ struct ServeCommand: AsyncParsableCommand {
             port: port,
             dataDirectory: storage.dataDirectory,
             library: library.exercises,
+            handLibrary: hands,
             maxCameraSessions: maxSessions,
             workers: workers ?? 0,
             samplesDirectory: samplesDirectory,
             tlsCertificate: tlsCertificate,
             tlsKey: tlsKey
         )
+        var makeHands: CameraHandEstimatorFactory?
+        if !hands.isEmpty {
+            makeHands = { () throws(LiveFrameError) in
+                try MediaPipeCameraHandEstimator(hands: HandAnalysis.handsSought)
+            }
+        }
         let scheme = tlsCertificate == nil ? "http" : "https"
         let shown = host == "0.0.0.0" ? "127.0.0.1" : host
         let database = storage.description
@@ -108,6 +125,7 @@ struct ServeCommand: AsyncParsableCommand {
                 configuration: configuration,
                 store: store,
                 makeEstimator: { () throws(LiveFrameError) in try MediaPipeCameraEstimator() },
+                makeHandEstimator: makeHands,
                 reports: LiveReportRenderer(library: library),
                 logger: logger,
                 onServerRunning: { port in

@@ -10,10 +10,7 @@ import PoseKit
 /// per session, as `ptcoach poses` tracks a video).
 final class MediaPipeCameraEstimator: CameraPoseEstimator {
     private var estimator: MediaPipePoseEstimator
-    private let decoder: JPEGDecoder
-    /// Added to a stream's times: the model's clock must keep going forward across the sessions it serves.
-    private var offset = 0.0
-    private var lastSeconds = 0.0
+    private var stream: CameraStream
 
     init() throws(LiveFrameError) {
         do {
@@ -21,11 +18,7 @@ final class MediaPipeCameraEstimator: CameraPoseEstimator {
         } catch {
             throw LiveFrameError(.model, "the pose model could not start: \(error.message)")
         }
-        do {
-            decoder = try JPEGDecoder()
-        } catch {
-            throw LiveFrameError(.model, error.message)
-        }
+        stream = try CameraStream()
     }
 
     func poses(
@@ -34,6 +27,69 @@ final class MediaPipeCameraEstimator: CameraPoseEstimator {
     ) throws(LiveFrameError) -> (
         frame: PoseFrame, width: Int, height: Int
     ) {
+        try stream.frame(jpeg, at: seconds) { image, time throws(PoseEstimationError) in
+            var frame = try estimator.poses(in: image, at: time)
+            frame.seconds = seconds
+            return frame
+        }
+    }
+
+    func startStream() { stream.restart() }
+}
+
+/// A live hand set's camera frames through libjpeg-turbo and the MediaPipe hand model in video mode (one tracker
+/// per session, up to three hands, as `ptcoach analyze` looks for them).
+final class MediaPipeCameraHandEstimator: CameraHandEstimator {
+    private var estimator: MediaPipeHandEstimator
+    private var stream: CameraStream
+
+    init(hands: Int) throws(LiveFrameError) {
+        do {
+            estimator = try MediaPipeHandEstimator(configuration: .init(runningMode: .video, numHands: hands))
+        } catch {
+            throw LiveFrameError(.model, "the hand model could not start: \(error.message)")
+        }
+        stream = try CameraStream()
+    }
+
+    func hands(
+        inJPEG jpeg: UnsafeRawBufferPointer,
+        at seconds: Double
+    ) throws(LiveFrameError) -> (
+        frame: HandFrame, width: Int, height: Int
+    ) {
+        try stream.frame(jpeg, at: seconds) { image, time throws(PoseEstimationError) in
+            var frame = try estimator.hands(in: image, at: time)
+            frame.seconds = seconds
+            return frame
+        }
+    }
+
+    func startStream() { stream.restart() }
+}
+
+/// What a camera estimator needs besides its model: the JPEG decoder, and the model's clock, which must keep going
+/// forward across the sessions it serves.
+struct CameraStream {
+    private let decoder: JPEGDecoder
+    /// Added to a stream's times.
+    private var offset = 0.0
+    private var lastSeconds = 0.0
+
+    init() throws(LiveFrameError) {
+        do {
+            decoder = try JPEGDecoder()
+        } catch {
+            throw LiveFrameError(.model, error.message)
+        }
+    }
+
+    /// Decodes `jpeg` and runs `model` on it at the model's time for this stream's `seconds`.
+    mutating func frame<Frame>(
+        _ jpeg: UnsafeRawBufferPointer,
+        at seconds: Double,
+        _ model: (RGBImage, Double) throws(PoseEstimationError) -> Frame
+    ) throws(LiveFrameError) -> (frame: Frame, width: Int, height: Int) {
         let image: RGBImage
         do {
             image = try decoder.decode(jpeg)
@@ -41,20 +97,17 @@ final class MediaPipeCameraEstimator: CameraPoseEstimator {
             throw LiveFrameError(.badImage, error.message)
         }
         do {
-            var frame = try estimator.poses(in: image, at: offset + seconds)
+            let frame = try model(image, offset + seconds)
             lastSeconds = offset + seconds
-            frame.seconds = seconds
             return (frame, image.width, image.height)
         } catch {
             throw LiveFrameError(error.code == .timestampNotIncreasing ? .badImage : .model, error.message)
         }
     }
-}
 
-extension MediaPipeCameraEstimator {
     /// A new session: its times continue a second after the last one's (MediaPipe's video mode needs increasing
-    /// times; the gap is long enough for the tracker to look for the person afresh).
-    func startStream() {
+    /// times; the gap is long enough for the tracker to look afresh).
+    mutating func restart() {
         offset = lastSeconds + 1
     }
 }

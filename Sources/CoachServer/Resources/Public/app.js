@@ -11,7 +11,8 @@ const ui = {
   startCamera: $("start-camera"), sampleArea: $("sample-area"), sample: $("sample"), startSample: $("start-sample"),
   stage: $("stage"), viewport: $("viewport"), canvas: $("view"), video: $("video"), endSet: $("end-set"), mute: $("mute"), status: $("status"),
   repCounter: $("rep-counter"), badge: $("exercise-badge"), warning: $("warning"), position: $("position"),
-  setupText: $("setup-text"), cue: $("cue"), idle: $("idle"),
+  setupText: $("setup-text"), cue: $("cue"), idle: $("idle"), gesture: $("gesture"),
+  pinchField: $("pinch-field"), pinchStart: $("pinch-start"),
   summary: $("summary"), summaryTitle: $("summary-title"), summaryReps: $("summary-reps"),
   summaryHolds: $("summary-holds"), repRows: document.querySelector("#rep-table tbody"), issues: $("issues"),
   reportHtml: $("report-html"), reportPdf: $("report-pdf"), again: $("again"), error: $("error"),
@@ -26,6 +27,9 @@ const ui = {
 const hook = {
   reps: 0, framesSent: 0, framesAnswered: 0, lastState: null, summary: null, posesDrawn: 0,
   provisional: null, provisionalEvents: { shown: 0, confirmed: 0, withdrawn: 0 },
+  // Hand sets: frames whose hands were drawn, the most hands received in one frame, the gesture states seen and the
+  // colour drawn on the index tip when pinched.
+  handsDrawn: 0, handsReceived: 0, gestures: [], pinchedPixel: null, pinchedFrame: null, setStates: [],
 };
 window.ptcoach = { state: hook };
 
@@ -70,7 +74,7 @@ async function loadLibrary() {
     return;
   }
   for (const ex of exercises) {
-    const option = new Option(`${ex.name} (${ex.view} view)`, ex.id);
+    const option = new Option(`${ex.name} (${ex.hand ? "hand" : `${ex.view} view`})`, ex.id);
     option.title = ex.summary ?? "";
     ui.exercise.add(option);
   }
@@ -91,8 +95,9 @@ async function loadSamples() {
 function describeExercise() {
   const ex = exercises.find((e) => e.id === ui.exercise.value);
   setText(ui.exerciseInfo, ex
-    ? `${ex.summary ?? ""} Camera: ${ex.view} view${ex.kind === "hold" ? " · a hold" : ""}.`
+    ? `${ex.summary ?? ""} Camera: ${ex.hand ? "your hand near the camera, all of it in the picture" : `${ex.view} view`}${ex.kind === "hold" ? " · a hold" : ""}.`
     : "The coach names the exercise once it sees you move.");
+  show(ui.pinchField, !!ex?.hand);
   ui.hold.disabled = !ex || session !== null || !!programme.entry;
   ui.hold.placeholder = ex ? "e.g. 2" : "pick an exercise";
 }
@@ -107,6 +112,10 @@ function pickSample() {
 
 // MARK: - Starting and ending a set
 
+function isHandExercise() {
+  return !!exercises.find((e) => e.id === ui.exercise.value)?.hand;
+}
+
 function startMessage() {
   const msg = { type: "start", input: "camera", exercise: ui.exercise.value || null };
   if (programme.entry) return { type: "start", input: "camera", programmeItem: programme.item };
@@ -114,6 +123,7 @@ function startMessage() {
   if (reps >= 1) msg.reps = Math.min(reps, 1000);
   const hold = parseFloat(ui.hold.value);
   if (msg.exercise && hold > 0) msg.holdSeconds = hold;
+  if (isHandExercise()) msg.startOnPinch = ui.pinchStart.checked;
   return msg;
 }
 
@@ -224,7 +234,7 @@ function stopSource() {
 }
 
 function setRunning(running) {
-  for (const el of [ui.exercise, ui.reps, ui.startCamera, ui.sample, ui.startSample]) el.disabled = running;
+  for (const el of [ui.exercise, ui.reps, ui.startCamera, ui.sample, ui.startSample, ui.pinchStart]) el.disabled = running;
   ui.hold.disabled = running || !ui.exercise.value;
   ui.endSet.disabled = !running;
   // The programme's prescription is not the patient's to change.
@@ -242,8 +252,10 @@ function resetHud() {
   Object.assign(hook, {
     reps: 0, framesSent: 0, framesAnswered: 0, lastState: null, summary: null,
     provisional: null, provisionalEvents: { shown: 0, confirmed: 0, withdrawn: 0 },
+    handsDrawn: 0, handsReceived: 0, gestures: [], pinchedPixel: null, pinchedFrame: null, setStates: [],
   });
   ui.repCounter.classList.remove("provisional");
+  show(ui.gesture, false);
   setText(ui.setupText, "Connecting to the coach…");
   show(ui.position, true);
   show(ui.warning, false);
@@ -259,9 +271,15 @@ function onFrame(msg, image, stats) {
   const state = msg.state ?? null;
   hook.framesAnswered = stats.answered;
   hook.lastState = state;
+  const hands = msg.hands ?? null;
+  if (hands) hook.handsReceived = Math.max(hook.handsReceived, hands.length);
   if (image) {
     answeredOnce = true;
-    if (drawAnswer(ui.canvas, image, msg.pose, state)) hook.posesDrawn++;
+    if (drawAnswer(ui.canvas, image, msg.pose, state, hands, msg.gesture)) {
+      if (hands?.length) hook.handsDrawn++;
+      else hook.posesDrawn++;
+    }
+    if (msg.gesture) notePinch(hands, msg.gesture);
     fitViewport();
   }
   const events = msg.events ?? [];
@@ -269,11 +287,33 @@ function onFrame(msg, image, stats) {
   const confirms = events.some((e) => e.type === "repProvisionalEnded" && e.confirmed);
   for (const event of events) {
     if (event.type === "cue") speaker.say(event.text, event.kind);
-    if (event.type === "rep" && !confirms) bump();
+    if ((event.type === "rep" && !confirms) || event.type === "handRep") bump();
     if (event.type === "repProvisional") onProvisional(event.repetition);
     if (event.type === "repProvisionalEnded") onProvisionalEnded(event.confirmed);
   }
-  if (state) renderState(state, msg.pose);
+  if (msg.gesture) renderGesture(msg.gesture);
+  if (state) renderState(state, msg.pose ?? (hands?.length ? hands : null));
+}
+
+/** Records the gesture state (for the test hook) and, when pinched, the colour drawn on the index tip. */
+function notePinch(hands, gesture) {
+  if (hook.gestures.at(-1) !== gesture.state) hook.gestures.push(gesture.state);
+  if (hook.setStates.at(-1) !== gesture.set) hook.setStates.push(gesture.set);
+  const tip = gesture.state === "pinched" && hands?.[gesture.hand]?.keypoints?.indexTip;
+  if (tip && !hook.pinchedPixel) {
+    const [r, g, b] = ui.canvas.getContext("2d").getImageData(Math.round(tip[0]), Math.round(tip[1]), 1, 1).data;
+    hook.pinchedPixel = [r, g, b];
+    hook.pinchedFrame = ui.canvas.toDataURL("image/png"); // the first pinched frame, as drawn
+  }
+}
+
+/** The gesture line of a hand set: what a pinch or an open palm does now, coloured by the pinch's evidence. */
+function renderGesture(gesture) {
+  const words = { possiblePinch: "Pinch… hold it", pinched: "Pinched", openPalm: "Open palm… hold it" };
+  const text = words[gesture.state] ? `${words[gesture.state]} · ${gesture.hint}` : gesture.hint;
+  setText(ui.gesture, text ?? "");
+  ui.gesture.dataset.state = gesture.state;
+  show(ui.gesture, !!text);
 }
 
 // No exercise given: the recognised exercise's counter found a repetition the movement has not counted yet. It
@@ -322,7 +362,9 @@ function renderState(state, pose) {
   // Touch-free start: until the coach sees the person properly, a big "Get into position".
   const setup = textOf(state.setup);
   show(ui.position, !pose || !!setup);
-  setText(ui.setupText, setup ?? (pose ? "" : "Stand where the camera can see all of you"));
+  setText(ui.setupText, setup ?? (pose ? "" : state.hand
+    ? "Hold your hand up to the camera, all of it in the picture"
+    : "Stand where the camera can see all of you"));
 
   // One message at a time: a cue that repeats the set-up guidance shown above is not shown twice.
   const cue = textOf(state.cue);
@@ -353,7 +395,7 @@ function onSummary(msg) {
   // The set's end may withdraw (or confirm) the provisional repetition shown.
   for (const event of msg.events ?? []) if (event.type === "repProvisionalEnded") onProvisionalEnded(event.confirmed);
   hook.summary = summary;
-  for (const el of [ui.warning, ui.cue, ui.position]) show(el, false);
+  for (const el of [ui.warning, ui.cue, ui.position, ui.gesture]) show(el, false);
   hook.reps = summary.reps ?? hook.reps;
   const unit = hook.lastState?.angleUnit ?? "°";
   const name = summary.exerciseName ?? summary.exercise ?? "No exercise recognised";
@@ -365,7 +407,15 @@ function onSummary(msg) {
 
   ui.repRows.replaceChildren(...(summary.repetitions ?? []).map((rep) => {
     const row = document.createElement("tr");
-    const cells = [
+    // A hand set's repetitions: the primary measure from rest to peak, the verdict and the first cue (strings).
+    const verdict = msg.hand ? { good: "good", needsWork: "needs-work" }[rep.verdict] : rep.verdict;
+    const cells = msg.hand ? [
+      String(rep.index),
+      `${formatAngle(rep.rest, unit)} → ${formatAngle(rep.peak, unit)}`,
+      formatAngle(rep.peak, unit),
+      verdict?.replace("-", " ") ?? "–",
+      rep.issues?.[0] ?? "",
+    ] : [
       String(rep.index),
       // The coach's own judgement of the range, in its words ("82% of target (74° of 90–120°)").
       rep.range?.text ?? (rep.rangeOfMotion == null ? "–" : `${Math.round(Math.min(rep.rangeOfMotion, 1) * 100)}%`),
@@ -374,7 +424,7 @@ function onSummary(msg) {
       rep.issues?.[0]?.cue ?? "",
     ];
     for (const text of cells) row.insertCell().textContent = text;
-    row.cells[3].className = rep.verdict ?? "";
+    row.cells[3].className = verdict ?? "";
     return row;
   }));
   if (!summary.repetitions?.length) {
@@ -387,6 +437,7 @@ function onSummary(msg) {
   // Each form issue once, with how many repetitions it came up in.
   const issues = new Map();
   for (const issue of summary.formIssues ?? []) issues.set(issue.cue, (issues.get(issue.cue) ?? 0) + 1);
+  if (msg.hand) for (const rep of summary.repetitions ?? []) for (const cue of rep.issues ?? []) issues.set(cue, (issues.get(cue) ?? 0) + 1);
   for (const w of summary.safetyWarnings ?? []) issues.set(`⚠ ${w.text}`, (issues.get(`⚠ ${w.text}`) ?? 0) + 1);
   ui.issues.replaceChildren(...(issues.size ? [...issues] : [["None — well done.", 0]]).map(([text, n]) => {
     const li = document.createElement("li");

@@ -37,7 +37,7 @@ function point(pose, name) {
  * Draws `image` (the frame sent) and the coach's answer for it onto `canvas`.
  * Returns true when a skeleton was drawn.
  */
-export function drawAnswer(canvas, image, pose, state) {
+export function drawAnswer(canvas, image, pose, state, hands = null, gesture = null) {
   if (canvas.width !== image.width || canvas.height !== image.height) {
     canvas.width = image.width;
     canvas.height = image.height;
@@ -47,7 +47,8 @@ export function drawAnswer(canvas, image, pose, state) {
   // Line widths and text scale with the frame, and grow when the canvas is shown small (a phone).
   const shown = canvas.clientWidth || canvas.width;
   const unit = Math.max(canvas.width / 640, Math.min(0.8 * canvas.width / shown, 2 * canvas.width / 640));
-  const drawn = pose ? drawSkeleton(ctx, pose, unit) : false;
+  let drawn = pose ? drawSkeleton(ctx, pose, unit) : false;
+  if (hands?.length) drawn = drawHands(ctx, hands, gesture, unit) || drawn;
   if (state) {
     if (pose) drawAngle(ctx, pose, state, unit);
     drawGauge(ctx, state, unit);
@@ -92,6 +93,59 @@ function drawSkeleton(ctx, pose, unit) {
     ctx.stroke();
   }
   return bones > 0;
+}
+
+// A hand's bones (Apple Vision's joint names, as the server sends them): each finger from the wrist, and the palm.
+const FINGERS = ["thumb", "index", "middle", "ring", "little"];
+const HAND_BONES = [
+  ...FINGERS.flatMap((f) => {
+    const joints = f === "thumb" ? ["CMC", "MP", "IP", "Tip"] : ["MCP", "PIP", "DIP", "Tip"];
+    const names = ["wrist", ...joints.map((j) => f + j)];
+    return names.slice(1).map((n, i) => [names[i], n]);
+  }),
+  ["indexMCP", "middleMCP"], ["middleMCP", "ringMCP"], ["ringMCP", "littleMCP"],
+];
+// The pinch's evidence on the thumb and index tips, as Apple's sample colours them.
+export const PINCH_COLORS = { possiblePinch: "#ff9c40", pinched: "#3ddc84" };
+const HAND_COLORS = { coached: "#3db8ff", other: "#f2f2f2" };
+
+/**
+ * Draws each hand's skeleton (the coached hand blue, others white) and, on the hand the gestures are read from, the
+ * thumb and index tips orange while a pinch's evidence builds and green once pinched. Returns true when a hand
+ * was drawn.
+ */
+function drawHands(ctx, hands, gesture, unit) {
+  let drawn = false;
+  ctx.lineCap = "round";
+  for (const hand of hands) {
+    const k = hand.keypoints ?? {};
+    const color = hand.coached ? HAND_COLORS.coached : HAND_COLORS.other;
+    for (const [a, b] of HAND_BONES) {
+      const p = k[a], q = k[b];
+      if (!p || !q) continue;
+      ctx.strokeStyle = "rgba(0,0,0,0.6)";
+      ctx.lineWidth = 5 * unit;
+      line(ctx, p, q);
+      ctx.strokeStyle = color;
+      ctx.lineWidth = 2.5 * unit;
+      line(ctx, p, q);
+      drawn = true;
+    }
+    for (const p of Object.values(k)) dot(ctx, p, 3 * unit, color, unit);
+    const tips = hand.gesture && PINCH_COLORS[gesture?.state];
+    if (tips) for (const name of ["thumbTip", "indexTip"]) if (k[name]) dot(ctx, k[name], 8 * unit, tips, unit);
+  }
+  return drawn;
+}
+
+function dot(ctx, p, r, color, unit) {
+  ctx.fillStyle = color;
+  ctx.strokeStyle = "rgba(0,0,0,0.7)";
+  ctx.lineWidth = 1.5 * unit;
+  ctx.beginPath();
+  ctx.arc(p[0], p[1], r, 0, Math.PI * 2);
+  ctx.fill();
+  ctx.stroke();
 }
 
 function line(ctx, p, q) {

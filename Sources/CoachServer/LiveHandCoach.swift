@@ -1,0 +1,293 @@
+import CoachKit
+import Foundation
+import PoseKit
+
+/// The hand side of a live set (a hand exercise): each camera frame through the session's hand estimator (video
+/// mode, up to three hands), a ``CoachKit/HandCoachingSession`` that counts and cues while the set runs, and a
+/// ``CoachKit/HandGestureControl`` that obeys the gestures: a held pinch starts, pauses and resumes the set, a held
+/// open palm ends it. The gestures are read from the hand not coached; while nothing is counted (before the start,
+/// paused), a hand alone in view gives them too. The server decides; the page only shows the state (docs/live-protocol.md, "Hand exercises").
+///
+/// Used by one inference worker at a time, as ``LiveSet``'s coaching state is.
+final class LiveHandCoach: @unchecked Sendable {
+    /// How long a cue stays on the page after it was given.
+    static let cueSeconds = 3.0
+
+    let exercise: HandExerciseDefinition
+    private let estimators: CameraEstimatorPool<any CameraHandEstimator>?
+    private var estimator: (any CameraHandEstimator)?
+    private var estimatorFailed = false
+    private var control: HandGestureControl
+    private var session: HandCoachingSession?
+    private var lastCue: Cue?
+    private var repsSeen = 0
+    private(set) var series: [AngleSample] = []
+    /// Frames coached while the set ran.
+    private(set) var framesCoached = 0
+
+    /// - Parameter startOnPinch: the set waits for a held pinch before it counts; otherwise it runs at once.
+    init(
+        exercise: HandExerciseDefinition,
+        startOnPinch: Bool,
+        estimators: CameraEstimatorPool<any CameraHandEstimator>?
+    ) {
+        self.exercise = exercise
+        self.estimators = estimators
+        control = HandGestureControl(setState: startOnPinch ? .idle : .running)
+    }
+
+    /// One camera frame: its answer (a `frame` message, or an `error` one) and whether an open palm ended the set.
+    func coach(
+        _ frame: LiveSet.CameraFrame,
+        dropped: Int,
+        prescribedReps: Int?
+    ) -> (message: String?, ended: Bool) {
+        do throws(LiveFrameError) {
+            if estimator == nil {
+                guard !estimatorFailed, let estimators else { return (nil, false) }
+                do throws(LiveFrameError) {
+                    estimator = try estimators.take()
+                } catch {
+                    estimatorFailed = true
+                    throw error
+                }
+            }
+            let found = try hands(frame)
+            let before = control.setState
+            let step = ingest(found.frame, width: found.width, height: found.height)
+            let elapsed = ContinuousClock.now - frame.received
+            let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
+            let message = LiveMessage.handFrame(
+                id: frame.id,
+                seconds: frame.seconds,
+                dropped: dropped,
+                serverMilliseconds: milliseconds,
+                step: step,
+                coach: self,
+                prescribedReps: prescribedReps
+            )
+            return (message, before != .ended && control.setState == .ended)
+        } catch {
+            let code = error.kind == .badImage ? "bad-frame" : "hand-model"
+            return (LiveMessage.error(code, "frame \(frame.id): \(error.message)"), false)
+        }
+    }
+
+    private func hands(
+        _ frame: LiveSet.CameraFrame
+    ) throws(LiveFrameError) -> (frame: HandFrame, width: Int, height: Int) {
+        guard let estimator else { throw LiveFrameError(.model, "no hand estimator") }
+        return try frame.withJPEG { bytes throws(LiveFrameError) in
+            try estimator.hands(inJPEG: bytes, at: frame.seconds)
+        }
+    }
+
+    /// What one frame gave.
+    struct Step {
+        var hands: [HandPose]
+        var snapshot: HandCoachingSession.Snapshot?
+        /// The coached hand (an index in `hands`), and the hand the gestures are read from.
+        var coached: Int?
+        var gestureHand: Int?
+        var openPalm: Bool
+        var command: HandGestureControl.Command?
+        var setState: HandGestureControl.SetState
+        var pinch: PinchGesture.State
+        /// The cue on show (given in the last ``cueSeconds``), and the one given in this frame (to be said).
+        var cue: Cue?
+        var newCues: [Cue]
+        /// The repetition completed at this frame, if any.
+        var repetition: HandSessionSummary.Repetition?
+    }
+
+    /// Coaches one frame of hands (a frame is counted only while the set runs) and reads the gestures.
+    func ingest(_ frame: HandFrame, width: Int, height: Int) -> Step {
+        if session == nil {
+            session = HandCoachingSession(exercise: exercise, width: Double(width), height: Double(height))
+        }
+        var snapshot: HandCoachingSession.Snapshot?
+        var coached: Int?
+        switch control.setState {
+        case .running:
+            let s = session!.ingest(frame)
+            snapshot = s
+            coached = s.coachedIndex
+            framesCoached += 1
+            if let value = s.value, value.isFinite, frame.seconds >= (series.last?.seconds ?? -.infinity) + 0.1 {
+                series.append(AngleSample(seconds: frame.seconds, degrees: value))
+            }
+        case .idle, .paused:
+            // Not counting: one hand alone gives the gestures; of two, the one the coach would not coach.
+            coached =
+                frame.hands.count < 2
+                ? nil
+                : HandSetUp.check(frame.hands, width: Double(width), height: Double(height), side: exercise.side).index
+        case .ended:
+            coached = nil
+        }
+        let command = control.ingest(frame.hands, coached: coached)
+        let gestureHand = HandGestureControl.gestureHandIndex(frame.hands, coached: coached)
+        var newCues: [Cue] = []
+        if let cue = snapshot?.cue { newCues.append(cue) }
+        if let command {
+            let text =
+                switch command {
+                case .start: "Set started"
+                case .pause: "Paused: pinch again to go on"
+                case .resume: "Go on"
+                case .end: "Set ended"
+                }
+            newCues.append(Cue(kind: .timing, text: text, priority: 1, seconds: frame.seconds))
+        }
+        var repetition: HandSessionSummary.Repetition?
+        if let reps = snapshot?.reps, reps > repsSeen {
+            repsSeen = reps
+            repetition = session!.summary().repetitions.last
+        }
+        if let cue = newCues.last { lastCue = cue }
+        if let cue = lastCue, frame.seconds - cue.seconds > Self.cueSeconds { lastCue = nil }
+        return Step(
+            hands: frame.hands,
+            snapshot: snapshot,
+            coached: coached,
+            gestureHand: gestureHand,
+            openPalm: gestureHand.map { OpenPalm.isShown(frame.hands[$0]) } ?? false,
+            command: command,
+            setState: control.setState,
+            pinch: control.pinch.state,
+            cue: lastCue,
+            newCues: newCues,
+            repetition: repetition
+        )
+    }
+
+    /// The repetitions counted so far.
+    var reps: Int { repsSeen }
+
+    /// The set-up line in force: the coach's set-up issue while the set runs; before it starts, no hand.
+    func setUpLine(_ step: Step) -> String? {
+        if let issue = step.snapshot?.setUp { return issue.cue(side: exercise.side) }
+        return step.setState == .idle && step.hands.isEmpty ? HandSetUp.Issue.noHand.cue(side: exercise.side) : nil
+    }
+
+    /// What the gestures do now.
+    static func gestureHint(_ state: HandGestureControl.SetState) -> String {
+        switch state {
+        case .idle: "Pinch thumb and index together and hold to start"
+        case .running: "Pinch with your other hand to pause; hold an open palm up to end"
+        case .paused: "Paused: pinch to go on, or hold an open palm up to end"
+        case .ended: "Set ended"
+        }
+    }
+
+    /// Gives the estimator back for another session (once no worker is on the set).
+    func releaseEstimator() {
+        if let estimator { estimators?.give(estimator) }
+        estimator = nil
+    }
+
+    /// The set's summary (`analyze --json`'s hand object) and what the store keeps of it, or `nil` if the set never
+    /// ran. The store holds body summaries: of a hand set it keeps the count, the duration, the exercise and this
+    /// JSON; the repetitions are in the JSON only (no repetition rows).
+    func outcome(id: String, prescribedReps: Int?) -> (stored: SessionSummary, json: String, problem: String?)? {
+        guard let session, framesCoached > 0 else { return nil }
+        let summary = session.summary()
+        guard let json = try? summary.jsonText(file: "live:\(id)", prescribedReps: prescribedReps) else { return nil }
+        var stored = CoachingSession(
+            configuration: .analysis(exercise: nil, library: [], width: session.width, height: session.height)
+        ).summary()
+        stored.exercise = exercise.id
+        stored.exerciseName = exercise.name
+        stored.reps = summary.reps
+        stored.durationSeconds = summary.durationSeconds
+        var problem: String?
+        if summary.framesMeasured == 0 {
+            let cue = summary.setUp.max { $0.seconds < $1.seconds }?.cue ?? HandSetUp.Issue.noHand.cue()
+            problem =
+                "this set: the hand was not measured in any of the \(summary.frames) frames; the coach said: \(cue)"
+        }
+        return (stored, json, problem)
+    }
+}
+
+extension LiveMessage {
+    /// The answer to one frame of a hand set: the hands, the coach's state and the gesture state.
+    static func handFrame(
+        id: Int,
+        seconds: Double,
+        dropped: Int,
+        serverMilliseconds: Double,
+        step: LiveHandCoach.Step,
+        coach: LiveHandCoach,
+        prescribedReps: Int?
+    ) -> String {
+        func number(_ x: Double?, _ scale: Double = 10) -> JSONValue {
+            guard let x, x.isFinite else { return .null }
+            return .number((x * scale).rounded() / scale)
+        }
+        let exercise = coach.exercise
+        let hands = step.hands.enumerated().map { index, hand -> JSONValue in
+            var joints: [String: JSONValue] = [:]
+            for joint in HandJoint.allCases {
+                let k = hand[joint]
+                guard k.confidence > 0, k.x.isFinite, k.y.isFinite else { continue }
+                joints[joint.name] = .array([number(k.x), number(k.y), number(k.confidence, 100)])
+            }
+            return .object([
+                "side": .string(hand.chirality.rawValue), "coached": .bool(index == step.coached),
+                "gesture": .bool(index == step.gestureHand), "keypoints": .object(joints),
+            ])
+        }
+        let gestureState: String
+        if step.openPalm {
+            gestureState = "openPalm"
+        } else {
+            switch step.pinch {
+            case .possiblePinch: gestureState = "possiblePinch"
+            case .pinched: gestureState = "pinched"
+            case .unknown, .apart, .possibleApart: gestureState = "none"
+            }
+        }
+        let state: [String: JSONValue] = [
+            "hand": .bool(true),
+            "exercise": .string(exercise.id), "exerciseName": .string(exercise.name),
+            "confidence": .null, "recognition": .string("exercise"),
+            "reps": .number(Double(step.snapshot?.reps ?? coach.reps)), "provisionalReps": .number(0),
+            "prescribedReps": prescribedReps.map { .number(Double($0)) } ?? .null,
+            "angle": number(step.snapshot?.value, exercise.primary.isDegrees ? 10 : 100),
+            "angleKind": .string(exercise.primary.rawValue), "angleName": .string(exercise.primary.displayName),
+            "angleUnit": .string(exercise.primary.isDegrees ? "°" : ""), "angleJoint": .null, "side": .null,
+            "target": exercise.target.map { .array([.number($0.min), .number($0.max)]) } ?? .null,
+            "rangeOfMotion": step.setState == .running ? number(step.snapshot?.progress, 100) : .null,
+            "cue": step.cue.map { .string($0.text) } ?? .null,
+            "cueKind": step.cue.map { .string($0.kind.rawValue) } ?? .null,
+            "warning": .null, "setup": coach.setUpLine(step).map(JSONValue.string) ?? .null,
+            "hold": .null, "peakHold": .null,
+        ]
+        var events: [JSONValue] = step.newCues.map {
+            .object([
+                "type": .string("cue"), "kind": .string($0.kind.rawValue), "text": .string($0.text),
+                "seconds": .number($0.seconds),
+            ])
+        }
+        if let repetition = step.repetition {
+            events.append(.object(["type": .string("handRep"), "repetition": codable(repetition)]))
+        }
+        if let command = step.command {
+            events.append(.object(["type": .string("gesture"), "command": .string(command.rawValue)]))
+        }
+        return JSONValue.object([
+            "type": .string("frame"), "id": .number(Double(id)), "t": .number(seconds),
+            "dropped": .number(Double(dropped)), "serverMs": .number((serverMilliseconds * 10).rounded() / 10),
+            "pose": .null, "hands": .array(hands), "state": .object(state),
+            "gesture": .object([
+                "state": .string(gestureState), "pinch": .string(step.pinch.rawValue),
+                "hand": step.gestureHand.map { .number(Double($0)) } ?? .null,
+                "set": .string(step.setState.rawValue),
+                "command": step.command.map { .string($0.rawValue) } ?? .null,
+                "hint": .string(LiveHandCoach.gestureHint(step.setState)),
+            ]),
+            "events": .array(events),
+        ]).jsonText
+    }
+}

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// What a hand exercise session found: repetitions with each finger's reach, each finger's range over the set
 /// against its target, TAM, the Kapandji score, the cues given and the time lost to set-up issues. What

@@ -31,7 +31,19 @@ struct HandGestureTests {
         #expect(states.prefix(7).allSatisfy { $0 == .possiblePinch })
         #expect(states[7] == .pinched && states[9] == .pinched)
         #expect(pinch.ingest(Self.hand()) == .possibleApart)
+        // The hand lost for two frames keeps the evidence; for a third, it starts again.
+        #expect(pinch.ingest(nil) == .possibleApart)
+        #expect(pinch.ingest(nil) == .possibleApart)
         #expect(pinch.ingest(nil) == .unknown)
+    }
+
+    /// The hand model loses a hand for a frame now and then, mid-pinch: such a frame neither adds evidence nor starts
+    /// it again, so a held pinch is still recognised after 8 frames of it.
+    @Test func aFrameWithoutTheHandMidPinchKeepsTheEvidence() {
+        var pinch = PinchGesture()
+        var states: [PinchGesture.State] = []
+        for i in 0..<10 { states.append(pinch.ingest(i == 4 ? nil : Self.hand(pinch: true))) }
+        #expect(states[7] == .possiblePinch && states[8] == .pinched, "\(states)")
     }
 
     @Test func aBriefTouchDoesNothing() {

@@ -31,13 +31,23 @@ public struct PinchGesture: Sendable {
         public var apartDistance: Double
         /// Frames in a row of the same evidence before the state changes.
         public var evidenceFrames: Int
+        /// Frames in a row without the hand (the model lost it for a moment) that keep the evidence; one more and
+        /// it starts again.
+        public var dropoutFrames: Int
 
-        public init(pinchDistance: Double = 0.25, apartDistance: Double = 0.4, evidenceFrames: Int = 8) {
+        public init(
+            pinchDistance: Double = 0.25,
+            apartDistance: Double = 0.4,
+            evidenceFrames: Int = 8,
+            dropoutFrames: Int = 2
+        ) {
             precondition(pinchDistance < apartDistance, "pinchDistance must be below apartDistance")
             precondition(evidenceFrames >= 1, "evidenceFrames must be at least 1")
+            precondition(dropoutFrames >= 0, "dropoutFrames must not be negative")
             self.pinchDistance = pinchDistance
             self.apartDistance = apartDistance
             self.evidenceFrames = evidenceFrames
+            self.dropoutFrames = dropoutFrames
         }
     }
 
@@ -45,6 +55,7 @@ public struct PinchGesture: Sendable {
     public private(set) var state = State.unknown
     private var pinchEvidence = 0
     private var apartEvidence = 0
+    private var missingFrames = 0
 
     public init(configuration: Configuration = .init()) {
         self.configuration = configuration
@@ -58,15 +69,20 @@ public struct PinchGesture: Sendable {
         return (hand[.thumbTip].point - hand[.indexTip].point).length / length
     }
 
-    /// Takes one frame's hand (`nil` when no hand is seen: the evidence starts again) and returns the new state.
+    /// Takes one frame's hand (`nil` when no hand is seen: after ``Configuration/dropoutFrames`` such frames in a
+    /// row the evidence starts again) and returns the new state. A frame without the hand neither adds evidence nor
+    /// takes it away: the hand model loses a hand for a frame now and then, mid-pinch (the Kapandji video, live).
     @discardableResult
     public mutating func ingest(_ hand: HandPose?) -> State {
         guard let hand, let distance = Self.distance(hand) else {
+            missingFrames += 1
+            guard missingFrames > configuration.dropoutFrames else { return state }
             pinchEvidence = 0
             apartEvidence = 0
             state = .unknown
             return state
         }
+        missingFrames = 0
         if distance < configuration.pinchDistance {
             pinchEvidence += 1
             apartEvidence = 0

@@ -55,8 +55,7 @@ enum AnnotationPass {
         var session = CoachingSession(configuration: configuration)
         let renderer = OverlayRenderer()
         let background = OverlayColor(red: 38, green: 42, blue: 48)
-        var stills = [RGBImage?](repeating: nil, count: stillTimes.count)
-        var stillDistance = [Double](repeating: .infinity, count: stillTimes.count)
+        var stills = NearestStills(times: stillTimes)
         while let frame = try source.next() {
             var picture: VideoFrame?
             if let decoder {
@@ -69,8 +68,7 @@ enum AnnotationPass {
             }
             _ = session.ingest(frame)
             // Without a video to write, only a frame nearer a still's time than the last one is drawn.
-            let nearer = stillTimes.indices.contains { abs(frame.seconds - stillTimes[$0]) < stillDistance[$0] }
-            guard encoder != nil || nearer else {
+            guard encoder != nil || stills.wants(frame.seconds) else {
                 if let picture { decoder?.recycle(picture.image) }
                 continue
             }
@@ -88,10 +86,7 @@ enum AnnotationPass {
             } catch {
                 throw CLIError("\(error)")
             }
-            for (k, time) in stillTimes.enumerated() where abs(frame.seconds - time) < stillDistance[k] {
-                stillDistance[k] = abs(frame.seconds - time)
-                stills[k] = image
-            }
+            stills.offer(image, at: frame.seconds)
             decoder?.recycle(image)
         }
         do {
@@ -100,7 +95,7 @@ enum AnnotationPass {
             throw CLIError("\(error)")
         }
         finished = true
-        return stills
+        return stills.images
     }
 
     /// The annotated video's encoder: `width`×`height` at `fps`.
@@ -368,4 +363,29 @@ private final class FirstFailure: Sendable {
 private final class UncheckedTransfer<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
+}
+
+/// The frames nearest given times (the report's stills), kept as the frames go by.
+struct NearestStills {
+    let times: [Double]
+    /// One per time: the nearest frame offered so far, `nil` before any.
+    private(set) var images: [RGBImage?]
+    private var distance: [Double]
+
+    init(times: [Double]) {
+        self.times = times
+        images = Array(repeating: nil, count: times.count)
+        distance = Array(repeating: .infinity, count: times.count)
+    }
+
+    /// Whether a frame at `seconds` would be nearer one of the times than the frames offered so far.
+    func wants(_ seconds: Double) -> Bool { times.indices.contains { abs(seconds - times[$0]) < distance[$0] } }
+
+    /// Keeps `image`, of the frame at `seconds`, for each time it is nearer than the frame kept.
+    mutating func offer(_ image: RGBImage, at seconds: Double) {
+        for (k, time) in times.enumerated() where abs(seconds - time) < distance[k] {
+            distance[k] = abs(seconds - time)
+            images[k] = image
+        }
+    }
 }

@@ -262,8 +262,7 @@ enum HandAnalysis {
         var session = HandCoachingSession(exercise: exercise, width: Double(width), height: Double(height))
         let renderer = OverlayRenderer()
         let background = OverlayColor(red: 38, green: 42, blue: 48)
-        var stills = [RGBImage?](repeating: nil, count: stillTimes.count)
-        var distance = [Double](repeating: .infinity, count: stillTimes.count)
+        var stills = NearestStills(times: stillTimes)
         var cue: (text: String, kind: OverlayState.CueKind, until: Double)?
         for frame in frames {
             let snapshot = session.ingest(frame)
@@ -308,10 +307,7 @@ enum HandAnalysis {
             } catch {
                 throw CLIError("\(error)")
             }
-            for (k, time) in stillTimes.enumerated() where abs(frame.seconds - time) < distance[k] {
-                distance[k] = abs(frame.seconds - time)
-                stills[k] = image
-            }
+            stills.offer(image, at: frame.seconds)
         }
         do {
             try encoder?.finish()
@@ -319,6 +315,6 @@ enum HandAnalysis {
             throw CLIError("\(error)")
         }
         finished = true
-        return stills
+        return stills.images
     }
 }

@@ -48,7 +48,10 @@ func makeFrames() -> [PoseFrame] {
     return frames
 }
 let frames = makeFrames()
-let repeats = 560  // 1,008,000 frames
+// `minutes=N` times N minutes instead of 560 (1,008,000 frames): a short run for callgrind, whose instruction
+// counts compare two builds on a loaded machine where times do not.
+let repeats =
+    CommandLine.arguments.dropFirst().first { $0.hasPrefix("minutes=") }.flatMap { Int($0.dropFirst(8)) } ?? 560
 let library = try ExerciseLibrary.bundled()
 
 func run(_ label: String, exercise: ExerciseDefinition?, frames: [PoseFrame], library: ExerciseLibrary) {
@@ -92,6 +95,7 @@ func run(_ label: String, exercise: ExerciseDefinition?, frames: [PoseFrame], li
             + "allocations \(allocations) (\(String(format: "%.4f", Double(allocations) / Double(total))) per frame); "
             + "reps \(summaryReps); events \(events)"
     )
+    guard repeats >= 60 else { return }
     print(
         "  frames/s: minute 1 \(rate(minuteSeconds.prefix(1))), minutes 1-30 \(rate(minuteSeconds.prefix(30))), "
             + "minutes 31-60 \(rate(minuteSeconds[30..<60])), last 30 minutes \(rate(minuteSeconds.suffix(30))); "
@@ -108,5 +112,11 @@ func residentMegabytes() -> Int {
 }
 nonisolated(unsafe) var rss30 = 0
 
-run("squat given", exercise: try library.exercise(id: "squat"), frames: frames, library: library)
-run("no exercise (recognition + agnostic counter)", exercise: nil, frames: frames, library: library)
+// `CoachBenchmark given` or `CoachBenchmark none` runs one mode only (for a profiler); no argument runs both.
+let modes = CommandLine.arguments.dropFirst().filter { !$0.hasPrefix("minutes=") }
+if modes.isEmpty || modes.contains("given") {
+    run("squat given", exercise: try library.exercise(id: "squat"), frames: frames, library: library)
+}
+if modes.isEmpty || modes.contains("none") {
+    run("no exercise (recognition + agnostic counter)", exercise: nil, frames: frames, library: library)
+}

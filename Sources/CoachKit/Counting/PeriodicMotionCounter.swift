@@ -285,16 +285,24 @@ public struct PeriodicMotionCounter: Sendable {
     }
 
     private func project(_ values: [Double], offset: Int = 0) -> Double {
-        var sum = 0.0
-        for d in 0..<dimension { sum += (countedClip(values[offset + d], d) - mean[d]) * component[d] }
-        return sum
-    }
-
-    @inline(__always)
-    private func clip(_ v: Double, _ d: Int) -> Double {
-        let c = center[d]
-        let r = spread[d]
-        return v > c + r ? c + r : (v < c - r ? c - r : v)
+        let dim = dimension
+        return values.withUnsafeBufferPointer { values in
+            countedLow.withUnsafeBufferPointer { low in
+                countedHigh.withUnsafeBufferPointer { high in
+                    mean.withUnsafeBufferPointer { mean in
+                        component.withUnsafeBufferPointer { component in
+                            var sum = 0.0
+                            for d in 0..<dim {
+                                let v = values[offset + d]
+                                let clipped = v > high[d] ? high[d] : (v < low[d] ? low[d] : v)
+                                sum += (clipped - mean[d]) * component[d]
+                            }
+                            return sum
+                        }
+                    }
+                }
+            }
+        }
     }
 
     @inline(__always)
@@ -311,38 +319,48 @@ public struct PeriodicMotionCounter: Sendable {
     private static let heldWindowSamples = 60
 
     private mutating func updateClipping(_ n: Int) {
-        for d in 0..<dimension {
-            for i in 0..<n { sortScratch[i] = window[i * dimension + d] }
-            var median = 0.0
-            var mad = 0.0
+        let dim = dimension
+        window.withUnsafeBufferPointer { window in
             sortScratch.withUnsafeMutableBufferPointer { buffer in
                 let part = UnsafeMutableBufferPointer(rebasing: buffer[0..<n])
-                median = quickselect(part, n / 2)
-                for i in 0..<n { part[i] = abs(part[i] - median) }
-                mad = quickselect(part, n / 2)
-            }
-            var limit = 3 * 1.4826 * mad
-            // The clip reaches every position taken for 1.6 s: only where that many samples lie beyond it on one
-            // side is the held one found (two selections; a steady back-and-forth never gets there).
-            if n >= Self.heldWindowSamples {
-                var below = 0
-                var above = 0
-                for i in 0..<n {
-                    let v = window[i * dimension + d]
-                    if v < median - limit { below += 1 } else if v > median + limit { above += 1 }
-                }
-                if below > Self.heldSamples || above > Self.heldSamples {
-                    for i in 0..<n { sortScratch[i] = window[i * dimension + d] }
-                    sortScratch.withUnsafeMutableBufferPointer { buffer in
-                        let part = UnsafeMutableBufferPointer(rebasing: buffer[0..<n])
-                        let low = quickselect(part, Self.heldSamples)
-                        let high = quickselect(part, n - 1 - Self.heldSamples)
-                        limit = Swift.max(limit, median - low, high - median)
+                for d in 0..<dim {
+                    var lowest = Double.infinity
+                    var highest = -Double.infinity
+                    for i in 0..<n {
+                        let v = window[i * dim + d]
+                        part[i] = v
+                        lowest = Swift.min(lowest, v)
+                        highest = Swift.max(highest, v)
                     }
+                    // One value throughout (z in a 2-D recording): its median, no deviation.
+                    if lowest == highest {
+                        spread[d] = 0.05
+                        center[d] = lowest
+                        continue
+                    }
+                    let median = quickselect(part, n / 2)
+                    for i in 0..<n { part[i] = abs(part[i] - median) }
+                    var limit = 3 * 1.4826 * quickselect(part, n / 2)
+                    // The clip reaches every position taken for 1.6 s: only where that many samples lie beyond it
+                    // on one side is the held one found (two selections; a steady back-and-forth never gets there).
+                    if n >= Self.heldWindowSamples {
+                        var below = 0
+                        var above = 0
+                        for i in 0..<n {
+                            let v = window[i * dim + d]
+                            if v < median - limit { below += 1 } else if v > median + limit { above += 1 }
+                        }
+                        if below > Self.heldSamples || above > Self.heldSamples {
+                            for i in 0..<n { part[i] = window[i * dim + d] }
+                            let low = quickselect(part, Self.heldSamples)
+                            let high = quickselect(part, n - 1 - Self.heldSamples)
+                            limit = Swift.max(limit, median - low, high - median)
+                        }
+                    }
+                    spread[d] = limit + 0.05
+                    center[d] = median
                 }
             }
-            spread[d] = limit + 0.05
-            center[d] = median
         }
     }
 
@@ -373,54 +391,54 @@ public struct PeriodicMotionCounter: Sendable {
         let dim = dimension
         let n = fillWindow()
         updateClipping(n)
-        // Clip the window once into `clipped`, then work on that.
-        for i in 0..<n {
-            let base = i * dim
-            for d in 0..<dim { clipped[base + d] = clip(window[base + d], d) }
-        }
-        for d in 0..<dim { mean[d] = 0 }
-        for i in 0..<n {
-            let base = i * dim
-            for d in 0..<dim { mean[d] += clipped[base + d] }
-        }
-        for d in 0..<dim { mean[d] /= Double(n) }
-        // Only dimensions that move take part (z is all zeros in 2-D recordings): pack them, centred.
+        // Clip the window once into `clipped`, then work on that: the mean of each dimension, and only the
+        // dimensions that move take part (z is all zeros in 2-D recordings), packed and centred.
         var m = 0
-        for d in 0..<dim {
-            var moves = false
-            for i in 0..<n where clipped[i * dim + d] != mean[d] {
-                moves = true
-                break
-            }
-            if moves {
-                active[m] = d
-                m += 1
+        window.withUnsafeBufferPointer { window in
+            clipped.withUnsafeMutableBufferPointer { c in
+                center.withUnsafeBufferPointer { center in
+                    spread.withUnsafeBufferPointer { spread in
+                        mean.withUnsafeMutableBufferPointer { mean in
+                            for i in 0..<n {
+                                let base = i * dim
+                                for d in 0..<dim {
+                                    let v = window[base + d]
+                                    let high = center[d] + spread[d]
+                                    let low = center[d] - spread[d]
+                                    c[base + d] = v > high ? high : (v < low ? low : v)
+                                }
+                            }
+                            for d in 0..<dim { mean[d] = 0 }
+                            for i in 0..<n {
+                                let base = i * dim
+                                for d in 0..<dim { mean[d] += c[base + d] }
+                            }
+                            for d in 0..<dim { mean[d] /= Double(n) }
+                            active.withUnsafeMutableBufferPointer { active in
+                                for d in 0..<dim {
+                                    var i = 0
+                                    while i < n, c[i * dim + d] == mean[d] { i += 1 }
+                                    if i < n {
+                                        active[m] = d
+                                        m += 1
+                                    }
+                                }
+                                guard m > 0 else { return }
+                                for i in 0..<n {
+                                    let base = i * dim
+                                    // i * m <= base: in place.
+                                    for k in 0..<m { c[i * m + k] = c[base + active[k]] - mean[active[k]] }
+                                }
+                            }
+                        }
+                    }
+                }
             }
         }
         let previous0 = hasComponent
         for d in 0..<dim { scratch[d] = component[d] }  // keep the old component for comparison
         guard m > 0 else { return }
-        clipped.withUnsafeMutableBufferPointer { c in
-            for i in 0..<n {
-                let base = i * dim
-                for k in 0..<m { c[i * m + k] = c[base + active[k]] - mean[active[k]] }  // i * m <= base: in place
-            }
-        }
-        covariance.withUnsafeMutableBufferPointer { cov in
-            clipped.withUnsafeBufferPointer { c in
-                for i in 0..<(m * m) { cov[i] = 0 }
-                for i in 0..<n {
-                    let base = i * m
-                    for a in 0..<m {
-                        let va = c[base + a]
-                        if va == 0 { continue }
-                        let row = a * m
-                        for b in a..<m { cov[row + b] += va * c[base + b] }
-                    }
-                }
-                for a in 0..<m { for b in 0..<a { cov[a * m + b] = cov[b * m + a] } }
-            }
-        }
+        Self.accumulateCovariance(of: clipped, rows: n, columns: m, into: &covariance)
         // The leading principal components, by power iteration with deflation in the packed space (the
         // first warm-started from the previous first component), and how periodic each one's projection is.
         // A periodic component that is the movement counted so far stays counted, unless the leading one is
@@ -525,6 +543,41 @@ public struct PeriodicMotionCounter: Sendable {
             previousTime = windowTimes[i]
             if case .completed(let rep) = counter.ingest(value, at: windowTimes[i]) {
                 accept(rep)
+            }
+        }
+    }
+
+    /// `covariance[0..<m*m]` = XᵀX of the first `rows` rows of the row-major `rows × columns` matrix X in `values`
+    /// (its upper triangle accumulated row by row, four columns at a time, then mirrored). Each entry adds the
+    /// same products in the same order as a scalar loop, so the sums are the same to the last bit.
+    static func accumulateCovariance(of values: [Double], rows n: Int, columns m: Int, into covariance: inout [Double])
+    {
+        covariance.withUnsafeMutableBufferPointer { cov in
+            values.withUnsafeBufferPointer { c in
+                guard let cov = cov.baseAddress, let c = c.baseAddress else { return }
+                for i in 0..<(m * m) { cov[i] = 0 }
+                for i in 0..<n {
+                    let x = c + i * m
+                    for a in 0..<m {
+                        let va = x[a]
+                        if va == 0 { continue }
+                        let row = cov + a * m
+                        let scale = SIMD4<Double>(repeating: va)
+                        var b = a
+                        while b + 4 <= m {
+                            let sum =
+                                UnsafeRawPointer(row + b).loadUnaligned(as: SIMD4<Double>.self)
+                                + scale * UnsafeRawPointer(x + b).loadUnaligned(as: SIMD4<Double>.self)
+                            UnsafeMutableRawPointer(row + b).storeBytes(of: sum, as: SIMD4<Double>.self)
+                            b += 4
+                        }
+                        while b < m {
+                            row[b] += va * x[b]
+                            b += 1
+                        }
+                    }
+                }
+                for a in 0..<m { for b in 0..<a { cov[a * m + b] = cov[b * m + a] } }
             }
         }
     }

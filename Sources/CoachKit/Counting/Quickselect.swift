@@ -35,10 +35,64 @@ func quickselect(_ buffer: UnsafeMutableBufferPointer<Double>, _ k: Int) -> Doub
     return buffer[k]
 }
 
-/// The 10th and 90th percentiles of the first `count` values of `values` (reordered in place; no allocation).
+/// The 10th and 90th percentiles of the first `count` values of `values` (the `count / 10`-th smallest and
+/// largest, 0-based; no allocation). Reorders the values only when `count` is over 160.
 func tenthAndNinetiethPercentiles(_ values: inout [Double], count: Int) -> (low: Double, high: Double) {
     values.withUnsafeMutableBufferPointer { buffer in
-        let part = UnsafeMutableBufferPointer(rebasing: buffer[0..<count])
-        return (quickselect(part, count / 10), quickselect(part, count - 1 - count / 10))
+        tenthAndNinetiethPercentiles(UnsafeMutableBufferPointer(rebasing: buffer[0..<count]))
+    }
+}
+
+/// The 10th and 90th percentiles of `values` (no NaN): the `count / 10`-th smallest and largest, 0-based.
+///
+/// Up to 160 values (a recogniser's window), the k + 1 smallest and largest seen so far are kept in order on the
+/// stack, one pass over the values: most values pass both bounds with two comparisons, several times faster than
+/// two selections, and the values are left as they are. Beyond that, two quickselects reorder them.
+func tenthAndNinetiethPercentiles(_ values: UnsafeMutableBufferPointer<Double>) -> (low: Double, high: Double) {
+    let count = values.count
+    precondition(count > 0, "percentiles of no values")
+    let k = count / 10
+    guard k < 16 else { return (quickselect(values, k), quickselect(values, count - 1 - k)) }
+    let kept = k + 1
+    return withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * kept) { buffer in
+        // lows: ascending, the smallest so far; highs: descending, the largest so far.
+        let lows = buffer.baseAddress!
+        let highs = lows + kept
+        var filled = 0
+        for v in values {
+            if filled < kept {
+                var i = filled
+                while i > 0, lows[i - 1] > v {
+                    lows[i] = lows[i - 1]
+                    i -= 1
+                }
+                lows[i] = v
+                var j = filled
+                while j > 0, highs[j - 1] < v {
+                    highs[j] = highs[j - 1]
+                    j -= 1
+                }
+                highs[j] = v
+                filled += 1
+                continue
+            }
+            if v < lows[k] {
+                var i = k
+                while i > 0, lows[i - 1] > v {
+                    lows[i] = lows[i - 1]
+                    i -= 1
+                }
+                lows[i] = v
+            }
+            if v > highs[k] {
+                var j = k
+                while j > 0, highs[j - 1] < v {
+                    highs[j] = highs[j - 1]
+                    j -= 1
+                }
+                highs[j] = v
+            }
+        }
+        return (lows[k], highs[k])
     }
 }

@@ -127,6 +127,8 @@ public struct RepCounter: Sendable {
     private var median = MedianFilter()
     // Ring of 0.1-s buckets: the min and max of the (direction-normalised) signal in each.
     private static let bucketSeconds = 0.1
+    /// The ring's length: 20 s of buckets.
+    private static let bucketCapacity = 200
     private var bucketMin: [Double]
     private var bucketMax: [Double]
     /// When each bucket began.
@@ -165,7 +167,7 @@ public struct RepCounter: Sendable {
 
     public init(configuration: Configuration) {
         self.configuration = configuration
-        let capacity = 200  // 20 s of buckets
+        let capacity = Self.bucketCapacity
         bucketMin = Array(repeating: 0, count: capacity)
         bucketMax = Array(repeating: 0, count: capacity)
         bucketTimes = Array(repeating: 0, count: capacity)
@@ -352,7 +354,7 @@ public struct RepCounter: Sendable {
     /// leaves the window held its minimum or maximum (then, or after a resize, it is found again in full): the
     /// same range as a full search, at a fraction of its cost.
     private mutating func pushBucket() {
-        let capacity = bucketMin.count
+        let capacity = Self.bucketCapacity
         let n = min(bucketCount, windowBuckets)
         var extremeLeaves = false
         if n == windowBuckets, n > 0 {
@@ -402,12 +404,24 @@ public struct RepCounter: Sendable {
         let n = min(bucketCount, windowBuckets)
         var lo = Double.infinity
         var hi = -Double.infinity
-        let capacity = bucketMin.count
-        var index = bucketNext
-        for _ in 0..<n {
-            index = index == 0 ? capacity - 1 : index - 1
-            lo = min(lo, bucketMin[index])
-            hi = max(hi, bucketMax[index])
+        let next = bucketNext
+        // The last n buckets, newest first: those before `next`, then (wrapping) those at the ring's end.
+        bucketMin.withUnsafeBufferPointer { mins in
+            bucketMax.withUnsafeBufferPointer { maxs in
+                let recent = min(n, next)
+                var index = next
+                for _ in 0..<recent {
+                    index -= 1
+                    lo = min(lo, mins[index])
+                    hi = max(hi, maxs[index])
+                }
+                index = Self.bucketCapacity
+                for _ in recent..<n {
+                    index -= 1
+                    lo = min(lo, mins[index])
+                    hi = max(hi, maxs[index])
+                }
+            }
         }
         windowMin = lo
         windowMax = hi

@@ -162,6 +162,9 @@ public struct ExerciseRecognizer: Sendable {
     private var viewMode = 0
     private var referenceLength: [Double]
     private var torsoReference = 0.0
+    /// The scalar features whose window range and mean a score reads (``summarisedFeatures(of:)``); the others
+    /// are not summarised.
+    private let summarised: [Int]
 
     public init(exercises: [ExerciseDefinition], configuration: Configuration = .init()) {
         self.exercises = exercises
@@ -179,6 +182,22 @@ public struct ExerciseRecognizer: Sendable {
         forwardMean = Array(repeating: .nan, count: Self.segmentSlots)
         hingeRange = [.nan, .nan, .nan, .nan]
         referenceLength = Array(repeating: 0, count: Self.segmentSlots)
+        summarised = Self.summarisedFeatures(of: exercises)
+    }
+
+    /// The scalar features a score reads the window's range or mean of: the trunk's lean and the elbow (every
+    /// exercise), each exercise's primary angle, its `throughout` rules' angles and its hold's conditions (both
+    /// sides), and the hips, shoulders, hands and overhead slots. Summarising only these keeps a decision's cost
+    /// to what the library needs (the scores are the same).
+    static func summarisedFeatures(of exercises: [ExerciseDefinition]) -> [Int] {
+        var kinds: Set<AngleKind> = [.trunkLean, .elbowFlexion]
+        for d in exercises {
+            kinds.insert(d.primaryAngle)
+            for rule in d.formRules where rule.at == .throughout { kinds.insert(rule.angle) }
+            for condition in d.hold?.conditions ?? [] { kinds.insert(condition.angle) }
+        }
+        let angles = kinds.flatMap { [index($0) * 2, index($0) * 2 + 1] }
+        return (angles + Array(hipsSlot..<flatAngleBase)).sorted()
     }
 
     /// Feeds the selected, smoothed pose (or `nil` when nobody is seen).
@@ -415,27 +434,31 @@ public struct ExerciseRecognizer: Sendable {
 
     private mutating func decide() {
         let n = ringCount
-        // Robust range (10th–90th percentile) and mean of every scalar feature over the window.
-        for f in 0..<Self.flatAngleBase where f < Self.segmentBase || f >= Self.hipsSlot {
-            var m = 0
-            var sum = 0.0
-            for i in 0..<n {
-                let v = ring[i * Self.featureCount + f]
-                if v.isNaN { continue }
-                scratch[m] = v
-                m += 1
-                sum += v
+        // Robust range (10th–90th percentile) and mean of every scalar feature the scores read over the window.
+        ring.withUnsafeBufferPointer { ring in
+            scratch.withUnsafeMutableBufferPointer { scratch in
+                for f in summarised {
+                    var m = 0
+                    var sum = 0.0
+                    for i in 0..<n {
+                        let v = ring[i * Self.featureCount + f]
+                        if v.isNaN { continue }
+                        scratch[m] = v
+                        m += 1
+                        sum += v
+                    }
+                    guard m >= max(3, n / 3) else {
+                        low[f] = .nan
+                        high[f] = .nan
+                        mean[f] = .nan
+                        continue
+                    }
+                    (low[f], high[f]) = tenthAndNinetiethPercentiles(
+                        UnsafeMutableBufferPointer(rebasing: scratch[0..<m])
+                    )
+                    mean[f] = sum / Double(m)
+                }
             }
-            guard m >= max(3, n / 3) else {
-                low[f] = .nan
-                high[f] = .nan
-                mean[f] = .nan
-                continue
-            }
-            let (lo, hi) = tenthAndNinetiethPercentiles(&scratch, count: m)
-            low[f] = lo
-            high[f] = hi
-            mean[f] = sum / Double(m)
         }
         // The view mode most samples had.
         var modes = (0, 0, 0)

@@ -92,14 +92,27 @@ extension CoachingSession {
     /// The two ways a session coaches: the exercise given (prescribed), or recognised from the library while any
     /// periodic movement is counted.
     enum Mode: Sendable {
-        case given(ExerciseDefinition)
+        case given(GivenDefinition)
         case recognised(library: [ExerciseDefinition])
 
         /// The exercise given (`nil` when it is recognised).
         var exercise: ExerciseDefinition? {
-            if case .given(let exercise) = self { exercise } else { nil }
+            if case .given(let given) = self { given.definition } else { nil }
         }
 
         var isRecognised: Bool { if case .recognised = self { true } else { false } }
+    }
+}
+
+/// The exercise given, held by reference: the session reads it on every frame, and a definition copied out of
+/// ``CoachingSession/Mode`` each time cost a copy of every field (with its reference counts) per read.
+final class GivenDefinition: Sendable {
+    let definition: ExerciseDefinition
+    /// The angles' kinds, in the definition's order (two slots each: left, right).
+    let angles: [AngleKind]
+
+    init(_ definition: ExerciseDefinition) {
+        self.definition = definition
+        angles = definition.angles
     }
 }

@@ -119,7 +119,8 @@ extension CoachingSession {
     /// The angle the `k`-th secondary counter reads: one of the exercise's, or with none given, of the body's.
     func countedAngle(_ k: Int) -> AngleKind {
         let slot = secondarySlots[k]
-        return mode.exercise?.angles[slot / 2] ?? ExerciseRecognizer.kinds[slot / 2]
+        if case .given(let given) = mode { return given.angles[slot / 2] }
+        return ExerciseRecognizer.kinds[slot / 2]
     }
 
     /// Forgets the repetitions so far, which a recount is about to replace (``SessionLog/withdrawRepetitions()``),

@@ -191,7 +191,8 @@ extension CoachingSession {
     }
 
     private func isSidedSlot(_ i: Int) -> Bool {
-        mode.exercise!.angles[i / 2].isSided
+        guard case .given(let given) = mode else { preconditionFailure("slots are the angles of an exercise given") }
+        return given.angles[i / 2].isSided
     }
 
     private mutating func updateStats(side: BodySide?, peak: Bool) {

@@ -216,7 +216,7 @@ public struct CoachingSession: Sendable {
 
     public init(configuration: Configuration) {
         self.configuration = configuration
-        mode = configuration.exercise.map(Mode.given) ?? .recognised(library: configuration.library)
+        mode = configuration.exercise.map { .given(GivenDefinition($0)) } ?? .recognised(library: configuration.library)
         givenExercise = GivenExercise(isHold: configuration.exercise?.isHold, view: configuration.exercise?.view)
         selector = PoseSelector(configuration: configuration.selector)
         smoother = PoseSmoother(configuration: configuration.smoother)
@@ -238,7 +238,8 @@ public struct CoachingSession: Sendable {
         )
         events.reserveCapacity(16)
         switch mode {
-        case .given(let exercise):
+        case .given(let given):
+            let exercise = given.definition
             primaryIsSided = exercise.primaryAngle.isSided
             let n = exercise.angles.count * 2
             values = Array(repeating: .nan, count: n)
@@ -443,18 +444,18 @@ public struct CoachingSession: Sendable {
         let settled = presence.settled
 
         switch mode {
-        case .given(let exercise):
-            measure(pose, exercise)
+        case .given(let given):
+            measure(pose, given.definition)
             checkSafety(at: t)
             if returnsFromGap, let bridged = self.presence.decideGapReturn(continues: countedAngleContinues(), at: t) {
                 held = false
                 // Not the same repetition (or not the same place): dropped, as after any longer stretch.
-                if !bridged { count(exercise, valid: false, at: t, pose: pose) }
+                if !bridged { count(given.definition, valid: false, at: t, pose: pose) }
             }
-            if exercise.isHold {
-                updateHold(exercise, valid: settled, dt: dt, at: t)
+            if given.definition.isHold {
+                updateHold(given.definition, valid: settled, dt: dt, at: t)
             } else if !held {
-                count(exercise, valid: valid, at: t, pose: pose)
+                count(given.definition, valid: valid, at: t, pose: pose)
             }
         case .recognised:
             recognize(pose, steady: valid, at: t)

@@ -24,7 +24,8 @@ public import PoseKit
 /// ```
 public struct SyntheticHand: Sendable {
     public var chirality: Chirality
-    /// Flexion in degrees at the fingers' MCP, PIP, DIP and the thumb's MP and IP; 0 when not given.
+    /// Flexion in degrees at the fingers' MCP, PIP, DIP and the thumb's MP and IP; 0 when not given. At
+    /// `thumbCMC`, opposition: the thumb metacarpal swung toward the index metacarpal and the palm.
     public var flexion: [HandJoint: Double]
 
     public init(chirality: Chirality = .right, flexion: [HandJoint: Double] = [:]) {
@@ -63,7 +64,13 @@ public struct SyntheticHand: Sendable {
         }
         // The thumb: its metacarpal from the CMC out toward the index side, its MP and IP bending across the palm.
         let cmc = V(0.025, 0.025, 0.005)
-        let metacarpal = V(0.7, 0.7, 0.15).normalized
+        // Opposition at the CMC (`flexion[.thumbCMC]`, 0 unless given) swings the metacarpal toward the index
+        // metacarpal and out of the palm, as the thumb does on its way across to the fingers.
+        let neutral = V(0.7, 0.7, 0.15).normalized
+        let aim = V(0.3, 0.9, 0).normalized + palmar * 0.3
+        let toward = (aim - neutral * neutral.dot(aim)).normalized
+        let swing = (flexion[.thumbCMC] ?? 0) * .pi / 180
+        let metacarpal = (neutral * cos(swing) + toward * sin(swing)).normalized
         let across = (V(-1, 0, 0.5) - metacarpal * V(-1, 0, 0.5).dot(metacarpal)).normalized
         points[.thumbCMC] = cmc
         var position = cmc + metacarpal * 0.040

@@ -60,16 +60,7 @@ extension ActionClassifier {
             if let correct = selection.ruleVoteCorrect { record["ruleVoteCorrect"] = .number(Double(correct)) }
             object["selection"] = .object(record)
         }
-        func regressionBlock(_ regression: LogisticRegression) -> [String: JSONValue] {
-            let d = regression.featureCount
-            return [
-                "standardization": .object(["mean": numbers(regression.means), "std": numbers(regression.scales)]),
-                "weights": .array(
-                    labels.indices.map { j in numbers(Array(regression.weights[(j * d)..<((j + 1) * d)])) }
-                ),
-                "biases": numbers(regression.biases),
-            ]
-        }
+        func regressionBlock(_ regression: LogisticRegression) -> [String: JSONValue] { regression.jsonBlock }
         func neighborsBlock(_ neighbors: TrajectoryNearestNeighbor) -> [String: JSONValue] {
             [
                 "trajectory": .object([
@@ -138,16 +129,11 @@ extension ActionClassifier {
             )
         }
         func numbers(_ value: JSONValue?, _ name: String) throws(CoachKitError) -> [Double] {
-            guard let array = value?.arrayValue else { throw fail("\"\(name)\" must be an array of numbers") }
-            var result: [Double] = []
-            result.reserveCapacity(array.count)
-            for element in array {
-                guard let number = element.doubleValue, number.isFinite else {
-                    throw fail("\"\(name)\" holds \(element.jsonText), not a finite number")
-                }
-                result.append(number)
+            do {
+                return try LogisticRegression.finiteNumbers(value, name)
+            } catch {
+                throw fail(error.message)
             }
-            return result
         }
         guard let labelValues = object["labels"]?.arrayValue, labelValues.count >= 2 else {
             throw fail("\"labels\" must list at least two labels")
@@ -266,29 +252,11 @@ extension ActionClassifier {
                 case .ruleLogistic: rules?.featureCount ?? 0
                 default: spec.featureCount
                 }
-            let standardization = container["standardization"]?.objectValue ?? [:]
-            let means = try numbers(standardization["mean"], "standardization.mean")
-            let scales = try numbers(standardization["std"], "standardization.std")
-            guard means.count == d, scales.count == d else {
-                throw fail(
-                    "the standardization has \(means.count) means and \(scales.count) stds; the features need \(d)"
-                )
+            do {
+                return try LogisticRegression(jsonBlock: container, featureCount: d, classCount: labels.count)
+            } catch {
+                throw fail(error.message)
             }
-            guard scales.allSatisfy({ $0 > 0 }) else { throw fail("\"standardization.std\" must be positive") }
-            guard let weightRows = container["weights"]?.arrayValue, weightRows.count == labels.count else {
-                throw fail("\"weights\" must have one row per label (\(labels.count))")
-            }
-            var weights: [Double] = []
-            for (j, row) in weightRows.enumerated() {
-                let values = try numbers(row, "weights[\(j)]")
-                guard values.count == d else {
-                    throw fail("\"weights[\(j)]\" has \(values.count) numbers; expected \(d)")
-                }
-                weights.append(contentsOf: values)
-            }
-            let biases = try numbers(container["biases"], "biases")
-            guard biases.count == labels.count else { throw fail("\"biases\" must have one number per label") }
-            return LogisticRegression(means: means, scales: scales, weights: weights, biases: biases)
         }
         func member(_ method: Configuration.Method) throws(CoachKitError) -> [String: JSONValue] {
             guard let block = object["members"]?.objectValue?[method.rawValue]?.objectValue else {

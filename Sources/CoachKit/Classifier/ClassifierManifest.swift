@@ -1,5 +1,6 @@
 /// A training or test list for the classifier: a CSV file `path,label` whose paths are relative to the
-/// manifest itself.
+/// manifest itself; with the header `path,label,start,end`, each row may name a part of its recording
+/// (seconds; an empty field: from the start or to the end), which the hand classifiers read.
 ///
 /// Parsing is pure (no file access): pass the text and the manifest's own path, and each entry comes
 /// back with its resolved path and its 1-based line number for messages. Fields may be quoted
@@ -19,6 +20,12 @@ public struct ClassifierManifest: Sendable, Hashable {
         public var label: String
         /// The 1-based line number of the row, for messages.
         public var line: Int
+        /// The part of the recording the row labels, in seconds (`nil`: from its start, to its end).
+        public var start: Double?
+        public var end: Double?
+
+        /// Whether the row names a part of its recording.
+        public var isTimeRange: Bool { start != nil || end != nil }
     }
 
     /// The manifest's own path, for messages.
@@ -39,6 +46,7 @@ public struct ClassifierManifest: Sendable, Hashable {
         let folder = Self.folder(of: path)
         var entries: [Entry] = []
         var sawHeader = false
+        var hasTimes = false
         var lineNumber = 0
         let rows: [CSVRows.Row]
         do {
@@ -58,6 +66,7 @@ public struct ClassifierManifest: Sendable, Hashable {
                     )
                 }
                 sawHeader = true
+                hasTimes = trimmed.count >= 4 && trimmed[2].lowercased() == "start" && trimmed[3].lowercased() == "end"
                 continue
             }
             guard trimmed.count >= 2 else {
@@ -68,7 +77,22 @@ public struct ClassifierManifest: Sendable, Hashable {
                 throw Self.fail(path, lineNumber, "the label of `\(trimmed[0])` is empty; every row needs a label")
             }
             let resolved = trimmed[0].hasPrefix("/") ? trimmed[0] : folder + trimmed[0]
-            entries.append(Entry(relativePath: trimmed[0], path: resolved, label: trimmed[1], line: lineNumber))
+            var entry = Entry(relativePath: trimmed[0], path: resolved, label: trimmed[1], line: lineNumber)
+            if hasTimes {
+                func seconds(_ column: Int, _ name: String) throws(CoachKitError) -> Double? {
+                    guard column < trimmed.count, !trimmed[column].isEmpty else { return nil }
+                    guard let value = Double(trimmed[column]), value.isFinite, value >= 0 else {
+                        throw Self.fail(path, lineNumber, "\(name) `\(trimmed[column])` is not a time in seconds")
+                    }
+                    return value
+                }
+                entry.start = try seconds(2, "start")
+                entry.end = try seconds(3, "end")
+                if let start = entry.start, let end = entry.end, end <= start {
+                    throw Self.fail(path, lineNumber, "end (\(end)) must be after start (\(start))")
+                }
+            }
+            entries.append(entry)
         }
         guard sawHeader else {
             throw CoachKitError(

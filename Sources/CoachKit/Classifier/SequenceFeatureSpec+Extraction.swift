@@ -130,78 +130,10 @@ extension SequenceFeatureSpec {
         out.reserveCapacity(featureCount)
         let features = frameFeatures
         var column = [Double](repeating: .nan, count: n)
-        var valid: [Double] = []
-        valid.reserveCapacity(n)
-        var velocities: [Double] = []
-        velocities.reserveCapacity(n)
+        var scratch = SummaryScratch()
         for feature in features {
-            valid.removeAll(keepingCapacity: true)
             frames.fill(&column, with: feature)
-            for value in column where !value.isNaN { valid.append(value) }
-            guard !valid.isEmpty else {
-                out.append(
-                    contentsOf: repeatElement(.nan, count: Self.statisticCount + Self.velocityStatisticCount + timeBins)
-                )
-                continue
-            }
-            valid.sort()
-            let fill = Self.percentile(sorted: valid, 0.5)
-            for f in 0..<n where column[f].isNaN { column[f] = fill }
-            // Statistics.
-            var sum = 0.0
-            var sumSquares = 0.0
-            for value in valid {
-                sum += value
-                sumSquares += value * value
-            }
-            let mean = sum / Double(valid.count)
-            let std = max(0, sumSquares / Double(valid.count) - mean * mean).squareRoot()
-            let minimum = valid[0]
-            let maximum = valid[valid.count - 1]
-            out.append(contentsOf: [
-                mean, std, minimum, maximum, maximum - minimum,
-                Self.percentile(sorted: valid, 0.1), fill, Self.percentile(sorted: valid, 0.9),
-            ])
-            // Velocities (per second), central differences on the imputed series.
-            velocities.removeAll(keepingCapacity: true)
-            if n >= 3 {
-                for f in 1..<(n - 1) {
-                    let dt = sequence.seconds[f + 1] - sequence.seconds[f - 1]
-                    guard dt > 1e-9 else { continue }
-                    velocities.append((column[f + 1] - column[f - 1]) / dt)
-                }
-            }
-            if velocities.isEmpty {
-                out.append(contentsOf: [0, 0, 0])
-            } else {
-                var absSum = 0.0
-                var vSum = 0.0
-                var vSquares = 0.0
-                for v in velocities {
-                    absSum += abs(v)
-                    vSum += v
-                    vSquares += v * v
-                }
-                let count = Double(velocities.count)
-                let vMean = vSum / count
-                let magnitudes = velocities.map(abs).sorted()
-                out.append(contentsOf: [
-                    absSum / count, max(0, vSquares / count - vMean * vMean).squareRoot(),
-                    Self.percentile(sorted: magnitudes, 0.9),
-                ])
-            }
-            // Coarse temporal profile: the mean in each of `timeBins` equal slices of the recording.
-            for bin in 0..<timeBins {
-                let start = bin * n / timeBins
-                let end = (bin + 1) * n / timeBins
-                if end > start {
-                    var binSum = 0.0
-                    for f in start..<end { binSum += column[f] }
-                    out.append(binSum / Double(end - start))
-                } else {
-                    out.append(column[min(n - 1, (2 * bin + 1) * n / (2 * timeBins))])
-                }
-            }
+            Self.summarize(&column, seconds: sequence.seconds, timeBins: timeBins, into: &out, scratch: &scratch)
         }
         precondition(out.count == features.count * (Self.statisticCount + Self.velocityStatisticCount + timeBins))
 
@@ -216,6 +148,97 @@ extension SequenceFeatureSpec {
         out.append(n > 0 ? Double(sequence.hasPerson.count(where: { !$0 })) / Double(n) : 1)
         out.append(n > 1 ? sequence.seconds[n - 1] - sequence.seconds[0] : 0)
         return out
+    }
+
+    /// The reusable buffers of ``summarize(_:seconds:timeBins:into:scratch:)``.
+    struct SummaryScratch {
+        var valid: [Double] = []
+        var velocities: [Double] = []
+    }
+
+    /// The number of values ``summarize(_:seconds:timeBins:into:scratch:)`` appends for one per-frame feature.
+    static func summaryCount(timeBins: Int) -> Int { statisticCount + velocityStatisticCount + timeBins }
+
+    /// Appends the summary over time of one per-frame feature (``summaryCount(timeBins:)`` numbers): its
+    /// statistics (mean, std, min, max, range, p10, p50, p90), its velocities per second (mean |v|, std v,
+    /// p90 |v|) and the mean in each of `timeBins` equal slices of the recording. Frames where it is `NaN`
+    /// are filled with its median first (in `column`); a feature never known appends `NaN`s.
+    ///
+    /// The body features (``vector(for:)``) and the hand-action features (``HandFeatures``) are summarised
+    /// this way.
+    static func summarize(
+        _ column: inout [Double],
+        seconds: [Double],
+        timeBins: Int,
+        into out: inout [Double],
+        scratch: inout SummaryScratch
+    ) {
+        let n = column.count
+        scratch.valid.removeAll(keepingCapacity: true)
+        for value in column where !value.isNaN { scratch.valid.append(value) }
+        guard !scratch.valid.isEmpty else {
+            out.append(contentsOf: repeatElement(.nan, count: summaryCount(timeBins: timeBins)))
+            return
+        }
+        scratch.valid.sort()
+        let valid = scratch.valid
+        let fill = percentile(sorted: valid, 0.5)
+        for f in 0..<n where column[f].isNaN { column[f] = fill }
+        // Statistics.
+        var sum = 0.0
+        var sumSquares = 0.0
+        for value in valid {
+            sum += value
+            sumSquares += value * value
+        }
+        let mean = sum / Double(valid.count)
+        let std = max(0, sumSquares / Double(valid.count) - mean * mean).squareRoot()
+        let minimum = valid[0]
+        let maximum = valid[valid.count - 1]
+        out.append(contentsOf: [
+            mean, std, minimum, maximum, maximum - minimum,
+            percentile(sorted: valid, 0.1), fill, percentile(sorted: valid, 0.9),
+        ])
+        // Velocities (per second), central differences on the imputed series.
+        scratch.velocities.removeAll(keepingCapacity: true)
+        if n >= 3 {
+            for f in 1..<(n - 1) {
+                let dt = seconds[f + 1] - seconds[f - 1]
+                guard dt > 1e-9 else { continue }
+                scratch.velocities.append((column[f + 1] - column[f - 1]) / dt)
+            }
+        }
+        if scratch.velocities.isEmpty {
+            out.append(contentsOf: [0, 0, 0])
+        } else {
+            var absSum = 0.0
+            var vSum = 0.0
+            var vSquares = 0.0
+            for v in scratch.velocities {
+                absSum += abs(v)
+                vSum += v
+                vSquares += v * v
+            }
+            let count = Double(scratch.velocities.count)
+            let vMean = vSum / count
+            let magnitudes = scratch.velocities.map(abs).sorted()
+            out.append(contentsOf: [
+                absSum / count, max(0, vSquares / count - vMean * vMean).squareRoot(),
+                percentile(sorted: magnitudes, 0.9),
+            ])
+        }
+        // Coarse temporal profile: the mean in each of `timeBins` equal slices of the recording.
+        for bin in 0..<timeBins {
+            let start = bin * n / timeBins
+            let end = (bin + 1) * n / timeBins
+            if end > start {
+                var binSum = 0.0
+                for f in start..<end { binSum += column[f] }
+                out.append(binSum / Double(end - start))
+            } else {
+                out.append(column[min(n - 1, (2 * bin + 1) * n / (2 * timeBins))])
+            }
+        }
     }
 
     /// The angle in degrees (0–180) between two vectors, NaN when one has no length.

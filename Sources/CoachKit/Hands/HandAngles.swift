@@ -160,21 +160,26 @@ public enum HandView: String, Sendable, Hashable {
     case unknown
 
     public init(_ hand: HandPose) {
+        guard let ratio = Self.knuckleRatio(hand) else {
+            self = .unknown
+            return
+        }
+        self = ratio >= 0.5 ? .facing : ratio < 0.25 ? .side : .oblique
+    }
+
+    /// How wide the knuckles (index to little MCP) look in the picture against the palm's length (wrist to
+    /// middle MCP): about 0.65 facing the camera, toward 0 seen from the side; `nil` when one was not seen.
+    public static func knuckleRatio(_ hand: HandPose) -> Double? {
         let wrist = hand[.wrist]
         let middle = hand[.middleMCP]
         let index = hand[.indexMCP]
         let little = hand[.littleMCP]
         guard wrist.confidence > 0, middle.confidence > 0, index.confidence > 0, little.confidence > 0 else {
-            self = .unknown
-            return
+            return nil
         }
         let palm = (middle.point - wrist.point).length
-        guard palm > 1e-9 else {
-            self = .unknown
-            return
-        }
-        let ratio = (index.point - little.point).length / palm
-        self = ratio >= 0.5 ? .facing : ratio < 0.25 ? .side : .oblique
+        guard palm > 1e-9 else { return nil }
+        return (index.point - little.point).length / palm
     }
 }
 

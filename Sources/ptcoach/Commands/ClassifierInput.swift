@@ -59,17 +59,12 @@ enum ClassifierInput {
         return try ClassifierManifest(text: text, path: path)
     }
 
-    /// Reads a model written by `ptcoach train --out`.
+    /// Reads a body model written by `ptcoach train --out`.
     static func model(at path: String) throws -> ActionClassifier {
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw CLIError("model \(path) not found; train one with `ptcoach train --manifest M.csv --out \(path)`")
-        }
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8)
-        else { throw CLIError("model \(path) cannot be read as UTF-8 text") }
-        do {
-            return try ActionClassifier(jsonText: text, source: path)
-        } catch {
-            throw CLIError("\(error)")
+        switch try anyModel(at: path) {
+        case .body(let classifier): return classifier
+        case .hand(let classifier):
+            throw CLIError("\(path) is a \(classifier.kind.rawValue) model, and a body model is needed here")
         }
     }
 

@@ -4,6 +4,22 @@ import PoseKit
 
 /// The model options `train` and `evaluate-classifier` share: how a sequence classifier is built.
 struct ClassifierModelOptions: ParsableArguments {
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "What to learn: body (a recording of a body is a sample), hand-pose (a hand shape: every frame of a hand pose-track is a sample, predicted per frame), hand-action (a hand movement: a clip is a sample), or automatic (hand-pose for hand pose-tracks, else body).",
+            valueName: "KIND"
+        )
+    )
+    var kind: String = "automatic"
+
+    @Option(
+        name: .long,
+        help:
+            "hand-pose: the frames with a hand each frame's label is decided over (their mean probabilities; 1: none)."
+    )
+    var smoothingFrames: Int = HandClassifier.Configuration(kind: .pose).smoothingFrames
+
     @Option(name: .long, help: "L2 penalty on the weights.")
     var regularization: Double = ActionClassifier.Configuration().regularization
 
@@ -43,6 +59,13 @@ struct ClassifierModelOptions: ParsableArguments {
         guard regularization > 0, regularization.isFinite else {
             throw ValidationError("--regularization must be a positive number, got \(regularization)")
         }
+        guard kind == "automatic" || ClassifierKind(rawValue: kind) != nil else {
+            let kinds = ClassifierKind.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ValidationError("--kind must be one of \(kinds) or automatic; got `\(kind)`")
+        }
+        guard (1...1000).contains(smoothingFrames) else {
+            throw ValidationError("--smoothing-frames must be 1…1000, got \(smoothingFrames)")
+        }
         guard (1...64).contains(timeBins) else { throw ValidationError("--time-bins must be 1…64, got \(timeBins)") }
         _ = try ClassifierInput.method(method)
         guard (2...512).contains(trajectoryLength) else {
@@ -67,6 +90,16 @@ struct ClassifierModelOptions: ParsableArguments {
             warpingRadius: warpingRadius,
             selectionMargin: selectionMargin,
             rules: try rules(for: sequences)
+        )
+    }
+
+    /// The hand classifier configuration these options describe.
+    func handConfiguration(_ kind: HandClassifier.Kind) -> HandClassifier.Configuration {
+        HandClassifier.Configuration(
+            kind: kind,
+            regularization: regularization,
+            timeBins: timeBins,
+            smoothingFrames: smoothingFrames
         )
     }
 

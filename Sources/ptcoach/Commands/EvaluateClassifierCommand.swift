@@ -12,7 +12,11 @@ struct EvaluateClassifierCommand: AsyncParsableCommand {
             With --group-by KEY (a pose-track header label such as `subject`) it leaves one group out at a \
             time; with --leave-one-out it leaves one recording out at a time; otherwise it runs stratified k-fold, repeated with different seeds, and pools the \
             out-of-fold predictions of all repeats into one report. Metrics: per-class precision = TP/(TP+FP), \
-            recall = TP/(TP+FN), F1 = 2PR/(P+R); weighted F1 = F1 averaged over classes weighted by support.
+            recall = TP/(TP+FN), F1 = 2PR/(P+R); weighted F1 = F1 averaged over classes weighted by support. \
+            On hand pose-tracks (--kind hand-pose, the default for them, or hand-action) the folds keep each \
+            recording file whole; --group-by file leaves one file out at a time (leave-one-video-out), and \
+            without --group-by or --leave-one-out files are dealt into stratified folds. A hand-pose model is \
+            scored per manifest row (its frames' majority) and per frame.
             """
     )
 
@@ -47,6 +51,10 @@ struct EvaluateClassifierCommand: AsyncParsableCommand {
     func run() async throws {
         let manifest = try ClassifierInput.manifest(at: manifest)
         let labels = manifest.entries.map(\.label)
+        if let hand = try ClassifierInput.kind(model.kind, for: manifest).hand {
+            try runHands(manifest: manifest, kind: hand)
+            return
+        }
         let sequences = try ClassifierInput.sequences(of: manifest)
         let configuration = try model.configuration(for: sequences)
         var methods: [ActionClassifier.Configuration.Method] = []

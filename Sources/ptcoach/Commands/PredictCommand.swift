@@ -9,7 +9,10 @@ struct PredictCommand: AsyncParsableCommand {
         commandName: "predict",
         abstract: "Classify pose-track files with a model from `ptcoach train`.",
         discussion: """
-            Prints one line per file (with --json: {"file","label","confidence","warning"}). A form model of one \
+            Prints one line per file (with --json: {"file","label","confidence","warning"}). A hand model \
+            (trained on hand pose-tracks) reads hand pose-tracks; a hand-pose model also gives each frame's \
+            label (with --json, "frames": [{"t","label","confidence"}]; as text, the stretches of one label). \
+            A form model of one \
             exercise warns when the built-in recogniser names a file as another exercise. With --manifest \
             (a `path,label` CSV), or when every file's header labels hold one of the model's labels, it \
             also prints per-class precision/recall/F1, weighted F1 and a confusion matrix.
@@ -38,7 +41,13 @@ struct PredictCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let classifier = try ClassifierInput.model(at: model)
+        let classifier: ActionClassifier
+        switch try ClassifierInput.anyModel(at: model) {
+        case .hand(let hand):
+            try runHands(hand)
+            return
+        case .body(let body): classifier = body
+        }
 
         var names: [String] = []
         var paths: [String] = []
@@ -46,6 +55,12 @@ struct PredictCommand: AsyncParsableCommand {
         var truth: [String]? = nil
         if let manifest {
             let parsed = try ClassifierInput.manifest(at: manifest)
+            for entry in parsed.entries {
+                if let error = try ClassifierInput.kindMismatch(file: entry.path, modelPath: model, isHandModel: false)
+                {
+                    throw CLIError("\(parsed.path):\(entry.line): \(error.message)")
+                }
+            }
             sequences += try ClassifierInput.sequences(of: parsed)
             names += parsed.entries.map(\.relativePath)
             paths += parsed.entries.map(\.path)
@@ -53,6 +68,9 @@ struct PredictCommand: AsyncParsableCommand {
         }
         let source = PoseTrackSequenceSource()
         for file in files {
+            if let error = try ClassifierInput.kindMismatch(file: file, modelPath: model, isHandModel: false) {
+                throw error
+            }
             do {
                 sequences.append(try source.sequence(at: file))
             } catch {
@@ -86,6 +104,13 @@ struct PredictCommand: AsyncParsableCommand {
         }
         guard let truth else { return }
         let report = ClassificationReport(truth: truth, predicted: predictions.map(\.label), labels: classifier.labels)
+        Self.printReport(report, json: json)
+        if !json { print("(\(sequences.count) files predicted in \(ClassifierInput.format(elapsed, decimals: 3)) s)") }
+    }
+
+    /// Prints a report: as one JSON line `{"report": …}` (per class precision, recall, F1, support; the
+    /// confusion matrix), or as text.
+    static func printReport(_ report: ClassificationReport, json: Bool, key: String = "report") {
         if json {
             let classes: [JSONValue] = report.labels.indices.map { k in
                 .object([
@@ -97,7 +122,7 @@ struct PredictCommand: AsyncParsableCommand {
                 ])
             }
             let summary: JSONValue = .object([
-                "report": .object([
+                key: .object([
                     "accuracy": .number(report.accuracy),
                     "weightedF1": .number(report.weightedF1),
                     "macroF1": .number(report.macroF1),
@@ -110,7 +135,6 @@ struct PredictCommand: AsyncParsableCommand {
         } else {
             print("")
             print(report.text)
-            print("(\(sequences.count) files predicted in \(ClassifierInput.format(elapsed, decimals: 3)) s)")
         }
     }
 

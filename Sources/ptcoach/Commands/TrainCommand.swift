@@ -24,6 +24,12 @@ struct TrainCommand: AsyncParsableCommand {
             (per rule: margin past its bound and share of frames past it; the primary angle's range), \
             the model file records them, and up to 30 recordings the vote gets a fourth member, the \
             coach's own verdict (any rule broken); above 30 a rule model is one more candidate. \
+            Hand pose-tracks (ptcoach poses VIDEO --hands) train a hand classifier: --kind hand-pose (the \
+            default for them) learns hand shapes from every frame (finger flexions, thumb-to-fingertip \
+            distances, fingertips to the wrist, finger spreads; invariant to position, size and left/right) \
+            and predicts per frame, smoothed over --smoothing-frames, and per file by majority; --kind \
+            hand-action learns movements from whole clips, those features and the hand's tilt summarised over \
+            time. A manifest with the header `path,label,start,end` labels parts of recordings (seconds). \
             Training is deterministic.
             """
     )
@@ -71,21 +77,16 @@ struct TrainCommand: AsyncParsableCommand {
                 "\(manifest.path): every row has the label `\(labels[0])`; training needs at least two labels"
             )
         }
+        let kind = try ClassifierInput.kind(model.kind, for: manifest)
+        if let hand = kind.hand {
+            try trainHands(manifest: manifest, kind: hand, start: start)
+            return
+        }
         let sequences = try ClassifierInput.sequences(of: manifest)
         let loaded = ClassifierInput.seconds(since: start)
         let configuration = try model.configuration(for: sequences)
-        let trainStart = ContinuousClock.now
-        let classifier: ActionClassifier
-        do {
-            classifier = try ActionClassifier.train(sequences: sequences, labels: labels, configuration: configuration)
-        } catch {
-            throw CLIError("\(manifest.path): \(error)")
-        }
-        let trained = ClassifierInput.seconds(since: trainStart)
-        do {
-            try classifier.jsonText.write(toFile: out, atomically: true, encoding: .utf8)
-        } catch {
-            throw CLIError("cannot write the model to \(out): \(error.localizedDescription)")
+        let (classifier, trained) = try trainAndWrite(manifest, json: \.jsonText) {
+            try ActionClassifier.train(sequences: sequences, labels: labels, configuration: configuration)
         }
 
         let counts = classes.sorted().map { label in "\(label) \(labels.count(where: { $0 == label }))" }
@@ -210,5 +211,28 @@ struct TrainCommand: AsyncParsableCommand {
                 + "\(ClassifierInput.format(crossValidated, decimals: 2)) s"
         )
         print("Wrote \(out)")
+    }
+
+    /// Trains with `train` (a failure names the manifest), writes the model's JSON to `--out`, and gives the model
+    /// and the seconds training took.
+    func trainAndWrite<Model>(
+        _ manifest: ClassifierManifest,
+        json: (Model) -> String,
+        _ train: () throws -> Model
+    ) throws -> (Model, Double) {
+        let start = ContinuousClock.now
+        let model: Model
+        do {
+            model = try train()
+        } catch {
+            throw CLIError("\(manifest.path): \(error)")
+        }
+        let seconds = ClassifierInput.seconds(since: start)
+        do {
+            try json(model).write(toFile: out, atomically: true, encoding: .utf8)
+        } catch {
+            throw CLIError("cannot write the model to \(out): \(error.localizedDescription)")
+        }
+        return (model, seconds)
     }
 }

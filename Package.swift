@@ -161,7 +161,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ptcoachTests",
-            dependencies: ["ptcoach", "PoseKit", "CoachKit", "MediaIO"],
+            dependencies: ["ptcoach", "PoseKit", "CoachKit", "MediaIO", "CoachServer", "CoachStore", "CoachTestSupport"],
             swiftSettings: swiftSettings
         ),
     ]

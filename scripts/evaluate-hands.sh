@@ -2,7 +2,8 @@
 # Repetition counts of the hand exercises on the real hand videos (../shared/data/videos/hands/labels.csv,
 # counted by eye) with the real hand model: `ptcoach analyze VIDEO --exercise EXERCISE --json` on each video,
 # the exercise its label names; the Kapandji video also with `kapandji` (the sequence it shows: an open hand
-# between touches). A measurement, not a test; the videos are for local testing only.
+# between touches). The wrist video also gets a body-pose pass (wrist flexion falls back on the body pose where the
+# hand model has no hand). A measurement, not a test; the videos are for local testing only.
 #
 #   BIN=.build/debug/ptcoach scripts/evaluate-hands.sh
 #

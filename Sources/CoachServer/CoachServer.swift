@@ -261,12 +261,9 @@ public enum CoachServer {
                 throw HTTPError(.notFound, message: "no such report: use report.html or report.pdf")
             }
             guard let reported = reportedSet(set) else {
-                let hand = set.summaryJSON.map { $0 != "null" } == true
                 throw HTTPError(
                     .conflict,
-                    message: hand
-                        ? "this set's summary is not a body summary (a hand set): no report yet; GET /api/sessions/\(set.id) gives it"
-                        : "this set has no summary yet (still running, or nobody was coached)"
+                    message: "this set has no summary yet (still running, or nobody was coached)"
                 )
             }
             let bytes = try report(
@@ -283,21 +280,20 @@ public enum CoachServer {
         }
     }
 
-    /// A saved set with its summary and angle series, or `nil` when it has no summary (running, nobody coached).
+    /// A saved set with its summary and angle series, or `nil` when it has no summary (running, nobody coached). A
+    /// hand set's summary is the hand summary (`analyze --json`'s hand object).
     static func reportedSet(_ set: SetRecord) -> ReportedSet? {
-        guard let text = set.summaryJSON, text != "null", let summary = try? SessionSummary(jsonText: text) else {
+        guard let text = set.summaryJSON, text != "null" else { return nil }
+        let series =
+            set.angleSeriesJSON.flatMap { try? JSONValue.parse($0) }?.arrayValue?.compactMap(AngleSample.init(row:))
+            ?? []
+        if let summary = try? SessionSummary(jsonText: text) {
+            return ReportedSet(set: set, summary: summary, angleSeries: series)
+        }
+        guard let hand = try? JSONDecoder.coach().decode(HandSessionSummary.self, from: Data(text.utf8)) else {
             return nil
         }
-        let series =
-            set.angleSeriesJSON.flatMap { try? JSONValue.parse($0) }?.arrayValue?.compactMap { pair in
-                pair.arrayValue.flatMap { p in
-                    p.count == 2
-                        ? p[0].doubleValue.flatMap { t in p[1].doubleValue.map { AngleSample(seconds: t, degrees: $0) }
-                        }
-                        : nil
-                }
-            } ?? []
-        return ReportedSet(set: set, summary: summary, angleSeries: series)
+        return ReportedSet(set: set, summary: hand.stored, angleSeries: series, hand: hand)
     }
 
     /// "Squat: 8 repetitions" / "Plank: held 31.0 s", and when and how long.
@@ -306,10 +302,10 @@ public enum CoachServer {
         let isHold = library.first { $0.id == summary.exercise }?.isHold ?? false
         let formatter = DateFormatter()
         formatter.dateFormat = "yyyy-MM-dd HH:mm"
-        return (
-            summary.headline(isHold: isHold),
+        var subtitle =
             "Live set, \(formatter.string(from: reported.set.startedAt)) · \(String(format: "%.1f", summary.durationSeconds)) s"
-        )
+        if let figures = reported.hand?.figures { subtitle += " · " + figures }
+        return (summary.headline(isHold: isHold), subtitle)
     }
 
     static func report(

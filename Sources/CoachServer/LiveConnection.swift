@@ -190,11 +190,14 @@ actor LiveConnection {
                 fail("bad-message", "\"programmeItem\" must be the index of an exercise of your current programme")
                 return true
             }
-            let item = programme.items[index]
-            do {
-                exercise = try item.prescribed(from: library)
+            do throws(CoachKitError) {
+                (exercise, hand) = try hub.prescribed(programme.items[index])
             } catch {
                 fail("bad-message", error.message)
+                return true
+            }
+            if let hand, let input = json["input"]?.stringValue, input != "camera" {
+                fail("bad-message", "'\(hand.id)' is a hand exercise: send camera frames (\"input\": \"camera\")")
                 return true
             }
             let today =
@@ -221,6 +224,9 @@ actor LiveConnection {
         }
         var hold: Double? = followed.flatMap {
             exercise?.isHold == true ? nil : $0.programme.items[$0.item].holdSeconds
+        }
+        if followed == nil, let hand, json["holdSeconds"] != nil, json["holdSeconds"] != .null {
+            hold = hand.repetition.holdSeconds
         }
         if followed == nil, hand == nil, let value = json["holdSeconds"], value != .null {
             guard let seconds = value.doubleValue, seconds > 0 else {
@@ -331,7 +337,7 @@ actor LiveConnection {
         }
         set = newSet
         hub.register(newSet)
-        logger.info("live: set \(id) started (\(input.rawValue), \(exercise?.id ?? "recognised"))")
+        logger.info("live: set \(id) started (\(input.rawValue), \(exercise?.id ?? hand?.id ?? "recognised"))")
         var ready: [String: JSONValue] = [
             "type": .string("ready"), "session": .string(id), "input": .string(input.rawValue),
             "maxFrameBytes": .number(Double(hub.configuration.maxFrameBytes)),
@@ -353,7 +359,8 @@ actor LiveConnection {
                 "item": .number(Double(followed.item)), "set": .number(Double(followed.setNumber)),
                 "sets": .number(Double(item.sets)), "restSeconds": .number(item.restSeconds),
                 "holdSeconds": item.holdSeconds.map(JSONValue.number) ?? .null, "note": .string(item.note),
-                "target": exercise?.target.map { .array([.number($0.min), .number($0.max)]) } ?? .null,
+                "target": (exercise?.target ?? hand?.target).map { .array([.number($0.min), .number($0.max)]) }
+                    ?? .null,
             ])
         }
         send(JSONValue.object(ready).jsonText)
@@ -371,16 +378,15 @@ actor LiveConnection {
         if let message { send(message) }
     }
 
-    /// What is wrong with a hand set's start message (camera frames only, no programme; a hold applies to the
-    /// definition's repetitions), or `nil`.
+    /// What is wrong with a hand set's start message (camera frames only; a hold applies to the definition's
+    /// repetitions, unless a programme's item prescribes it), or `nil`.
     private func handStartProblem(_ json: JSONValue, _ hand: inout HandExerciseDefinition) -> String? {
         if let input = json["input"]?.stringValue, input != "camera" {
             return "'\(hand.id)' is a hand exercise: send camera frames (\"input\": \"camera\")"
         }
-        if let item = json["programmeItem"], item != .null {
-            return "hand exercises are not in programmes yet; start '\(hand.id)' without \"programmeItem\""
-        }
-        if let value = json["holdSeconds"], value != .null {
+        if let value = json["holdSeconds"], value != .null,
+            json["programmeItem"] == nil || json["programmeItem"] == .null
+        {
             guard let seconds = value.doubleValue, hand.repetition.acceptsHold(seconds) else {
                 return "\"holdSeconds\" must be above 0 and below "
                     + "\(String(format: "%g", hand.repetition.maximumSeconds)) s for '\(hand.id)'"

@@ -36,15 +36,16 @@ final class LiveHandCoach: @unchecked Sendable {
         control = HandGestureControl(setState: startOnPinch ? .idle : .running)
     }
 
-    /// One camera frame: its answer (a `frame` message, or an `error` one) and whether an open palm ended the set.
+    /// One camera frame: its answer (a `frame` message, or an `error` one), whether an open palm ended the set, and
+    /// the repetition it completed (to be saved as it comes, as a body set's are).
     func coach(
         _ frame: LiveSet.CameraFrame,
         dropped: Int,
         prescribedReps: Int?
-    ) -> (message: String?, ended: Bool) {
+    ) -> (message: String?, ended: Bool, repetition: Repetition?) {
         do throws(LiveFrameError) {
             if estimator == nil {
-                guard !estimatorFailed, let estimators else { return (nil, false) }
+                guard !estimatorFailed, let estimators else { return (nil, false, nil) }
                 do throws(LiveFrameError) {
                     estimator = try estimators.take()
                 } catch {
@@ -66,10 +67,11 @@ final class LiveHandCoach: @unchecked Sendable {
                 coach: self,
                 prescribedReps: prescribedReps
             )
-            return (message, before != .ended && control.setState == .ended)
+            let repetition = step.repetition.map { Repetition($0, exercise: exercise.id, measure: exercise.primary) }
+            return (message, before != .ended && control.setState == .ended, repetition)
         } catch {
             let code = error.kind == .badImage ? "bad-frame" : "hand-model"
-            return (LiveMessage.error(code, "frame \(frame.id): \(error.message)"), false)
+            return (LiveMessage.error(code, "frame \(frame.id): \(error.message)"), false, nil)
         }
     }
 
@@ -114,7 +116,7 @@ final class LiveHandCoach: @unchecked Sendable {
             coached = s.coachedIndex
             framesCoached += 1
             if let value = s.value, value.isFinite, frame.seconds >= (series.last?.seconds ?? -.infinity) + 0.1 {
-                series.append(AngleSample(seconds: frame.seconds, degrees: value))
+                series.append(AngleSample(seconds: frame.seconds, degrees: value, fingers: s.fingers))
             }
         case .idle, .paused:
             // Not counting: one hand alone gives the gestures; of two, the one the coach would not coach.
@@ -186,20 +188,14 @@ final class LiveHandCoach: @unchecked Sendable {
         estimator = nil
     }
 
-    /// The set's summary (`analyze --json`'s hand object) and what the store keeps of it, or `nil` if the set never
-    /// ran. The store holds body summaries: of a hand set it keeps the count, the duration, the exercise and this
-    /// JSON; the repetitions are in the JSON only (no repetition rows).
+    /// The set's summary (`analyze --json`'s hand object) and what the store keeps of it
+    /// (``CoachKit/HandSessionSummary/stored``: the count, the duration, the exercise, the repetitions as rows), or
+    /// `nil` if the set never ran.
     func outcome(id: String, prescribedReps: Int?) -> (stored: SessionSummary, json: String, problem: String?)? {
         guard let session, framesCoached > 0 else { return nil }
         let summary = session.summary()
         guard let json = try? summary.jsonText(file: "live:\(id)", prescribedReps: prescribedReps) else { return nil }
-        var stored = CoachingSession(
-            configuration: .analysis(exercise: nil, library: [], width: session.width, height: session.height)
-        ).summary()
-        stored.exercise = exercise.id
-        stored.exerciseName = exercise.name
-        stored.reps = summary.reps
-        stored.durationSeconds = summary.durationSeconds
+        let stored = summary.stored
         var problem: String?
         if summary.framesMeasured == 0 {
             let cue = summary.setUp.max { $0.seconds < $1.seconds }?.cue ?? HandSetUp.Issue.noHand.cue()

@@ -18,6 +18,9 @@ final class LiveHub: Service, @unchecked Sendable {
     let pool: InferencePool
     let logger: Logger
 
+    /// The names of the body and hand exercises, by id.
+    let exerciseNames: [String: String]
+
     private let lock = NSLock()
     private var cameraSeats = 0
     private var open: [ObjectIdentifier: LiveSet] = [:]
@@ -34,6 +37,10 @@ final class LiveHub: Service, @unchecked Sendable {
         handLibrary = configuration.handLibrary
         self.configuration = configuration
         self.library = configuration.library
+        exerciseNames = Dictionary(
+            configuration.library.map { ($0.id, $0.name) } + configuration.handLibrary.map { ($0.id, $0.name) },
+            uniquingKeysWith: { body, _ in body }
+        )
         self.store = store
         estimators = CameraEstimatorPool(make: makeEstimator)
         self.logger = logger
@@ -90,6 +97,25 @@ final class LiveHub: Service, @unchecked Sendable {
         return open.count
     }
 
+    /// What a programme's item prescribes: a body exercise of the library as the coach follows it, or a hand
+    /// exercise (only on a server with the hand model: the patient could not do it live otherwise).
+    ///
+    /// - Throws: ``CoachKit/CoachKitError`` with one line: the exercise unknown, or a number out of range.
+    func prescribed(
+        _ item: Prescription
+    ) throws(CoachKitError) -> (body: ExerciseDefinition?, hand: HandExerciseDefinition?) {
+        guard !library.contains(where: { $0.id == item.exercise }),
+            let hand = handLibrary.first(where: { $0.id == item.exercise })
+        else { return (try item.prescribed(from: library), nil) }
+        guard handEstimators != nil else {
+            throw CoachKitError(
+                .unknownExercise,
+                "'\(item.exercise)' is a hand exercise (\(hand.name)) and this server has no hand model"
+            )
+        }
+        return (nil, try item.prescribed(hands: handLibrary))
+    }
+
     /// Ends a set and saves it: waits for the frame being coached, gives its estimator back, saves the summary
     /// after the repetition saves in flight (`saves`), and returns the summary message for its socket. `nil` when
     /// the set was already finished (by its socket, or by the shutdown's sweep).
@@ -107,9 +133,9 @@ final class LiveHub: Service, @unchecked Sendable {
                 "message": .string("no frame was coached in this set"),
             ]).jsonText
         }
-        let series = JSONValue.array(
-            outcome.series.map { .array([.number($0.seconds), .number(($0.degrees * 10).rounded() / 10)]) }
-        )
+        // Hand lengths to a hundredth, degrees to a tenth.
+        let scale = set.hands.map { $0.exercise.primary.isDegrees ? 10.0 : 100 } ?? 10
+        let series = JSONValue.array(outcome.series.map { $0.row(scale: scale) })
         var storageProblem: String?
         do {
             try await store.close(
@@ -125,8 +151,7 @@ final class LiveHub: Service, @unchecked Sendable {
         }
         logger.info("live: set \(set.id) ended: \(outcome.summary.reps) reps, \(set.droppedFrames) frames dropped")
         let base = "/api/sessions/\(set.id)"
-        // A hand set's summary is the hand summary: the body report cannot show it.
-        let report = set.hands == nil ? "{\"html\":\"\(base)/report.html\",\"pdf\":\"\(base)/report.pdf\"}" : "null"
+        let report = "{\"html\":\"\(base)/report.html\",\"pdf\":\"\(base)/report.pdf\"}"
         let hand = set.hands == nil ? "false" : "true"
         let endEvents = JSONValue.array(outcome.events.compactMap(LiveMessage.event)).jsonText
         let message = storageProblem ?? outcome.problem

@@ -140,6 +140,7 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
         if let hands {
             let answer = hands.coach(frame, dropped: droppedFrames, prescribedReps: prescribedReps)
             if let message = answer.message, !lock.withLock({ ended }) { send(message) }
+            if let repetition = answer.repetition { completed(repetition) }
             if answer.ended { gestureEnded() }
             return
         }

@@ -72,16 +72,22 @@ struct LiveHandSetTests {
     /// The script: the other hand open (0–1 s), pinching (1–2 s: the set starts), away (2–5.5 s) while the coached
     /// hand makes one fist (3–4.5 s), then held up open (5.5 s on: the set ends).
     static func script(_ t: Double) -> [HandPose] {
+        let other: Other = t < 1 ? .open : t < 2 ? .pinch : t < 5.5 ? .none : .open
+        return hands(fist: fist(t), other: other, seconds: t)
+    }
+
+    /// The coached hand's share of a fist at `t`: one fist, 3–4.5 s.
+    static func fist(_ t: Double) -> Double {
         let phase = t - 2.5
         let share = phase < 0.5 ? 0 : phase < 1 ? (phase - 0.5) * 2 : phase < 1.5 ? 1 : phase < 2 ? (2 - phase) * 2 : 0
-        let other: Other = t < 1 ? .open : t < 2 ? .pinch : t < 5.5 ? .none : .open
-        return hands(fist: max(0, share), other: other, seconds: t)
+        return max(0, share)
     }
 
     /// The server with the hand library and `hands` as its hand model (`nil`: none).
     static func application(
         store: any ClinicStore,
-        hands: CameraHandEstimatorFactory?
+        hands: CameraHandEstimatorFactory?,
+        reports: any ReportRendering = NoReports()
     ) throws -> some ApplicationProtocol {
         var configuration = try LiveTestServer.configuration()
         configuration.handLibrary = try HandExerciseLibrary.bundled().exercises
@@ -89,7 +95,7 @@ struct LiveHandSetTests {
             configuration,
             store,
             { () throws(LiveFrameError) in StandingPersonEstimator() },
-            NoReports(),
+            reports,
             LiveTestServer.logger,
             { _ in },
             hands
@@ -155,15 +161,79 @@ struct LiveHandSetTests {
         // The open palm ended the set: the summary came with no "end" sent, and the set is saved.
         let summary = try #require(await mailbox.all("summary").first)
         #expect(summary["hand"] == .bool(true))
-        #expect(summary["report"] == .null)
         #expect(summary["summary"]?["reps"]?.intValue == 1)
         let id = try #require(summary["session"]?.stringValue)
+        #expect(summary["report"]?["html"]?.stringValue == "/api/sessions/\(id)/report.html")
         let saved = try #require(try await store.set(id: id))
         #expect(saved.status == .completed)
         #expect(saved.reps == 1)
         #expect(saved.exercise == "finger-flexion")
         #expect(saved.summaryJSON?.contains("\"framesMeasured\"") == true)
+        // Saved as a body set is: a repetition row with what the hand reached, and the peak in degrees.
+        let rows = try await store.repetitions(setID: id)
+        #expect(rows.count == 1)
+        let reach = try #require(rows.first?.hand)
+        #expect(reach.measure == .fingerFlexion)
+        #expect(Set(reach.fingers.keys) == ["index", "middle", "ring", "little"])
+        #expect(rows.first?.peakAngle == reach.peak)
+        #expect(try #require(saved.peakAngle) > 150)
+        // The series keeps each finger, for the report's chart per finger.
+        let reported = try #require(CoachServer.reportedSet(saved))
+        #expect(reported.hand?.reps == 1)
+        #expect(reported.summary.headline(isHold: false) == "Finger flexion and extension: 1 repetition")
+        #expect(reported.angleSeries.contains { $0.fingers[.little] != nil })
     }
+
+    @Test("A hand set's report is written, from the hand summary and each finger's series")
+    func handSetReport() async throws {
+        let (store, _) = try LiveTestServer.store()
+        let app = try Self.application(
+            store: store,
+            hands: { () throws(LiveFrameError) in
+                ScriptedHandEstimator { Self.hands(fist: Self.fist($0), other: .none, seconds: $0) }
+            },
+            reports: FingerReports()
+        )
+        let mailbox = LiveMailbox()
+        try await app.test(.live) { client in
+            try await LiveTestServer.session(client, mailbox: mailbox) { outbound in
+                try await LiveTestServer.sendCameraSet(
+                    start: #"{"type":"start","input":"camera","exercise":"finger-flexion"}"#,
+                    seconds: 6,
+                    on: outbound,
+                    mailbox: mailbox
+                )
+            }
+            let summary = try #require(await mailbox.all("summary").first)
+            let link = try #require(summary["report"]?["html"]?.stringValue)
+            try await client.execute(uri: link, method: .get) { response in
+                #expect(response.status == .ok)
+                let text = String(buffer: response.body)
+                #expect(text.contains("hand finger-flexion: 1 reps"), "\(text)")
+                #expect(
+                    text.contains("fingers index,little,middle,ring"),
+                    "the four fingers the exercise follows: \(text)"
+                )
+                #expect(!text.contains("thumb"), "\(text)")
+                #expect(text.contains("Finger flexion and extension: 1 repetition"), "\(text)")
+            }
+        }
+    }
+}
+
+/// A report renderer that says what it was given of a hand set: its summary's count, and the fingers charted.
+struct FingerReports: ReportRendering {
+    func report(_ sets: [ReportedSet], title: String, subtitle: String, format: String) throws -> [UInt8] {
+        let lines = sets.map { reported in
+            let fingers = Set(reported.angleSeries.flatMap(\.fingers.keys)).map(\.rawValue).sorted()
+            return "hand \(reported.hand?.exercise ?? "none"): \(reported.hand?.reps ?? -1) reps, fingers "
+                + fingers.joined(separator: ",")
+        }
+        return Array((["\(title) (\(format))"] + lines).joined(separator: "\n").utf8)
+    }
+}
+
+extension LiveHandSetTests {
 
     @Test("A hand set's bad starts and failing model are one clear error each, and the socket goes on")
     func handSetErrors() async throws {

@@ -139,9 +139,10 @@ enum LiveTestServer {
     static func session(
         _ client: some TestClientProtocol,
         mailbox: LiveMailbox,
+        configuration: WebSocketClientConfiguration = .init(),
         script: @escaping @Sendable (WebSocketOutboundWriter) async throws -> Void
     ) async throws -> WebSocketCloseFrame? {
-        try await client.ws("/live") { inbound, outbound, _ in
+        try await client.ws("/live", configuration: configuration) { inbound, outbound, _ in
             try await exchange(inbound, outbound, mailbox: mailbox, script: script)
         }
     }
@@ -189,6 +190,24 @@ enum LiveTestServer {
         try await outbound.write(.text(start))
         _ = try await mailbox.wait(for: "ready")
         for frame in frames { try await outbound.write(.text(frame)) }
+    }
+
+    /// Starts a camera set, sends `seconds` of frames at 15 a second, each answered before the next (none dropped),
+    /// then ends the set and waits for its summary.
+    static func sendCameraSet(
+        start: String,
+        seconds: Double,
+        on outbound: WebSocketOutboundWriter,
+        mailbox: LiveMailbox
+    ) async throws {
+        try await outbound.write(.text(start))
+        _ = try await mailbox.wait(for: "ready")
+        for k in 0..<Int(seconds * 15) {
+            try await outbound.write(cameraFrame(id: UInt32(k), seconds: Double(k) / 15, bytes: jpegBytes))
+            _ = try await mailbox.wait(for: "frame", count: k + 1, timeout: 30)
+        }
+        try await outbound.write(.text(#"{"type":"end"}"#))
+        _ = try await mailbox.wait(for: "summary", timeout: 30)
     }
 
     /// A camera frame: the 12-byte header and the bytes.

@@ -65,6 +65,8 @@ public struct HandCoachingSession: Sendable {
     private var firstSeconds: Double?
     private var frames = 0
     private var framesMeasured = 0
+    /// Frames measured on the body pose (``BodyWrist``), the hand model having found no hand.
+    private var framesOnBody = 0
     private var views: [HandView: Int] = [:]
     private var basis: HandAngles.Basis?
     /// Each finger's extremes over the set, and the angles of the frames they came from (for TAM).
@@ -96,8 +98,12 @@ public struct HandCoachingSession: Sendable {
         exercise.fingerTargets?.fingers ?? (fingerMeasure == .flexion ? Finger.allCases : HandMeasure.fingers)
     }
 
-    /// Takes one frame.
-    public mutating func ingest(_ frame: HandFrame) -> Snapshot {
+    /// Takes one frame, and the body pose seen at the same moment when there is one.
+    ///
+    /// - Parameter body: the person's body pose; wrist flexion and extension (``HandMeasure/handInclination``) is
+    ///   measured on it (``BodyWrist``: the hand against the forearm) in a frame in which the hand model found no
+    ///   hand, and counted on as on the hand's.
+    public mutating func ingest(_ frame: HandFrame, body: Pose? = nil) -> Snapshot {
         let t = frame.seconds
         frames += 1
         if firstSeconds == nil { firstSeconds = t }
@@ -160,12 +166,21 @@ public struct HandCoachingSession: Sendable {
                     }
                     self.touches = touches
                 } else {
-                    switch counter.ingest(value, at: t) {
-                    case .completed(let completed): snapshot.cue = judge(completed, at: t)
-                    case .started, .none: break
-                    }
+                    count(value, at: t, into: &snapshot)
                 }
             }
+        }
+        // No hand from the hand model: wrist flexion and extension from the body's wrist against its forearm.
+        if !measured, check.issue == nil || check.issue == .noHand, exercise.primary == .handInclination, let body,
+            let value = BodyWrist.inclination(in: body, side: exercise.side, picture: max(width, height))
+        {
+            if let last = lastValid, t - last > Self.lostSeconds { invalidate(at: t) }
+            measured = true
+            issue = nil
+            lastValid = t
+            framesMeasured += 1
+            framesOnBody += 1
+            count(value, at: t, into: &snapshot)
         }
         if !measured {
             let kind = check.issue ?? .noHand
@@ -190,6 +205,14 @@ public struct HandCoachingSession: Sendable {
         snapshot.reps = repetitions.count
         snapshot.progress = touches?.progress ?? counter.progress
         return snapshot
+    }
+
+    /// Counts on the primary measurement (not touches).
+    private mutating func count(_ value: Double, at t: Double, into snapshot: inout Snapshot) {
+        switch counter.ingest(value, at: t) {
+        case .completed(let completed): snapshot.cue = judge(completed, at: t)
+        case .started, .none: break
+        }
     }
 
     /// An invalid stretch for the counters: the repetition under way is dropped.
@@ -313,6 +336,7 @@ public struct HandCoachingSession: Sendable {
             reps: repetitions.count,
             frames: frames,
             framesMeasured: framesMeasured,
+            framesOnBody: exercise.primary == .handInclination ? framesOnBody : nil,
             basis: basis?.rawValue,
             view: views.max { $0.value < $1.value }?.key.rawValue,
             primary: exercise.primary,

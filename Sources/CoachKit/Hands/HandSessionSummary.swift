@@ -51,6 +51,9 @@ public struct HandSessionSummary: Sendable, Hashable, Codable {
     public var frames: Int
     /// Frames in which the coached hand was measured.
     public var framesMeasured: Int
+    /// Of those, the frames measured on the body pose (``BodyWrist``) for want of a hand from the hand model; `nil`
+    /// for an exercise not measured that way.
+    public var framesOnBody: Int?
     /// `depth` (3-D, each finger in its flexion plane) or `image` (2-D), as ``HandAngles/Basis``.
     public var basis: String?
     /// How the hand mostly faced the camera (``HandView``).
@@ -86,7 +89,10 @@ public struct HandSessionSummary: Sendable, Hashable, Codable {
         let done =
             prescribedReps.map { "\(reps) of \($0) prescribed repetitions" }
             ?? "\(reps) repetition\(reps == 1 ? "" : "s")"
-        lines.append("  \(done) in \(f(durationSeconds)) s; hand measured in \(framesMeasured) of \(frames) frames")
+        let onBody = framesOnBody.map { $0 > 0 ? " (\($0) on the body pose)" : "" } ?? ""
+        lines.append(
+            "  \(done) in \(f(durationSeconds)) s; hand measured in \(framesMeasured) of \(frames) frames\(onBody)"
+        )
         for rep in repetitions {
             var line = "  rep \(rep.index): \(f(rep.startSeconds))–\(f(rep.endSeconds)) s, \(primary.displayName) "
             line += "\(value(rep.rest, primary)) → \(value(rep.peak, primary))"

@@ -49,14 +49,8 @@ public struct Prescription: Sendable, Hashable, Codable {
         guard var definition = library.first(where: { $0.id == exercise }) else {
             throw CoachKitError(.unknownExercise, "unknown exercise '\(exercise)': `ptcoach exercises` lists the ids")
         }
-        func invalid(_ text: String) -> CoachKitError {
-            CoachKitError(.invalidDefinition, "\(definition.name): \(text)")
-        }
-        guard (1...20).contains(sets) else { throw invalid("sets must be 1 to 20, got \(sets)") }
-        guard restSeconds >= 0, restSeconds <= 900 else {
-            throw invalid("rest must be 0 to 900 seconds, got \(restSeconds)")
-        }
-        guard note.count <= 500 else { throw invalid("the note is over 500 characters") }
+        func invalid(_ text: String) -> CoachKitError { Self.invalid(definition.name, text) }
+        try checkSetsRestAndNote(name: definition.name)
         if definition.isHold {
             guard reps == nil || reps == 1 else { throw invalid("a hold is prescribed in seconds, not repetitions") }
             if let holdSeconds {
@@ -66,17 +60,8 @@ public struct Prescription: Sendable, Hashable, Codable {
                 definition.hold?.seconds = holdSeconds
             }
         } else {
-            guard let reps, (1...100).contains(reps) else {
-                throw invalid("repetitions per set must be 1 to 100, got \(reps.map(String.init) ?? "none")")
-            }
-            if let holdSeconds {
-                guard let spec = definition.repetition, spec.acceptsHold(holdSeconds) else {
-                    throw invalid(
-                        "a hold at the peak must be above 0 and below \(Int(definition.repetition?.maximumSeconds ?? 0)) s"
-                    )
-                }
-                definition.repetition?.holdSeconds = holdSeconds
-            }
+            try checkRepetitions(name: definition.name, spec: definition.repetition)
+            if let holdSeconds { definition.repetition?.holdSeconds = holdSeconds }
         }
         for (name, value) in [
             ("target minimum", targetMin), ("target maximum", targetMax), ("safety limit", safetyMax),
@@ -113,5 +98,75 @@ public struct Prescription: Sendable, Hashable, Codable {
             definition.side = side
         }
         return definition
+    }
+
+    /// Checks the numbers against the hand library and returns the hand exercise the coach follows: the target band
+    /// of the primary measure (in its unit: degrees, or hand lengths for the thumb's distance), the hold at the peak
+    /// and the hand replaced by the prescription's. A hand exercise has no safety limit.
+    public func prescribed(hands library: [HandExerciseDefinition]) throws(CoachKitError) -> HandExerciseDefinition {
+        guard var definition = library.first(where: { $0.id == exercise }) else {
+            throw CoachKitError(.unknownExercise, "unknown exercise '\(exercise)': `ptcoach exercises` lists the ids")
+        }
+        func invalid(_ text: String) -> CoachKitError { Self.invalid(definition.name, text) }
+        try checkSetsRestAndNote(name: definition.name)
+        try checkRepetitions(name: definition.name, spec: definition.repetition)
+        if let holdSeconds { definition.repetition.holdSeconds = holdSeconds }
+        guard safetyMax == nil else {
+            throw invalid("a safety limit is for body exercises; leave it empty for a hand exercise")
+        }
+        let measure = definition.primary
+        let bounds: ClosedRange<Double> = measure.isDegrees ? -180...360 : 0...3
+        let unit = measure.isDegrees ? "degrees" : "hand lengths"
+        for (name, value) in [("target minimum", targetMin), ("target maximum", targetMax)]
+        where value.map({ !$0.isFinite || !bounds.contains($0) }) == true {
+            throw invalid(
+                "the \(name) must be \(measure.displayName) from \(Int(bounds.lowerBound)) to \(Int(bounds.upperBound)) \(unit)"
+            )
+        }
+        switch (targetMin, targetMax) {
+        case (let low?, let high?):
+            guard low < high else { throw invalid("the target minimum \(low) must be below the maximum \(high)") }
+            definition.target = .init(min: low, max: high)
+        case (let low?, nil):
+            definition.target = .init(min: low, max: max(low, definition.target?.max ?? bounds.upperBound))
+        case (nil, let high?):
+            definition.target = .init(min: min(high, definition.target?.min ?? bounds.lowerBound), max: high)
+        case (nil, nil):
+            break
+        }
+        if let side {
+            guard let hand = HandExerciseDefinition.HandSide(rawValue: side.rawValue), hand != .either else {
+                throw invalid("the side must be left or right")
+            }
+            definition.side = hand
+        }
+        return definition
+    }
+
+    // MARK: - Checks shared by body and hand exercises
+
+    private static func invalid(_ name: String, _ text: String) -> CoachKitError {
+        CoachKitError(.invalidDefinition, "\(name): \(text)")
+    }
+
+    private func checkSetsRestAndNote(name: String) throws(CoachKitError) {
+        guard (1...20).contains(sets) else { throw Self.invalid(name, "sets must be 1 to 20, got \(sets)") }
+        guard restSeconds >= 0, restSeconds <= 900 else {
+            throw Self.invalid(name, "rest must be 0 to 900 seconds, got \(restSeconds)")
+        }
+        guard note.count <= 500 else { throw Self.invalid(name, "the note is over 500 characters") }
+    }
+
+    /// Repetitions per set, and the hold at the peak against the exercise's repetition (`nil`: it has none).
+    private func checkRepetitions(name: String, spec: ExerciseDefinition.RepetitionSpec?) throws(CoachKitError) {
+        guard let reps, (1...100).contains(reps) else {
+            throw Self.invalid(name, "repetitions per set must be 1 to 100, got \(reps.map(String.init) ?? "none")")
+        }
+        if let holdSeconds, spec?.acceptsHold(holdSeconds) != true {
+            throw Self.invalid(
+                name,
+                "a hold at the peak must be above 0 and below \(Int(spec?.maximumSeconds ?? 0)) s"
+            )
+        }
     }
 }

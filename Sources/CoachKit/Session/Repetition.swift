@@ -103,6 +103,18 @@ public struct Repetition: Sendable, Hashable, Codable {
         public var priority: Int
     }
 
+    /// What a hand exercise's repetition reached (``HandSessionSummary/Repetition``): the exercise's primary hand
+    /// measurement at rest and at the peak, each finger's reach, and the cues it earned.
+    public struct HandReach: Sendable, Hashable, Codable {
+        public var measure: HandMeasure
+        public var rest: Double
+        public var peak: Double
+        /// Each finger's reach, by finger name: flexion in degrees, or the thumb's distance in hand lengths.
+        public var fingers: [String: Double]
+        /// The cues the repetition earned, most important first (a hand exercise's issues are not form rules).
+        public var issues: [String]
+    }
+
     /// A safety limit crossed during the repetition.
     public struct SafetyBreach: Sendable, Hashable, Codable {
         public var angle: AngleKind
@@ -146,14 +158,16 @@ public struct Repetition: Sendable, Hashable, Codable {
     /// lost, joints out of the picture) and that was bridged because the angle after it continued the
     /// repetition; 0 when there was none. Stretches shorter than the glitch time are not counted.
     public var gapSeconds: Double = 0
+    /// A hand exercise's repetition: what the hand reached; `nil` for a body exercise.
+    public var hand: HandReach?
 
     /// Seconds from start to end.
     public var durationSeconds: Double { endSeconds - startSeconds }
 }
 
 extension Repetition {
-    /// Decodes a repetition, also one written before ``uncheckedRules``, ``uncheckedReason``, ``gapSeconds`` and
-    /// ``range`` existed (they are then empty, `nil`, 0 and `nil`).
+    /// Decodes a repetition, also one written before ``uncheckedRules``, ``uncheckedReason``, ``gapSeconds``,
+    /// ``range`` and ``hand`` existed (they are then empty, `nil`, 0, `nil` and `nil`).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         index = try c.decode(Int.self, forKey: .index)
@@ -174,5 +188,6 @@ extension Repetition {
         uncheckedRules = try c.decodeIfPresent([String].self, forKey: .uncheckedRules) ?? []
         uncheckedReason = try c.decodeIfPresent(String.self, forKey: .uncheckedReason)
         gapSeconds = try c.decodeIfPresent(Double.self, forKey: .gapSeconds) ?? 0
+        hand = try c.decodeIfPresent(HandReach.self, forKey: .hand)
     }
 }

@@ -16,7 +16,7 @@ enum ClinicAPI {
         reports: any ReportRendering
     ) {
         let store = hub.store
-        let library = hub.library
+        let names = hub.exerciseNames
 
         // MARK: Login
 
@@ -120,7 +120,7 @@ enum ClinicAPI {
             let viewer = try await auth.require(request)
             let patient = try await patient(context, viewer: viewer, store: store)
             try await audit(viewer, patient, "viewed history and progress", store: store)
-            return reply(try await overview(patient, store: store, library: library))
+            return reply(try await overview(patient, store: store, names: names))
         }
         router.put("/api/patients/:id/programme") { request, context in
             let viewer = try await auth.require(request, role: .therapist)
@@ -140,9 +140,9 @@ enum ClinicAPI {
                 throw HTTPError(.badRequest, message: "an item is not a valid prescription: \(error)")
             }
             for (index, item) in items.enumerated() {
-                do {
-                    _ = try item.prescribed(from: library)
-                } catch let error as CoachKitError {
+                do throws(CoachKitError) {
+                    _ = try hub.prescribed(item)
+                } catch {
                     throw HTTPError(.badRequest, message: "item \(index + 1): \(error.message)")
                 }
             }
@@ -150,7 +150,7 @@ enum ClinicAPI {
                 Programme(patientID: patient.id, items: items, daysPerWeek: daysPerWeek, createdBy: viewer.user.id)
             )
             try await audit(viewer, patient, "changed the programme (version \(saved.version))", store: store)
-            return reply(programmeJSON(saved, library: library))
+            return reply(programmeJSON(saved, names: names))
         }
         router.get("/api/patients/:id/audit") { request, context in
             let viewer = try await auth.require(request, role: .therapist)
@@ -193,7 +193,7 @@ enum ClinicAPI {
                     therapist: therapist,
                     sets: sets,
                     programme: try await store.programme(patientID: patient.id, version: nil),
-                    library: library
+                    names: names
                 )
                 return Response(
                     status: .ok,
@@ -246,7 +246,7 @@ enum ClinicAPI {
             guard let programme = try await store.programme(patientID: viewer.user.id, version: nil) else {
                 return reply(.null)
             }
-            var object = programmeJSON(programme, library: library).objectValue ?? [:]
+            var object = programmeJSON(programme, names: names).objectValue ?? [:]
             let today = PatientProgress.calendar.startOfDay(for: .now)
             let sets = try await store.sets(patientID: viewer.user.id, since: today, limit: 1000)
             object["doneToday"] = .array(
@@ -319,12 +319,12 @@ enum ClinicAPI {
     static func overview(
         _ patient: User,
         store: any ClinicStore,
-        library: [ExerciseDefinition]
+        names: [String: String]
     ) async throws -> JSONValue {
         let (programme, sets, progress) = try await Self.progress(of: patient, days: 365, limit: 5000, store: store)
         var object = userJSON(patient)
         for (key, value) in progress.json.objectValue ?? [:] { object[key] = value }
-        object["programme"] = programme.map { programmeJSON($0, library: library) } ?? .null
+        object["programme"] = programme.map { programmeJSON($0, names: names) } ?? .null
         object["sets"] = .array(sets.prefix(200).map { .object(CoachServer.setJSON($0)) })
         return .object(object)
     }
@@ -341,11 +341,12 @@ enum ClinicAPI {
         return (programme, sets, PatientProgress(sets: sets, programme: programme, now: .now))
     }
 
-    static func programmeJSON(_ programme: Programme, library: [ExerciseDefinition]) -> JSONValue {
+    /// - Parameter names: the exercises' names by id (``LiveHub/exerciseNames``).
+    static func programmeJSON(_ programme: Programme, names: [String: String]) -> JSONValue {
         var object = LiveMessage.codable(programme).objectValue ?? [:]
         object["createdAt"] = .string(ISO8601DateFormatter().string(from: programme.createdAt))
         object["names"] = .array(
-            programme.items.map { item in .string(library.first { $0.id == item.exercise }?.name ?? item.exercise) }
+            programme.items.map { item in .string(names[item.exercise] ?? item.exercise) }
         )
         return .object(object)
     }

@@ -43,7 +43,7 @@ enum ClinicExport {
         therapist: User?,
         sets: [SetRecord],
         programme: Programme?,
-        library: [ExerciseDefinition],
+        names: [String: String],
         now: Date = .now
     ) -> JSONValue {
         let formatter = ISO8601DateFormatter()
@@ -64,7 +64,7 @@ enum ClinicExport {
                 text: "Exam"
             )
         ])
-        func name(_ id: String?) -> String { library.first { $0.id == id }?.name ?? id ?? "unrecognised exercise" }
+        func name(_ id: String?) -> String { id.map { names[$0] ?? $0 } ?? "unrecognised exercise" }
 
         /// A Patient or Practitioner: an id and a name.
         func person(_ type: String, _ user: User) -> JSONValue {

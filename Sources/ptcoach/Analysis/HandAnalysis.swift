@@ -64,6 +64,8 @@ enum HandAnalysis {
             )
             track = path
         }
+        // Wrist flexion and extension is measured on the body pose too, where the hand model has no hand.
+        var bodies: [Pose?] = []
         let header: PoseTrackHeader
         var frames: [HandFrame] = []
         do {
@@ -75,13 +77,16 @@ enum HandAnalysis {
                 "\(error); '\(exercise.id)' is a hand exercise: give a video, or a hand pose-track from `ptcoach poses VIDEO --hands`"
             )
         }
+        if exercise.primary == .handInclination, let video {
+            bodies = try bodyPoses(of: video, at: frames.map(\.seconds), verbose: command.verbose)
+        }
         let width = Double(header.width)
         let height = Double(header.height)
         var session = HandCoachingSession(exercise: exercise, width: width, height: height)
         var series: [ReportInput.AngleSample] = []
         var fingerSeries: [Finger: [ReportInput.AngleSample]] = [:]
-        for frame in frames {
-            let snapshot = session.ingest(frame)
+        for (index, frame) in frames.enumerated() {
+            let snapshot = session.ingest(frame, body: bodies.isEmpty ? nil : bodies[index])
             if let value = snapshot.value { series.append(.init(seconds: frame.seconds, degrees: value)) }
             for (finger, value) in snapshot.fingers {
                 fingerSeries[finger, default: []].append(.init(seconds: frame.seconds, degrees: value))
@@ -108,6 +113,7 @@ enum HandAnalysis {
             let times = best.map { [$0.peakSeconds] } ?? []
             let images = try annotate(
                 frames: frames,
+                bodies: bodies,
                 video: video,
                 header: header,
                 exercise: exercise,
@@ -152,6 +158,38 @@ enum HandAnalysis {
         }
     }
 
+    /// The body pose of `video` at each of `times` (the hand pass's frames): the person's, from the pose model in
+    /// video mode (`ptcoach poses`), the frame nearest in time; `nil` where none was found.
+    static func bodyPoses(of video: VideoInfo, at times: [Double], verbose: Bool) throws -> [Pose?] {
+        let path = NSTemporaryDirectory() + "ptcoach-body-\(getpid())-\(UUID().uuidString.prefix(8)).jsonl"
+        PartialFiles.register(path)
+        defer { OutputFile.remove(path) }
+        try PosesCommand.writePoseTrack(
+            of: video.path,
+            to: path,
+            segments: nil,
+            numPoses: 1,
+            mode: .video,
+            quiet: false,
+            verbose: verbose,
+            probed: video,
+            temporary: true
+        )
+        var found: [PoseFrame] = []
+        do {
+            var reader = try PoseTrackReader(path: path)
+            while let frame = try reader.next() { found.append(frame) }
+        } catch {
+            throw CLIError("\(video.path): the body pose pass could not be read: \(error)")
+        }
+        var next = 0
+        return times.map { t in
+            while next + 1 < found.count, abs(found[next + 1].seconds - t) <= abs(found[next].seconds - t) { next += 1 }
+            guard next < found.count, abs(found[next].seconds - t) < 0.05 else { return nil }
+            return found[next].poses.first
+        }
+    }
+
     /// The report of a hand session: the primary measurement over time, then one chart per finger.
     static func reportInput(
         _ summary: HandSessionSummary,
@@ -163,66 +201,16 @@ enum HandAnalysis {
         prescribedReps: Int?,
         json: String
     ) -> ReportInput {
-        let direction = exercise.repetition.direction
-        let repetitions = summary.repetitions.map { rep in
-            let status: ReportInput.RangeStatus? = exercise.target.map { target in
-                let short = direction > 0 ? rep.peak < target.min : rep.peak > target.max
-                return short ? .short : .within
-            }
-            return ReportInput.Repetition(
-                index: rep.index,
-                startSeconds: rep.startSeconds,
-                endSeconds: rep.endSeconds,
-                peakDegrees: rep.peak,
-                rangeOfMotion: abs(rep.peak - rep.rest),
-                tempoUpSeconds: rep.peakSeconds - rep.startSeconds,
-                tempoDownSeconds: rep.endSeconds - rep.peakSeconds,
-                heldSeconds: rep.heldSeconds,
-                verdict: rep.verdict == .good ? .good : .needsWork,
-                rangeStatus: status,
-                issues: rep.issues
-            )
-        }
-        let unit = exercise.primary.isDegrees ? "" : " (hand lengths)"
-        let name = exercise.primary.displayName
-        var section = ReportInput.Exercise(
-            name: exercise.name,
-            angleName: name.prefix(1).uppercased() + name.dropFirst() + unit,
-            targetRange: exercise.target.map { _ in
-                abs(exercise.repetition.peak - exercise.repetition.start) * 0.8...Double.infinity
-            },
-            rangeOfMotionUnit: exercise.primary.isDegrees ? .degrees : .fraction,
-            targetDegrees: exercise.targetBand,
-            prescribedReps: prescribedReps,
-            prescribedHoldSeconds: exercise.repetition.holdSeconds,
-            repetitions: repetitions,
+        let section = ReportInput.Exercise(
+            hand: summary,
+            exercise: exercise,
             angleSeries: series,
-            events: summary.cues.filter { $0.kind == .form || $0.kind == .setup }.map {
-                ReportInput.Event(seconds: $0.seconds, text: $0.text)
-            },
-            stills: stills
+            fingerSeries: fingerSeries,
+            stills: stills,
+            prescribedReps: prescribedReps
         )
-        let targets = exercise.fingerTargets
-        for finger in Finger.allCases {
-            guard let samples = fingerSeries[finger], !samples.isEmpty else { continue }
-            let what =
-                targets?.measure == .opposition
-                ? "thumb to \(finger.rawValue) fingertip (hand lengths)"
-                : "\(finger.rawValue) finger flexion (MCP+PIP+DIP)"
-            let band: ClosedRange<Double>? = targets.flatMap { t in
-                guard t.fingers.contains(finger) else { return nil }
-                return (t.min ?? 0)...(t.max ?? 360)
-            }
-            section.moreSeries.append(
-                .init(name: what.prefix(1).uppercased() + what.dropFirst(), samples: samples, target: band)
-            )
-        }
         var subtitle = "\((file as NSString).lastPathComponent) · \(String(format: "%.1f", summary.durationSeconds)) s"
-        if let tam = summary.totalActiveMotion {
-            let order = ["thumb", "index", "middle", "ring", "little"].filter { tam[$0] != nil }
-            subtitle += " · TAM " + order.map { "\($0) \(Int(tam[$0]!.rounded()))°" }.joined(separator: ", ")
-        }
-        if let score = summary.kapandji { subtitle += " · Kapandji \(score)/10" }
+        if let figures = summary.figures { subtitle += " · " + figures }
         let done = prescribedReps.map { "\(summary.reps) of \($0)" } ?? "\(summary.reps)"
         return ReportInput(
             title: "\(exercise.name): \(done) repetition\(summary.reps == 1 ? "" : "s")",
@@ -236,6 +224,7 @@ enum HandAnalysis {
     /// replaying the session frame by frame; returns the frames nearest `stillTimes` (for the report).
     static func annotate(
         frames: [HandFrame],
+        bodies: [Pose?] = [],
         video: VideoInfo?,
         header: PoseTrackHeader,
         exercise: HandExerciseDefinition,
@@ -264,8 +253,8 @@ enum HandAnalysis {
         let background = OverlayColor(red: 38, green: 42, blue: 48)
         var stills = NearestStills(times: stillTimes)
         var cue: (text: String, kind: OverlayState.CueKind, until: Double)?
-        for frame in frames {
-            let snapshot = session.ingest(frame)
+        for (index, frame) in frames.enumerated() {
+            let snapshot = session.ingest(frame, body: bodies.isEmpty ? nil : bodies[index])
             if let said = snapshot.cue {
                 let kind: OverlayState.CueKind =
                     switch said.kind {

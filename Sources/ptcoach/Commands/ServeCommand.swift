@@ -126,7 +126,7 @@ struct ServeCommand: AsyncParsableCommand {
                 store: store,
                 makeEstimator: { () throws(LiveFrameError) in try MediaPipeCameraEstimator() },
                 makeHandEstimator: makeHands,
-                reports: LiveReportRenderer(library: library),
+                reports: LiveReportRenderer(library: library, hands: hands),
                 logger: logger,
                 onServerRunning: { port in
                     // Written at once (print would wait in a pipe's buffer): scripts wait for this line.

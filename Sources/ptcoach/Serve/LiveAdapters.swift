@@ -112,12 +112,15 @@ struct CameraStream {
     }
 }
 
-/// The reports of saved live sets: the same writers (`ReportInput`, HTML and PDF) as `ptcoach analyze --report`.
+/// The reports of saved live sets: the same writers (`ReportInput`, HTML and PDF) as `ptcoach analyze --report`; a
+/// hand set's section as `analyze --exercise finger-flexion --report` makes it (a chart per finger).
 struct LiveReportRenderer: ReportRendering {
     let library: ExerciseLibrary
+    var hands: [HandExerciseDefinition] = []
 
     func report(_ sets: [ReportedSet], title: String, subtitle: String, format: String) throws -> [UInt8] {
         let sections = sets.map { reported in
+            if let hand = reported.hand { return section(hand, of: reported) }
             var definition = reported.summary.exercise.flatMap { library[$0] }
             if let hold = reported.set.prescribedHoldSeconds { definition?.repetition?.holdSeconds = hold }
             return ReportInput.Exercise(
@@ -145,5 +148,24 @@ struct LiveReportRenderer: ReportRendering {
         default:
             return Array(ReportWriter.html(input).utf8)
         }
+    }
+
+    /// A hand set's section: the primary measure and each finger over time, from the saved series.
+    private func section(_ hand: HandSessionSummary, of reported: ReportedSet) -> ReportInput.Exercise {
+        var definition = hands.first { $0.id == hand.exercise }
+        if let hold = reported.set.prescribedHoldSeconds { definition?.repetition.holdSeconds = hold }
+        var fingers: [Finger: [ReportInput.AngleSample]] = [:]
+        for sample in reported.angleSeries {
+            for (finger, value) in sample.fingers {
+                fingers[finger, default: []].append(.init(seconds: sample.seconds, degrees: value))
+            }
+        }
+        return ReportInput.Exercise(
+            hand: hand,
+            exercise: definition,
+            angleSeries: reported.angleSeries.map { .init(seconds: $0.seconds, degrees: $0.degrees) },
+            fingerSeries: fingers,
+            prescribedReps: reported.set.prescribedReps
+        )
     }
 }

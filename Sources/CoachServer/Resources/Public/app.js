@@ -118,7 +118,11 @@ function isHandExercise() {
 
 function startMessage() {
   const msg = { type: "start", input: "camera", exercise: ui.exercise.value || null };
-  if (programme.entry) return { type: "start", input: "camera", programmeItem: programme.item };
+  if (programme.entry) {
+    const start = { type: "start", input: "camera", programmeItem: programme.item };
+    if (isHandExercise()) start.startOnPinch = ui.pinchStart.checked;
+    return start;
+  }
   const reps = parseInt(ui.reps.value, 10);
   if (reps >= 1) msg.reps = Math.min(reps, 1000);
   const hold = parseFloat(ui.hold.value);
@@ -489,7 +493,10 @@ async function loadProgramme() {
   const parts = [];
   if (entry.reps) parts.push(`${entry.reps} repetitions`);
   if (entry.holdSeconds) parts.push(`hold ${entry.holdSeconds} s`);
-  if (entry.targetMin != null && entry.targetMax != null) parts.push(`aim for ${entry.targetMin}–${entry.targetMax}°`);
+  // A hand exercise's thumb distances are in hand lengths, its other targets in degrees.
+  const primary = exercises.find((e) => e.id === entry.exercise)?.primary ?? "";
+  const unit = primary === "thumbGap" || primary === "thumbOpposition" ? " hand lengths" : "°";
+  if (entry.targetMin != null && entry.targetMax != null) parts.push(`aim for ${entry.targetMin}–${entry.targetMax}${unit}`);
   if (entry.side) parts.push(`${entry.side} side`);
   parts.push(`rest ${entry.restSeconds} s between sets`);
   setText(ui.bannerDetail, parts.join(" · ") + (entry.note ? ` — ${entry.note}` : ""));

@@ -173,9 +173,18 @@ enum LiveTestServer {
                 if case .text(let text) = message, let json = try? JSONValue.parse(text) { await mailbox.add(json) }
             }
         }
-        try await script(outbound)
-        // Closed by the server already (its shutdown): the close handshake is over.
-        if !ended.value { try await outbound.close(.normalClosure, reason: nil) }
+        do {
+            try await script(outbound)
+            // Closed by the server already (its shutdown): the close handshake is over.
+            if !ended.value { try await outbound.close(.normalClosure, reason: nil) }
+        } catch {
+            // The reader must be done with the inbound stream before this returns: the WebSocket client reads it
+            // too once the handler ends, and two readers of one stream stop the process (NIO's precondition
+            // "only allow a single Iterator"), which a failing script used to do, taking every test with it.
+            reader.cancel()
+            _ = try? await reader.value
+            throw error
+        }
         _ = try? await reader.value
     }
 

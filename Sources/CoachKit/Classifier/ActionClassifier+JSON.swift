@@ -1,3 +1,4 @@
+import Foundation
 import PoseKit
 
 extension ActionClassifier {
@@ -17,98 +18,20 @@ extension ActionClassifier {
     /// The model as one JSON document (keys sorted, numbers in shortest round-trip form, so the same
     /// model always gives the same text).
     public var jsonText: String {
-        func numbers(_ values: [Double]) -> JSONValue { .array(values.map(JSONValue.number)) }
-        var object: [String: JSONValue] = [
-            "format": .string(Self.modelFormat),
-            "version": .number(Double(Self.modelVersion)),
-            "method": .string(model.method.rawValue),
-            "labels": .array(labels.map(JSONValue.string)),
-            "features": .object([
-                "version": .number(Double(SequenceFeatureSpec.currentVersion)),
-                "joints": .array(spec.joints.map { .string($0.name) }),
-                "origin": .string(spec.origin.name),
-                "scale": .string(spec.scale.rawValue),
-                "timeBins": .number(Double(spec.timeBins)),
-                "count": .number(Double(spec.featureCount)),
-                "formVersion": .number(Double(SequenceFeatureSpec.formVersion)),
-                "formCount": .number(Double(spec.formFeatureCount)),
-            ]),
-            "training": .object([
-                "method": .string(configuration.method.rawValue),
-                "regularization": .number(configuration.regularization),
-                "maximumIterations": .number(Double(configuration.maximumIterations)),
-                "trajectoryLength": .number(Double(configuration.trajectoryLength)),
-                "warpingRadius": .number(Double(configuration.warpingRadius)),
-                "selectionMargin": .number(configuration.selectionMargin),
-            ]),
-        ]
-        if let rules = configuration.rules {
-            object["rules"] = Self.rulesBlock(rules)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // A weight that training left non-finite is written as a string, which the reader refuses by name.
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "inf",
+            negativeInfinity: "-inf",
+            nan: "nan"
+        )
+        do {
+            return String(decoding: try encoder.encode(File(self)), as: UTF8.self)
+        } catch {
+            // Strings, integers and numbers (non-finite ones as strings) always encode.
+            preconditionFailure("the model could not be written as JSON: \(error)")
         }
-        if let selection {
-            var record: [String: JSONValue] = [
-                "chosen": .string(selection.chosen.rawValue),
-                "protocol": .string(selection.protocolName),
-                "logisticCorrect": .number(Double(selection.logisticCorrect)),
-                "formLogisticCorrect": .number(Double(selection.formLogisticCorrect)),
-                "nearestNeighborCorrect": .number(Double(selection.nearestNeighborCorrect)),
-                "voteCorrect": .number(Double(selection.voteCorrect)),
-                "total": .number(Double(selection.total)),
-            ]
-            if let correct = selection.ruleLogisticCorrect { record["ruleLogisticCorrect"] = .number(Double(correct)) }
-            if let correct = selection.ruleVerdictCorrect { record["ruleVerdictCorrect"] = .number(Double(correct)) }
-            if let correct = selection.ruleVoteCorrect { record["ruleVoteCorrect"] = .number(Double(correct)) }
-            object["selection"] = .object(record)
-        }
-        func regressionBlock(_ regression: LogisticRegression) -> [String: JSONValue] {
-            let d = regression.featureCount
-            return [
-                "standardization": .object(["mean": numbers(regression.means), "std": numbers(regression.scales)]),
-                "weights": .array(
-                    labels.indices.map { j in numbers(Array(regression.weights[(j * d)..<((j + 1) * d)])) }
-                ),
-                "biases": numbers(regression.biases),
-            ]
-        }
-        func neighborsBlock(_ neighbors: TrajectoryNearestNeighbor) -> [String: JSONValue] {
-            [
-                "trajectory": .object([
-                    "version": .number(Double(SequenceFeatureSpec.trajectoryVersion)),
-                    "length": .number(Double(neighbors.length)),
-                    "radius": .number(Double(neighbors.radius)),
-                    "channels": .number(Double(neighbors.channelCount)),
-                    "mean": numbers(neighbors.means),
-                    "std": numbers(neighbors.scales),
-                    "templates": .array(neighbors.templates.map(numbers)),
-                    "classes": .array(neighbors.templateClasses.map { .number(Double($0)) }),
-                ])
-            ]
-        }
-        func verdictBlock(_ verdict: RuleVerdict) -> [String: JSONValue] {
-            ["verdict": .object(["counts": .array(verdict.counts.map { .array($0.map { .number(Double($0)) }) })])]
-        }
-        switch model {
-        case .logistic(let regression), .formLogistic(let regression), .ruleLogistic(let regression):
-            object.merge(regressionBlock(regression)) { $1 }
-        case .ruleVerdict(let verdict):
-            object.merge(verdictBlock(verdict)) { $1 }
-        case .ruleVote(let logistic, let form, let neighbors, let verdict):
-            object["members"] = .object([
-                Configuration.Method.logistic.rawValue: .object(regressionBlock(logistic)),
-                Configuration.Method.formLogistic.rawValue: .object(regressionBlock(form)),
-                Configuration.Method.nearestNeighbor.rawValue: .object(neighborsBlock(neighbors)),
-                Configuration.Method.ruleVerdict.rawValue: .object(verdictBlock(verdict)),
-            ])
-        case .nearestNeighbor(let neighbors):
-            object.merge(neighborsBlock(neighbors)) { $1 }
-        case .vote(let logistic, let form, let neighbors):
-            object["members"] = .object([
-                Configuration.Method.logistic.rawValue: .object(regressionBlock(logistic)),
-                Configuration.Method.formLogistic.rawValue: .object(regressionBlock(form)),
-                Configuration.Method.nearestNeighbor.rawValue: .object(neighborsBlock(neighbors)),
-            ])
-        }
-        return JSONValue.object(object).jsonText
     }
 
     /// Reads a model written by ``jsonText``.
@@ -119,76 +42,59 @@ extension ActionClassifier {
         func fail(_ message: String) -> CoachKitError {
             CoachKitError(.malformedModel, "\(source): \(message)")
         }
-        let json: JSONValue
+        let file: File
         do {
-            json = try JSONValue.parse(jsonText)
+            file = try JSONDecoder().decode(File.self, from: Data(jsonText.utf8))
+        } catch let error as DecodingError {
+            switch SchemaDecoding.failure(error, in: jsonText) {
+            case .notJSON(let cause):
+                throw fail("not a classifier model (not JSON: \(cause)); give a file written by `ptcoach train --out`")
+            case .notAnObject:
+                throw fail(
+                    "not a classifier model (no \"format\": \"\(Self.modelFormat)\"); give a file written by `ptcoach train --out`"
+                )
+            case .field(let path, let message):
+                throw fail("\"\(path)\" \(message)")
+            }
         } catch {
-            throw fail("not a classifier model (not JSON: \(error)); give a file written by `ptcoach train --out`")
+            throw fail("\(error)")
         }
-        guard let object = json.objectValue, object["format"]?.stringValue == Self.modelFormat else {
+        try self.init(file, source: source)
+    }
+
+    /// The model of a decoded file, checked: the versions, the sizes of its blocks, the labels its classes name.
+    private init(_ file: File, source: String) throws(CoachKitError) {
+        func fail(_ message: String) -> CoachKitError { CoachKitError(.malformedModel, "\(source): \(message)") }
+        let header = file.header
+        guard header.format == Self.modelFormat else {
             throw fail(
                 "not a classifier model (no \"format\": \"\(Self.modelFormat)\"); give a file written by `ptcoach train --out`"
             )
         }
-        guard let version = object["version"]?.intValue, Self.readableModelVersions.contains(version) else {
+        guard let version = header.version, Self.readableModelVersions.contains(version) else {
             throw fail(
-                "model version \(object["version"]?.jsonText ?? "missing") is not supported (this ptcoach reads "
+                "model version \(header.version.map(String.init) ?? "missing") is not supported (this ptcoach reads "
                     + "versions \(Self.readableModelVersions.lowerBound)–\(Self.readableModelVersions.upperBound)); "
                     + "retrain it with this ptcoach: `ptcoach train --manifest M.csv --out MODEL.json`"
             )
         }
-        func numbers(_ value: JSONValue?, _ name: String) throws(CoachKitError) -> [Double] {
-            guard let array = value?.arrayValue else { throw fail("\"\(name)\" must be an array of numbers") }
-            var result: [Double] = []
-            result.reserveCapacity(array.count)
-            for element in array {
-                guard let number = element.doubleValue, number.isFinite else {
-                    throw fail("\"\(name)\" holds \(element.jsonText), not a finite number")
-                }
-                result.append(number)
-            }
-            return result
-        }
-        guard let labelValues = object["labels"]?.arrayValue, labelValues.count >= 2 else {
+        guard let labels = header.labels, labels.count >= 2 else {
             throw fail("\"labels\" must list at least two labels")
         }
-        let labels = labelValues.compactMap(\.stringValue)
-        guard labels.count == labelValues.count else { throw fail("\"labels\" must hold strings") }
-        guard let methodName = object["method"]?.stringValue,
-            let method = Configuration.Method(rawValue: methodName), method != .automatic
+        guard let methodName = header.method, let method = Configuration.Method(rawValue: methodName),
+            method != .automatic
         else {
             throw fail(
-                "\"method\" is \(object["method"]?.jsonText ?? "missing"); it must be \"logistic\", "
+                "\"method\" is \(header.method.map { JSONValue.string($0).jsonText } ?? "missing"); it must be \"logistic\", "
                     + "\"form-logistic\", \"nearest-neighbor\", \"vote\", \"rule-logistic\", \"rule-verdict\" or \"rule-vote\""
             )
         }
-        guard let features = object["features"]?.objectValue else { throw fail("\"features\" is missing") }
-        guard features["version"]?.intValue == SequenceFeatureSpec.currentVersion else {
-            throw fail(
-                "feature version \(features["version"]?.jsonText ?? "missing") is not supported (this ptcoach "
-                    + "computes version \(SequenceFeatureSpec.currentVersion)); retrain the model with this ptcoach"
-            )
-        }
-        var joints: [Joint] = []
-        for name in features["joints"]?.arrayValue ?? [] {
-            guard let joint = name.stringValue.flatMap(Joint.init(name:)), PoseSequence.trackedIndex(of: joint) != nil
-            else { throw fail("\"features.joints\" holds \(name.jsonText), which is not a joint the classifier uses") }
-            joints.append(joint)
-        }
-        guard let originName = features["origin"]?.stringValue, let origin = Joint(name: originName),
-            PoseSequence.trackedIndex(of: origin) != nil
-        else { throw fail("\"features.origin\" must be a joint name such as \"root\"") }
-        guard let scaleName = features["scale"]?.stringValue,
-            let scale = SequenceFeatureSpec.ScaleReference(rawValue: scaleName)
-        else { throw fail("\"features.scale\" must be \"torso\" or \"shoulders\"") }
-        guard let timeBins = features["timeBins"]?.intValue, (1...1000).contains(timeBins) else {
-            throw fail("\"features.timeBins\" must be an integer from 1 to 1000")
-        }
-        let spec = SequenceFeatureSpec(joints: joints, origin: origin, scale: scale, timeBins: timeBins)
+        guard let features = header.features else { throw fail("\"features\" is missing") }
+        let spec = try features.spec(fail: fail)
         var rules: RuleFeatureSpec? = nil
-        if let block = object["rules"] {
+        if let block = header.rules {
             do {
-                rules = try Self.rules(from: block)
+                rules = try block.spec()
             } catch {
                 throw fail(error.message)
             }
@@ -196,177 +102,414 @@ extension ActionClassifier {
         if [.ruleLogistic, .ruleVerdict, .ruleVote].contains(method), rules == nil {
             throw fail("a \(method.rawValue) model needs the \"rules\" block; retrain it with this ptcoach")
         }
-        let training = object["training"]?.objectValue ?? [:]
-        func neighbors(in container: [String: JSONValue]) throws(CoachKitError) -> TrajectoryNearestNeighbor {
-            guard let block = container["trajectory"]?.objectValue else { throw fail("\"trajectory\" is missing") }
-            guard block["version"]?.intValue == SequenceFeatureSpec.trajectoryVersion else {
-                throw fail(
-                    "trajectory version \(block["version"]?.jsonText ?? "missing") is not supported (this ptcoach "
-                        + "computes version \(SequenceFeatureSpec.trajectoryVersion)); retrain the model with this ptcoach"
-                )
-            }
-            guard let length = block["length"]?.intValue, (2...4096).contains(length) else {
-                throw fail("\"trajectory.length\" must be an integer from 2 to 4096")
-            }
-            guard let radius = block["radius"]?.intValue, radius >= 0 else {
-                throw fail("\"trajectory.radius\" must be a non-negative integer")
-            }
-            let channels = spec.trajectoryChannelCount
-            let means = try numbers(block["mean"], "trajectory.mean")
-            let scales = try numbers(block["std"], "trajectory.std")
-            guard means.count == channels, scales.count == channels else {
-                throw fail(
-                    "the trajectory has \(means.count) means and \(scales.count) stds; the joints give \(channels) channels"
-                )
-            }
-            guard scales.allSatisfy({ $0 > 0 }) else { throw fail("\"trajectory.std\" must be positive") }
-            guard let templateRows = block["templates"]?.arrayValue, !templateRows.isEmpty else {
-                throw fail("\"trajectory.templates\" must list the training trajectories")
-            }
-            var templates: [[Double]] = []
-            for (i, row) in templateRows.enumerated() {
-                let values = try numbers(row, "trajectory.templates[\(i)]")
-                guard values.count == length * channels else {
-                    throw fail(
-                        "\"trajectory.templates[\(i)]\" has \(values.count) numbers; expected \(length * channels)"
-                    )
-                }
-                templates.append(values)
-            }
-            let classValues = try numbers(block["classes"], "trajectory.classes")
-            let classes = classValues.compactMap { Int(exactly: $0) }
-            guard classes.count == classValues.count, classes.count == templates.count,
-                classes.allSatisfy({ labels.indices.contains($0) })
-            else {
-                throw fail("\"trajectory.classes\" must give one label index (0..<\(labels.count)) per template")
-            }
-            return TrajectoryNearestNeighbor(
-                length: length,
-                radius: radius,
-                means: means,
-                scales: scales,
-                templates: templates,
-                templateClasses: classes,
-                classCount: labels.count
-            )
-        }
-        func regression(
-            _ method: Configuration.Method,
-            in container: [String: JSONValue]
-        ) throws(CoachKitError) -> LogisticRegression {
-            if method == .formLogistic, features["formVersion"]?.intValue != SequenceFeatureSpec.formVersion {
-                throw fail(
-                    "form feature version \(features["formVersion"]?.jsonText ?? "missing") is not supported (this "
-                        + "ptcoach computes version \(SequenceFeatureSpec.formVersion)); retrain the model with this ptcoach"
-                )
-            }
-            let d =
-                switch method {
-                case .formLogistic: spec.formFeatureCount
-                case .ruleLogistic: rules?.featureCount ?? 0
-                default: spec.featureCount
-                }
-            let standardization = container["standardization"]?.objectValue ?? [:]
-            let means = try numbers(standardization["mean"], "standardization.mean")
-            let scales = try numbers(standardization["std"], "standardization.std")
-            guard means.count == d, scales.count == d else {
-                throw fail(
-                    "the standardization has \(means.count) means and \(scales.count) stds; the features need \(d)"
-                )
-            }
-            guard scales.allSatisfy({ $0 > 0 }) else { throw fail("\"standardization.std\" must be positive") }
-            guard let weightRows = container["weights"]?.arrayValue, weightRows.count == labels.count else {
-                throw fail("\"weights\" must have one row per label (\(labels.count))")
-            }
-            var weights: [Double] = []
-            for (j, row) in weightRows.enumerated() {
-                let values = try numbers(row, "weights[\(j)]")
-                guard values.count == d else {
-                    throw fail("\"weights[\(j)]\" has \(values.count) numbers; expected \(d)")
-                }
-                weights.append(contentsOf: values)
-            }
-            let biases = try numbers(container["biases"], "biases")
-            guard biases.count == labels.count else { throw fail("\"biases\" must have one number per label") }
-            return LogisticRegression(means: means, scales: scales, weights: weights, biases: biases)
-        }
-        func member(_ method: Configuration.Method) throws(CoachKitError) -> [String: JSONValue] {
-            guard let block = object["members"]?.objectValue?[method.rawValue]?.objectValue else {
+        let reader = Block.Reader(source: source, labels: labels, spec: spec, features: features, rules: rules)
+        func member(_ method: Configuration.Method) throws(CoachKitError) -> Block {
+            guard let block = header.members?[method.rawValue] else {
                 throw fail(
                     "\"members.\(method.rawValue)\" is missing; a vote model needs all \(method == .ruleVote ? "four" : "three") members"
                 )
             }
             return block
         }
-        func verdict(in container: [String: JSONValue], rules: RuleFeatureSpec) throws(CoachKitError) -> RuleVerdict {
-            guard let rows = container["verdict"]?.objectValue?["counts"]?.arrayValue, rows.count == labels.count else {
-                throw fail("\"verdict.counts\" must have one row per label (\(labels.count))")
-            }
-            var counts: [[Int]] = []
-            for (k, row) in rows.enumerated() {
-                let values = try numbers(row, "verdict.counts[\(k)]")
-                let integers = values.compactMap { Int(exactly: $0) }
-                guard integers.count == 2, values.count == 2, integers.allSatisfy({ $0 >= 0 }) else {
-                    throw fail("\"verdict.counts[\(k)]\" must be two non-negative integers (rules kept, broken)")
-                }
-                counts.append(integers)
-            }
-            return RuleVerdict(counts: counts, rules: rules)
-        }
         let model: Model =
             switch method {
-            case .nearestNeighbor: .nearestNeighbor(try neighbors(in: object))
-            case .formLogistic: .formLogistic(try regression(.formLogistic, in: object))
+            case .nearestNeighbor: .nearestNeighbor(try reader.neighbors(file.block))
+            case .formLogistic: .formLogistic(try reader.regression(.formLogistic, file.block))
             case .vote:
                 .vote(
-                    logistic: try regression(.logistic, in: try member(.logistic)),
-                    form: try regression(.formLogistic, in: try member(.formLogistic)),
-                    neighbors: try neighbors(in: try member(.nearestNeighbor))
+                    logistic: try reader.regression(.logistic, try member(.logistic)),
+                    form: try reader.regression(.formLogistic, try member(.formLogistic)),
+                    neighbors: try reader.neighbors(try member(.nearestNeighbor))
                 )
-            case .ruleLogistic: .ruleLogistic(try regression(.ruleLogistic, in: object))
-            case .ruleVerdict: .ruleVerdict(try verdict(in: object, rules: rules!))
+            case .ruleLogistic: .ruleLogistic(try reader.regression(.ruleLogistic, file.block))
+            case .ruleVerdict: .ruleVerdict(try reader.verdict(file.block))
             case .ruleVote:
                 .ruleVote(
-                    logistic: try regression(.logistic, in: try member(.logistic)),
-                    form: try regression(.formLogistic, in: try member(.formLogistic)),
-                    neighbors: try neighbors(in: try member(.nearestNeighbor)),
-                    verdict: try verdict(in: try member(.ruleVerdict), rules: rules!)
+                    logistic: try reader.regression(.logistic, try member(.logistic)),
+                    form: try reader.regression(.formLogistic, try member(.formLogistic)),
+                    neighbors: try reader.neighbors(try member(.nearestNeighbor)),
+                    verdict: try reader.verdict(try member(.ruleVerdict))
                 )
-            case .logistic, .automatic: .logistic(try regression(.logistic, in: object))
+            case .logistic, .automatic: .logistic(try reader.regression(.logistic, file.block))
             }
+        let training = header.training ?? Training()
         let defaults = Configuration()
         let configuration = Configuration(
-            regularization: max(1e-12, training["regularization"]?.doubleValue ?? defaults.regularization),
-            maximumIterations: max(1, training["maximumIterations"]?.intValue ?? defaults.maximumIterations),
-            timeBins: timeBins,
-            method: training["method"]?.stringValue.flatMap(Configuration.Method.init(rawValue:)) ?? method,
-            trajectoryLength: max(2, training["trajectoryLength"]?.intValue ?? defaults.trajectoryLength),
-            warpingRadius: max(0, training["warpingRadius"]?.intValue ?? defaults.warpingRadius),
-            selectionMargin: max(0, training["selectionMargin"]?.doubleValue ?? defaults.selectionMargin),
+            regularization: max(1e-12, training.regularization ?? defaults.regularization),
+            maximumIterations: max(1, training.maximumIterations ?? defaults.maximumIterations),
+            timeBins: spec.timeBins,
+            method: training.method.flatMap(Configuration.Method.init(rawValue:)) ?? method,
+            trajectoryLength: max(2, training.trajectoryLength ?? defaults.trajectoryLength),
+            warpingRadius: max(0, training.warpingRadius ?? defaults.warpingRadius),
+            selectionMargin: max(0, training.selectionMargin ?? defaults.selectionMargin),
             rules: rules
         )
-        var selection: ModelSelection.Outcome? = nil
-        if let record = object["selection"]?.objectValue,
-            let chosen = record["chosen"]?.stringValue.flatMap(Configuration.Method.init(rawValue:)),
-            let logistic = record["logisticCorrect"]?.intValue,
-            let form = record["formLogisticCorrect"]?.intValue,
-            let neighbor = record["nearestNeighborCorrect"]?.intValue,
-            let total = record["total"]?.intValue
-        {
-            selection = ModelSelection.Outcome(
+        self.init(
+            labels: labels,
+            spec: spec,
+            model: model,
+            configuration: configuration,
+            selection: header.selection?.outcome
+        )
+    }
+}
+
+// MARK: - The file
+
+extension ActionClassifier {
+    /// A model file: the ``Header`` and, for a model of one method, its ``Block`` beside it at the top level (a vote
+    /// keeps one block per member under `members`).
+    struct File: Codable {
+        var header: Header
+        var block: Block
+
+        init(header: Header, block: Block) {
+            self.header = header
+            self.block = block
+        }
+
+        init(from decoder: any Decoder) throws {
+            header = try Header(from: decoder)
+            block = try Block(from: decoder)
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            try header.encode(to: encoder)
+            try block.encode(to: encoder)
+        }
+
+        /// The file of `classifier`.
+        init(_ classifier: ActionClassifier) {
+            let spec = classifier.spec
+            let configuration = classifier.configuration
+            var header = Header(
+                format: ActionClassifier.modelFormat,
+                version: ActionClassifier.modelVersion,
+                method: classifier.model.method.rawValue,
+                labels: classifier.labels,
+                features: Features(
+                    version: SequenceFeatureSpec.currentVersion,
+                    joints: spec.joints.map(\.name),
+                    origin: spec.origin.name,
+                    scale: spec.scale.rawValue,
+                    timeBins: spec.timeBins,
+                    count: spec.featureCount,
+                    formVersion: SequenceFeatureSpec.formVersion,
+                    formCount: spec.formFeatureCount
+                ),
+                training: Training(
+                    method: configuration.method.rawValue,
+                    regularization: configuration.regularization,
+                    maximumIterations: configuration.maximumIterations,
+                    trajectoryLength: configuration.trajectoryLength,
+                    warpingRadius: configuration.warpingRadius,
+                    selectionMargin: configuration.selectionMargin
+                ),
+                rules: configuration.rules.map(Rules.init),
+                selection: classifier.selection.map(Selection.init)
+            )
+            let labelCount = classifier.labels.count
+            var block = Block()
+            switch classifier.model {
+            case .logistic(let regression), .formLogistic(let regression), .ruleLogistic(let regression):
+                block = Block(regression, labelCount: labelCount)
+            case .ruleVerdict(let verdict):
+                block = Block(verdict)
+            case .nearestNeighbor(let neighbors):
+                block = Block(neighbors)
+            case .vote(let logistic, let form, let neighbors):
+                header.members = [
+                    Configuration.Method.logistic.rawValue: Block(logistic, labelCount: labelCount),
+                    Configuration.Method.formLogistic.rawValue: Block(form, labelCount: labelCount),
+                    Configuration.Method.nearestNeighbor.rawValue: Block(neighbors),
+                ]
+            case .ruleVote(let logistic, let form, let neighbors, let verdict):
+                header.members = [
+                    Configuration.Method.logistic.rawValue: Block(logistic, labelCount: labelCount),
+                    Configuration.Method.formLogistic.rawValue: Block(form, labelCount: labelCount),
+                    Configuration.Method.nearestNeighbor.rawValue: Block(neighbors),
+                    Configuration.Method.ruleVerdict.rawValue: Block(verdict),
+                ]
+            }
+            self.init(header: header, block: block)
+        }
+    }
+
+    /// What every model file has, whatever its method. Fields are optional so that a missing one gets its own
+    /// message (or, in `training` and `selection`, its default).
+    struct Header: Codable {
+        var format: String?
+        var version: Int?
+        var method: String?
+        var labels: [String]?
+        var features: Features?
+        var training: Training?
+        var rules: Rules?
+        var selection: Selection?
+        var members: [String: Block]?
+    }
+
+    /// The `features` block: how ``SequenceFeatureSpec`` measures a sequence.
+    struct Features: Codable {
+        var version: Int?
+        var joints: [String]?
+        var origin: String?
+        var scale: String?
+        var timeBins: Int?
+        var count: Int?
+        var formVersion: Int?
+        var formCount: Int?
+
+        func spec(fail: (String) -> CoachKitError) throws(CoachKitError) -> SequenceFeatureSpec {
+            guard version == SequenceFeatureSpec.currentVersion else {
+                throw fail(
+                    "feature version \(version.map(String.init) ?? "missing") is not supported (this ptcoach "
+                        + "computes version \(SequenceFeatureSpec.currentVersion)); retrain the model with this ptcoach"
+                )
+            }
+            var joints: [Joint] = []
+            for name in self.joints ?? [] {
+                guard let joint = Joint(name: name), PoseSequence.trackedIndex(of: joint) != nil else {
+                    throw fail(
+                        "\"features.joints\" holds \(JSONValue.string(name).jsonText), which is not a joint the classifier uses"
+                    )
+                }
+                joints.append(joint)
+            }
+            guard let origin = origin.flatMap(Joint.init(name:)), PoseSequence.trackedIndex(of: origin) != nil else {
+                throw fail("\"features.origin\" must be a joint name such as \"root\"")
+            }
+            guard let scale = scale.flatMap(SequenceFeatureSpec.ScaleReference.init(rawValue:)) else {
+                throw fail("\"features.scale\" must be \"torso\" or \"shoulders\"")
+            }
+            guard let timeBins, (1...1000).contains(timeBins) else {
+                throw fail("\"features.timeBins\" must be an integer from 1 to 1000")
+            }
+            return SequenceFeatureSpec(joints: joints, origin: origin, scale: scale, timeBins: timeBins)
+        }
+    }
+
+    /// The `training` block: the settings the model was trained with (defaults where one is missing).
+    struct Training: Codable {
+        var method: String?
+        var regularization: Double?
+        var maximumIterations: Int?
+        var trajectoryLength: Int?
+        var warpingRadius: Int?
+        var selectionMargin: Double?
+    }
+
+    /// The `selection` record: what cross-validation chose, and how each method did.
+    struct Selection: Codable {
+        var chosen: String?
+        var `protocol`: String?
+        var logisticCorrect: Int?
+        var formLogisticCorrect: Int?
+        var nearestNeighborCorrect: Int?
+        var voteCorrect: Int?
+        var total: Int?
+        var ruleLogisticCorrect: Int?
+        var ruleVerdictCorrect: Int?
+        var ruleVoteCorrect: Int?
+
+        init(_ outcome: ModelSelection.Outcome) {
+            chosen = outcome.chosen.rawValue
+            self.protocol = outcome.protocolName
+            logisticCorrect = outcome.logisticCorrect
+            formLogisticCorrect = outcome.formLogisticCorrect
+            nearestNeighborCorrect = outcome.nearestNeighborCorrect
+            voteCorrect = outcome.voteCorrect
+            total = outcome.total
+            ruleLogisticCorrect = outcome.ruleLogisticCorrect
+            ruleVerdictCorrect = outcome.ruleVerdictCorrect
+            ruleVoteCorrect = outcome.ruleVoteCorrect
+        }
+
+        /// The outcome, or `nil` when the record lacks a count it needs (it is informative only).
+        var outcome: ModelSelection.Outcome? {
+            guard let chosen = chosen.flatMap(Configuration.Method.init(rawValue:)), let logisticCorrect,
+                let formLogisticCorrect, let nearestNeighborCorrect, let total
+            else { return nil }
+            return ModelSelection.Outcome(
                 chosen: chosen,
-                logisticCorrect: logistic,
-                formLogisticCorrect: form,
-                nearestNeighborCorrect: neighbor,
-                voteCorrect: record["voteCorrect"]?.intValue ?? 0,
+                logisticCorrect: logisticCorrect,
+                formLogisticCorrect: formLogisticCorrect,
+                nearestNeighborCorrect: nearestNeighborCorrect,
+                voteCorrect: voteCorrect ?? 0,
                 total: total,
-                protocolName: record["protocol"]?.stringValue ?? "",
-                ruleLogisticCorrect: record["ruleLogisticCorrect"]?.intValue,
-                ruleVerdictCorrect: record["ruleVerdictCorrect"]?.intValue,
-                ruleVoteCorrect: record["ruleVoteCorrect"]?.intValue
+                protocolName: self.protocol ?? "",
+                ruleLogisticCorrect: ruleLogisticCorrect,
+                ruleVerdictCorrect: ruleVerdictCorrect,
+                ruleVoteCorrect: ruleVoteCorrect
             )
         }
-        self.init(labels: labels, spec: spec, model: model, configuration: configuration, selection: selection)
+    }
+}
+
+// MARK: - Blocks of one method
+
+extension ActionClassifier {
+    /// The parameters of one method: a logistic regression's `standardization`, `weights` and `biases`, a nearest
+    /// neighbour's `trajectory`, or a verdict's `counts`.
+    struct Block: Codable {
+        struct Standardization: Codable {
+            var mean: [Double]?
+            var std: [Double]?
+        }
+
+        struct Trajectory: Codable {
+            var version: Int?
+            var length: Int?
+            var radius: Int?
+            var channels: Int?
+            var mean: [Double]?
+            var std: [Double]?
+            var templates: [[Double]]?
+            var classes: [Int]?
+        }
+
+        struct Verdict: Codable {
+            var counts: [[Int]]?
+        }
+
+        var standardization: Standardization?
+        var weights: [[Double]]?
+        var biases: [Double]?
+        var trajectory: Trajectory?
+        var verdict: Verdict?
+
+        init() {}
+
+        init(_ regression: LogisticRegression, labelCount: Int) {
+            let d = regression.featureCount
+            standardization = Standardization(mean: regression.means, std: regression.scales)
+            weights = (0..<labelCount).map { j in Array(regression.weights[(j * d)..<((j + 1) * d)]) }
+            biases = regression.biases
+        }
+
+        init(_ neighbors: TrajectoryNearestNeighbor) {
+            trajectory = Trajectory(
+                version: SequenceFeatureSpec.trajectoryVersion,
+                length: neighbors.length,
+                radius: neighbors.radius,
+                channels: neighbors.channelCount,
+                mean: neighbors.means,
+                std: neighbors.scales,
+                templates: neighbors.templates,
+                classes: neighbors.templateClasses
+            )
+        }
+
+        init(_ verdict: RuleVerdict) {
+            self.verdict = Verdict(counts: verdict.counts)
+        }
+
+        /// Reads blocks against what the header says: the labels, the feature counts.
+        struct Reader {
+            /// The model file, for messages.
+            let source: String
+            let labels: [String]
+            let spec: SequenceFeatureSpec
+            let features: Features
+            let rules: RuleFeatureSpec?
+
+            func fail(_ message: String) -> CoachKitError { CoachKitError(.malformedModel, "\(source): \(message)") }
+
+            func regression(_ method: Configuration.Method, _ block: Block) throws(CoachKitError) -> LogisticRegression
+            {
+                if method == .formLogistic, features.formVersion != SequenceFeatureSpec.formVersion {
+                    throw fail(
+                        "form feature version \(features.formVersion.map(String.init) ?? "missing") is not supported (this "
+                            + "ptcoach computes version \(SequenceFeatureSpec.formVersion)); retrain the model with this ptcoach"
+                    )
+                }
+                let d =
+                    switch method {
+                    case .formLogistic: spec.formFeatureCount
+                    case .ruleLogistic: rules?.featureCount ?? 0
+                    default: spec.featureCount
+                    }
+                let means = block.standardization?.mean ?? []
+                let scales = block.standardization?.std ?? []
+                guard means.count == d, scales.count == d else {
+                    throw fail(
+                        "the standardization has \(means.count) means and \(scales.count) stds; the features need \(d)"
+                    )
+                }
+                guard scales.allSatisfy({ $0 > 0 }) else { throw fail("\"standardization.std\" must be positive") }
+                guard let rows = block.weights, rows.count == labels.count else {
+                    throw fail("\"weights\" must have one row per label (\(labels.count))")
+                }
+                for (j, row) in rows.enumerated() where row.count != d {
+                    throw fail("\"weights[\(j)]\" has \(row.count) numbers; expected \(d)")
+                }
+                guard let biases = block.biases, biases.count == labels.count else {
+                    throw fail("\"biases\" must have one number per label")
+                }
+                return LogisticRegression(means: means, scales: scales, weights: rows.flatMap { $0 }, biases: biases)
+            }
+
+            func neighbors(_ block: Block) throws(CoachKitError) -> TrajectoryNearestNeighbor {
+                guard let trajectory = block.trajectory else { throw fail("\"trajectory\" is missing") }
+                guard trajectory.version == SequenceFeatureSpec.trajectoryVersion else {
+                    throw fail(
+                        "trajectory version \(trajectory.version.map(String.init) ?? "missing") is not supported (this "
+                            + "ptcoach computes version \(SequenceFeatureSpec.trajectoryVersion)); retrain the model with this ptcoach"
+                    )
+                }
+                guard let length = trajectory.length, (2...4096).contains(length) else {
+                    throw fail("\"trajectory.length\" must be an integer from 2 to 4096")
+                }
+                guard let radius = trajectory.radius, radius >= 0 else {
+                    throw fail("\"trajectory.radius\" must be a non-negative integer")
+                }
+                let channels = spec.trajectoryChannelCount
+                let means = trajectory.mean ?? []
+                let scales = trajectory.std ?? []
+                guard means.count == channels, scales.count == channels else {
+                    throw fail(
+                        "the trajectory has \(means.count) means and \(scales.count) stds; the joints give \(channels) channels"
+                    )
+                }
+                guard scales.allSatisfy({ $0 > 0 }) else { throw fail("\"trajectory.std\" must be positive") }
+                guard let templates = trajectory.templates, !templates.isEmpty else {
+                    throw fail("\"trajectory.templates\" must list the training trajectories")
+                }
+                for (i, row) in templates.enumerated() where row.count != length * channels {
+                    throw fail(
+                        "\"trajectory.templates[\(i)]\" has \(row.count) numbers; expected \(length * channels)"
+                    )
+                }
+                guard let classes = trajectory.classes, classes.count == templates.count,
+                    classes.allSatisfy({ labels.indices.contains($0) })
+                else {
+                    throw fail("\"trajectory.classes\" must give one label index (0..<\(labels.count)) per template")
+                }
+                return TrajectoryNearestNeighbor(
+                    length: length,
+                    radius: radius,
+                    means: means,
+                    scales: scales,
+                    templates: templates,
+                    templateClasses: classes,
+                    classCount: labels.count
+                )
+            }
+
+            func verdict(_ block: Block) throws(CoachKitError) -> RuleVerdict {
+                guard let rows = block.verdict?.counts, rows.count == labels.count else {
+                    throw fail("\"verdict.counts\" must have one row per label (\(labels.count))")
+                }
+                for (k, row) in rows.enumerated() where row.count != 2 || !row.allSatisfy({ $0 >= 0 }) {
+                    throw fail("\"verdict.counts[\(k)]\" must be two non-negative integers (rules kept, broken)")
+                }
+                // A rule model's reader has checked that the file has its rules block.
+                guard let rules else {
+                    throw fail("a rule model needs the \"rules\" block; retrain it with this ptcoach")
+                }
+                return RuleVerdict(counts: rows, rules: rules)
+            }
+        }
     }
 }
 
@@ -374,89 +517,105 @@ extension ActionClassifier {
 
 extension ActionClassifier {
     /// The `rules` block of a model file: what ``RuleFeatureSpec`` needs to measure the same features.
-    static func rulesBlock(_ rules: RuleFeatureSpec) -> JSONValue {
-        .object([
-            "version": .number(Double(RuleFeatureSpec.currentVersion)),
-            "exercise": .string(rules.exerciseID),
-            "primary": .string(rules.primaryAngle.rawValue),
-            "direction": .number(rules.direction),
-            "side": .string(rules.side.rawValue),
-            "count": .number(Double(rules.featureCount)),
-            "formRules": .array(
-                rules.rules.map { rule in
-                    var object: [String: JSONValue] = [
-                        "id": .string(rule.id),
-                        "angle": .string(rule.angle.rawValue),
-                        "at": .string(rule.at.rawValue),
-                        "cue": .string(rule.cue),
-                        "priority": .number(Double(rule.priority)),
-                        "view": .string(rule.view.rawValue),
-                    ]
-                    if let min = rule.min { object["min"] = .number(min) }
-                    if let max = rule.max { object["max"] = .number(max) }
-                    return .object(object)
-                }
-            ),
-        ])
-    }
+    struct Rules: Codable {
+        struct Rule: Codable {
+            var id: String?
+            var angle: String?
+            var at: String?
+            var min: Double?
+            var max: Double?
+            var cue: String?
+            var priority: Int?
+            var view: String?
+        }
 
-    /// Reads a `rules` block written by ``rulesBlock(_:)``.
-    static func rules(from block: JSONValue) throws(CoachKitError) -> RuleFeatureSpec {
-        func fail(_ message: String) -> CoachKitError { CoachKitError(.malformedModel, message) }
-        guard let object = block.objectValue else { throw fail("\"rules\" must be an object") }
-        guard object["version"]?.intValue == RuleFeatureSpec.currentVersion else {
-            throw fail(
-                "rule feature version \(object["version"]?.jsonText ?? "missing") is not supported (this ptcoach "
-                    + "computes version \(RuleFeatureSpec.currentVersion)); retrain the model with this ptcoach"
-            )
-        }
-        guard let exercise = object["exercise"]?.stringValue, !exercise.isEmpty else {
-            throw fail("\"rules.exercise\" must name the exercise (its library id)")
-        }
-        guard let primary = object["primary"]?.stringValue.flatMap(AngleKind.init(rawValue:)) else {
-            throw fail("\"rules.primary\" must be an angle kind such as \"elbowFlexion\"")
-        }
-        guard let direction = object["direction"]?.doubleValue, direction == 1 || direction == -1 else {
-            throw fail("\"rules.direction\" must be 1 or -1")
-        }
-        guard let side = object["side"]?.stringValue.flatMap(ExerciseDefinition.SideMode.init(rawValue:)) else {
-            throw fail("\"rules.side\" must be \"left\", \"right\", \"both\" or \"either\"")
-        }
-        guard let list = object["formRules"]?.arrayValue, !list.isEmpty else {
-            throw fail("\"rules.formRules\" must list the exercise's form rules")
-        }
-        var formRules: [ExerciseDefinition.FormRule] = []
-        for (i, item) in list.enumerated() {
-            guard let rule = item.objectValue, let id = rule["id"]?.stringValue,
-                let angle = rule["angle"]?.stringValue.flatMap(AngleKind.init(rawValue:)),
-                let at = rule["at"]?.stringValue.flatMap(ExerciseDefinition.RuleTiming.init(rawValue:))
-            else {
-                throw fail(
-                    "\"rules.formRules[\(i)]\" needs an \"id\", an \"angle\" kind and \"at\" (peak or throughout)"
+        var version: Int?
+        var exercise: String?
+        var primary: String?
+        var direction: Double?
+        var side: String?
+        var count: Int?
+        var formRules: [Rule]?
+
+        init(_ rules: RuleFeatureSpec) {
+            version = RuleFeatureSpec.currentVersion
+            exercise = rules.exerciseID
+            primary = rules.primaryAngle.rawValue
+            direction = rules.direction
+            side = rules.side.rawValue
+            count = rules.featureCount
+            formRules = rules.rules.map { rule in
+                Rule(
+                    id: rule.id,
+                    angle: rule.angle.rawValue,
+                    at: rule.at.rawValue,
+                    min: rule.min,
+                    max: rule.max,
+                    cue: rule.cue,
+                    priority: rule.priority,
+                    view: rule.view.rawValue
                 )
             }
-            let min = rule["min"]?.doubleValue
-            let max = rule["max"]?.doubleValue
-            guard min != nil || max != nil else { throw fail("\"rules.formRules[\(i)]\" (\(id)) has no min or max") }
-            formRules.append(
-                ExerciseDefinition.FormRule(
-                    id: id,
-                    angle: angle,
-                    at: at,
-                    min: min,
-                    max: max,
-                    cue: rule["cue"]?.stringValue ?? "",
-                    priority: rule["priority"]?.intValue ?? 1,
-                    view: rule["view"]?.stringValue.flatMap(ExerciseDefinition.CameraView.init(rawValue:)) ?? .any
+        }
+
+        /// The rules measured.
+        ///
+        /// - Throws: ``CoachKitError`` `.malformedModel` naming the field (the caller adds the file).
+        func spec() throws(CoachKitError) -> RuleFeatureSpec {
+            func fail(_ message: String) -> CoachKitError { CoachKitError(.malformedModel, message) }
+            guard version == RuleFeatureSpec.currentVersion else {
+                throw fail(
+                    "rule feature version \(version.map(String.init) ?? "missing") is not supported (this ptcoach "
+                        + "computes version \(RuleFeatureSpec.currentVersion)); retrain the model with this ptcoach"
                 )
+            }
+            guard let exercise, !exercise.isEmpty else {
+                throw fail("\"rules.exercise\" must name the exercise (its library id)")
+            }
+            guard let primary = primary.flatMap(AngleKind.init(rawValue:)) else {
+                throw fail("\"rules.primary\" must be an angle kind such as \"elbowFlexion\"")
+            }
+            guard let direction, direction == 1 || direction == -1 else {
+                throw fail("\"rules.direction\" must be 1 or -1")
+            }
+            guard let side = side.flatMap(ExerciseDefinition.SideMode.init(rawValue:)) else {
+                throw fail("\"rules.side\" must be \"left\", \"right\", \"both\" or \"either\"")
+            }
+            guard let list = formRules, !list.isEmpty else {
+                throw fail("\"rules.formRules\" must list the exercise's form rules")
+            }
+            var rules: [ExerciseDefinition.FormRule] = []
+            for (i, rule) in list.enumerated() {
+                guard let id = rule.id, let angle = rule.angle.flatMap(AngleKind.init(rawValue:)),
+                    let at = rule.at.flatMap(ExerciseDefinition.RuleTiming.init(rawValue:))
+                else {
+                    throw fail(
+                        "\"rules.formRules[\(i)]\" needs an \"id\", an \"angle\" kind and \"at\" (peak or throughout)"
+                    )
+                }
+                guard rule.min != nil || rule.max != nil else {
+                    throw fail("\"rules.formRules[\(i)]\" (\(id)) has no min or max")
+                }
+                rules.append(
+                    ExerciseDefinition.FormRule(
+                        id: id,
+                        angle: angle,
+                        at: at,
+                        min: rule.min,
+                        max: rule.max,
+                        cue: rule.cue ?? "",
+                        priority: rule.priority ?? 1,
+                        view: rule.view.flatMap(ExerciseDefinition.CameraView.init(rawValue:)) ?? .any
+                    )
+                )
+            }
+            return RuleFeatureSpec(
+                exerciseID: exercise,
+                primaryAngle: primary,
+                direction: direction,
+                side: side,
+                rules: rules
             )
         }
-        return RuleFeatureSpec(
-            exerciseID: exercise,
-            primaryAngle: primary,
-            direction: direction,
-            side: side,
-            rules: formRules
-        )
     }
 }

@@ -6,7 +6,7 @@ extension HandExerciseDefinition {
     /// - Parameter file: the file name used in error messages.
     /// - Throws: ``CoachKitError`` `.invalidDefinition` naming the file, the exercise and the field.
     public init(jsonText: String, file: String) throws(CoachKitError) {
-        let form = try DefinitionDecoding.decode(Closed<File>.self, from: jsonText, file: file, what: "hand exercise")
+        let form = try SchemaDecoding.decode(Closed<File>.self, from: jsonText, file: file, what: "hand exercise")
             .value
         try self.init(form, file: file)
     }
@@ -68,7 +68,7 @@ extension HandExerciseDefinition {
 
     /// The definition of a decoded file, checked across its fields.
     private init(_ form: File, file: String) throws(CoachKitError) {
-        var problem = DefinitionDecoding.Problem(file: file, context: "")
+        var problem = SchemaDecoding.Problem(file: file, context: "")
         let id = try problem.id(form.id)
         problem.context = "hand exercise '\(id)': "
         let measures = (form.measures ?? []).map(\.value)
@@ -101,7 +101,7 @@ extension HandExerciseDefinition {
 
     private static func repetition(
         _ rep: File.Repetition,
-        _ problem: DefinitionDecoding.Problem
+        _ problem: SchemaDecoding.Problem
     ) throws(CoachKitError) -> ExerciseDefinition.RepetitionSpec {
         guard rep.start != rep.peak else { throw problem("repetition.peak", "must differ from repetition.start") }
         let minimumRange = rep.minimumRange ?? 0.3 * abs(rep.peak - rep.start)
@@ -130,7 +130,7 @@ extension HandExerciseDefinition {
 
     private static func fingers(
         _ fingers: File.Fingers,
-        _ problem: DefinitionDecoding.Problem
+        _ problem: SchemaDecoding.Problem
     ) throws(CoachKitError) -> FingerTargets {
         let measure = fingers.measure.value
         guard fingers.min != nil || fingers.max != nil else { throw problem("fingers", "needs \"min\" or \"max\"") }
@@ -158,7 +158,7 @@ extension HandExerciseDefinition {
     private static func touch(
         _ touch: File.Touch,
         primary: HandMeasure,
-        _ problem: DefinitionDecoding.Problem
+        _ problem: SchemaDecoding.Problem
     ) throws(CoachKitError) -> TouchSpec {
         guard touch.distance > 0, touch.release > touch.distance else {
             throw problem("touch.release", "must be above touch.distance, itself above 0")

@@ -4,7 +4,7 @@ extension ExerciseDefinition {
     /// - Parameter file: The file name used in error messages.
     /// - Throws: ``CoachKitError`` `.invalidDefinition` naming the file and the field that is wrong.
     public init(jsonText: String, file: String) throws(CoachKitError) {
-        let form = try DefinitionDecoding.decode(Closed<File>.self, from: jsonText, file: file, what: "exercise").value
+        let form = try SchemaDecoding.decode(Closed<File>.self, from: jsonText, file: file, what: "exercise").value
         try self.init(form, file: file)
     }
 
@@ -93,7 +93,7 @@ extension ExerciseDefinition {
 
     /// The definition of a decoded file, checked across its fields.
     private init(_ form: File, file: String) throws(CoachKitError) {
-        var problem = DefinitionDecoding.Problem(file: file, context: "")
+        var problem = SchemaDecoding.Problem(file: file, context: "")
         let id = try problem.id(form.id)
         problem.context = "exercise '\(id)': "
         let angles = form.angles.map(\.value)
@@ -208,7 +208,7 @@ extension ExerciseDefinition {
 
     private static func repetition(
         _ rep: File.Repetition,
-        _ problem: DefinitionDecoding.Problem
+        _ problem: SchemaDecoding.Problem
     ) throws(CoachKitError) -> RepetitionSpec {
         let span = abs(rep.peak - rep.start)
         guard span > 1e-9 else {
@@ -250,7 +250,7 @@ extension ExerciseDefinition {
     private static func hold(
         _ hold: File.Hold,
         primary: AngleKind,
-        _ problem: DefinitionDecoding.Problem
+        _ problem: SchemaDecoding.Problem
     ) throws(CoachKitError) -> HoldSpec {
         guard hold.seconds > 0 else { throw problem("hold.seconds", "must be positive (got \(hold.seconds))") }
         guard !hold.conditions.isEmpty else {
@@ -279,7 +279,7 @@ extension ExerciseDefinition {
 
     private static func motion(
         _ motion: File.Motion,
-        _ problem: DefinitionDecoding.Problem
+        _ problem: SchemaDecoding.Problem
     ) throws(CoachKitError) -> Motion {
         let segment = motion.segment.value
         if let reach = motion.reach, !(reach > 0 && reach <= 180) {

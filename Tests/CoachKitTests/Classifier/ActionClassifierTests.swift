@@ -76,6 +76,43 @@ struct ActionClassifierTests {
         }
     }
 
+    /// Model files were written with PoseKit's `JSONValue` (keys sorted, integers without a fraction) before the
+    /// model became `Codable`: the text is the same byte for byte, so those files read as they did.
+    @Test(arguments: [
+        ActionClassifier.Configuration.Method.automatic, .logistic, .formLogistic, .nearestNeighbor, .vote,
+    ])
+    func theModelTextIsWhatTheJSONValueWriterGave(method: ActionClassifier.Configuration.Method) throws {
+        let (sequences, labels) = Self.trainingSet()
+        let text = try ActionClassifier.train(
+            sequences: sequences,
+            labels: labels,
+            configuration: .init(method: method, trajectoryLength: 24, warpingRadius: 5)
+        )
+        .jsonText
+        #expect(try JSONValue.parse(text).jsonText == text)
+    }
+
+    @Test func aNumberOfTheWrongTypeIsNamedByItsPath() throws {
+        let (sequences, labels) = Self.trainingSet()
+        let text = try ActionClassifier.train(
+            sequences: sequences,
+            labels: labels,
+            configuration: .init(method: .logistic)
+        )
+        .jsonText
+        var object = try #require(try JSONValue.parse(text).objectValue)
+        var weights = try #require(object["weights"]?.arrayValue)
+        var row = try #require(weights[1].arrayValue)
+        row[2] = .string("heavy")
+        weights[1] = .array(row)
+        object["weights"] = .array(weights)
+        #expect {
+            try ActionClassifier(jsonText: JSONValue.object(object).jsonText, source: "m.json")
+        } throws: { error in
+            (error as? CoachKitError)?.message == "m.json: \"weights[1][2]\" must be a number (got \"heavy\")"
+        }
+    }
+
     @Test func trainingIsDeterministic() throws {
         let (sequences, labels) = Self.trainingSet()
         let first = try ActionClassifier.train(sequences: sequences, labels: labels)

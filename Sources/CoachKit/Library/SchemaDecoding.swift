@@ -1,18 +1,18 @@
 import Foundation
 import PoseKit
 
-/// Reads a definition file (body or hand exercise) with `JSONDecoder`, turning a `DecodingError` into one line that
-/// names the file, the exercise, the field path (`formRules[2].max`) and what was wrong.
+/// Reads a JSON file with `JSONDecoder` (an exercise definition, body or hand; a classifier model), turning a
+/// `DecodingError` into one line that names the file, the field path (`formRules[2].max`) and what was wrong.
 ///
 /// The file forms (``ExerciseDefinition/File``, ``HandExerciseDefinition/File``) are plain `Decodable` structs; what
 /// JSON cannot say (ranges, fields that depend on each other) is checked after decoding, with a ``Problem``.
 ///
 /// ```swift
-/// let file = try DefinitionDecoding.decode(ExerciseDefinition.File.self, from: text, file: path, what: "exercise")
-/// let problem = DefinitionDecoding.Problem(file: path, context: "exercise '\(file.id)': ")
+/// let file = try SchemaDecoding.decode(ExerciseDefinition.File.self, from: text, file: path, what: "exercise")
+/// let problem = SchemaDecoding.Problem(file: path, context: "exercise '\(file.id)': ")
 /// guard file.angles.count > 0 else { throw problem("angles", "must be a non-empty array of angle names") }
 /// ```
-enum DefinitionDecoding {
+enum SchemaDecoding {
     /// Decodes `type` from a definition file's text.
     ///
     /// - Parameters:
@@ -63,18 +63,26 @@ enum DefinitionDecoding {
 
     // MARK: - Messages
 
-    /// One line for a decoding error: the path from its `codingPath`, the value found there (read again from the
+    /// What a decoding error says, in words.
+    enum Failure {
+        /// The text is not JSON; `cause` is the parser's error, which says where.
+        case notJSON(cause: any Error)
+        /// The text is JSON, but not an object.
+        case notAnObject
+        /// A field is wrong: its path (`formRules[0].max`) and what is wrong with it, with the value found.
+        case field(path: String, message: String)
+    }
+
+    /// What `error` says about `text`: the path from its `codingPath`, the value found there (read again from the
     /// text, as `JSONDecoder` does not keep it) and what was expected.
-    static func error(_ error: DecodingError, text: String, file: String, what: String) -> CoachKitError {
+    static func failure(_ error: DecodingError, in text: String) -> Failure {
         let json: JSONValue
         do {
             json = try JSONValue.parse(text)
         } catch {
             // PoseKit's parser says where the text stops being JSON; Foundation's only that it is not.
-            return CoachKitError(.invalidDefinition, "not valid JSON (\(error))", file: file, cause: error)
+            return .notJSON(cause: error)
         }
-        let id = json["id"]?.stringValue ?? ""
-        let problem = Problem(file: file, context: id.isEmpty ? "" : "\(what) '\(id)': ")
         func found(_ path: [any CodingKey]) -> String {
             var value: JSONValue? = json
             for key in path {
@@ -88,34 +96,43 @@ enum DefinitionDecoding {
         }
         switch error {
         case .keyNotFound(let key, let context):
-            return problem(Self.path(context.codingPath + [key]), "is missing")
+            return .field(path: Self.path(context.codingPath + [key]), message: "is missing")
         case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
-            guard !context.codingPath.isEmpty else {
-                return problem(
-                    "",
-                    "the file must hold one JSON object with \(Self.article(what)) definition (see SCHEMA.md)"
-                )
-            }
-            return problem(Self.path(context.codingPath), "must be \(Self.expected(type))\(found(context.codingPath))")
+            guard !context.codingPath.isEmpty else { return .notAnObject }
+            return .field(
+                path: Self.path(context.codingPath),
+                message: "must be \(Self.expected(type))\(found(context.codingPath))"
+            )
         case .dataCorrupted(let context):
-            guard !context.codingPath.isEmpty else {
-                return CoachKitError(
-                    .invalidDefinition,
-                    "not valid JSON (\(context.debugDescription))",
-                    file: file,
-                    cause: error
-                )
-            }
+            guard !context.codingPath.isEmpty else { return .notJSON(cause: error) }
             // ``OneOf``'s "must be one of …" gets the value found; ``Closed``'s "is not a field …" does not need it.
             let value = context.debugDescription.hasPrefix("must be") ? found(context.codingPath) : ""
-            return problem(Self.path(context.codingPath), context.debugDescription + value)
+            return .field(path: Self.path(context.codingPath), message: context.debugDescription + value)
         @unknown default:
-            return CoachKitError(.invalidDefinition, "\(error)", file: file, cause: error)
+            return .notJSON(cause: error)
+        }
+    }
+
+    /// The definition error for a decoding error: one line naming the file, the exercise (when its id can be read)
+    /// and the field.
+    private static func error(_ error: DecodingError, text: String, file: String, what: String) -> CoachKitError {
+        let id = (try? JSONValue.parse(text))?["id"]?.stringValue ?? ""
+        let problem = Problem(file: file, context: id.isEmpty ? "" : "\(what) '\(id)': ")
+        switch failure(error, in: text) {
+        case .notJSON(let cause):
+            return CoachKitError(.invalidDefinition, "not valid JSON (\(cause))", file: file, cause: cause)
+        case .notAnObject:
+            return problem(
+                "",
+                "the file must hold one JSON object with \(Self.article(what)) definition (see SCHEMA.md)"
+            )
+        case .field(let path, let message):
+            return problem(path, message)
         }
     }
 
     /// `rules[2].max` for the coding path rules → 2 → max.
-    static func path(_ codingPath: [any CodingKey]) -> String {
+    private static func path(_ codingPath: [any CodingKey]) -> String {
         var path = ""
         for key in codingPath {
             if let index = key.intValue {

@@ -18,16 +18,10 @@ extension ActionClassifier {
     /// The model as one JSON document (keys sorted, numbers in shortest round-trip form, so the same
     /// model always gives the same text).
     public var jsonText: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // A weight that training left non-finite is written as a string, which the reader refuses by name.
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(
-            positiveInfinity: "inf",
-            negativeInfinity: "-inf",
-            nan: "nan"
-        )
+        // The coach's encoder: keys sorted, and a weight that training left non-finite written as a string, which the
+        // reader refuses by name.
         do {
-            return String(decoding: try encoder.encode(File(self)), as: UTF8.self)
+            return String(decoding: try JSONEncoder.coach().encode(File(self)), as: UTF8.self)
         } catch {
             // Strings, integers and numbers (non-finite ones as strings) always encode.
             preconditionFailure("the model could not be written as JSON: \(error)")

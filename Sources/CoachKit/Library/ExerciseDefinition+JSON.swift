@@ -1,394 +1,308 @@
-public import PoseKit
-
 extension ExerciseDefinition {
-    /// Reads and validates a definition from its JSON text.
+    /// Reads and validates a definition from its JSON text (schema: `Resources/Exercises/SCHEMA.md`).
     ///
     /// - Parameter file: The file name used in error messages.
     /// - Throws: ``CoachKitError`` `.invalidDefinition` naming the file and the field that is wrong.
     public init(jsonText: String, file: String) throws(CoachKitError) {
-        try self.init(json: try FieldReader.parse(jsonText, file: file), file: file)
+        let form = try SchemaDecoding.decode(Closed<File>.self, from: jsonText, file: file, what: "exercise").value
+        try self.init(form, file: file)
     }
 
-    /// Reads and validates a definition from parsed JSON.
-    public init(json: JSONValue, file: String) throws(CoachKitError) {
-        var reader = FieldReader(file: file)
-        guard let object = json.objectValue else {
-            throw reader.fail("", "the file must hold one JSON object with an exercise definition (see SCHEMA.md)")
+    /// A definition file as written: what `JSONDecoder` reads, before the checks between fields.
+    struct File: ClosedSchema {
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case id, name, summary, view, posture, side, kind, angles, primary, repetition, hold, target, formRules
+            case safety, maximumAsymmetry, praise, motion
         }
-        let id = try reader.string(object, "id")
-        reader.context = "exercise '\(id)': "
-        guard !id.isEmpty, id.allSatisfy({ ($0.isLetter && $0.isLowercase) || $0.isNumber || $0 == "-" }) else {
-            throw reader.fail("id", "must be lower-case letters, digits and '-' (got '\(id)')")
+        static let blockName = "the schema"
+
+        enum Kind: String, CaseIterable { case reps, hold }
+
+        struct Repetition: Decodable {
+            var start: Double
+            var peak: Double
+            var towardPeak: OneOf<Contraction>
+            var minimumRange: Double?
+            var minimumSeconds: Double?
+            var maximumSeconds: Double?
+            var holdSeconds: Double?
         }
-        let name = try reader.string(object, "name")
-        let summary = try reader.optionalString(object, "summary") ?? ""
-        let view: CameraView = try reader.enumeration(object, "view")
-        let posture: Posture = try reader.enumeration(object, "posture", default: .any)
-        let side: SideMode = try reader.enumeration(object, "side")
-        let kind = try reader.string(object, "kind")
-        guard kind == "reps" || kind == "hold" else {
-            throw reader.fail("kind", "must be \"reps\" or \"hold\" (got \"\(kind)\")")
+
+        struct Hold: Decodable {
+            struct Condition: Decodable {
+                var angle: OneOf<AngleKind>
+                var min: Double
+                var max: Double
+                var cue: String
+            }
+            var seconds: Double
+            var conditions: [Condition]
         }
-        guard let anglesJSON = object["angles"]?.arrayValue, !anglesJSON.isEmpty else {
-            throw reader.fail(
+
+        struct Rule: Decodable {
+            var id: String
+            var angle: OneOf<AngleKind>
+            var at: OneOf<RuleTiming>
+            var min: Double?
+            var max: Double?
+            var cue: String
+            var priority: Double?
+            var view: OneOf<CameraView>?
+        }
+
+        struct Safety: Decodable {
+            var angle: OneOf<AngleKind>
+            var min: Double?
+            var max: Double?
+            var warning: String
+        }
+
+        struct Motion: ClosedSchema {
+            enum CodingKeys: String, CodingKey, CaseIterable {
+                case segment, direction, also, hips, reach, hinge, hands
+            }
+            static let blockName = "the motion block"
+
+            var segment: OneOf<ExerciseDefinition.Motion.Segment>
+            var direction: OneOf<ExerciseDefinition.Motion.Direction>
+            var also: [OneOf<ExerciseDefinition.Motion.Segment>]?
+            var hips: OneOf<ExerciseDefinition.Motion.Hips>?
+            var reach: Double?
+            var hinge: OneOf<ExerciseDefinition.Motion.Hinge>?
+            var hands: OneOf<ExerciseDefinition.Motion.Hands>?
+        }
+
+        var id: String
+        var name: String
+        var summary: String?
+        var view: OneOf<CameraView>
+        var posture: OneOf<Posture>?
+        var side: OneOf<SideMode>
+        var kind: OneOf<Kind>
+        var angles: [OneOf<AngleKind>]
+        var primary: OneOf<AngleKind>
+        var repetition: Repetition?
+        var hold: Hold?
+        var target: TargetRange?
+        var formRules: [Rule]?
+        var safety: [Safety]?
+        var maximumAsymmetry: Double?
+        var praise: String?
+        var motion: Closed<Motion>?
+    }
+
+    /// The definition of a decoded file, checked across its fields.
+    private init(_ form: File, file: String) throws(CoachKitError) {
+        var problem = SchemaDecoding.Problem(file: file, context: "")
+        let id = try problem.id(form.id)
+        problem.context = "exercise '\(id)': "
+        let angles = form.angles.map(\.value)
+        guard !angles.isEmpty else {
+            throw problem(
                 "angles",
                 "must be a non-empty array of angle names (\(AngleKind.allCases.map(\.rawValue).prefix(5).joined(separator: ", ")), …)"
             )
         }
-        var angles: [AngleKind] = []
-        for (index, value) in anglesJSON.enumerated() {
-            angles.append(try reader.angle(value, "angles[\(index)]"))
-        }
-        let primary = try reader.angle(object["primary"], "primary")
+        let primary = form.primary.value
         guard angles.first == primary else {
-            throw reader.fail("primary", "'\(primary.rawValue)' must be listed first in \"angles\"")
+            throw problem("primary", "'\(primary.rawValue)' must be listed first in \"angles\"")
         }
+        let kind = form.kind.value
 
         var repetition: RepetitionSpec?
         var hold: HoldSpec?
-        if kind == "reps" {
-            guard let rep = object["repetition"]?.objectValue else {
-                throw reader.fail(
+        switch kind {
+        case .reps:
+            guard let rep = form.repetition else {
+                throw problem(
                     "repetition",
                     "is required for kind \"reps\": {\"start\": …, \"peak\": …, \"towardPeak\": …}"
                 )
             }
-            let start = try reader.number(rep, "repetition.start", key: "start")
-            let peak = try reader.number(rep, "repetition.peak", key: "peak")
-            guard abs(peak - start) > 1e-9 else {
-                throw reader.fail("repetition.peak", "must differ from repetition.start (both \(start))")
+            repetition = try Self.repetition(rep, problem)
+        case .hold:
+            guard let spec = form.hold else {
+                throw problem("hold", "is required for kind \"hold\": {\"seconds\": …, \"conditions\": […]}")
             }
-            let towardPeak: Contraction = try reader.enumeration(rep, "towardPeak", path: "repetition.towardPeak")
-            let minimumRange =
-                try reader.optionalNumber(rep, "minimumRange", path: "repetition.minimumRange") ?? abs(peak - start)
-                * 0.3
-            guard minimumRange > 0, minimumRange <= abs(peak - start) else {
-                throw reader.fail(
-                    "repetition.minimumRange",
-                    "must be above 0 and at most |peak − start| = \(abs(peak - start)) (got \(minimumRange))"
-                )
-            }
-            let minimumSeconds =
-                try reader.optionalNumber(rep, "minimumSeconds", path: "repetition.minimumSeconds") ?? 0.5
-            let maximumSeconds =
-                try reader.optionalNumber(rep, "maximumSeconds", path: "repetition.maximumSeconds") ?? 20
-            guard minimumSeconds >= 0, maximumSeconds > minimumSeconds else {
-                throw reader.fail(
-                    "repetition.maximumSeconds",
-                    "must be above minimumSeconds (\(minimumSeconds)) (got \(maximumSeconds))"
-                )
-            }
-            let holdSeconds = try reader.optionalNumber(rep, "holdSeconds", path: "repetition.holdSeconds")
-            let spec = RepetitionSpec(
-                start: start,
-                peak: peak,
-                towardPeak: towardPeak,
-                minimumRange: minimumRange,
-                minimumSeconds: minimumSeconds,
-                maximumSeconds: maximumSeconds,
-                holdSeconds: holdSeconds
-            )
-            if let holdSeconds, !spec.acceptsHold(holdSeconds) {
-                throw reader.fail(
-                    "repetition.holdSeconds",
-                    "must be above 0 and below maximumSeconds (\(maximumSeconds)) (got \(holdSeconds))"
-                )
-            }
-            repetition = spec
-        } else {
-            guard let holdObject = object["hold"]?.objectValue else {
-                throw reader.fail("hold", "is required for kind \"hold\": {\"seconds\": …, \"conditions\": […]}")
-            }
-            let seconds = try reader.number(holdObject, "hold.seconds", key: "seconds")
-            guard seconds > 0 else { throw reader.fail("hold.seconds", "must be positive (got \(seconds))") }
-            guard let conditionsJSON = holdObject["conditions"]?.arrayValue, !conditionsJSON.isEmpty else {
-                throw reader.fail(
-                    "hold.conditions",
-                    "must be a non-empty array of {\"angle\", \"min\", \"max\", \"cue\"}"
-                )
-            }
-            var conditions: [HoldCondition] = []
-            for (index, value) in conditionsJSON.enumerated() {
-                let path = "hold.conditions[\(index)]"
-                guard let c = value.objectValue else { throw reader.fail(path, "must be an object") }
-                let angle = try reader.angle(c["angle"], path + ".angle")
-                let min = try reader.number(c, path + ".min", key: "min")
-                let max = try reader.number(c, path + ".max", key: "max")
-                guard min < max else { throw reader.fail(path + ".max", "must be above min (\(min)) (got \(max))") }
-                let cue = try reader.string(c, "cue", path: path + ".cue")
-                conditions.append(HoldCondition(angle: angle, min: min, max: max, cue: cue))
-            }
-            guard conditions[0].angle == primary else {
-                throw reader.fail("hold.conditions[0].angle", "must be the primary angle '\(primary.rawValue)'")
-            }
-            hold = HoldSpec(seconds: seconds, conditions: conditions)
+            hold = try Self.hold(spec, primary: primary, problem)
         }
 
-        var target: TargetRange?
-        if let t = object["target"] {
-            guard let t = t.objectValue else {
-                throw reader.fail("target", "must be an object {\"min\": …, \"max\": …}")
+        if let target = form.target {
+            guard target.min <= target.max else {
+                throw problem("target.max", "must be at least target.min (\(target.min)) (got \(target.max))")
             }
-            let min = try reader.number(t, "target.min", key: "min")
-            let max = try reader.number(t, "target.max", key: "max")
-            guard min <= max else {
-                throw reader.fail("target.max", "must be at least target.min (\(min)) (got \(max))")
-            }
-            target = TargetRange(min: min, max: max)
-        } else if kind == "reps" {
-            throw reader.fail(
+        } else if kind == .reps {
+            throw problem(
                 "target",
                 "is required for kind \"reps\": the range the primary angle should reach at the peak"
             )
         }
 
         var rules: [FormRule] = []
-        for (index, value) in (try reader.optionalArray(object, "formRules")).enumerated() {
+        for (index, rule) in (form.formRules ?? []).enumerated() {
             let path = "formRules[\(index)]"
-            guard let r = value.objectValue else { throw reader.fail(path, "must be an object") }
-            let ruleID = try reader.string(r, "id", path: path + ".id")
-            let angle = try reader.angle(r["angle"], path + ".angle")
+            let angle = rule.angle.value
             guard angles.contains(angle) else {
-                throw reader.fail(path + ".angle", "'\(angle.rawValue)' must also be listed in \"angles\"")
+                throw problem(path + ".angle", "'\(angle.rawValue)' must also be listed in \"angles\"")
             }
-            let at: RuleTiming = try reader.enumeration(r, "at", path: path + ".at")
-            let min = try reader.optionalNumber(r, "min", path: path + ".min")
-            let max = try reader.optionalNumber(r, "max", path: path + ".max")
-            guard min != nil || max != nil else { throw reader.fail(path, "needs \"min\", \"max\" or both") }
-            if let min, let max, min >= max {
-                throw reader.fail(path + ".max", "must be above min (\(min)) (got \(max))")
+            guard rule.min != nil || rule.max != nil else { throw problem(path, "needs \"min\", \"max\" or both") }
+            if let min = rule.min, let max = rule.max, min >= max {
+                throw problem(path + ".max", "must be above min (\(min)) (got \(max))")
             }
-            let cue = try reader.string(r, "cue", path: path + ".cue")
-            let priority = Int(try reader.optionalNumber(r, "priority", path: path + ".priority") ?? 2)
-            guard priority >= 1 else { throw reader.fail(path + ".priority", "must be 1 or more (1 = most important)") }
-            let ruleView: CameraView = try reader.enumeration(r, "view", default: .any, path: path + ".view")
+            let priority = Int(rule.priority ?? 2)
+            guard priority >= 1 else { throw problem(path + ".priority", "must be 1 or more (1 = most important)") }
             rules.append(
                 FormRule(
-                    id: ruleID,
+                    id: try problem.nonEmpty(rule.id, path + ".id"),
                     angle: angle,
-                    at: at,
-                    min: min,
-                    max: max,
-                    cue: cue,
+                    at: rule.at.value,
+                    min: rule.min,
+                    max: rule.max,
+                    cue: try problem.nonEmpty(rule.cue, path + ".cue"),
                     priority: priority,
-                    view: ruleView
+                    view: rule.view?.value ?? .any
                 )
             )
         }
 
         var limits: [SafetyLimit] = []
-        for (index, value) in (try reader.optionalArray(object, "safety")).enumerated() {
+        for (index, limit) in (form.safety ?? []).enumerated() {
             let path = "safety[\(index)]"
-            guard let s = value.objectValue else { throw reader.fail(path, "must be an object") }
-            let angle = try reader.angle(s["angle"], path + ".angle")
+            let angle = limit.angle.value
             guard angles.contains(angle) else {
-                throw reader.fail(path + ".angle", "'\(angle.rawValue)' must also be listed in \"angles\"")
+                throw problem(path + ".angle", "'\(angle.rawValue)' must also be listed in \"angles\"")
             }
-            let min = try reader.optionalNumber(s, "min", path: path + ".min")
-            let max = try reader.optionalNumber(s, "max", path: path + ".max")
-            guard min != nil || max != nil else { throw reader.fail(path, "needs \"min\", \"max\" or both") }
-            let warning = try reader.string(s, "warning", path: path + ".warning")
-            limits.append(SafetyLimit(angle: angle, min: min, max: max, warning: warning))
+            guard limit.min != nil || limit.max != nil else { throw problem(path, "needs \"min\", \"max\" or both") }
+            let warning = try problem.nonEmpty(limit.warning, path + ".warning")
+            limits.append(SafetyLimit(angle: angle, min: limit.min, max: limit.max, warning: warning))
         }
 
-        let asymmetry = try reader.optionalNumber(object, "maximumAsymmetry", path: "maximumAsymmetry")
-        if asymmetry != nil, side != .both {
-            throw reader.fail(
+        let side = form.side.value
+        if form.maximumAsymmetry != nil, side != .both {
+            throw problem(
                 "maximumAsymmetry",
                 "only applies to exercises with \"side\": \"both\" (this one is \"\(side.rawValue)\")"
-            )
-        }
-        let praise = try reader.optionalString(object, "praise") ?? (kind == "hold" ? "Well held!" : "Good rep!")
-
-        let motion = try reader.motion(object["motion"], primary: primary)
-
-        let known: Set<String> = [
-            "id", "name", "summary", "view", "posture", "side", "kind", "angles", "primary", "repetition", "hold",
-            "target", "formRules", "safety", "maximumAsymmetry", "praise", "motion",
-        ]
-        if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
-            throw reader.fail(
-                unknown,
-                "is not a field of the schema (known: \(known.sorted().joined(separator: ", ")))"
             )
         }
 
         self.init(
             id: id,
-            name: name,
-            summary: summary,
-            view: view,
-            posture: posture,
+            name: try problem.nonEmpty(form.name, "name"),
+            summary: form.summary ?? "",
+            view: form.view.value,
+            posture: form.posture?.value ?? .any,
             side: side,
             angles: angles,
             primaryAngle: primary,
             repetition: repetition,
             hold: hold,
-            target: target,
+            target: form.target,
             formRules: rules,
             safetyLimits: limits,
-            maximumAsymmetry: asymmetry,
-            praise: praise,
-            motion: motion
+            maximumAsymmetry: form.maximumAsymmetry,
+            praise: form.praise ?? (kind == .hold ? "Well held!" : "Good rep!"),
+            motion: try form.motion.map { motion throws(CoachKitError) in try Self.motion(motion.value, problem) }
+                ?? .derived(primary: primary)
         )
     }
-}
 
-/// Reads typed fields and builds the error messages (file, exercise, field path).
-struct FieldReader {
-    let file: String
-    var context = ""
-
-    /// Parses a definition file's text.
-    ///
-    /// - Throws: ``CoachKitError`` `.invalidDefinition` for text that is not JSON.
-    static func parse(_ text: String, file: String) throws(CoachKitError) -> JSONValue {
-        do {
-            return try JSONValue.parse(text)
-        } catch {
-            throw CoachKitError(.invalidDefinition, "not valid JSON (\(error))", file: file, cause: error)
+    private static func repetition(
+        _ rep: File.Repetition,
+        _ problem: SchemaDecoding.Problem
+    ) throws(CoachKitError) -> RepetitionSpec {
+        let span = abs(rep.peak - rep.start)
+        guard span > 1e-9 else {
+            throw problem("repetition.peak", "must differ from repetition.start (both \(rep.start))")
         }
-    }
-
-    func fail(_ field: String, _ message: String) -> CoachKitError {
-        let prefix = field.isEmpty ? context : "\(context)field \"\(field)\" "
-        return CoachKitError(.invalidDefinition, prefix + message, file: file)
-    }
-
-    func string(_ object: [String: JSONValue], _ key: String, path: String? = nil) throws(CoachKitError) -> String {
-        guard let value = object[key] else { throw fail(path ?? key, "is missing") }
-        guard let s = value.stringValue, !s.isEmpty else {
-            throw fail(path ?? key, "must be a non-empty string (got \(value.jsonText))")
-        }
-        return s
-    }
-
-    func optionalString(_ object: [String: JSONValue], _ key: String) throws(CoachKitError) -> String? {
-        guard let value = object[key] else { return nil }
-        guard let s = value.stringValue else { throw fail(key, "must be a string (got \(value.jsonText))") }
-        return s
-    }
-
-    func number(_ object: [String: JSONValue], _ path: String, key: String) throws(CoachKitError) -> Double {
-        guard let value = object[key] else { throw fail(path, "is missing") }
-        guard let n = value.doubleValue, n.isFinite else {
-            throw fail(path, "must be a number (got \(value.jsonText))")
-        }
-        return n
-    }
-
-    func optionalNumber(_ object: [String: JSONValue], _ key: String, path: String) throws(CoachKitError) -> Double? {
-        guard let value = object[key] else { return nil }
-        guard let n = value.doubleValue, n.isFinite else {
-            throw fail(path, "must be a number (got \(value.jsonText))")
-        }
-        return n
-    }
-
-    func optionalArray(_ object: [String: JSONValue], _ key: String) throws(CoachKitError) -> [JSONValue] {
-        guard let value = object[key] else { return [] }
-        guard let array = value.arrayValue else { throw fail(key, "must be an array (got \(value.jsonText))") }
-        return array
-    }
-
-    func angle(_ value: JSONValue?, _ path: String) throws(CoachKitError) -> AngleKind {
-        guard let value else { throw fail(path, "is missing") }
-        guard let s = value.stringValue, let angle = AngleKind(rawValue: s) else {
-            throw fail(
-                path,
-                "must be one of \(AngleKind.allCases.map(\.rawValue).joined(separator: ", ")) (got \(value.jsonText))"
+        let minimumRange = rep.minimumRange ?? span * 0.3
+        guard minimumRange > 0, minimumRange <= span else {
+            throw problem(
+                "repetition.minimumRange",
+                "must be above 0 and at most |peak − start| = \(span) (got \(minimumRange))"
             )
         }
-        return angle
-    }
-
-    func motion(_ value: JSONValue?, primary: AngleKind) throws(CoachKitError) -> ExerciseDefinition.Motion {
-        guard let value else { return .derived(primary: primary) }
-        guard let object = value.objectValue else {
-            throw fail(
-                "motion",
-                "must be an object {\"segment\", \"direction\", \"also\"?, \"hips\"?, \"reach\"?, \"hinge\"?, \"hands\"?} (got \(value.jsonText))"
+        let minimumSeconds = rep.minimumSeconds ?? 0.5
+        let maximumSeconds = rep.maximumSeconds ?? 20
+        guard minimumSeconds >= 0, maximumSeconds > minimumSeconds else {
+            throw problem(
+                "repetition.maximumSeconds",
+                "must be above minimumSeconds (\(minimumSeconds)) (got \(maximumSeconds))"
             )
         }
-        let segment: ExerciseDefinition.Motion.Segment = try enumeration(object, "segment", path: "motion.segment")
-        let direction: ExerciseDefinition.Motion.Direction = try enumeration(
-            object,
-            "direction",
-            path: "motion.direction"
+        let spec = RepetitionSpec(
+            start: rep.start,
+            peak: rep.peak,
+            towardPeak: rep.towardPeak.value,
+            minimumRange: minimumRange,
+            minimumSeconds: minimumSeconds,
+            maximumSeconds: maximumSeconds,
+            holdSeconds: rep.holdSeconds
         )
-        let hips: ExerciseDefinition.Motion.Hips = try enumeration(object, "hips", default: .still, path: "motion.hips")
-        var also: [ExerciseDefinition.Motion.Segment] = []
-        if let list = object["also"] {
-            guard let array = list.arrayValue else {
-                throw fail("motion.also", "must be an array of segment names (got \(list.jsonText))")
-            }
-            for (index, item) in array.enumerated() {
-                guard let name = item.stringValue, let s = ExerciseDefinition.Motion.Segment(rawValue: name) else {
-                    throw fail(
-                        "motion.also[\(index)]",
-                        "must be one of \(ExerciseDefinition.Motion.Segment.allCases.map(\.rawValue).joined(separator: ", ")) (got \(item.jsonText))"
-                    )
-                }
-                also.append(s)
-            }
+        if let holdSeconds = rep.holdSeconds, !spec.acceptsHold(holdSeconds) {
+            throw problem(
+                "repetition.holdSeconds",
+                "must be above 0 and below maximumSeconds (\(maximumSeconds)) (got \(holdSeconds))"
+            )
         }
-        let reach = try optionalNumber(object, "reach", path: "motion.reach")
-        if let reach, !(reach > 0 && reach <= 180) {
-            throw fail(
+        return spec
+    }
+
+    private static func hold(
+        _ hold: File.Hold,
+        primary: AngleKind,
+        _ problem: SchemaDecoding.Problem
+    ) throws(CoachKitError) -> HoldSpec {
+        guard hold.seconds > 0 else { throw problem("hold.seconds", "must be positive (got \(hold.seconds))") }
+        guard !hold.conditions.isEmpty else {
+            throw problem("hold.conditions", "must be a non-empty array of {\"angle\", \"min\", \"max\", \"cue\"}")
+        }
+        var conditions: [HoldCondition] = []
+        for (index, condition) in hold.conditions.enumerated() {
+            let path = "hold.conditions[\(index)]"
+            guard condition.min < condition.max else {
+                throw problem(path + ".max", "must be above min (\(condition.min)) (got \(condition.max))")
+            }
+            conditions.append(
+                HoldCondition(
+                    angle: condition.angle.value,
+                    min: condition.min,
+                    max: condition.max,
+                    cue: try problem.nonEmpty(condition.cue, path + ".cue")
+                )
+            )
+        }
+        guard conditions[0].angle == primary else {
+            throw problem("hold.conditions[0].angle", "must be the primary angle '\(primary.rawValue)'")
+        }
+        return HoldSpec(seconds: hold.seconds, conditions: conditions)
+    }
+
+    private static func motion(
+        _ motion: File.Motion,
+        _ problem: SchemaDecoding.Problem
+    ) throws(CoachKitError) -> Motion {
+        let segment = motion.segment.value
+        if let reach = motion.reach, !(reach > 0 && reach <= 180) {
+            throw problem(
                 "motion.reach",
                 "must be the degrees the segment turns in a repetition, more than 0 and at most 180 (got \(reach))"
             )
         }
-        var hinge: ExerciseDefinition.Motion.Hinge?
-        if object["hinge"] != nil {
-            hinge = try enumeration(object, "hinge", path: "motion.hinge") as ExerciseDefinition.Motion.Hinge
-            guard segment == .thigh || segment == .upperArm else {
-                throw fail(
-                    "motion.hinge",
-                    "is only judged for a thigh (the knee) or upper-arm movement (the elbow), but the segment is "
-                        + "\(segment.rawValue): remove it"
-                )
-            }
-        }
-        var hands: ExerciseDefinition.Motion.Hands?
-        if object["hands"] != nil {
-            hands = try enumeration(object, "hands", path: "motion.hands") as ExerciseDefinition.Motion.Hands
-        }
-        if let unknown = object.keys.sorted().first(where: {
-            !["segment", "direction", "also", "hips", "reach", "hinge", "hands"].contains($0)
-        }) {
-            throw fail(
-                "motion.\(unknown)",
-                "is not a field of the motion block (known: also, direction, hands, hinge, hips, reach, segment)"
+        if motion.hinge != nil, segment != .thigh, segment != .upperArm {
+            throw problem(
+                "motion.hinge",
+                "is only judged for a thigh (the knee) or upper-arm movement (the elbow), but the segment is "
+                    + "\(segment.rawValue): remove it"
             )
         }
-        return .init(
+        return Motion(
             segment: segment,
-            direction: direction,
-            also: also,
-            hips: hips,
-            reach: reach,
-            hinge: hinge,
-            hands: hands
+            direction: motion.direction.value,
+            also: (motion.also ?? []).map(\.value),
+            hips: motion.hips?.value ?? .still,
+            reach: motion.reach,
+            hinge: motion.hinge?.value,
+            hands: motion.hands?.value
         )
-    }
-
-    func enumeration<E: RawRepresentable & CaseIterable>(
-        _ object: [String: JSONValue],
-        _ key: String,
-        default defaultValue: E? = nil,
-        path: String? = nil
-    ) throws(CoachKitError) -> E where E.RawValue == String {
-        guard let value = object[key] else {
-            if let defaultValue { return defaultValue }
-            throw fail(path ?? key, "is missing (one of \(E.allCases.map(\.rawValue).joined(separator: ", ")))")
-        }
-        guard let s = value.stringValue, let e = E(rawValue: s) else {
-            throw fail(
-                path ?? key,
-                "must be one of \(E.allCases.map(\.rawValue).joined(separator: ", ")) (got \(value.jsonText))"
-            )
-        }
-        return e
     }
 }

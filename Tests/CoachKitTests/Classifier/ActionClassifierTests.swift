@@ -76,6 +76,22 @@ struct ActionClassifierTests {
         }
     }
 
+    /// Model files were written with PoseKit's `JSONValue` (keys sorted, integers without a fraction) before the
+    /// model became `Codable`: the text is the same byte for byte, so those files read as they did.
+    @Test(arguments: [
+        ActionClassifier.Configuration.Method.automatic, .logistic, .formLogistic, .nearestNeighbor, .vote,
+    ])
+    func theModelTextIsWhatTheJSONValueWriterGave(method: ActionClassifier.Configuration.Method) throws {
+        let (sequences, labels) = Self.trainingSet()
+        let text = try ActionClassifier.train(
+            sequences: sequences,
+            labels: labels,
+            configuration: .init(method: method, trajectoryLength: 24, warpingRadius: 5)
+        )
+        .jsonText
+        #expect(try JSONValue.parse(text).jsonText == text)
+    }
+
     @Test func trainingIsDeterministic() throws {
         let (sequences, labels) = Self.trainingSet()
         let first = try ActionClassifier.train(sequences: sequences, labels: labels)
@@ -127,7 +143,7 @@ struct ActionClassifierTests {
         }
     }
 
-    @Test func truncatedWeightsAreRefused() throws {
+    @Test func truncatedOrMistypedWeightsAreRefused() throws {
         let (sequences, labels) = Self.trainingSet()
         let text = try ActionClassifier.train(
             sequences: sequences,
@@ -136,6 +152,18 @@ struct ActionClassifierTests {
         )
         .jsonText
         var object = try #require(try JSONValue.parse(text).objectValue)
+        // A number of the wrong type is named by its path.
+        var weights = try #require(object["weights"]?.arrayValue)
+        var row = try #require(weights[1].arrayValue)
+        row[2] = .string("heavy")
+        weights[1] = .array(row)
+        #expect {
+            var broken = object
+            broken["weights"] = .array(weights)
+            return try ActionClassifier(jsonText: JSONValue.object(broken).jsonText, source: "m.json")
+        } throws: { error in
+            (error as? CoachKitError)?.message == "m.json: \"weights[1][2]\" must be a number (got \"heavy\")"
+        }
         object["biases"] = .array([.number(0)])
         #expect(throws: CoachKitError.self) { try ActionClassifier(jsonText: JSONValue.object(object).jsonText) }
         // The same inside a vote model's member.

@@ -183,6 +183,8 @@ struct RuleFeatureSpecTests {
         let loaded = try ActionClassifier(jsonText: text)
         #expect(loaded.configuration.rules == rules)
         #expect(loaded.jsonText == text)
+        // The text is what the JSONValue writer of earlier versions gave for the same model, byte for byte.
+        #expect(JSONValue.object(object).jsonText == text)
         for variant in 50..<54 {
             for (curl, label) in [(SyntheticCurl.good, "good"), (.swinging, "bad"), (.halfCurl, "bad")] {
                 let sequence = curl.sequence(variant: variant)

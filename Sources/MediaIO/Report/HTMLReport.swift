@@ -73,7 +73,7 @@ struct HTMLReport {
             html += card(
                 "Average range of motion",
                 HTMLText.escape(stats.formatRangeOfMotion(mean)),
-                note: HTMLText.escape(exercise.angleName.lowercased()),
+                note: HTMLText.escape(exercise.angleName.midSentence),
                 status: status,
                 id: "mean-rom"
             )

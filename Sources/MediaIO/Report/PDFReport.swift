@@ -144,7 +144,7 @@ struct PDFReport {
                 exercise.targetRange.map { mean < $0.lowerBound ? .short : mean > $0.upperBound ? .beyond : .within }
                 ?? .unknown
             cards.append(
-                ("AVERAGE RANGE OF MOTION", stats.formatRangeOfMotion(mean), exercise.angleName.lowercased(), status)
+                ("AVERAGE RANGE OF MOTION", stats.formatRangeOfMotion(mean), exercise.angleName.midSentence, status)
             )
         }
         if stats.meanTempoDown != nil || stats.meanTempoUp != nil {

@@ -275,7 +275,7 @@ struct ReportCharts {
         for (tick, label) in zip(ticks, HTMLText.clockTicks(ticks)) {
             xTickLabel(label, x: x(tick), &canvas)
         }
-        xAxisTitle("time (min:s) — \(exercise.angleName.lowercased()), repetitions numbered", &canvas)
+        xAxisTitle("time (min:s) — \(exercise.angleName.midSentence), repetitions numbered", &canvas)
     }
 
     // MARK: - Tempo
@@ -419,5 +419,17 @@ struct ReportCharts {
                 bold: false
             )
         }
+    }
+}
+
+extension String {
+    /// The name as it reads inside a sentence: its first letter lowercased, unless the first word is an
+    /// abbreviation ("Knee flexion" → "knee flexion", "Index finger flexion (MCP+PIP+DIP)" keeps "MCP+PIP+DIP",
+    /// "TAM" stays).
+    var midSentence: String {
+        guard let first = first, first.isUppercase else { return self }
+        let second = dropFirst().first
+        if let second, second.isUppercase { return self }
+        return first.lowercased() + dropFirst()
     }
 }

@@ -105,7 +105,7 @@ public enum CoachServer {
                 let connection = LiveConnection(hub: hub, patient: patient, logger: context.logger) { outbox.send($0) }
                 hub.register(connection)
                 defer { hub.unregister(connection) }
-                try await withThrowingTaskGroup(of: Void.self) { group in
+                await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {
                         // A writer that has stopped (socket gone) must not leave the reader waiting for room.
                         defer { outbox.finish() }
@@ -156,7 +156,10 @@ public enum CoachServer {
             maxFrameSize: maxMessage,
             autoPing: .enabled(timePeriod: .seconds(30))
         )
-        let upgrade = HTTPServerBuilder.http1WebSocketUpgrade(webSocketRouter: router, configuration: webSocket)
+        let upgrade = HTTPServerBuilder.http1WebSocketUpgrade(
+            webSocketRouter: router,
+            configuration: .init(ws: webSocket)
+        )
         let application = Application(
             router: router,
             server: try tls.map { try .tls(upgrade, tlsConfiguration: $0) } ?? upgrade,

@@ -109,7 +109,8 @@ struct ClinicAccessTests {
         for (actor, name) in [
             (Actor.patientA, "pa"), (.patientB, "pb"), (.therapistA, "ta@example.org"), (.therapistB, "tb@example.org"),
         ] {
-            logins[actor] = try #require(try await login(client, name).1)
+            let loggedIn: Login = try #require(try await login(client, name).1)
+            logins[actor] = loggedIn
         }
         return Clinic(
             patientA: patients[0],

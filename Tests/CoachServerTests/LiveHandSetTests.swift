@@ -243,7 +243,7 @@ extension LiveHandSetTests {
             hands: { () throws(LiveFrameError) in throw LiveFrameError(.model, "the hand model could not start: test") }
         )
         let mailbox = LiveMailbox()
-        try await app.test(.live) { client in
+        _ = try await app.test(.live) { client in
             try await LiveTestServer.session(client, mailbox: mailbox) { outbound in
                 try await outbound.write(
                     .text(#"{"type":"start","input":"keypoints","exercise":"finger-flexion","keypoints":["wrist"]}"#)

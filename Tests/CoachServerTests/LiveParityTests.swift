@@ -79,7 +79,7 @@ struct LiveParityTests {
         let app = try LiveTestServer.application(store: store)
         let messages = try LiveSocketTests.keypointMessages(path, exercise: exercise)
         let mailbox = LiveMailbox()
-        try await app.test(.live) { client in
+        _ = try await app.test(.live) { client in
             try await LiveTestServer.session(client, mailbox: mailbox) { outbound in
                 try await LiveTestServer.sendSet(
                     start: messages.start,

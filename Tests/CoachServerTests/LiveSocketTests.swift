@@ -49,7 +49,7 @@ struct LiveSocketTests {
         let app = try LiveTestServer.application(store: store)
         let messages = try Self.keypointMessages(path, exercise: "shoulder-abduction")
         let mailbox = LiveMailbox()
-        try await app.test(.live) { client in
+        _ = try await app.test(.live) { client in
             try await LiveTestServer.session(client, mailbox: mailbox) { outbound in
                 try await LiveTestServer.sendSet(
                     start: messages.start,
@@ -83,7 +83,7 @@ struct LiveSocketTests {
         let (store, _) = try LiveTestServer.store()
         let app = try LiveTestServer.application(store: store, maxFrameBytes: 2000)
         let mailbox = LiveMailbox()
-        try await app.test(.live) { client in
+        _ = try await app.test(.live) { client in
             try await LiveTestServer.session(client, mailbox: mailbox) { outbound in
                 try await outbound.write(.text(#"{"type":"frame","id":1,"t":0,"poses":[]}"#))
                 try await outbound.write(.text(#"{"type":"start","exercise":"moonwalk"}"#))
@@ -148,7 +148,7 @@ struct LiveSocketTests {
         let app = try LiveTestServer.application(store: store, estimatorDelay: 0.05, estimatorsAlive: alive)
         let mailbox = LiveMailbox()
         let sent = 30
-        try await app.test(.live) { client in
+        _ = try await app.test(.live) { client in
             try await LiveTestServer.session(client, mailbox: mailbox) { outbound in
                 try await outbound.write(.text(#"{"type":"start","input":"camera"}"#))
                 _ = try await mailbox.wait(for: "ready")
@@ -202,7 +202,7 @@ struct LiveSocketTests {
                 _ = try await second.wait(for: "error")
             }
             #expect(close?.closeCode == WebSocketErrorCode(codeNumber: 1013))
-            try await holder.value
+            _ = try await holder.value
             // The seat is free again once the first socket has closed.
             let third = LiveMailbox()
             try await LiveTestServer.session(client, mailbox: third) { outbound in
@@ -223,7 +223,7 @@ struct LiveSocketTests {
         let app = try LiveTestServer.application(store: store)
         let messages = try Self.keypointMessages(path, exercise: "shoulder-abduction")
         let dropped = LiveMailbox()
-        try await app.test(.live) { client in
+        _ = try await app.test(.live) { client in
             // Disconnects without "end" after half the frames.
             try await LiveTestServer.session(client, mailbox: dropped) { outbound in
                 try await LiveTestServer.sendSet(
@@ -305,7 +305,7 @@ struct LiveSocketTests {
         let (store, _) = try LiveTestServer.store()
         let app = try LiveTestServer.application(store: store)
         let mailbox = LiveMailbox()
-        try await app.test(.live) { client in
+        _ = try await app.test(.live) { client in
             try await LiveTestServer.session(client, mailbox: mailbox) { outbound in
                 try await outbound.write(
                     .text(

@@ -36,23 +36,10 @@ extension ActionClassifier {
         func fail(_ message: String) -> CoachKitError {
             CoachKitError(.malformedModel, "\(source): \(message)")
         }
-        let file: File
-        do {
-            file = try JSONDecoder().decode(File.self, from: Data(jsonText.utf8))
-        } catch let error as DecodingError {
-            switch SchemaDecoding.failure(error, in: jsonText) {
-            case .notJSON(let cause):
-                throw fail("not a classifier model (not JSON: \(cause)); give a file written by `ptcoach train --out`")
-            case .notAnObject:
-                throw fail(
-                    "not a classifier model (no \"format\": \"\(Self.modelFormat)\"); give a file written by `ptcoach train --out`"
-                )
-            case .field(let path, let message):
-                throw fail("\"\(path)\" \(message)")
-            }
-        } catch {
-            throw fail("\(error)")
-        }
+        let notAModel = fail(
+            "not a classifier model (no \"format\": \"\(Self.modelFormat)\"); give a file written by `ptcoach train --out`"
+        )
+        let file = try SchemaDecoding.decodeModel(File.self, from: jsonText, notAModel: notAModel, fail: fail)
         try self.init(file, source: source)
     }
 

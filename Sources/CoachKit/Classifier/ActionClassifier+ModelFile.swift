@@ -54,25 +54,24 @@ extension ActionClassifier {
                 rules: configuration.rules.map(Rules.init),
                 selection: classifier.selection.map(Selection.init)
             )
-            let labelCount = classifier.labels.count
             var block = Block()
             switch classifier.model {
             case .logistic(let regression), .formLogistic(let regression), .ruleLogistic(let regression):
-                block = Block(regression, labelCount: labelCount)
+                block = Block(regression)
             case .ruleVerdict(let verdict):
                 block = Block(verdict)
             case .nearestNeighbor(let neighbors):
                 block = Block(neighbors)
             case .vote(let logistic, let form, let neighbors):
                 header.members = [
-                    Configuration.Method.logistic.rawValue: Block(logistic, labelCount: labelCount),
-                    Configuration.Method.formLogistic.rawValue: Block(form, labelCount: labelCount),
+                    Configuration.Method.logistic.rawValue: Block(logistic),
+                    Configuration.Method.formLogistic.rawValue: Block(form),
                     Configuration.Method.nearestNeighbor.rawValue: Block(neighbors),
                 ]
             case .ruleVote(let logistic, let form, let neighbors, let verdict):
                 header.members = [
-                    Configuration.Method.logistic.rawValue: Block(logistic, labelCount: labelCount),
-                    Configuration.Method.formLogistic.rawValue: Block(form, labelCount: labelCount),
+                    Configuration.Method.logistic.rawValue: Block(logistic),
+                    Configuration.Method.formLogistic.rawValue: Block(form),
                     Configuration.Method.nearestNeighbor.rawValue: Block(neighbors),
                     Configuration.Method.ruleVerdict.rawValue: Block(verdict),
                 ]
@@ -195,14 +194,9 @@ extension ActionClassifier {
 // MARK: - Blocks of one method
 
 extension ActionClassifier {
-    /// The parameters of one method: a logistic regression's `standardization`, `weights` and `biases`, a nearest
-    /// neighbour's `trajectory`, or a verdict's `counts`.
+    /// The parameters of one method: a logistic regression's `standardization`, `weights` and `biases`
+    /// (``LogisticRegression/Block``, at the same level), a nearest neighbour's `trajectory`, or a verdict's `counts`.
     struct Block: Codable {
-        struct Standardization: Codable {
-            var mean: [Double]?
-            var std: [Double]?
-        }
-
         struct Trajectory: Codable {
             var version: Int?
             var length: Int?
@@ -218,19 +212,32 @@ extension ActionClassifier {
             var counts: [[Int]]?
         }
 
-        var standardization: Standardization?
-        var weights: [[Double]]?
-        var biases: [Double]?
+        var regression = LogisticRegression.Block()
         var trajectory: Trajectory?
         var verdict: Verdict?
 
+        private enum CodingKeys: String, CodingKey {
+            case trajectory, verdict
+        }
+
         init() {}
 
-        init(_ regression: LogisticRegression, labelCount: Int) {
-            let d = regression.featureCount
-            standardization = Standardization(mean: regression.means, std: regression.scales)
-            weights = (0..<labelCount).map { j in Array(regression.weights[(j * d)..<((j + 1) * d)]) }
-            biases = regression.biases
+        init(from decoder: any Decoder) throws {
+            regression = try LogisticRegression.Block(from: decoder)
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            trajectory = try container.decodeIfPresent(Trajectory.self, forKey: .trajectory)
+            verdict = try container.decodeIfPresent(Verdict.self, forKey: .verdict)
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            try regression.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(trajectory, forKey: .trajectory)
+            try container.encodeIfPresent(verdict, forKey: .verdict)
+        }
+
+        init(_ regression: LogisticRegression) {
+            self.regression = LogisticRegression.Block(regression)
         }
 
         init(_ neighbors: TrajectoryNearestNeighbor) {
@@ -275,24 +282,11 @@ extension ActionClassifier {
                     case .ruleLogistic: rules?.featureCount ?? 0
                     default: spec.featureCount
                     }
-                let means = block.standardization?.mean ?? []
-                let scales = block.standardization?.std ?? []
-                guard means.count == d, scales.count == d else {
-                    throw fail(
-                        "the standardization has \(means.count) means and \(scales.count) stds; the features need \(d)"
-                    )
+                do {
+                    return try LogisticRegression(block.regression, featureCount: d, classCount: labels.count)
+                } catch {
+                    throw fail(error.message)
                 }
-                guard scales.allSatisfy({ $0 > 0 }) else { throw fail("\"standardization.std\" must be positive") }
-                guard let rows = block.weights, rows.count == labels.count else {
-                    throw fail("\"weights\" must have one row per label (\(labels.count))")
-                }
-                for (j, row) in rows.enumerated() where row.count != d {
-                    throw fail("\"weights[\(j)]\" has \(row.count) numbers; expected \(d)")
-                }
-                guard let biases = block.biases, biases.count == labels.count else {
-                    throw fail("\"biases\" must have one number per label")
-                }
-                return LogisticRegression(means: means, scales: scales, weights: rows.flatMap { $0 }, biases: biases)
             }
 
             func neighbors(_ block: Block) throws(CoachKitError) -> TrajectoryNearestNeighbor {

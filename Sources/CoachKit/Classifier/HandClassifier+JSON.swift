@@ -1,3 +1,4 @@
+import Foundation
 public import PoseKit
 
 extension HandClassifier {
@@ -9,27 +10,14 @@ extension HandClassifier {
 
     /// The model as one JSON document (keys sorted, numbers in shortest round-trip form).
     public var jsonText: String {
-        var features: [String: JSONValue] = [
-            "version": .number(Double(HandFeatures.version)),
-            "names": .array(featureNames.map(JSONValue.string)),
-            "count": .number(Double(featureCount)),
-        ]
-        if kind == .action { features["timeBins"] = .number(Double(configuration.timeBins)) }
-        var object: [String: JSONValue] = [
-            "format": .string(Self.modelFormat),
-            "version": .number(Double(Self.modelVersion)),
-            "kind": .string(kind.rawValue),
-            "method": .string(ActionClassifier.Configuration.Method.logistic.rawValue),
-            "labels": .array(labels.map(JSONValue.string)),
-            "features": .object(features),
-            "training": .object([
-                "regularization": .number(configuration.regularization),
-                "maximumIterations": .number(Double(configuration.maximumIterations)),
-            ]),
-        ]
-        if kind == .pose { object["smoothingFrames"] = .number(Double(configuration.smoothingFrames)) }
-        object.merge(model.jsonBlock) { $1 }
-        return JSONValue.object(object).jsonText
+        // The coach's encoder: keys sorted, and a weight that training left non-finite written as a string, which the
+        // reader refuses by name.
+        do {
+            return String(decoding: try JSONEncoder.coach().encode(File(self)), as: UTF8.self)
+        } catch {
+            // Strings, integers and numbers (non-finite ones as strings) always encode.
+            preconditionFailure("the model could not be written as JSON: \(error)")
+        }
     }
 
     /// Whether `json` is a hand model (its `format` is ``modelFormat``), whatever else it holds.
@@ -43,50 +31,46 @@ extension HandClassifier {
     /// - Throws: ``CoachKitError`` (`.malformedModel`) saying what is wrong and what to do.
     public init(jsonText: String, source: String = "model") throws(CoachKitError) {
         func fail(_ message: String) -> CoachKitError { CoachKitError(.malformedModel, "\(source): \(message)") }
-        let json: JSONValue
-        do {
-            json = try JSONValue.parse(jsonText)
-        } catch {
-            throw fail("not a classifier model (not JSON: \(error)); give a file written by `ptcoach train --out`")
-        }
-        guard let object = json.objectValue, Self.isHandModel(json) else {
-            throw fail("not a hand classifier model (no \"format\": \"\(Self.modelFormat)\")")
-        }
-        guard object["version"]?.intValue == Self.modelVersion else {
+        let notAHandModel = fail("not a hand classifier model (no \"format\": \"\(Self.modelFormat)\")")
+        // A file that is not a hand model is told so first, whatever else is wrong with it.
+        if let json = try? JSONValue.parse(jsonText), !Self.isHandModel(json) { throw notAHandModel }
+        let file = try SchemaDecoding.decodeModel(File.self, from: jsonText, notAModel: notAHandModel, fail: fail)
+        let header = file.header
+        guard header.version == Self.modelVersion else {
             throw fail(
-                "hand model version \(object["version"]?.jsonText ?? "missing") is not supported (this ptcoach reads "
-                    + "version \(Self.modelVersion)); retrain it with this ptcoach"
+                "hand model version \(header.version.map(String.init) ?? "missing") is not supported (this ptcoach "
+                    + "reads version \(Self.modelVersion)); retrain it with this ptcoach"
             )
         }
-        guard let kind = object["kind"]?.stringValue.flatMap(Kind.init(rawValue:)) else {
+        guard let kind = header.kind.flatMap(Kind.init(rawValue:)) else {
             throw fail(
-                "\"kind\" is \(object["kind"]?.jsonText ?? "missing"); it must be \"hand-pose\" or \"hand-action\""
+                "\"kind\" is \(header.kind.map { JSONValue.string($0).jsonText } ?? "missing"); it must be "
+                    + "\"hand-pose\" or \"hand-action\""
             )
         }
-        let labels = object["labels"]?.arrayValue?.compactMap(\.stringValue) ?? []
-        guard labels.count >= 2, labels.count == object["labels"]?.arrayValue?.count else {
+        guard let labels = header.labels, labels.count >= 2 else {
             throw fail("\"labels\" must list at least two labels, as strings")
         }
-        let features = object["features"]?.objectValue ?? [:]
-        guard features["version"]?.intValue == HandFeatures.version,
-            features["names"]?.arrayValue?.compactMap(\.stringValue) == HandFeatures.names(orientation: kind == .action)
+        let features = header.features ?? File.Features()
+        guard features.version == HandFeatures.version,
+            features.names == HandFeatures.names(orientation: kind == .action)
         else {
             throw fail(
-                "hand feature version \(features["version"]?.jsonText ?? "missing") or its feature names are not this "
-                    + "ptcoach's (version \(HandFeatures.version)); retrain the model with this ptcoach"
+                "hand feature version \(features.version.map(String.init) ?? "missing") or its feature names are not "
+                    + "this ptcoach's (version \(HandFeatures.version)); retrain the model with this ptcoach"
             )
         }
         let defaults = Configuration(kind: kind)
-        let timeBins = features["timeBins"]?.intValue ?? defaults.timeBins
-        let smoothing = object["smoothingFrames"]?.intValue ?? defaults.smoothingFrames
+        let timeBins = features.timeBins ?? defaults.timeBins
+        let smoothing = header.smoothingFrames ?? defaults.smoothingFrames
         guard (1...1000).contains(timeBins), (1...1000).contains(smoothing) else {
             throw fail("\"features.timeBins\" and \"smoothingFrames\" must be integers from 1 to 1000")
         }
-        let training = object["training"]?.objectValue ?? [:]
+        let training = header.training ?? File.Training()
         let configuration = Configuration(
             kind: kind,
-            regularization: max(1e-12, training["regularization"]?.doubleValue ?? defaults.regularization),
-            maximumIterations: max(1, training["maximumIterations"]?.intValue ?? defaults.maximumIterations),
+            regularization: max(1e-12, training.regularization ?? defaults.regularization),
+            maximumIterations: max(1, training.maximumIterations ?? defaults.maximumIterations),
             timeBins: timeBins,
             smoothingFrames: smoothing
         )
@@ -95,10 +79,85 @@ extension HandClassifier {
             ? HandFeatures.actionCount(timeBins: timeBins) : HandFeatures.names(orientation: false).count
         let model: LogisticRegression
         do {
-            model = try LogisticRegression(jsonBlock: object, featureCount: count, classCount: labels.count)
+            model = try LogisticRegression(file.block, featureCount: count, classCount: labels.count)
         } catch {
             throw fail(error.message)
         }
         self.init(labels: labels, model: model, configuration: configuration)
+    }
+}
+
+// MARK: - The file
+
+extension HandClassifier {
+    /// A hand model file: the ``Header`` and, beside it at the top level, the regression's
+    /// ``LogisticRegression/Block`` (as a body model of one method keeps its block).
+    struct File: Codable {
+        /// What a hand model says of itself. Fields are optional so that a missing one gets its own message (or, in
+        /// `training`, `features.timeBins` and `smoothingFrames`, its default).
+        struct Header: Codable {
+            var format: String?
+            var version: Int?
+            var kind: String?
+            var method: String?
+            var labels: [String]?
+            var features: Features?
+            var training: Training?
+            /// For a hand pose only.
+            var smoothingFrames: Int?
+        }
+
+        /// The `features` block: which ``HandFeatures`` the model reads.
+        struct Features: Codable {
+            var version: Int?
+            var names: [String]?
+            var count: Int?
+            /// For an action only.
+            var timeBins: Int?
+        }
+
+        /// The `training` block: the settings the model was trained with.
+        struct Training: Codable {
+            var regularization: Double?
+            var maximumIterations: Int?
+        }
+
+        var header: Header
+        var block: LogisticRegression.Block
+
+        init(from decoder: any Decoder) throws {
+            header = try Header(from: decoder)
+            block = try LogisticRegression.Block(from: decoder)
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            try header.encode(to: encoder)
+            try block.encode(to: encoder)
+        }
+
+        /// The file of `classifier`.
+        init(_ classifier: HandClassifier) {
+            let configuration = classifier.configuration
+            let kind = classifier.kind
+            header = Header(
+                format: HandClassifier.modelFormat,
+                version: HandClassifier.modelVersion,
+                kind: kind.rawValue,
+                method: ActionClassifier.Configuration.Method.logistic.rawValue,
+                labels: classifier.labels,
+                features: Features(
+                    version: HandFeatures.version,
+                    names: classifier.featureNames,
+                    count: classifier.featureCount,
+                    timeBins: kind == .action ? configuration.timeBins : nil
+                ),
+                training: Training(
+                    regularization: configuration.regularization,
+                    maximumIterations: configuration.maximumIterations
+                ),
+                smoothingFrames: kind == .pose ? configuration.smoothingFrames : nil
+            )
+            block = LogisticRegression.Block(classifier.model)
+        }
     }
 }

@@ -34,6 +34,34 @@ enum SchemaDecoding {
         }
     }
 
+    /// Decodes a classifier model file (a body or a hand one) from its text.
+    ///
+    /// - Parameters:
+    ///   - notAModel: The error for JSON that is not an object.
+    ///   - fail: Makes the error of a message (adding the model file).
+    /// - Throws: ``CoachKitError`` in one line: the text is not JSON, `notAModel`, or the field that is wrong.
+    static func decodeModel<T: Decodable>(
+        _ type: T.Type,
+        from text: String,
+        notAModel: CoachKitError,
+        fail: (String) -> CoachKitError
+    ) throws(CoachKitError) -> T {
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(text.utf8))
+        } catch let error as DecodingError {
+            switch Self.failure(error, in: text) {
+            case .notJSON(let cause):
+                throw fail("not a classifier model (not JSON: \(cause)); give a file written by `ptcoach train --out`")
+            case .notAnObject:
+                throw notAModel
+            case .field(let path, let message):
+                throw fail("\"\(path)\" \(message)")
+            }
+        } catch {
+            throw fail("\(error)")
+        }
+    }
+
     /// The checks after decoding: builds the error for a field, prefixed with the exercise it is in.
     struct Problem {
         let file: String

@@ -127,7 +127,7 @@ final class LiveHandCoach: @unchecked Sendable {
         case .ended:
             coached = nil
         }
-        let command = control.ingest(frame.hands, coached: coached)
+        let command = control.ingest(frame.hands, coached: coached, at: frame.seconds)
         let gestureHand = HandGestureControl.gestureHandIndex(frame.hands, coached: coached)
         var newCues: [Cue] = []
         if let cue = snapshot?.cue { newCues.append(cue) }

@@ -46,6 +46,30 @@ struct HandGestureTests {
         #expect(states[7] == .possiblePinch && states[8] == .pinched, "\(states)")
     }
 
+    /// Frames with their times: a pinch held half a second is a pinch however few frames the camera or a loaded
+    /// server delivers (4 frames at 6 a second here), while a brief touch still does nothing; at 30 frames a second
+    /// the 8 frames decide, as without times.
+    @Test func aPinchHeldHalfASecondIsPinchedAtAFewFramesASecond() {
+        var slow = PinchGesture()
+        var states: [PinchGesture.State] = []
+        for i in 0..<4 { states.append(slow.ingest(Self.hand(pinch: true), at: 10 + Double(i) / 6)) }
+        #expect(states[2] == .possiblePinch && states[3] == .pinched, "\(states)")
+        // The same 4 frames without times are not enough evidence.
+        var untimed = PinchGesture()
+        for _ in 0..<4 { #expect(untimed.ingest(Self.hand(pinch: true)) == .possiblePinch) }
+        // A touch of 0.3 s at 6 frames a second (2 frames), again and again: nothing.
+        var control = HandGestureControl()
+        for i in 0..<60 {
+            let touching = i % 6 < 2
+            #expect(control.ingest([Self.hand(pinch: touching)], at: Double(i) / 6) == nil)
+        }
+        // At 30 frames a second: pinched at the 8th frame (0.23 s), as the frame count says.
+        var fast = PinchGesture()
+        var fastStates: [PinchGesture.State] = []
+        for i in 0..<8 { fastStates.append(fast.ingest(Self.hand(pinch: true), at: Double(i) / 30)) }
+        #expect(fastStates[6] == .possiblePinch && fastStates[7] == .pinched)
+    }
+
     @Test func aBriefTouchDoesNothing() {
         var control = HandGestureControl()
         var commands: [HandGestureControl.Command] = []

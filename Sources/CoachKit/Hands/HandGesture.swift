@@ -31,6 +31,12 @@ public struct PinchGesture: Sendable {
         public var apartDistance: Double
         /// Frames in a row of the same evidence before the state changes.
         public var evidenceFrames: Int
+        /// Or, when frames come with their times, evidence held this long (and over at least ``minimumFrames``
+        /// frames): a camera that delivers fewer frames (a slow computer, a loaded server) still sees a pinch held
+        /// half a second, which 8 frames at 15 a second are, and a brief touch still does nothing.
+        public var evidenceSeconds: Double
+        /// The fewest frames of evidence the time rule takes.
+        public var minimumFrames: Int
         /// Frames in a row without the hand (the model lost it for a moment) that keep the evidence; one more and
         /// it starts again.
         public var dropoutFrames: Int
@@ -39,6 +45,8 @@ public struct PinchGesture: Sendable {
             pinchDistance: Double = 0.25,
             apartDistance: Double = 0.4,
             evidenceFrames: Int = 8,
+            evidenceSeconds: Double = 0.45,
+            minimumFrames: Int = 3,
             dropoutFrames: Int = 2
         ) {
             precondition(pinchDistance < apartDistance, "pinchDistance must be below apartDistance")
@@ -47,6 +55,8 @@ public struct PinchGesture: Sendable {
             self.pinchDistance = pinchDistance
             self.apartDistance = apartDistance
             self.evidenceFrames = evidenceFrames
+            self.evidenceSeconds = evidenceSeconds
+            self.minimumFrames = minimumFrames
             self.dropoutFrames = dropoutFrames
         }
     }
@@ -55,6 +65,8 @@ public struct PinchGesture: Sendable {
     public private(set) var state = State.unknown
     private var pinchEvidence = 0
     private var apartEvidence = 0
+    /// When the evidence under way began (the time of its first frame; NaN without times).
+    private var evidenceSince = Double.nan
     private var missingFrames = 0
 
     public init(configuration: Configuration = .init()) {
@@ -72,8 +84,11 @@ public struct PinchGesture: Sendable {
     /// Takes one frame's hand (`nil` when no hand is seen: after ``Configuration/dropoutFrames`` such frames in a
     /// row the evidence starts again) and returns the new state. A frame without the hand neither adds evidence nor
     /// takes it away: the hand model loses a hand for a frame now and then, mid-pinch (the Kapandji video, live).
+    ///
+    /// - Parameter seconds: the frame's time, when known: then evidence held ``Configuration/evidenceSeconds`` also
+    ///   changes the state.
     @discardableResult
-    public mutating func ingest(_ hand: HandPose?) -> State {
+    public mutating func ingest(_ hand: HandPose?, at seconds: Double? = nil) -> State {
         guard let hand, let distance = Self.distance(hand) else {
             missingFrames += 1
             guard missingFrames > configuration.dropoutFrames else { return state }
@@ -83,16 +98,25 @@ public struct PinchGesture: Sendable {
             return state
         }
         missingFrames = 0
+        let t = seconds ?? .nan
         if distance < configuration.pinchDistance {
+            if pinchEvidence == 0 { evidenceSince = t }
             pinchEvidence += 1
             apartEvidence = 0
-            state = pinchEvidence >= configuration.evidenceFrames ? .pinched : .possiblePinch
+            state = enough(pinchEvidence, at: t) ? .pinched : .possiblePinch
         } else if distance > configuration.apartDistance {
+            if apartEvidence == 0 { evidenceSince = t }
             apartEvidence += 1
             pinchEvidence = 0
-            state = apartEvidence >= configuration.evidenceFrames ? .apart : .possibleApart
+            state = enough(apartEvidence, at: t) ? .apart : .possibleApart
         }
         return state
+    }
+
+    /// Whether `frames` of evidence, the last at `seconds` (NaN: no times), change the state.
+    private func enough(_ frames: Int, at seconds: Double) -> Bool {
+        frames >= configuration.evidenceFrames
+            || (frames >= configuration.minimumFrames && seconds - evidenceSince >= configuration.evidenceSeconds)
     }
 }
 
@@ -176,9 +200,9 @@ public struct HandGestureControl: Sendable {
 
     /// One frame: every hand seen and the coached one (`nil` when no hand exercise is coached). Returns the command
     /// the gestures gave in this frame, if any.
-    public mutating func ingest(_ hands: [HandPose], coached: Int? = nil) -> Command? {
+    public mutating func ingest(_ hands: [HandPose], coached: Int? = nil, at seconds: Double? = nil) -> Command? {
         let hand = Self.gestureHand(hands, coached: coached)
-        let state = pinch.ingest(hand)
+        let state = pinch.ingest(hand, at: seconds)
         if state == .apart || state == .unknown { armed = true }
         palmEvidence = hand.map(OpenPalm.isShown) == true ? palmEvidence + 1 : 0
         if palmEvidence >= palmFrames, setState == .running || setState == .paused {

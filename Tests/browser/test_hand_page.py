@@ -104,9 +104,9 @@ def pinch_set(server, y4m, screenshot):
         idle = hook(driver)["setStates"]
         check("thumb-opposition: the set waits for a pinch", idle[:1] == ["idle"], f"set states {idle}")
         # The first opposition, thumb to index, is at about 1.5–3.1 s of the video; whether its brief contact gives
-        # enough evidence depends on which frames the page happens to send, so the wait covers the whole looped
-        # video (17.5 s and its padding), whose later oppositions touch the index too.
-        state = wait_for(driver, lambda s: s["pinchedPixel"] is not None, PAD_START + 20 + PAD_END)
+        # enough evidence depends on which frames the page happens to send, so the wait lets the looped video (17.5 s
+        # and its padding) come round to it again.
+        state = wait_for(driver, lambda s: s["pinchedPixel"] is not None, 2 * (PAD_START + 17.5 + PAD_END) + 4)
         if state:
             driver.save_screenshot(str(screenshot))
             # The canvas as drawn at the first pinched answer (the page moves on before a screenshot is taken).

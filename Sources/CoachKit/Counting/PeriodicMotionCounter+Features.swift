@@ -33,24 +33,16 @@ extension PeriodicMotionCounter {
     }
 
     func project(_ values: [Double], offset: Int = 0) -> Double {
-        let dim = dimension
-        return values.withUnsafeBufferPointer { values in
-            countedLow.withUnsafeBufferPointer { low in
-                countedHigh.withUnsafeBufferPointer { high in
-                    mean.withUnsafeBufferPointer { mean in
-                        component.withUnsafeBufferPointer { component in
-                            var sum = 0.0
-                            for d in 0..<dim {
-                                let v = values[offset + d]
-                                let clipped = v > high[d] ? high[d] : (v < low[d] ? low[d] : v)
-                                sum += (clipped - mean[d]) * component[d]
-                            }
-                            return sum
-                        }
-                    }
-                }
-            }
-        }
+        var sum = 0.0
+        for d in 0..<dimension { sum += (countedClip(values[offset + d], d) - mean[d]) * component[d] }
+        return sum
+    }
+
+    @inline(__always)
+    func clip(_ v: Double, _ d: Int) -> Double {
+        let c = center[d]
+        let r = spread[d]
+        return v > c + r ? c + r : (v < c - r ? c - r : v)
     }
 
     @inline(__always)

@@ -4,53 +4,39 @@ extension PeriodicMotionCounter {
         let dim = dimension
         let n = fillWindow()
         updateClipping(n)
-        // Clip the window once into `clipped`, then work on that: the mean of each dimension, and only the
-        // dimensions that move take part (z is all zeros in 2-D recordings), packed and centred.
+        // Clip the window once into `clipped`, then work on that.
+        for i in 0..<n {
+            let base = i * dim
+            for d in 0..<dim { clipped[base + d] = clip(window[base + d], d) }
+        }
+        for d in 0..<dim { mean[d] = 0 }
+        for i in 0..<n {
+            let base = i * dim
+            for d in 0..<dim { mean[d] += clipped[base + d] }
+        }
+        for d in 0..<dim { mean[d] /= Double(n) }
+        // Only dimensions that move take part (z is all zeros in 2-D recordings): pack them, centred.
         var m = 0
-        window.withUnsafeBufferPointer { window in
-            clipped.withUnsafeMutableBufferPointer { c in
-                center.withUnsafeBufferPointer { center in
-                    spread.withUnsafeBufferPointer { spread in
-                        mean.withUnsafeMutableBufferPointer { mean in
-                            for i in 0..<n {
-                                let base = i * dim
-                                for d in 0..<dim {
-                                    let v = window[base + d]
-                                    let high = center[d] + spread[d]
-                                    let low = center[d] - spread[d]
-                                    c[base + d] = v > high ? high : (v < low ? low : v)
-                                }
-                            }
-                            for d in 0..<dim { mean[d] = 0 }
-                            for i in 0..<n {
-                                let base = i * dim
-                                for d in 0..<dim { mean[d] += c[base + d] }
-                            }
-                            for d in 0..<dim { mean[d] /= Double(n) }
-                            active.withUnsafeMutableBufferPointer { active in
-                                for d in 0..<dim {
-                                    var i = 0
-                                    while i < n, c[i * dim + d] == mean[d] { i += 1 }
-                                    if i < n {
-                                        active[m] = d
-                                        m += 1
-                                    }
-                                }
-                                guard m > 0 else { return }
-                                for i in 0..<n {
-                                    let base = i * dim
-                                    // i * m <= base: in place.
-                                    for k in 0..<m { c[i * m + k] = c[base + active[k]] - mean[active[k]] }
-                                }
-                            }
-                        }
-                    }
-                }
+        for d in 0..<dim {
+            var moves = false
+            for i in 0..<n where clipped[i * dim + d] != mean[d] {
+                moves = true
+                break
+            }
+            if moves {
+                active[m] = d
+                m += 1
             }
         }
         let previous0 = hasComponent
         for d in 0..<dim { scratch[d] = component[d] }  // keep the old component for comparison
         guard m > 0 else { return }
+        clipped.withUnsafeMutableBufferPointer { c in
+            for i in 0..<n {
+                let base = i * dim
+                for k in 0..<m { c[i * m + k] = c[base + active[k]] - mean[active[k]] }  // i * m <= base: in place
+            }
+        }
         Self.accumulateCovariance(of: clipped, rows: n, columns: m, into: &covariance)
         // The leading principal components, by power iteration with deflation in the packed space (the
         // first warm-started from the previous first component), and how periodic each one's projection is.

@@ -55,43 +55,29 @@ func tenthAndNinetiethPercentiles(_ values: UnsafeMutableBufferPointer<Double>) 
     guard k < 16 else { return (quickselect(values, k), quickselect(values, count - 1 - k)) }
     let kept = k + 1
     return withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * kept) { buffer in
-        // lows: ascending, the smallest so far; highs: descending, the largest so far.
+        // lows: ascending, the smallest so far; highs: descending, the largest so far; each `filled` long.
         let lows = buffer.baseAddress!
         let highs = lows + kept
         var filled = 0
         for v in values {
-            if filled < kept {
-                var i = filled
-                while i > 0, lows[i - 1] > v {
-                    lows[i] = lows[i - 1]
-                    i -= 1
-                }
-                lows[i] = v
-                var j = filled
-                while j > 0, highs[j - 1] < v {
-                    highs[j] = highs[j - 1]
-                    j -= 1
-                }
-                highs[j] = v
-                filled += 1
-                continue
-            }
-            if v < lows[k] {
-                var i = k
+            // A value enters where it belongs, pushing the last one kept out once all `kept` are held.
+            if filled < kept || v < lows[k] {
+                var i = min(filled, k)
                 while i > 0, lows[i - 1] > v {
                     lows[i] = lows[i - 1]
                     i -= 1
                 }
                 lows[i] = v
             }
-            if v > highs[k] {
-                var j = k
+            if filled < kept || v > highs[k] {
+                var j = min(filled, k)
                 while j > 0, highs[j - 1] < v {
                     highs[j] = highs[j - 1]
                     j -= 1
                 }
                 highs[j] = v
             }
+            filled = min(filled + 1, kept)
         }
         return (lows[k], highs[k])
     }

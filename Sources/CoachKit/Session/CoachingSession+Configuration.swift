@@ -108,11 +108,8 @@ extension CoachingSession {
 /// ``CoachingSession/Mode`` each time cost a copy of every field (with its reference counts) per read.
 final class GivenDefinition: Sendable {
     let definition: ExerciseDefinition
-    /// The angles' kinds, in the definition's order (two slots each: left, right).
-    let angles: [AngleKind]
 
     init(_ definition: ExerciseDefinition) {
         self.definition = definition
-        angles = definition.angles
     }
 }

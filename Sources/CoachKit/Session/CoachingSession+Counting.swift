@@ -119,7 +119,7 @@ extension CoachingSession {
     /// The angle the `k`-th secondary counter reads: one of the exercise's, or with none given, of the body's.
     func countedAngle(_ k: Int) -> AngleKind {
         let slot = secondarySlots[k]
-        if case .given(let given) = mode { return given.angles[slot / 2] }
+        if case .given(let given) = mode { return given.definition.angles[slot / 2] }
         return ExerciseRecognizer.kinds[slot / 2]
     }
 

@@ -192,7 +192,7 @@ extension CoachingSession {
 
     private func isSidedSlot(_ i: Int) -> Bool {
         guard case .given(let given) = mode else { preconditionFailure("slots are the angles of an exercise given") }
-        return given.angles[i / 2].isSided
+        return given.definition.angles[i / 2].isSided
     }
 
     private mutating func updateStats(side: BodySide?, peak: Bool) {

@@ -1,0 +1,110 @@
+import Hummingbird
+import HummingbirdCore
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import NIOHTTP1
+
+/// The server's HTTP/1 + WebSocket child channel with the guards Hummingbird leaves to the application: a deadline for
+/// a connection's first request head and an answer to a malformed one (``FirstRequestGuard``), and an error message
+/// before the close for a WebSocket message over the limit (``WebSocketFrameGuard``). Hummingbird's own idle timeout
+/// (`HTTP1Channel.Configuration.idleTimeout`) covers the connection from its first request on.
+///
+/// ```swift
+/// let server = HTTPServerBuilder { responder in
+///     GuardedChannel(base: HTTP1WebSocketUpgradeChannel(…), requestHeadTimeout: .seconds(10), maxMessageBytes: 1 << 20)
+/// }
+/// ```
+struct GuardedChannel<Base: ServerChildChannel>: ServerChildChannel {
+    typealias Value = Base.Value
+
+    let base: Base
+    let requestHeadTimeout: Duration
+    let maxMessageBytes: Int
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        base.setup(channel: channel, logger: logger).flatMapThrowing { value in
+            // The base has laid out [TLS?] response encoder, request decoder, upgrade handler; the guards go around
+            // the HTTP codec: the frame guard sees the bytes, the request guard the decoder's parts and errors.
+            let operations = channel.pipeline.syncOperations
+            let encoder = try operations.handler(type: HTTPResponseEncoder.self)
+            let decoder = try operations.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
+            try operations.addHandler(WebSocketFrameGuard(limit: maxMessageBytes), position: .before(encoder))
+            try operations.addHandler(
+                FirstRequestGuard(timeout: TimeAmount(requestHeadTimeout)),
+                position: .after(decoder)
+            )
+            return value
+        }
+    }
+
+    func handle(value: Value, logger: Logger) async {
+        await base.handle(value: value, logger: logger)
+    }
+}
+
+/// Guards a connection until its first request head is read. A client that sends nothing, or only part of a head,
+/// within `timeout` is disconnected (slowloris); a first request the HTTP parser refuses (junk, an unknown method or
+/// version, conflicting lengths, headers over the decoder's limits) gets 400 — 431 for headers too large — with a
+/// one-line reason, and the connection is closed. The guard then removes itself: from the first head on,
+/// Hummingbird's idle timeout and its own 400 for a malformed later request take over.
+final class FirstRequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let timeout: TimeAmount
+    private var deadline: Scheduled<Void>?
+    private var refused = false
+
+    init(timeout: TimeAmount) { self.timeout = timeout }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        let channel = context.channel
+        deadline = context.eventLoop.scheduleTask(in: timeout) { channel.close(promise: nil) }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        deadline?.cancel()
+        deadline = nil
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !refused else { return }
+        context.fireChannelRead(data)
+        if case .head = unwrapInboundIn(data) {
+            deadline?.cancel()
+            context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard let error = error as? HTTPParserError else {
+            context.fireErrorCaught(error)
+            return
+        }
+        guard !refused else { return }
+        refused = true
+        deadline?.cancel()
+        let tooLarge = error == .headerOverflow
+        let reason =
+            tooLarge
+            ? "the request's headers are too large (at most 1000 fields, 80 kB in all)\n"
+            : "malformed HTTP request (\(error)); send HTTP/1.1\n"
+        var body = context.channel.allocator.buffer(capacity: reason.utf8.count)
+        body.writeString(reason)
+        let head = HTTPResponseHead(
+            version: .http1_1,
+            status: tooLarge ? .requestHeaderFieldsTooLarge : .badRequest,
+            headers: [
+                "Connection": "close", "Content-Type": "text/plain; charset=utf-8",
+                "Content-Length": String(body.readableBytes), "X-Content-Type-Options": "nosniff",
+            ]
+        )
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
+    }
+}

@@ -80,11 +80,12 @@ final class FirstRequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // Once refused, the decoder reports each later read as an error: the input being drained.
+        guard !refused else { return }
         guard let error = error as? HTTPParserError else {
             context.fireErrorCaught(error)
             return
         }
-        guard !refused else { return }
         refused = true
         deadline?.cancel()
         let tooLarge = error == .headerOverflow
@@ -104,7 +105,16 @@ final class FirstRequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
         )
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
-        let channel = context.channel
-        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
+        lingeringClose(context.channel, after: context.writeAndFlush(wrapOutboundOut(.end(nil))))
+    }
+}
+
+/// Ends a connection the server refused, once `written` (the refusal) is out: the output is shut at once, so the
+/// client sees the end, and the connection is closed a second later. Meanwhile what the client still sends is read
+/// and dropped: closing a socket with unread input would reset the connection, and the client could lose the answer.
+func lingeringClose(_ channel: any Channel, after written: EventLoopFuture<Void>) {
+    written.whenComplete { _ in
+        channel.close(mode: .output, promise: nil)
+        channel.eventLoop.scheduleTask(in: .seconds(1)) { channel.close(promise: nil) }
     }
 }

@@ -4,7 +4,7 @@ import NIOCore
 /// close such a socket with a bare 1009; this handler, in front of the HTTP codec, stays inert until the server has
 /// answered `101 Switching Protocols`, then reads the frame headers of the bytes coming in
 /// (``WebSocketFrameScanner``). At the first message over `limit` it sends `{"type":"error","code":"bad-frame",…}`
-/// and a 1009 close with a reason, drops the rest of the input and closes the connection.
+/// and a 1009 close with a reason, drops the rest of the input and closes the connection (``lingeringClose(_:after:)``).
 final class WebSocketFrameGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
@@ -48,8 +48,7 @@ final class WebSocketFrameGuard: ChannelDuplexHandler, RemovableChannelHandler {
         Self.writeFrame(opcode: 0x1, payload: Array(text.utf8), to: &frames)
         // 1009: message too big; the reason fits a control frame's 125 bytes.
         Self.writeFrame(opcode: 0x8, payload: [0x03, 0xF1] + Array("message too large".utf8), to: &frames)
-        let channel = context.channel
-        context.writeAndFlush(wrapOutboundOut(.byteBuffer(frames))).whenComplete { _ in channel.close(promise: nil) }
+        lingeringClose(context.channel, after: context.writeAndFlush(wrapOutboundOut(.byteBuffer(frames))))
     }
 
     /// A final, unmasked server frame.

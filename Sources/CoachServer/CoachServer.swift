@@ -163,8 +163,14 @@ public enum CoachServer {
         // HTTP/1 with the WebSocket upgrade, as `HTTPServerBuilder.http1WebSocketUpgrade(webSocketRouter:)` builds it,
         // inside the guards of docs/server.md: a deadline for the first request's head, an answer to malformed
         // HTTP, an idle timeout, an error message for a WebSocket message over the limit.
-        var http1 = HTTP1Channel.Configuration(idleTimeout: TimeAmount(configuration.idleTimeout))
-        http1.httpDecoder = .init(maxHeaderFieldSize: 80 << 10, maxHeaderListSize: 80 << 10, maxHeaderFieldCount: 1000)
+        let http1 = HTTP1Channel.Configuration(
+            idleTimeout: TimeAmount(configuration.idleTimeout),
+            httpDecoderConfiguration: .init(
+                maxHeaderFieldSize: 80 << 10,
+                maxHeaderListSize: 80 << 10,
+                maxHeaderFieldCount: 1000
+            )
+        )
         let webSocketResponder = router.buildResponder()
         let upgrade = HTTPServerBuilder { responder in
             GuardedChannel(

@@ -6,7 +6,7 @@ import NIOCore
 import NIOHTTP1
 
 /// The server's HTTP/1 + WebSocket child channel with the guards Hummingbird leaves to the application: a deadline for
-/// a connection's first request head and an answer to a malformed one (``FirstRequestGuard``), and an error message
+/// a connection's first request head and an answer to a malformed request (``HTTPRequestGuard``), and an error message
 /// before the close for a WebSocket message over the limit (``WebSocketFrameGuard``). Hummingbird's own idle timeout
 /// (`HTTP1Channel.Configuration.idleTimeout`) covers the connection from its first request on.
 ///
@@ -31,7 +31,7 @@ struct GuardedChannel<Base: ServerChildChannel>: ServerChildChannel {
             let decoder = try operations.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
             try operations.addHandler(WebSocketFrameGuard(limit: maxMessageBytes), position: .before(encoder))
             try operations.addHandler(
-                FirstRequestGuard(timeout: TimeAmount(requestHeadTimeout)),
+                HTTPRequestGuard(timeout: TimeAmount(requestHeadTimeout)),
                 position: .after(decoder)
             )
             return value
@@ -43,12 +43,12 @@ struct GuardedChannel<Base: ServerChildChannel>: ServerChildChannel {
     }
 }
 
-/// Guards a connection until its first request head is read. A client that sends nothing, or only part of a head,
-/// within `timeout` is disconnected (slowloris); a first request the HTTP parser refuses (junk, an unknown method or
-/// version, conflicting lengths, headers over the decoder's limits) gets 400 — 431 for headers too large — with a
-/// one-line reason, and the connection is closed. The guard then removes itself: from the first head on,
-/// Hummingbird's idle timeout and its own 400 for a malformed later request take over.
-final class FirstRequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
+/// Guards a connection's HTTP requests. A client that sends nothing, or only part of its first request's head, within
+/// `timeout` is disconnected (slowloris; from the first head on, Hummingbird's idle timeout applies). A request the
+/// HTTP parser refuses (junk, an unknown method or version, conflicting lengths, headers over the decoder's limits)
+/// gets 400 — 431 for headers too large — with a one-line reason, and the connection is closed. A WebSocket upgrade
+/// request removes the guard: the upgrade handler takes the connection over, and then ``WebSocketFrameGuard``.
+final class HTTPRequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
     typealias OutboundIn = HTTPServerResponsePart
@@ -57,12 +57,18 @@ final class FirstRequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private let timeout: TimeAmount
     private var deadline: Scheduled<Void>?
     private var refused = false
+    /// Requests read and not yet answered in full: a refusal is written only between requests.
+    private var unanswered = 0
+    private var pendingRefusal: HTTPParserError?
 
     init(timeout: TimeAmount) { self.timeout = timeout }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        let channel = context.channel
-        deadline = context.eventLoop.scheduleTask(in: timeout) { channel.close(promise: nil) }
+        deadline = context.eventLoop.assumeIsolated().scheduleTask(in: timeout) {
+            // What the decoder makes of the half head it holds when the input ends is no longer answered.
+            self.refused = true
+            endConnection(context.channel)
+        }
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
@@ -72,10 +78,29 @@ final class FirstRequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !refused else { return }
+        guard case .head(let head) = unwrapInboundIn(data) else {
+            context.fireChannelRead(data)
+            return
+        }
+        deadline?.cancel()
+        deadline = nil
+        unanswered += 1
         context.fireChannelRead(data)
-        if case .head = unwrapInboundIn(data) {
-            deadline?.cancel()
+        if head.headers.contains(name: "upgrade") {
             context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+        }
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        guard case .end = unwrapOutboundIn(data) else {
+            context.write(data, promise: promise)
+            return
+        }
+        unanswered -= 1
+        context.write(data, promise: promise)
+        if unanswered == 0, let pending = pendingRefusal {
+            pendingRefusal = nil
+            refuse(context: context, error: pending)
         }
     }
 
@@ -88,6 +113,15 @@ final class FirstRequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
         }
         refused = true
         deadline?.cancel()
+        // A malformed request right behind one being answered is refused once that answer is out.
+        if unanswered > 0 {
+            pendingRefusal = error
+        } else {
+            refuse(context: context, error: error)
+        }
+    }
+
+    private func refuse(context: ChannelHandlerContext, error: HTTPParserError) {
         let tooLarge = error == .headerOverflow
         let reason =
             tooLarge
@@ -115,6 +149,14 @@ final class FirstRequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
 func lingeringClose(_ channel: any Channel, after written: EventLoopFuture<Void>) {
     written.whenComplete { _ in
         channel.close(mode: .output, promise: nil)
-        channel.eventLoop.scheduleTask(in: .seconds(1)) { channel.close(promise: nil) }
+        channel.eventLoop.scheduleTask(in: .seconds(1)) { endConnection(channel) }
     }
+}
+
+/// Closes a connection as if its client had ended it: the WebSocket upgrade handler, still waiting for a first
+/// request, takes the end of input as the client's doing (Hummingbird logs that at trace level, a plain close at
+/// error level: a log line an attacker could make at will).
+func endConnection(_ channel: any Channel) {
+    channel.pipeline.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
+    channel.close(promise: nil)
 }

@@ -18,10 +18,10 @@ struct ResponseHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
             + "frame-ancestors 'none'"
     }
 
-    func handle(
+    @concurrent func handle(
         _ request: Request,
         context: Context,
-        next: (Request, Context) async throws -> Response
+        next: @concurrent (Request, Context) async throws -> Response
     ) async throws -> Response {
         var response: Response
         do {

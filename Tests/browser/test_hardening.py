@@ -310,6 +310,8 @@ async def sockets(url):
             await asyncio.wait_for(open_sockets[-1].recv(), 5)
         except websockets.ConnectionClosed as closed:
             code = closed.rcvd.code if closed.rcvd else None
+        except asyncio.TimeoutError:
+            code = "still open"
         check("keypoint sets are capped per address", ready == 8 and refused.get("code") == "busy" and code == 1013,
               f"{ready} ready; the 9th: {str(refused)[:160]}, close {code}")
     finally:

@@ -35,6 +35,8 @@ public struct CoachServerConfiguration: Sendable {
     /// head, is closed then), and how long a connection may then stay idle between requests or request parts.
     public var requestHeadTimeout: Duration
     public var idleTimeout: Duration
+    /// Admission by capacity: the rate each camera session keeps, and how the workers' rate is measured.
+    var admission = InferenceCapacity.Configuration()
 
     public init(
         host: String = "127.0.0.1",

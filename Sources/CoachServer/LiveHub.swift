@@ -46,7 +46,7 @@ final class LiveHub: Service, @unchecked Sendable {
         self.store = store
         estimators = CameraEstimatorPool(make: makeEstimator)
         self.logger = logger
-        pool = InferencePool(workers: configuration.workers)
+        pool = InferencePool(workers: configuration.workers, capacity: configuration.admission)
     }
 
     /// Takes one of the camera sessions the server can coach: within `maxCameraSessions`, and while the workers'

@@ -74,6 +74,7 @@ public enum CoachServer {
         )
         let router = Router(context: CoachRequestContext.self)
         router.middlewares.add(LogRequestsMiddleware(.debug))
+        router.middlewares.add(ResponseHeadersMiddleware())
         guard let publicFolder = Bundle.module.url(forResource: "Public", withExtension: nil)?.path else {
             throw HTTPError(.internalServerError, message: "the coaching page's files are missing from the build")
         }
@@ -102,7 +103,10 @@ public enum CoachServer {
                 let patient = try? await auth.viewer(context.request).map(\.user).flatMap {
                     $0.role == .patient ? $0 : nil
                 }
-                let connection = LiveConnection(hub: hub, patient: patient, logger: context.logger) { outbox.send($0) }
+                let address = context.requestContext.remoteAddress?.ipAddress ?? "unknown"
+                let connection = LiveConnection(hub: hub, patient: patient, address: address, logger: context.logger) {
+                    outbox.send($0)
+                }
                 hub.register(connection)
                 defer { hub.unregister(connection) }
                 await withThrowingTaskGroup(of: Void.self) { group in
@@ -156,10 +160,29 @@ public enum CoachServer {
             maxFrameSize: maxMessage,
             autoPing: .enabled(timePeriod: .seconds(30))
         )
-        let upgrade = HTTPServerBuilder.http1WebSocketUpgrade(
-            webSocketRouter: router,
-            configuration: .init(ws: webSocket)
+        // HTTP/1 with the WebSocket upgrade, as `HTTPServerBuilder.http1WebSocketUpgrade(webSocketRouter:)` builds it,
+        // inside the guards of docs/server.md: a deadline for the first request's head, an answer to malformed
+        // HTTP, an idle timeout, an error message for a WebSocket message over the limit.
+        let http1 = HTTP1Channel.Configuration(
+            idleTimeout: TimeAmount(configuration.idleTimeout),
+            httpDecoderConfiguration: .init(
+                maxHeaderFieldSize: 80 << 10,
+                maxHeaderListSize: 80 << 10,
+                maxHeaderFieldCount: 1000
+            )
         )
+        let webSocketResponder = router.buildResponder()
+        let upgrade = HTTPServerBuilder { responder in
+            GuardedChannel(
+                base: HTTP1WebSocketUpgradeChannel(
+                    responder: responder,
+                    webSocketResponder: webSocketResponder,
+                    configuration: .init(http1: http1, ws: webSocket)
+                ),
+                requestHeadTimeout: configuration.requestHeadTimeout,
+                maxMessageBytes: maxMessage
+            )
+        }
         let application = Application(
             router: router,
             server: try tls.map { try .tls(upgrade, tlsConfiguration: $0) } ?? upgrade,

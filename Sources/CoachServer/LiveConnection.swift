@@ -23,10 +23,20 @@ actor LiveConnection {
     private var set: LiveSet?
     private var saves = SaveLog()
     private var holdsCameraSeat = false
+    /// The client's address, for the limit of keypoint sets per address.
+    private let address: String
+    private var holdsKeypointSeat = false
     private var closed = false
 
-    init(hub: LiveHub, patient: User? = nil, logger: Logger, output: @escaping @Sendable (Outgoing) -> Void) {
+    init(
+        hub: LiveHub,
+        patient: User? = nil,
+        address: String = "unknown",
+        logger: Logger,
+        output: @escaping @Sendable (Outgoing) -> Void
+    ) {
         self.hub = hub
+        self.address = address
         self.patient = patient
         self.logger = logger
         self.output = output
@@ -268,12 +278,18 @@ actor LiveConnection {
                 )
                 return true
             }
+            if let refusal = hub.takeKeypointSeat(address: address) {
+                logger.info("live: busy: \(refusal)")
+                send(LiveMessage.busy(refusal, retryAfterSeconds: 60))
+                output(.close(.init(codeNumber: 1013), "session limit reached; try again later"))
+                closed = true
+                return false
+            }
+            holdsKeypointSeat = true
         } else {
-            guard hub.takeCameraSeat() else {
-                fail(
-                    "busy",
-                    "the server is coaching \(hub.configuration.maxCameraSessions) camera sessions, its limit; try again later"
-                )
+            if let refusal = hub.takeCameraSeat() {
+                logger.info("live: busy: \(refusal.message)")
+                send(LiveMessage.busy(refusal.message, retryAfterSeconds: refusal.retryAfterSeconds))
                 output(.close(.init(codeNumber: 1013), "session limit reached; try again later"))
                 closed = true
                 return false
@@ -406,6 +422,10 @@ actor LiveConnection {
         if holdsCameraSeat {
             hub.releaseCameraSeat()
             holdsCameraSeat = false
+        }
+        if holdsKeypointSeat {
+            hub.releaseKeypointSeat(address: address)
+            holdsKeypointSeat = false
         }
     }
 

@@ -131,22 +131,22 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
         return waiting != nil
     }
 
-    func processWaitingFrame() {
+    @discardableResult func processWaitingFrame() -> Bool {
         lock.lock()
         let frame = waiting
         waiting = nil
         lock.unlock()
-        guard let frame else { return }
+        guard let frame else { return false }
         if let hands {
             let answer = hands.coach(frame, dropped: droppedFrames, prescribedReps: prescribedReps)
             if let message = answer.message, !lock.withLock({ ended }) { send(message) }
             if let repetition = answer.repetition { completed(repetition) }
             if answer.ended { gestureEnded() }
-            return
+            return true
         }
         do throws(LiveFrameError) {
             if estimator == nil {
-                guard !estimatorFailed, let estimators else { return }
+                guard !estimatorFailed, let estimators else { return false }
                 do throws(LiveFrameError) {
                     estimator = try estimators.take()
                 } catch {
@@ -156,6 +156,7 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
             }
             let found = try jpegPoses(frame)
             coach(found.frame, id: frame.id, width: found.width, height: found.height, received: frame.received)
+            return true
         } catch {
             send(
                 LiveMessage.error(
@@ -163,6 +164,7 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
                     "frame \(frame.id): \(error.message)"
                 )
             )
+            return false
         }
     }
 

@@ -112,6 +112,9 @@ public protocol ClinicStore: Sendable {
     func removeLoginSession(tokenHash: String) async throws(StoreError)
 
     func add(_ invitation: Invitation) async throws(StoreError)
+    /// Whether an invitation code can be used now (known, unused, not expired): checked before a password is hashed,
+    /// so that made-up codes cost no bcrypt.
+    func invitationIsOpen(codeHash: String, at date: Date) async throws(StoreError) -> Bool
     /// Uses an invitation once: sets the patient's login and password and marks the code used, together. Returns
     /// the patient, or `nil` when the code is unknown, used or expired; throws when the login is taken.
     func redeem(codeHash: String, login: String, passwordHash: String, at date: Date) async throws(StoreError) -> User?

@@ -16,6 +16,7 @@ public final class SQLiteClinicStore: ClinicStore {
     public init(path: String) throws(StoreError) {
         self.path = path
         do {
+            try Self.restrictPermissions(path)
             var configuration = Configuration()
             configuration.busyMode = .timeout(5)
             pool = try DatabasePool(path: path, configuration: configuration)
@@ -25,6 +26,21 @@ public final class SQLiteClinicStore: ClinicStore {
                 "cannot open the database \(path); check that its folder exists and is writable",
                 cause: error
             )
+        }
+    }
+
+    /// The database holds health data: it is readable by its owner only (0600). SQLite gives its `-wal` and `-shm`
+    /// files the database file's permissions; files left by an earlier version are narrowed too.
+    private static func restrictPermissions(_ path: String) throws {
+        guard !path.isEmpty, path != ":memory:", !path.hasPrefix("file:") else { return }
+        let files = FileManager.default
+        if !files.fileExists(atPath: path) {
+            guard files.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+                throw StoreError("cannot create the database \(path); check that its folder exists and is writable")
+            }
+        }
+        for file in [path, path + "-wal", path + "-shm"] where files.fileExists(atPath: file) {
+            try files.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file)
         }
     }
 
@@ -332,6 +348,16 @@ public final class SQLiteClinicStore: ClinicStore {
                 sql: "INSERT INTO invitation (codeHash, patientID, expiresAt, usedAt) VALUES (?, ?, ?, NULL)",
                 arguments: [invitation.codeHash, invitation.patientID, invitation.expiresAt]
             )
+        }
+    }
+
+    public func invitationIsOpen(codeHash: String, at date: Date) async throws(StoreError) -> Bool {
+        try await read("read the invitation") { db in
+            try Bool.fetchOne(
+                db,
+                sql: "SELECT EXISTS (SELECT 1 FROM invitation WHERE codeHash = ? AND usedAt IS NULL AND expiresAt > ?)",
+                arguments: [codeHash, date]
+            ) ?? false
         }
     }
 

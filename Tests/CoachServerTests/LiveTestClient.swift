@@ -100,9 +100,11 @@ enum LiveTestServer {
         maxCameraSessions: Int = 4,
         maxFrameBytes: Int = 1 << 20,
         estimatorDelay: Double = 0,
-        estimatorsAlive: LockedBox<Int>? = nil
+        estimatorsAlive: LockedBox<Int>? = nil,
+        admission: InferenceCapacity.Configuration = .init()
     ) throws -> some ApplicationProtocol {
-        let configuration = try Self.configuration(maxCameraSessions: maxCameraSessions, maxFrameBytes: maxFrameBytes)
+        var configuration = try Self.configuration(maxCameraSessions: maxCameraSessions, maxFrameBytes: maxFrameBytes)
+        configuration.admission = admission
         return try CoachServer.parts(
             configuration,
             store,

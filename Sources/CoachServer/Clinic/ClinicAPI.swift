@@ -42,23 +42,36 @@ enum ClinicAPI {
             guard let viewer = try await auth.viewer(request) else { return reply(.object(["user": .null])) }
             return reply(me(viewer))
         }
-        router.post("/api/join") { request, _ in
+        router.post("/api/join") { request, context in
             try CoachServer.checkOrigin(request, webSocket: false)
+            let address = "join:" + (context.remoteAddress?.ipAddress ?? "unknown")
+            try auth.refuseIfBlocked([address], "invitation codes that did not work")
             let body = try await json(request)
             guard let code = body["code"]?.stringValue, let login = body["login"]?.stringValue?.trimmed,
                 let password = body["password"]?.stringValue
             else {
                 throw HTTPError(.badRequest, message: "send {\"code\": …, \"login\": …, \"password\": …}")
             }
-            guard (3...120).contains(login.count), !login.contains(where: \.isWhitespace) else {
+            if let problem = TypedText.lineProblem(login, field: "the login", characters: 3...120) {
+                throw HTTPError(.badRequest, message: problem)
+            }
+            guard !login.contains(where: \.isWhitespace) else {
                 throw HTTPError(.badRequest, message: "the login must be 3 to 120 characters, without spaces")
             }
             if let problem = ClinicAuth.passwordProblem(password) { throw HTTPError(.badRequest, message: problem) }
-            let normalized = code.uppercased().filter { $0.isLetter || $0.isNumber }
+            let codeHash = ClinicAuth.sha256(code.uppercased().filter { $0.isLetter || $0.isNumber })
+            // The code before the password's bcrypt: a made-up code costs a lookup, and counts against the address.
+            guard try await store.invitationIsOpen(codeHash: codeHash, at: .now) else {
+                auth.limiter.fail([address], now: .now)
+                throw HTTPError(
+                    .notFound,
+                    message: "this invitation code is unknown, used or expired; ask your therapist for a new one"
+                )
+            }
             let patient: User?
             do {
                 patient = try await store.redeem(
-                    codeHash: ClinicAuth.sha256(normalized),
+                    codeHash: codeHash,
                     login: login,
                     passwordHash: auth.hashPassword(password),
                     at: .now
@@ -95,11 +108,14 @@ enum ClinicAPI {
         router.post("/api/patients") { request, context in
             let viewer = try await auth.require(request, role: .therapist)
             let body = try await json(request)
-            guard let name = body["name"]?.stringValue?.trimmed, (1...120).contains(name.count) else {
+            guard let name = body["name"]?.stringValue?.trimmed else {
                 throw HTTPError(
                     .badRequest,
                     message: "send {\"name\": …} with the patient's name (1 to 120 characters)"
                 )
+            }
+            if let problem = TypedText.lineProblem(name, field: "the patient's name", characters: 1...120) {
+                throw HTTPError(.badRequest, message: problem)
             }
             let patient = User(role: .patient, name: name, login: nil, passwordHash: nil, therapistID: viewer.user.id)
             try await store.add(patient)

@@ -28,7 +28,13 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var storage: StoreOptions
 
-    @Option(name: .long, help: "Camera sessions coached at once; the next is refused with a clear message.")
+    @Option(
+        name: .long,
+        help: """
+            Camera sessions coached at once, at most; fewer when the pose model, at the rate the server measures, \
+            could not coach each at 8 frames a second. The next is refused with "busy" and when to try again.
+            """
+    )
     var maxSessions = 8
 
     @Option(name: .long, help: "Pose inference workers (default: one per core).")

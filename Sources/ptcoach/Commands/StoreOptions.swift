@@ -23,7 +23,12 @@ struct StoreOptions: ParsableArguments {
     func open() async throws -> any ClinicStore {
         do {
             if let postgres { return try await PostgresClinicStore(url: postgres) }
-            try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
+            // A new data directory is its owner's alone (0700); the database file in it is 0600 in any case.
+            try FileManager.default.createDirectory(
+                atPath: dataDirectory,
+                withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700]
+            )
             return try SQLiteClinicStore(path: dataDirectory + "/ptcoach.sqlite")
         } catch let error as StoreError {
             throw CLIError(error.description)

@@ -366,6 +366,11 @@ public enum CoachServer {
             "difficulty": set.difficulty.map { .number(Double($0)) } ?? .null,
             "peakAngle": set.peakAngle.map(JSONValue.number) ?? .null,
             "safetyWarnings": .number(Double(set.safetyWarnings)),
+            "practice": set.practice.map { .string($0.rawValue) } ?? .null,
+            "programmeVersion": set.programmeVersion.map { .number(Double($0)) } ?? .null,
+            "prescription": set.prescription.map { LiveMessage.codable($0) } ?? .null,
+            "stop": set.stopReason.map(JSONValue.string) ?? .null,
+            "reviewedAt": optional(set.reviewedAt.map(formatter.string(from:))),
             "report": set.summaryJSON == nil || set.summaryJSON == "null"
                 ? .null
                 : .object([

@@ -43,7 +43,11 @@ struct HTMLReport {
     private func section(_ stats: ExerciseStatistics) -> String {
         let exercise = stats.exercise
         var html = "<section class=\"exercise\">\n<h2>\(HTMLText.escape(exercise.name))</h2>\n"
-        html += "<p class=\"headline\">\(HTMLText.escape(stats.headline))</p>\n<div class=\"cards\">\n"
+        html += "<p class=\"headline\">\(HTMLText.escape(stats.headline))</p>\n"
+        if let prescription = exercise.prescriptionText {
+            html += "<p class=\"prescription\">\(HTMLText.escape(prescription))</p>\n"
+        }
+        html += "<div class=\"cards\">\n"
         let repsValue =
             exercise.prescribedReps.map { "\(stats.repsDone)<small> / \($0)</small>" } ?? "\(stats.repsDone)"
         // A hold has no repetitions: its card is the time held (below).

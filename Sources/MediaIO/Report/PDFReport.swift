@@ -118,6 +118,14 @@ struct PDFReport {
             page.y += 15
             canvas.drawText(line, x: left, y: page.y)
         }
+        if let prescription = exercise.prescriptionText {
+            canvas.setColor(ReportStyle.muted)
+            for line in canvas.wrap(prescription, width: width) {
+                page.y += 15
+                canvas.drawText(line, x: left, y: page.y)
+            }
+            canvas.setColor(ReportStyle.ink)
+        }
         page.y += 10
 
         // Summary cards, three to a row.

@@ -169,6 +169,10 @@ public struct ReportInput: Sendable {
         public var isHold: Bool
         /// Further measurements charted under the angle, each on its own chart (per-finger flexion).
         public var moreSeries: [Series] = []
+        /// The angle the patient must not go past (a therapist's "stop past"), drawn as a red line on the angle chart.
+        public var limitDegrees: Double?
+        /// What the section followed, in words ("Programme version 2: target 60–80°, stop past 85°, 10 repetitions").
+        public var prescriptionText: String?
 
         /// This exercise with `series` as its angle chart (for the charts of ``moreSeries``).
         func charting(_ series: Series) -> Exercise {

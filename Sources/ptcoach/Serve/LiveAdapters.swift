@@ -121,9 +121,11 @@ struct LiveReportRenderer: ReportRendering {
     func report(_ sets: [ReportedSet], title: String, subtitle: String, format: String) throws -> [UInt8] {
         let sections = sets.map { reported in
             if let hand = reported.hand { return section(hand, of: reported) }
-            var definition = reported.summary.exercise.flatMap { library[$0] }
+            // The prescription the set followed (its target band and stop-past limit), not the library's default.
+            let followed = Self.followed(reported.set, library: library.exercises)
+            var definition = followed ?? reported.summary.exercise.flatMap { library[$0] }
             if let hold = reported.set.prescribedHoldSeconds { definition?.repetition?.holdSeconds = hold }
-            return ReportInput.Exercise(
+            var section = ReportInput.Exercise(
                 summary: reported.summary,
                 prescribedReps: reported.set.prescribedReps,
                 prescribedHoldSeconds: reported.set.prescribedHoldSeconds,
@@ -132,6 +134,11 @@ struct LiveReportRenderer: ReportRendering {
                 },
                 definition: definition
             )
+            if followed != nil {
+                section.limitDegrees = reported.set.prescription?.safetyMax
+                section.prescriptionText = Self.describe(reported.set, definition: definition)
+            }
+            return section
         }
         let input = ReportInput(
             title: title,
@@ -148,6 +155,30 @@ struct LiveReportRenderer: ReportRendering {
         default:
             return Array(ReportWriter.html(input).utf8)
         }
+    }
+
+    /// The definition as the set's prescription had it, when the set followed one of this exercise.
+    static func followed(_ set: SetRecord, library: [ExerciseDefinition]) -> ExerciseDefinition? {
+        guard let prescription = set.prescription, set.exercise == nil || set.exercise == prescription.exercise
+        else { return nil }
+        return try? prescription.prescribed(from: library)
+    }
+
+    /// "Programme version 2, set 1 of 3: 10 repetitions, target 60–80°, stop past 85°".
+    static func describe(_ set: SetRecord, definition: ExerciseDefinition?) -> String? {
+        guard let prescription = set.prescription else { return nil }
+        var parts: [String] = []
+        if let reps = set.prescribedReps { parts.append("\(reps) repetitions") }
+        if let hold = set.prescribedHoldSeconds { parts.append("hold \(String(format: "%g", hold)) s") }
+        if let band = definition?.targetBand {
+            parts.append("target \(Int(band.lowerBound.rounded()))–\(Int(band.upperBound.rounded()))°")
+        }
+        if let limit = prescription.safetyMax { parts.append("stop past \(Int(limit.rounded()))°") }
+        var heading = "Prescribed"
+        if let version = set.programmeVersion { heading += " (programme version \(version)" }
+        if let number = set.setNumber { heading += ", set \(number) of \(prescription.sets)" }
+        if set.programmeVersion != nil { heading += ")" }
+        return heading + ": " + parts.joined(separator: ", ")
     }
 
     /// A hand set's section: the primary measure and each finger over time, from the saved series.

@@ -432,6 +432,15 @@ struct SampleVideos: Sendable {
             let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
             list.append(Sample(name: name, path: path, exercise: fields[1], reps: Int(fields[2])))
         }
-        self.list = list.sorted { ($0.exercise, $0.name) < ($1.exercise, $1.name) }
+        // Plain names for the list ("Squat, example 3 (2 repetitions)"), numbered within each exercise.
+        let names = Dictionary(library.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+        var numbered: [String: Int] = [:]
+        self.list = list.sorted { ($0.exercise, $0.name) < ($1.exercise, $1.name) }.map { sample in
+            var sample = sample
+            numbered[sample.exercise, default: 0] += 1
+            let reps = sample.reps.map { " (\($0) repetition\($0 == 1 ? "" : "s"))" } ?? ""
+            sample.name = "\(names[sample.exercise] ?? sample.exercise), example \(numbered[sample.exercise]!)\(reps)"
+            return sample
+        }
     }
 }

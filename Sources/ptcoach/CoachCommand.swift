@@ -4,10 +4,25 @@ import ArgumentParser
 @main
 enum Main {
     static func main() async {
-        if let error = CoachCommand.repeatedOption(in: Array(CommandLine.arguments.dropFirst())) {
-            CoachCommand.exit(withError: error)
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        // A refused option shows the usage of the subcommand it was given to, not the top level's.
+        let named: any ParsableCommand.Type =
+            CoachCommand.configuration.subcommands.first {
+                $0._commandName == arguments.first || $0.configuration.aliases.contains(arguments.first ?? "")
+            } ?? CoachCommand.self
+        if let error = CoachCommand.repeatedOption(in: arguments) ?? CoachCommand.negativeValue(in: arguments) {
+            named.exit(withError: error)
         }
-        await CoachCommand.main()
+        do {
+            var command = try CoachCommand.parseAsRoot(arguments)
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            named.exit(withError: error)
+        }
     }
 }
 
@@ -29,7 +44,8 @@ struct CoachCommand: AsyncParsableCommand {
     )
 }
 
-/// A failure the user can fix: printed as one line (`Error: …`), exit code 1.
+/// A failure of the work the user can fix: printed as one line (`Error: …`), exit code 1. A refused option or value
+/// is a `ValidationError` instead (exit code 64, with the usage).
 struct CLIError: Error, CustomStringConvertible {
     var message: String
     init(_ message: String) { self.message = message }
@@ -49,6 +65,19 @@ extension CoachCommand {
             if !seen.insert(name).inserted {
                 return ValidationError("\(name) is given twice; give it once (every option takes one value)")
             }
+        }
+        return nil
+    }
+
+    /// A usage error (exit 64) for a negative number given to an option: no option takes one, and the parser would
+    /// read `--reps -3` as a missing value followed by an unknown option `-3`.
+    static func negativeValue(in arguments: [String]) -> ValidationError? {
+        for (option, value) in zip(arguments, arguments.dropFirst()) {
+            if option == "--" { break }
+            guard option.hasPrefix("--"), !option.contains("="), value.count > 1, value.hasPrefix("-"),
+                Double(value) != nil
+            else { continue }
+            return ValidationError("\(option) \(value): a negative number is refused here; give a number above 0")
         }
         return nil
     }

@@ -252,10 +252,11 @@ def sample_set(driver, server, args):
         return
     open_page(driver, server.url)
     # The test's own video when it is a sample (a side-view squat), else the first.
-    names = [s.get("name") for s in samples]
+    # Samples are listed by plain names ("Squat, example 3"); their files are in their urls.
+    names = [Path(s.get("url", "")).stem for s in samples]
     if args.video_stem in names:
         Select(driver.find_element(By.ID, "sample")).select_by_index(names.index(args.video_stem))
-    chosen = Select(driver.find_element(By.ID, "sample")).first_selected_option.text
+    chosen = names[int(Select(driver.find_element(By.ID, "sample")).first_selected_option.get_attribute("value"))]
     driver.find_element(By.ID, "start-sample").click()
     state = wait_for(driver, lambda s: s["framesAnswered"] >= 5, 30)
     playing = driver.execute_script(

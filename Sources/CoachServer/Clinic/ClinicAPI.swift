@@ -91,7 +91,8 @@ enum ClinicAPI {
                 row["hasProgramme"] = .bool(programme != nil)
                 rows.append((progress.needsReview, .object(row)))
             }
-            return reply(.array(rows.enumerated().sorted { ($0.1.needsReview ? 0 : 1, $0.0) < ($1.1.needsReview ? 0 : 1, $1.0) }.map(\.element.row)))
+            let ordered = rows.filter { $0.needsReview } + rows.filter { !$0.needsReview }
+            return reply(.array(ordered.map { $0.row }))
         }
         router.post("/api/patients") { request, context in
             let viewer = try await auth.require(request, role: .therapist)
@@ -226,15 +227,24 @@ enum ClinicAPI {
                 throw HTTPError(.notFound, message: "no coached set between these dates; choose other dates")
             }
             try await audit(viewer, patient, "exported a report (\(day(from)) to \(day(to - 1)))", store: store)
-            let bytes = try CoachServer.report(
-                Array(sets),
-                reports: reports,
-                format: format,
-                title: (
-                    "\(patient.name): \(sets.count) set\(sets.count == 1 ? "" : "s")",
-                    "Live sets from \(day(from)) to \(day(to - 1))"
+            // What the programme asked for over the range: its sets a day times its days a week, pro rata.
+            let programme = try await store.programme(patientID: patient.id, version: nil)
+            let weeks = (to.timeIntervalSince(max(from, programme?.createdAt ?? from)) / (7 * 86400))
+            let prescribed = programme.map {
+                Int((Double($0.items.reduce(0) { $0 + $1.sets } * $0.daysPerWeek) * max(0, weeks)).rounded())
+            }
+            let bytes: [UInt8]
+            do {
+                bytes = try reports.summary(
+                    Array(sets),
+                    prescribedSets: prescribed,
+                    title: "\(patient.name): \(sets.count) set\(sets.count == 1 ? "" : "s")",
+                    subtitle: "Live sets from \(day(from)) to \(day(to - 1))",
+                    format: format
                 )
-            )
+            } catch {
+                throw HTTPError(.internalServerError, message: "the report could not be written: \(error)")
+            }
             return Response(
                 status: .ok,
                 headers: [.contentType: format == "pdf" ? "application/pdf" : "text/html; charset=utf-8"],
@@ -261,8 +271,8 @@ enum ClinicAPI {
             object["stopped"] = .array(
                 programme.items.map { item in
                     StopAdvice.blocking(sets, exercise: item.exercise).map {
-                        .string(StopAdvice.text(for: $0, name: names[item.exercise]))
-                    } ?? .null
+                        JSONValue.string(StopAdvice.text(for: $0, name: names[item.exercise]))
+                    } ?? JSONValue.null
                 }
             )
             return reply(.object(object))

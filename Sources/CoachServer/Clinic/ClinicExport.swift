@@ -265,7 +265,8 @@ enum ClinicExport {
             case .anklePlantarFlexion: ("70258002", "Ankle joint structure")
             default: nil
             }
-        guard let (code, display) = joint else { return nil }
+        guard let joint else { return nil }
+        let (code, display) = joint
         let name = display.replacingOccurrences(of: " structure", with: "").lowercased()
         return (code, display, side.map { "\($0) \(name)" } ?? name)
     }

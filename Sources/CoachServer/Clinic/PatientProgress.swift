@@ -119,7 +119,7 @@ struct PatientProgress: Sendable {
                 )
             }
         }
-        self.flags = flags.sorted { ($0.kind == .stop ? 0 : 1) < ($1.kind == .stop ? 0 : 1) }
+        self.flags = flags.filter { $0.kind == .stop } + flags.filter { $0.kind != .stop }
 
         var progress: [String: [Point]] = [:]
         for set in done.reversed() {

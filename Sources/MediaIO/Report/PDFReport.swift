@@ -10,7 +10,7 @@ struct PDFReport {
     static let pageHeight = 841.89
     static let margin = 42.0
 
-    private final class Page {
+    final class Page {
         let cr: OpaquePointer
         let canvas: CairoCanvas
         var y = PDFReport.margin
@@ -97,8 +97,9 @@ struct PDFReport {
             canvas.setColor(ReportStyle.ink)
             canvas.drawText("No exercise was recognised in this session.", x: left, y: page.y + 14)
         }
+        let summarised = drawOverview(on: page)
         for (index, exercise) in input.exercises.enumerated() {
-            if index > 0 { page.newPage() }
+            if index > 0 || summarised { page.newPage() }
             drawExercise(ExerciseStatistics(exercise), on: page)
         }
     }

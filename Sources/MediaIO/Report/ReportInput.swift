@@ -145,6 +145,19 @@ public struct ReportInput: Sendable {
         }
     }
 
+    /// A table of the clinical summary: a title, column names and rows of text.
+    public struct Table: Sendable, Hashable {
+        public var title: String
+        public var header: [String]
+        public var rows: [[String]]
+
+        public init(title: String, header: [String], rows: [[String]]) {
+            self.title = title
+            self.header = header
+            self.rows = rows
+        }
+    }
+
     /// One exercise of the session.
     public struct Exercise: Sendable {
         public var name: String
@@ -225,6 +238,10 @@ public struct ReportInput: Sendable {
     /// The machine-readable summary written verbatim for `.json` (the CLI's `--json`); when `nil`, the
     /// JSON is made from this input.
     public var summaryJSON: String?
+    /// A clinical summary before the sections (several sets: adherence in words, then tables of the trend per
+    /// exercise and of each set); empty for one session's report.
+    public var overviewLines: [String] = []
+    public var overviewTables: [Table] = []
 
     public init(title: String, subtitle: String? = nil, exercises: [Exercise], summaryJSON: String? = nil) {
         self.title = title

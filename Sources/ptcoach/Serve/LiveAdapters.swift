@@ -119,33 +119,55 @@ struct LiveReportRenderer: ReportRendering {
     var hands: [HandExerciseDefinition] = []
 
     func report(_ sets: [ReportedSet], title: String, subtitle: String, format: String) throws -> [UInt8] {
-        let sections = sets.map { reported in
-            if let hand = reported.hand { return section(hand, of: reported) }
-            // The prescription the set followed (its target band and stop-past limit), not the library's default.
-            let followed = Self.followed(reported.set, library: library.exercises)
-            var definition = followed ?? reported.summary.exercise.flatMap { library[$0] }
-            if let hold = reported.set.prescribedHoldSeconds { definition?.repetition?.holdSeconds = hold }
-            var section = ReportInput.Exercise(
-                summary: reported.summary,
-                prescribedReps: reported.set.prescribedReps,
-                prescribedHoldSeconds: reported.set.prescribedHoldSeconds,
-                angleSeries: reported.angleSeries.map {
-                    ReportInput.AngleSample(seconds: $0.seconds, degrees: $0.degrees)
-                },
-                definition: definition
-            )
-            if followed != nil {
-                section.limitDegrees = reported.set.prescription?.safetyMax
-                section.prescriptionText = Self.describe(reported.set, definition: definition)
-            }
-            return section
+        try write(ReportInput(title: title, subtitle: subtitle, exercises: sections(sets), summaryJSON: nil), sets, format)
+    }
+
+    func summary(
+        _ sets: [ReportedSet],
+        prescribedSets: Int?,
+        title: String,
+        subtitle: String,
+        format: String
+    ) throws -> [UInt8] {
+        var input = ReportInput(title: title, subtitle: subtitle, exercises: sections(sets, dated: true))
+        (input.overviewLines, input.overviewTables) = ClinicalSummary(sets: sets, prescribedSets: prescribedSets).parts
+        return try write(input, sets, format)
+    }
+
+    /// One section per set, in order; `dated`: each headed with its date and time (several sets).
+    func sections(_ sets: [ReportedSet], dated: Bool = false) -> [ReportInput.Exercise] {
+        sets.map { reported in
+            var part = section(reported)
+            if dated { part.name += " · " + ClinicalSummary.when(reported.set.startedAt) }
+            return part
         }
-        let input = ReportInput(
-            title: title,
-            subtitle: subtitle,
-            exercises: sections,
-            summaryJSON: sets.count == 1 ? sets[0].set.summaryJSON : nil
+    }
+
+    private func section(_ reported: ReportedSet) -> ReportInput.Exercise {
+        if let hand = reported.hand { return section(hand, of: reported) }
+        // The prescription the set followed (its target band and stop-past limit), not the library's default.
+        let followed = Self.followed(reported.set, library: library.exercises)
+        var definition = followed ?? reported.summary.exercise.flatMap { library[$0] }
+        if let hold = reported.set.prescribedHoldSeconds { definition?.repetition?.holdSeconds = hold }
+        var section = ReportInput.Exercise(
+            summary: reported.summary,
+            prescribedReps: reported.set.prescribedReps,
+            prescribedHoldSeconds: reported.set.prescribedHoldSeconds,
+            angleSeries: reported.angleSeries.map {
+                ReportInput.AngleSample(seconds: $0.seconds, degrees: $0.degrees)
+            },
+            definition: definition
         )
+        if followed != nil {
+            section.limitDegrees = reported.set.prescription?.safetyMax
+            section.prescriptionText = Self.describe(reported.set, definition: definition)
+        }
+        return section
+    }
+
+    private func write(_ input: ReportInput, _ sets: [ReportedSet], _ format: String) throws -> [UInt8] {
+        var input = input
+        input.summaryJSON = sets.count == 1 ? sets[0].set.summaryJSON : nil
         switch format {
         case "pdf":
             let path = NSTemporaryDirectory() + "ptcoach-report-\(UUID().uuidString).pdf"

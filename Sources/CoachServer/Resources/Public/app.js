@@ -4,6 +4,7 @@
 import { LiveSession } from "./live.js";
 import { drawAnswer, drawPreview, formatAngle } from "./overlay.js";
 import { Speaker } from "./speech.js";
+import { TouchFree } from "./touchfree.js";
 import { keepSet, loadProgramme, onReady, onSummary as programmeSummary, programme, saveRating } from "./programme.js";
 
 const $ = (id) => document.getElementById(id);
@@ -42,6 +43,7 @@ let session = null;
 let stream = null; // the camera's MediaStream
 let answeredOnce = false;
 let prescribed = null;
+let touchFree = null; // a body set from the camera: start, pause and end without touching the laptop
 
 /** Sets an element's text only when it changes (so live regions announce changes, not every frame). */
 function setText(el, text) {
@@ -104,7 +106,8 @@ function describeExercise() {
 
 function pickSample() {
   const sample = samples[Number(ui.sample.value)];
-  if (!sample) return;
+  // A programme's item keeps its exercise: the sample is practice of it.
+  if (!sample || programme.entry) return;
   const known = exercises.some((e) => e.id === sample.exercise);
   ui.exercise.value = known ? sample.exercise : "";
   describeExercise();
@@ -138,7 +141,10 @@ async function startCamera() {
   showError("");
   try {
     stream = await navigator.mediaDevices.getUserMedia({
-      video: { width: { ideal: 640 }, height: { ideal: 480 }, facingMode: "user" },
+      // A phone held upright gets an upright picture: the whole body, and all of the screen's width and height.
+      video: innerHeight > innerWidth
+        ? { width: { ideal: 480 }, height: { ideal: 640 }, facingMode: "user" }
+        : { width: { ideal: 640 }, height: { ideal: 480 }, facingMode: "user" },
       audio: false,
     });
   } catch (err) {
@@ -188,6 +194,7 @@ function begin({ playOnReady = false, sample = false } = {}) {
     ready(msg) {
       prescribed = msg.reps ?? prescribed;
       onReady(msg);
+      if (!sample && !msg.exercise?.hand) startTouchFree(msg);
       if (msg.exercise?.name) setText(ui.badge, msg.exercise.name);
       if (playOnReady) ui.video.play().catch((err) => showError(`The sample video could not be played: ${err.message}`));
     },
@@ -206,6 +213,7 @@ function begin({ playOnReady = false, sample = false } = {}) {
       stopSource();
       setRunning(false);
       session = null;
+      touchFree = null;
       describeExercise();
     },
   });
@@ -230,6 +238,19 @@ function fitViewport() {
     ui.viewport.dataset.aspect = aspect;
     ui.viewport.style.setProperty("--aspect", aspect);
   }
+}
+
+function startTouchFree(msg) {
+  touchFree = new TouchFree({
+    exercises,
+    ids: msg.exercise?.id ? [msg.exercise.id] : [],
+    restSeconds: msg.programme?.restSeconds ?? null,
+    end: endSet,
+    say: (text) => speaker.say(text, "timing"),
+    show: (text) => { setText(ui.gesture, text ?? ""); show(ui.gesture, !!text); },
+  });
+  touchFree.start();
+  hook.touchFree = touchFree.instructions;
 }
 
 function endSet() {
@@ -308,6 +329,7 @@ function onFrame(msg, image, stats) {
   }
   if (msg.gesture) renderGesture(msg.gesture);
   if (state) renderState(state, msg.pose ?? (hands?.length ? hands : null));
+  touchFree?.frame(msg.t ?? 0, msg.pose ?? null, state?.reps ?? 0);
 }
 
 /** Records the gesture state (for the test hook) and, when pinched, the colour drawn on the index tip. */
@@ -406,6 +428,7 @@ function renderStatus(s) {
 // MARK: - Summary
 
 function onSummary(msg) {
+  touchFree = null;
   const summary = msg.summary ?? {};
   // The set's end may withdraw (or confirm) the provisional repetition shown.
   for (const event of msg.events ?? []) if (event.type === "repProvisionalEnded") onProvisionalEnded(event.confirmed);

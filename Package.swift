@@ -161,7 +161,9 @@ let package = Package(
         ),
         .testTarget(
             name: "ptcoachTests",
-            dependencies: ["ptcoach", "PoseKit", "CoachKit", "MediaIO", "CoachServer", "CoachStore", "CoachTestSupport"],
+            dependencies: [
+                "ptcoach", "PoseKit", "CoachKit", "MediaIO", "CoachServer", "CoachStore", "CoachTestSupport",
+            ],
             swiftSettings: swiftSettings
         ),
     ]

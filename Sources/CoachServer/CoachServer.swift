@@ -240,7 +240,9 @@ public enum CoachServer {
                 viewer.user.role == .patient
                 ? [viewer.user] : try await hub.store.patients(therapistID: viewer.user.id)
             for patient in patients {
+                // Practice sets (a sample video, or not from the programme and not kept) are not the patient's.
                 sets += try await hub.store.sets(patientID: patient.id, since: nil, limit: limit)
+                    .filter { $0.practice == nil }
             }
             sets = Array(sets.sorted { $0.startedAt > $1.startedAt }.prefix(limit))
             return json(.array(sets.map { .object(setJSON($0)) }))

@@ -157,7 +157,9 @@ final class LiveHub: Service, @unchecked Sendable {
         let message = storageProblem ?? outcome.problem
         // A patient's set that crossed a safety limit stops the exercise (StopAdvice); practice is said too.
         let saved = try? await store.set(id: set.id)
-        let stop = saved.flatMap { $0.patientID == nil || $0.stopReason == nil ? nil : StopAdvice.text(for: $0, name: nil) }
+        let stop = saved.flatMap {
+            $0.patientID == nil || $0.stopReason == nil ? nil : StopAdvice.text(for: $0, name: nil)
+        }
         return
             "{\"type\":\"summary\",\"session\":\"\(set.id)\",\"dropped\":\(set.droppedFrames),\"events\":\(endEvents),"
             + "\"message\":\(message.map { JSONValue.string($0).jsonText } ?? "null"),"

@@ -62,8 +62,12 @@ struct ClinicSafetyFlowTests {
         try await app.test(.router) { client in
             let clinic = try await Access.clinic(store, client)
             let (patient, therapist) = (clinic.logins[.patientA]!, clinic.logins[.therapistA]!)
-            let programme = #"{"daysPerWeek":3,"items":[{"exercise":"squat","sets":3,"reps":10,"restSeconds":60,"note":""}]}"#
-            #expect(try await Self.call(client, therapist, .put, "/api/patients/\(clinic.patientA.id)/programme", programme).status == 200)
+            let programme =
+                #"{"daysPerWeek":3,"items":[{"exercise":"squat","sets":3,"reps":10,"restSeconds":60,"note":""}]}"#
+            #expect(
+                try await Self.call(client, therapist, .put, "/api/patients/\(clinic.patientA.id)/programme", programme)
+                    .status == 200
+            )
             // Patient C (after A by name) is flagged first, by the store: the list puts C before A.
             try await Self.closedSet("c-hurt", of: clinic.invitedC, store: store)
             try await store.rate(setID: "c-hurt", pain: 9, difficulty: 5)
@@ -72,17 +76,28 @@ struct ClinicSafetyFlowTests {
             #expect(listed.first?["needsReview"] == .bool(true) && listed.last?["needsReview"] == .bool(false))
 
             try await Self.closedSet("a-set", of: clinic.patientA, store: store)
-            let rated = try await Self.call(client, patient, .post, "/api/sessions/a-set/rating", #"{"pain":8,"difficulty":4}"#)
+            let rated = try await Self.call(
+                client,
+                patient,
+                .post,
+                "/api/sessions/a-set/rating",
+                #"{"pain":8,"difficulty":4}"#
+            )
             let advice = try #require(rated.json["stop"]?.stringValue)
             #expect(advice.contains("Stop doing Squat") && advice.contains("contact your therapist"), "\(advice)")
             let offered = try await Self.call(client, patient, .get, "/api/me/programme").json
             #expect(offered["stopped"]?.arrayValue?.first?.stringValue?.contains("Stop doing Squat") == true)
-            let flags = try await Self.call(client, therapist, .get, "/api/patients/\(clinic.patientA.id)").json["flags"]
+            let flags = try await Self.call(client, therapist, .get, "/api/patients/\(clinic.patientA.id)").json[
+                "flags"
+            ]
             #expect(flags?.arrayValue?.first?["kind"]?.stringValue == "stop")
             #expect(flags?.arrayValue?.first?["set"]?.stringValue == "a-set")
 
             // Another therapist cannot mark it seen; the patient's own therapist can, and the squat is offered again.
-            #expect(try await Self.call(client, clinic.logins[.therapistB]!, .post, "/api/sessions/a-set/review", "{}").status == 404)
+            #expect(
+                try await Self.call(client, clinic.logins[.therapistB]!, .post, "/api/sessions/a-set/review", "{}")
+                    .status == 404
+            )
             #expect(try await Self.call(client, patient, .post, "/api/sessions/a-set/review", "{}").status == 403)
             #expect(try await Self.call(client, therapist, .post, "/api/sessions/a-set/review", "{}").status == 200)
             let again = try await Self.call(client, patient, .get, "/api/me/programme").json
@@ -107,7 +122,10 @@ struct ClinicSafetyFlowTests {
             }
             #expect(try await sets().contains("free") == false)
             #expect(try await Self.call(client, patient, .post, "/api/sessions/sample/keep", "{}").status == 409)
-            #expect(try await Self.call(client, clinic.logins[.patientB]!, .post, "/api/sessions/free/keep", "{}").status == 404)
+            #expect(
+                try await Self.call(client, clinic.logins[.patientB]!, .post, "/api/sessions/free/keep", "{}").status
+                    == 404
+            )
             #expect(try await Self.call(client, patient, .post, "/api/sessions/free/keep", "{}").status == 200)
             #expect(try await sets().contains("free"))
             #expect(try await sets().contains("sample") == false)

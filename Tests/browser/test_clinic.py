@@ -319,7 +319,21 @@ def reps_prescribed(bundle):
     return next((words[i - 1] for i, w in enumerate(words) if w.startswith("repetitions") and i > 0), None)
 
 
-def therapist_marks_it_seen(driver, server, shots):
+def save_pdf(driver, path, out):
+    """Fetches a PDF in the page (with its login) and writes it to `out`; returns the status and size."""
+    import base64
+    answer = driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        f"fetch('{path}').then(r => r.arrayBuffer().then(b => {{ const u = new Uint8Array(b); let s = '';"
+        " for (let i = 0; i < u.length; i += 8192) s += String.fromCharCode(...u.subarray(i, i + 8192));"
+        " done([r.status, btoa(s)]); }));")
+    data = base64.b64decode(answer[1])
+    if answer[0] == 200:
+        out.write_bytes(data)
+    return answer[0], len(data)
+
+
+def therapist_marks_it_seen(driver, server, shots, pass_seconds):
     from selenium.webdriver.common.by import By
     driver.find_element(By.CSS_SELECTOR, "#patient-flags button.review").click()
     gone = wait(driver, "return !document.querySelector('#patient-flags .flag-stop')", 10)
@@ -334,6 +348,28 @@ def therapist_marks_it_seen(driver, server, shots):
           bool(banner) and "set 2 of 2" in banner and not stopped and enabled, f"{banner!r}, stop shown {stopped}")
     screenshot_page(driver, shots / "6-patient-live-page.png")
     phone_shot(driver, shots / "6-patient-live-page-phone.png")
+    # Set 2 of 2, pain 2: it counts, no stop, and the programme's squat is done for today.
+    driver.find_element(By.ID, "start-camera").click()
+    if not wait(driver, "return window.ptcoach.state.framesAnswered > 0", 30):
+        check("set 2 starts", False, visible_text(driver, "error"))
+        return
+    time.sleep(pass_seconds)
+    driver.find_element(By.ID, "end-set").click()
+    wait(driver, "return window.ptcoach.state.summary", 60)
+    wait(driver, "return !document.getElementById('rating').hidden", 10)
+    driver.find_element(By.ID, "pain").send_keys("2")
+    driver.find_element(By.ID, "difficulty").send_keys("3")
+    driver.find_element(By.ID, "save-rating").click()
+    done = wait(driver, "const r = document.getElementById('rest'); return !r.hidden && r.textContent", 10)
+    check("set 2 of 2 rated pain 2: no stop, the exercise done for today", bool(done) and "All 2 sets" in done
+          and not visible_text(driver, "stop-summary"), repr(done))
+    driver.get(server.url + "/clinic.html")
+    wait(driver, "return window.ptcoach.clinic.patient", 10)
+    patient_id = driver.execute_script("return window.ptcoach.clinic.patient.id")
+    status, size = save_pdf(driver, f"/api/patients/{patient_id}/report/report.pdf", shots / "date-range-report-2-sets.pdf")
+    check("the patient's own date-range report (2 sets)", status == 200 and size > 5000, f"status {status}, {size} bytes")
+    screenshot_page(driver, shots / "7-patient-progress.png")
+    phone_shot(driver, shots / "7-patient-progress-phone.png")
 
 
 def main():
@@ -371,7 +407,7 @@ def main():
             if reps is not None:
                 therapist_follows_up(driver, server, args.screenshots, reps)
                 if driver.execute_script("return !!document.querySelector('#patient-flags button.review')"):
-                    therapist_marks_it_seen(driver, server, args.screenshots)
+                    therapist_marks_it_seen(driver, server, args.screenshots, pass_seconds)
         severe = [e["message"] for e in driver.get_log("browser")
                   if e["level"] == "SEVERE" and "favicon" not in e["message"]]
         check("no browser errors", not severe, "; ".join(severe)[:600])

@@ -174,7 +174,9 @@ enum ClinicAPI {
             let viewer = try await auth.require(request)
             let patient = try await patient(context, viewer: viewer, store: store)
             // Practice sets are not the patient's sets: not exported.
-            let sets = try await store.sets(patientID: patient.id, since: nil, limit: 100_000).filter { $0.practice == nil }
+            let sets = try await store.sets(patientID: patient.id, since: nil, limit: 100_000).filter {
+                $0.practice == nil
+            }
             switch context.parameters.get("format") {
             case "sets.csv":
                 try await audit(viewer, patient, "exported CSV", store: store)
@@ -303,7 +305,10 @@ enum ClinicAPI {
             let viewer = try await auth.require(request, role: .patient)
             let set = try await ownSet(context, viewer: viewer, store: store)
             guard set.practice != .sampleVideo else {
-                throw HTTPError(.conflict, message: "a sample video's set is practice only; do the set with your camera")
+                throw HTTPError(
+                    .conflict,
+                    message: "a sample video's set is practice only; do the set with your camera"
+                )
             }
             try await store.setPractice(setID: set.id, nil)
             return reply(.object(["ok": .bool(true)]))
@@ -326,7 +331,8 @@ enum ClinicAPI {
     // MARK: - Helpers
 
     /// A set of the path's `:id` that `viewer` may change: a patient's own, or a therapist's patient's; else 404.
-    static func ownSet(_ context: CoachRequestContext, viewer: Viewer, store: any ClinicStore) async throws -> SetRecord {
+    static func ownSet(_ context: CoachRequestContext, viewer: Viewer, store: any ClinicStore) async throws -> SetRecord
+    {
         let id = context.parameters.get("id") ?? ""
         guard let set = try await store.set(id: id), set.patientID != nil,
             try await canRead(set, viewer: viewer, store: store)

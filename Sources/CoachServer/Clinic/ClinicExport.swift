@@ -22,7 +22,8 @@ enum ClinicExport {
             let fields: [String] = [
                 formatter.string(from: set.startedAt), set.exercise ?? "", set.programmeVersion.map(String.init) ?? "",
                 set.programmeItem.map { "\($0 + 1)" } ?? "", set.setNumber.map(String.init) ?? "", String(set.reps),
-                set.prescribedReps.map(String.init) ?? "", set.prescribedHoldSeconds.map { String(format: "%g", $0) } ?? "",
+                set.prescribedReps.map(String.init) ?? "",
+                set.prescribedHoldSeconds.map { String(format: "%g", $0) } ?? "",
                 degrees(set.prescription?.targetMin), degrees(set.prescription?.targetMax),
                 degrees(set.prescription?.safetyMax), set.peakAngle.map { String(format: "%.1f", $0) } ?? "",
                 String(set.safetyWarnings), set.pain.map(String.init) ?? "", set.difficulty.map(String.init) ?? "",

@@ -69,7 +69,8 @@ struct PatientProgress: Sendable {
                 flags.append(
                     .init(
                         kind: .stop,
-                        message: "\(name) stopped: \(stop.stopReason ?? "") at the set of \(Self.when(stop.startedAt)); "
+                        message:
+                            "\(name) stopped: \(stop.stopReason ?? "") at the set of \(Self.when(stop.startedAt)); "
                             + "not offered again until you mark it seen",
                         exercise: exercise,
                         setID: stop.id
@@ -88,7 +89,11 @@ struct PatientProgress: Sendable {
                 )
             } else if let latest = pains.first, latest >= SetRecord.stoppingPain {
                 flags.append(
-                    .init(kind: .painRising, message: "\(name): pain \(latest)/10 at its last set (seen)", exercise: exercise)
+                    .init(
+                        kind: .painRising,
+                        message: "\(name): pain \(latest)/10 at its last set (seen)",
+                        exercise: exercise
+                    )
                 )
             }
             let warnings = list.filter { now.timeIntervalSince($0.startedAt) < 7 * 86400 }
@@ -97,7 +102,8 @@ struct PatientProgress: Sendable {
                 flags.append(
                     .init(
                         kind: .safety,
-                        message: "\(name): \(warnings) safety limit warning\(warnings == 1 ? "" : "s") in the last 7 days",
+                        message:
+                            "\(name): \(warnings) safety limit warning\(warnings == 1 ? "" : "s") in the last 7 days",
                         exercise: exercise
                     )
                 )

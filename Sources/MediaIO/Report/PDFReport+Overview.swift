@@ -44,7 +44,14 @@ extension PDFReport {
             canvas.setColor(ReportStyle.muted)
             for (name, x) in zip(table.header, starts) { canvas.drawText(name, x: x, y: page.y + 10) }
             page.y += 14
-            canvas.strokeLine(x1: left, y1: page.y, x2: left + page.contentWidth, y2: page.y, width: 1, color: ReportStyle.grid)
+            canvas.strokeLine(
+                x1: left,
+                y1: page.y,
+                x2: left + page.contentWidth,
+                y2: page.y,
+                width: 1,
+                color: ReportStyle.grid
+            )
         }
         page.ensure(34 + rowHeight * 2)
         header()
@@ -57,7 +64,9 @@ extension PDFReport {
             canvas.setColor(ReportStyle.ink)
             for (column, cell) in row.enumerated() where column < widths.count {
                 var text = cell
-                while text.count > 1 && canvas.textWidth(text) > widths[column] - 4 { text = String(text.dropLast(2)) + "…" }
+                while text.count > 1 && canvas.textWidth(text) > widths[column] - 4 {
+                    text = String(text.dropLast(2)) + "…"
+                }
                 canvas.drawText(text, x: starts[column], y: page.y + 10.5)
             }
             page.y += rowHeight

@@ -122,7 +122,9 @@ struct AnalyzeCommand: AsyncParsableCommand {
         }
         let library = try Self.loadLibrary(directory: exercisesDirectory)
         if exercise != nil, model != nil {
-            throw ValidationError("give --exercise or --model, not both: --model finds the exercise that --exercise names")
+            throw ValidationError(
+                "give --exercise or --model, not both: --model finds the exercise that --exercise names"
+            )
         }
         let classifier = try model.map(ClassifierInput.model(at:))
         var definition: ExerciseDefinition?

@@ -91,7 +91,9 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let store = try await storage.open()
         if let samples, !FileManager.default.fileExists(atPath: samples + "/labels.csv") {
-            throw ValidationError("--samples \(samples) has no labels.csv (file,exercise,reps); give the folder that has one")
+            throw ValidationError(
+                "--samples \(samples) has no labels.csv (file,exercise,reps); give the folder that has one"
+            )
         }
         let samplesDirectory = samples ?? Self.foundSamples()
         let configuration = CoachServerConfiguration(
@@ -134,7 +136,8 @@ struct ServeCommand: AsyncParsableCommand {
                     line += samplesLine + ")\n"
                     if (try? await store.therapists().isEmpty) == true {
                         line += "No therapist yet: `ptcoach users add --role therapist --name NAME --login LOGIN"
-                        line += " \(storeOptions)` makes one; the clinic is at \(scheme)://\(shown):\(port)/clinic.html\n"
+                        line +=
+                            " \(storeOptions)` makes one; the clinic is at \(scheme)://\(shown):\(port)/clinic.html\n"
                     }
                     FileHandle.standardOutput.write(Data(line.utf8))
                 }
@@ -144,7 +147,9 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             let text = String(describing: error)
             if text.contains("Address already in use") || text.contains("errno: 98") {
-                throw CLIError("port \(port) on \(host) is in use (another ptcoach serve?): stop it, or give another --port")
+                throw CLIError(
+                    "port \(port) on \(host) is in use (another ptcoach serve?): stop it, or give another --port"
+                )
             }
             if text.contains("Permission denied") || text.contains("errno: 13") {
                 throw CLIError("port \(port) on \(host) needs more rights than this user has: give a --port above 1023")

@@ -36,7 +36,9 @@ struct UsersCommand: AsyncParsableCommand {
 
         func validate() throws {
             guard role == "therapist" else {
-                throw ValidationError("--role must be therapist: patients join with the code their therapist gives them")
+                throw ValidationError(
+                    "--role must be therapist: patients join with the code their therapist gives them"
+                )
             }
             for (option, value) in [("--name", name), ("--login", login)]
             where value.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) {
@@ -67,7 +69,9 @@ struct UsersCommand: AsyncParsableCommand {
                     password: password,
                     store: store
                 )
-                print("added therapist \(Terminal.safe(user.name)) (login \(Terminal.safe(login))); log in at /clinic.html")
+                print(
+                    "added therapist \(Terminal.safe(user.name)) (login \(Terminal.safe(login))); log in at /clinic.html"
+                )
             } catch {
                 throw CLIError(error.description)
             }

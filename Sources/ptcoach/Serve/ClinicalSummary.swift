@@ -1,3 +1,4 @@
+import CoachKit
 import CoachServer
 import CoachStore
 import Foundation
@@ -37,7 +38,8 @@ struct ClinicalSummary {
         sets.map(\.set).compactMap { set in
             guard let reason = set.stopReason else { return nil }
             let seen = set.reviewedAt.map { "seen \(Self.when($0))" } ?? "not yet seen by the therapist"
-            return "Stopped: \(set.exerciseName ?? set.exercise ?? "a set") on \(Self.when(set.startedAt)), \(reason) (\(seen))."
+            return
+                "Stopped: \(set.exerciseName ?? set.exercise ?? "a set") on \(Self.when(set.startedAt)), \(reason) (\(seen))."
         }
     }
 
@@ -85,7 +87,9 @@ struct ClinicalSummary {
         }
         return ReportInput.Table(
             title: "Each set",
-            header: ["Date and time (UTC)", "Exercise", "Set", "Repetitions", "Peak angle", "Pain", "Difficulty", "Warnings"],
+            header: [
+                "Date and time (UTC)", "Exercise", "Set", "Repetitions", "Peak angle", "Pain", "Difficulty", "Warnings",
+            ],
             rows: rows
         )
     }

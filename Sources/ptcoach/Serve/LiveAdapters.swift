@@ -119,7 +119,11 @@ struct LiveReportRenderer: ReportRendering {
     var hands: [HandExerciseDefinition] = []
 
     func report(_ sets: [ReportedSet], title: String, subtitle: String, format: String) throws -> [UInt8] {
-        try write(ReportInput(title: title, subtitle: subtitle, exercises: sections(sets), summaryJSON: nil), sets, format)
+        try write(
+            ReportInput(title: title, subtitle: subtitle, exercises: sections(sets), summaryJSON: nil),
+            sets,
+            format
+        )
     }
 
     func summary(

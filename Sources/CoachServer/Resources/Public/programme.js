@@ -9,7 +9,7 @@ function show(el, visible) { el.hidden = !visible; }
 // The item, the server's answer, the CSRF token, the set running or just done.
 export const programme = {
   item: null, entry: null, name: "", csrf: null, setNumber: null, sets: null, rest: 0, timer: null,
-  session: null, stopped: null, practice: null,
+  session: null, stopped: null, practice: null, next: 1,
 };
 
 const ui = {
@@ -64,8 +64,8 @@ export async function loadProgramme(exercises, choose, showError) {
   }
   Object.assign(programme, { item: Number(item), entry, name: current.names[Number(item)], sets: entry.sets });
   choose(entry);
-  const done = current.doneToday?.[Number(item)] ?? 0;
-  setText(ui.bannerTitle, setTitle(done + 1));
+  programme.next = (current.doneToday?.[Number(item)] ?? 0) + 1;
+  setText(ui.bannerTitle, setTitle(programme.next));
   const parts = [];
   if (entry.reps) parts.push(`${entry.reps} repetitions`);
   if (entry.holdSeconds) parts.push(`hold ${entry.holdSeconds} s`);
@@ -96,6 +96,11 @@ export function onReady(msg) {
 export function onSummary(msg) {
   programme.session = msg.session ?? null;
   programme.practice = msg.practice ?? programme.practice;
+  // The banner names the next set that counts: after practice, the same one as before.
+  if (programme.entry) {
+    if (!programme.practice && programme.setNumber) programme.next = programme.setNumber + 1;
+    setText(ui.bannerTitle, setTitle(programme.next));
+  }
   const practice = programme.csrf ? msg.practice : null;
   setText(ui.practice, practice === "sample-video"
     ? "This was practice with a sample video: it is not saved as your set and does not count."

@@ -69,13 +69,25 @@ def logout(driver):
 
 
 def phone_shot(driver, path):
-    """A screenshot at a phone's 390×844; returns how far the page scrolls sideways (0 when it fits)."""
-    size = driver.get_window_size()
-    driver.set_window_size(*PHONE)
+    """A screenshot as a phone of 390×844 shows the page (Chromium's device emulation: a desktop window cannot be
+    made that narrow); returns 0 when nothing scrolls sideways, else what sticks out."""
+    metrics = {"width": PHONE[0], "height": PHONE[1], "deviceScaleFactor": 1, "mobile": True}
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
     time.sleep(0.5)
-    overflow = driver.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
-    screenshot_page(driver, path)
-    driver.set_window_size(size["width"], size["height"])
+    overflow = driver.execute_script("""
+        const width = document.documentElement.clientWidth;
+        const over = document.documentElement.scrollWidth - width;
+        if (over <= 0) return 0;
+        // What sticks out (the innermost elements past the right edge), for the check's detail.
+        const wide = [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > width + 1
+            && e.offsetParent !== null && ![...e.children].some((c) => c.getBoundingClientRect().right > width + 1));
+        return `${over} px: ` + wide.slice(0, 6).map((e) => `${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''}`
+            + `${e.className ? '.' + String(e.className).split(' ')[0] : ''}`).join(', ');""")
+    height = driver.execute_script("return document.documentElement.scrollHeight")
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {**metrics, "height": max(PHONE[1], height)})
+    time.sleep(0.3)
+    driver.save_screenshot(str(path))
+    driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     time.sleep(0.3)
     return overflow
 
@@ -106,7 +118,9 @@ def therapist_sets_up(driver, server, shots, reps):
     wait(driver, "return document.querySelectorAll('#patients-table tbody tr a').length === 1", 10)
     driver.find_element(By.ID, "patient-name").send_keys(HOSTILE_NAME)
     driver.find_element(By.CSS_SELECTOR, "#add-patient button[type=submit]").click()
-    code = wait(driver, "const c = document.querySelector('#invitation .code'); return c && c.textContent", 10)
+    # The code shown once the second patient is added (the first's was shown before).
+    code = wait(driver, "const n = document.getElementById('invitation'); const c = n.querySelector('.code');"
+                " return c && n.textContent.includes('Pat <b>One</b>') && c.textContent", 10)
     check("invitation code shown", bool(code) and len(code) == 10, str(code))
     wait(driver, "return document.querySelectorAll('#patients-table tbody tr a').length === 2", 10)
     names = driver.execute_script("return [...document.querySelectorAll('#patients-table tbody tr a')].map(a => a.textContent)")
@@ -129,7 +143,7 @@ def therapist_sets_up(driver, server, shots, reps):
     check("programme saved", bool(saved), str(saved) or visible_text(driver, "programme-status"))
     screenshot_page(driver, shots / "1-therapist-programme.png")
     overflow = phone_shot(driver, shots / "1-therapist-programme-phone.png")
-    check("therapist's patient page fits a phone (390 px)", overflow <= 0, f"scrolls {overflow} px sideways")
+    check("therapist's patient page fits a phone (390 px)", overflow == 0, f"scrolls {overflow} sideways")
     logout(driver)
     return code
 
@@ -178,7 +192,7 @@ def patient_does_a_set(driver, server, shots, code, pass_seconds, expected_reps)
     check("pain 8: no rest timer for a next set", rest == "", repr(rest))
     screenshot_page(driver, shots / "3-patient-stop-advice.png")
     overflow = phone_shot(driver, shots / "3-patient-stop-advice-phone.png")
-    check("live page fits a phone (390 px)", overflow <= 0, f"scrolls {overflow} px sideways")
+    check("live page fits a phone (390 px)", overflow == 0, f"scrolls {overflow} sideways")
     driver.get(f"{server.url}/?item=0")
     stopped = wait(driver, "const r = document.getElementById('stop-advice'); return !r.hidden && r.textContent", 15)
     disabled = driver.execute_script("return document.getElementById('start-camera').disabled")
@@ -265,7 +279,7 @@ def therapist_follows_up(driver, server, shots, reps):
     check("audit log lists the therapist's views", bool(audit) and "viewed" in audit, repr(audit)[:200])
     screenshot_page(driver, shots / "5-therapist-sees-session.png")
     overflow = phone_shot(driver, shots / "5-therapist-sees-session-phone.png")
-    check("therapist's patient page with charts fits a phone (390 px)", overflow <= 0, f"scrolls {overflow} px sideways")
+    check("therapist's patient page with charts fits a phone (390 px)", overflow == 0, f"scrolls {overflow} sideways")
     patient_id = driver.execute_script("return window.ptcoach.clinic.patient.id")
     report = driver.execute_script("return document.getElementById('report-pdf-range').getAttribute('href')")
     pdf = driver.execute_async_script(

@@ -229,12 +229,12 @@ enum ClinicAPI {
                 throw HTTPError(.notFound, message: "no coached set between these dates; choose other dates")
             }
             try await audit(viewer, patient, "exported a report (\(day(from)) to \(day(to - 1)))", store: store)
-            // What the programme asked for over the range: its sets a day times its days a week, pro rata.
+            // What the programme asked for over the range: its sets a day times its days a week, for each week
+            // (begun) of the range since the programme was set.
             let programme = try await store.programme(patientID: patient.id, version: nil)
-            let weeks = (to.timeIntervalSince(max(from, programme?.createdAt ?? from)) / (7 * 86400))
-            let prescribed = programme.map {
-                Int((Double($0.items.reduce(0) { $0 + $1.sets } * $0.daysPerWeek) * max(0, weeks)).rounded())
-            }
+            let start = max(from, PatientProgress.calendar.startOfDay(for: programme?.createdAt ?? from))
+            let weeks = max(0, (to.timeIntervalSince(start) / (7 * 86400)).rounded(.up))
+            let prescribed = programme.map { $0.items.reduce(0) { $0 + $1.sets } * $0.daysPerWeek * Int(weeks) }
             let bytes: [UInt8]
             do {
                 bytes = try reports.summary(

@@ -83,8 +83,10 @@ struct PDFReport {
         let left = Self.margin
         canvas.setFont(size: 20, bold: true)
         canvas.setColor(ReportStyle.ink)
-        page.y += 20
-        canvas.drawText(input.title, x: left, y: page.y)
+        for (index, line) in canvas.wrap(input.title, width: page.contentWidth).enumerated() {
+            page.y += index == 0 ? 20 : 24
+            canvas.drawText(line, x: left, y: page.y)
+        }
         if let subtitle = input.subtitle {
             canvas.setFont(size: 10)
             canvas.setColor(ReportStyle.muted)

@@ -27,7 +27,7 @@ struct ClinicalSummary {
         var line = "\(records.count) set\(records.count == 1 ? "" : "s") on \(days) day\(days == 1 ? "" : "s")"
         if let prescribedSets, prescribedSets > 0 {
             let share = Int((Double(records.filter { $0.programmeItem != nil }.count) / Double(prescribedSets) * 100))
-            line += " (\(prescribedSets) of the programme prescribed over these dates: \(share) % done)"
+            line += " (\(prescribedSets) prescribed by the programme over these dates: \(share) % done)"
         }
         let rated = records.filter { $0.pain != nil }.count
         return line + "; pain rated after \(rated) of them."

@@ -407,7 +407,7 @@ function chart(name, points) {
 }
 
 function panel(title, points, labels, { values, unit = "", band, limit, bars = false, max }) {
-  const w = 640, h = 190, left = 48, right = 16, top = 26, bottom = 34;
+  const w = 640, h = 210, left = 48, right = 16, top = 46, bottom = 34;
   const root = svg("svg", { viewBox: `0 0 ${w} ${h}`, role: "img", "aria-label": title, class: "progress-chart" });
   root.append(svg("text", { x: left, y: 16, class: "chart-title" }, title));
   const numbers = points.flatMap((p) => [...values.map((v) => p[v.key]), ...(band?.(p) ?? []), limit?.(p)]).filter((v) => v != null);
@@ -449,11 +449,14 @@ function panel(title, points, labels, { values, unit = "", band, limit, bars = f
   labels.forEach((label, i) => {
     if (i % every === 0 || i === points.length - 1) root.append(svg("text", { x: x(i), y: h - 12, "text-anchor": "middle", class: "axis" }, label));
   });
-  let lx = w - right;
-  for (const v of [...values].reverse()) {
-    const t = svg("text", { x: lx, y: 16, "text-anchor": "end", class: `legend ${v.cls}` }, `■ ${v.label}`);
-    root.append(t);
-    lx -= 12 + 8 * v.label.length;
+  const legend = [...values.map((v) => [`■ ${v.label}`, v.cls])];
+  if (points.some((p) => band?.(p))) legend.push(["■ target", "band-key"]);
+  if (points.some((p) => limit?.(p) != null)) legend.push(["– – stop past", "limit-key"]);
+  // The key on its own line under the title, left to right.
+  let lx = left;
+  for (const [label, cls] of legend) {
+    root.append(svg("text", { x: lx, y: 34, class: `legend ${cls}` }, label));
+    lx += 16 + 7 * label.length;
   }
   return root;
 }

@@ -115,10 +115,18 @@ async function loadPatients() {
     nameCell.append(link);
     if (!p.joined) nameCell.append(text("span", " (invited)", "hint"));
     const a = p.adherence;
-    row.insertCell().textContent = p.hasProgramme ? `${a.daysDone} of ${a.daysPrescribed}` : "no programme";
-    row.insertCell().textContent = p.hasProgramme ? `${a.setsDone} of ${a.setsPrescribed}` : "–";
-    row.insertCell().textContent = day(p.lastSession);
+    // Each cell says what it holds, for the phone layout where the table's head is hidden.
+    for (const [label, content] of [
+      ["Days this week", p.hasProgramme ? `${a.daysDone} of ${a.daysPrescribed}` : "no programme"],
+      ["Sets this week", p.hasProgramme ? `${a.setsDone} of ${a.setsPrescribed}` : "–"],
+      ["Last session", day(p.lastSession)],
+    ]) {
+      const cell = row.insertCell();
+      cell.textContent = content;
+      cell.dataset.label = label;
+    }
     const flags = row.insertCell();
+    flags.setAttribute("data-label", "Flags");
     flags.className = "flags-cell";
     for (const f of p.flags) flags.append(text("span", f.message, `flag flag-${f.kind}`));
     if (p.needsReview) row.className = "needs-review";
@@ -173,7 +181,10 @@ async function openPatient(id) {
   $("patient-adherence").textContent = data.programme
     ? `This week: ${a.daysDone} of ${a.daysPrescribed} days, ${a.setsDone} of ${a.setsPrescribed} sets.`
     : "No programme yet.";
-  $("patient-flags").replaceChildren(...data.flags.map((f) => flagItem(f, therapist, id)));
+  // A patient sees only what stops an exercise, in their words; the therapist every flag.
+  const flags = therapist ? data.flags : data.flags.filter((f) => f.kind === "stop").map((f) => ({ ...f,
+    message: `${exerciseName(f.exercise)}: stop it for now and contact your therapist. It will be offered again once they have seen your last set.` }));
+  $("patient-flags").replaceChildren(...flags.map((f) => flagItem(f, therapist, id)));
   show($("export-fhir"), therapist);
   $("export-csv").href = `./api/patients/${encodeURIComponent(id)}/export/sets.csv`;
   $("export-fhir").href = `./api/patients/${encodeURIComponent(id)}/export/fhir.json`;
@@ -250,7 +261,9 @@ function renderProgramme(data, therapist) {
       const li = document.createElement("li");
       li.append(text("strong", programme.names[index] ?? exerciseName(item.exercise)), text("span", ` — ${describeItem(item)}`));
       if (item.note) li.append(text("p", item.note, "hint"));
-      if (!therapist) {
+      const stopped = data.flags.some((f) => f.kind === "stop" && f.exercise === item.exercise);
+      if (!therapist && stopped) li.append(" ", text("span", "stopped: contact your therapist", "flag flag-stop"));
+      else if (!therapist) {
         const go = text("a", "Start", "button-link");
         go.href = `./?item=${index}`;
         li.append(" ", go);
@@ -377,6 +390,8 @@ function svg(tag, attributes, content) {
 }
 
 function renderCharts(progress) {
+  state.progress = progress;
+  state.chartWidth = chartWidth();
   const charts = Object.entries(progress ?? {}).map(([exercise, points]) => chart(exerciseName(exercise), points));
   $("charts").replaceChildren(...(charts.length ? charts : [text("p", "No sets yet.", "hint")]));
 }
@@ -388,28 +403,40 @@ function chart(name, points) {
   figure.className = "chart";
   // Dates that differ: a day's sets are told apart by their time.
   const days = points.map((p) => day(p.date));
-  const labels = points.map((p, i) => days.filter((d) => d === days[i]).length > 1 ? dayTime(p.date) : days[i]);
+  const time = (iso) => new Date(iso).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
+  // A day with several sets: its first labelled with the day and time, the others with the time.
+  const labels = points.map((p, i) => days.filter((d) => d === days[i]).length === 1 ? days[i]
+    : days.indexOf(days[i]) === i ? dayTime(p.date) : time(p.date));
+  const span = days[0] === days[days.length - 1] ? days[0] : `${days[0]} to ${days[days.length - 1]}`;
   const panels = [
-    panel(`${name}: peak angle (°) against the prescribed target`, points, labels, {
+    panel("Peak angle against the prescribed target", points, labels, {
       values: [{ key: "peakAngle", cls: "angle", label: "peak angle" }], unit: "°",
       band: (p) => p.targetMin != null && p.targetMax != null ? [p.targetMin, p.targetMax] : null,
       limit: (p) => p.safetyMax,
     }),
-    panel(`${name}: repetitions done against prescribed`, points, labels, {
+    panel("Repetitions: done and prescribed", points, labels, {
       values: [{ key: "reps", cls: "reps", label: "done" }, { key: "prescribedReps", cls: "prescribed", label: "prescribed" }], bars: true,
     }),
-    panel(`${name}: pain and difficulty (0–10)`, points, labels, {
+    panel("Pain and difficulty (0–10)", points, labels, {
       values: [{ key: "pain", cls: "pain", label: "pain" }, { key: "difficulty", cls: "difficulty", label: "difficulty" }], max: 10,
     }),
   ];
-  figure.append(text("figcaption", `${name}: ${points.length} set${points.length === 1 ? "" : "s"}`), ...panels);
+  figure.append(text("figcaption", `${name}: ${points.length} set${points.length === 1 ? "" : "s"}, ${span}`), ...panels);
   return figure;
 }
 
+/** The charts' drawing width: the page's, so that a phone's labels stay as large as a laptop's. */
+function chartWidth() {
+  return Math.round(Math.max(320, Math.min(640, document.documentElement.clientWidth - 72)));
+}
+window.addEventListener("resize", () => {
+  if (state.progress && chartWidth() !== state.chartWidth) renderCharts(state.progress);
+});
+
 function panel(title, points, labels, { values, unit = "", band, limit, bars = false, max }) {
-  const w = 640, h = 210, left = 48, right = 16, top = 46, bottom = 34;
+  const w = state.chartWidth ?? 640, h = 210, left = 48, right = 16, top = 46, bottom = 34;
   const root = svg("svg", { viewBox: `0 0 ${w} ${h}`, role: "img", "aria-label": title, class: "progress-chart" });
-  root.append(svg("text", { x: left, y: 16, class: "chart-title" }, title));
+  root.append(svg("text", { x: 8, y: 16, class: "chart-title" }, title));
   const numbers = points.flatMap((p) => [...values.map((v) => p[v.key]), ...(band?.(p) ?? []), limit?.(p)]).filter((v) => v != null);
   if (!numbers.length) {
     root.append(svg("text", { x: w / 2, y: h / 2, "text-anchor": "middle", class: "axis" }, "nothing recorded"));
@@ -445,7 +472,7 @@ function panel(title, points, labels, { values, unit = "", band, limit, bars = f
     }
   });
   // One date label per set, thinned when crowded.
-  const every = Math.ceil(points.length / 6);
+  const every = Math.ceil(points.length / Math.max(1, Math.floor((w - left) / 150)));
   labels.forEach((label, i) => {
     if (i % every === 0 || i === points.length - 1) root.append(svg("text", { x: x(i), y: h - 12, "text-anchor": "middle", class: "axis" }, label));
   });
@@ -453,7 +480,7 @@ function panel(title, points, labels, { values, unit = "", band, limit, bars = f
   if (points.some((p) => band?.(p))) legend.push(["■ target", "band-key"]);
   if (points.some((p) => limit?.(p) != null)) legend.push(["– – stop past", "limit-key"]);
   // The key on its own line under the title, left to right.
-  let lx = left;
+  let lx = 8;
   for (const [label, cls] of legend) {
     root.append(svg("text", { x: lx, y: 34, class: `legend ${cls}` }, label));
     lx += 16 + 7 * label.length;

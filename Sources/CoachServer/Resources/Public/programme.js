@@ -35,8 +35,12 @@ export function showStop(text) {
     show(el, !!text);
   }
   if (text) {
-    if (programme.entry) ui.startCamera.disabled = true;
+    if (programme.entry) {
+      ui.startCamera.disabled = true;
+      setText(ui.bannerTitle, `${programme.name}: stopped until your therapist has seen your last set`);
+    }
     show(ui.rest, false);
+    show($("again"), false);
     clearInterval(programme.timer);
   }
   window.ptcoach.state.stop = text ?? null;
@@ -97,7 +101,7 @@ export function onSummary(msg) {
   programme.session = msg.session ?? null;
   programme.practice = msg.practice ?? programme.practice;
   // The banner names the next set that counts: after practice, the same one as before.
-  if (programme.entry) {
+  if (programme.entry && !programme.stopped) {
     if (!programme.practice && programme.setNumber) programme.next = programme.setNumber + 1;
     setText(ui.bannerTitle, setTitle(programme.next));
   }

@@ -1,17 +1,13 @@
 import ArgumentParser
+import Foundation
 
 /// The entry point: the command line's own rules first, then ``CoachCommand``.
 @main
 enum Main {
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        // A refused option shows the usage of the subcommand it was given to, not the top level's.
-        let named: any ParsableCommand.Type =
-            CoachCommand.configuration.subcommands.first {
-                $0._commandName == arguments.first || $0.configuration.aliases.contains(arguments.first ?? "")
-            } ?? CoachCommand.self
         if let error = CoachCommand.repeatedOption(in: arguments) ?? CoachCommand.negativeValue(in: arguments) {
-            named.exit(withError: error)
+            refuse(error.message)
         }
         do {
             var command = try CoachCommand.parseAsRoot(arguments)
@@ -20,9 +16,20 @@ enum Main {
             } else {
                 try command.run()
             }
+        } catch let error as ValidationError {
+            // Refused by the command itself, once parsed: one line, exit 64.
+            refuse(error.message)
+        } catch let error as CLIError where error.exitCode != 1 {
+            refuse(error.message, status: error.exitCode)
         } catch {
-            named.exit(withError: error)
+            CoachCommand.exit(withError: error)
         }
+    }
+
+    /// Prints a refused option or value as one line and exits with `status` (64: a usage error).
+    static func refuse(_ message: String, status: Int32 = ExitCode.validationFailure.rawValue) -> Never {
+        FileHandle.standardError.write(Data("Error: \(message)\n".utf8))
+        CoachCommand.exit(withError: ExitCode(status))
     }
 }
 
@@ -44,15 +51,28 @@ struct CoachCommand: AsyncParsableCommand {
     )
 }
 
-/// A failure of the work the user can fix: printed as one line (`Error: …`), exit code 1. A refused option or value
-/// is a `ValidationError` instead (exit code 64, with the usage).
+/// A failure the user can fix: printed as one line (`Error: …`); exit code 1 when the work failed, 64 when an
+/// option or value was refused (``refused(_:)``, as a `ValidationError` is).
 struct CLIError: Error, CustomStringConvertible {
     var message: String
+    var exitCode: Int32 = 1
     init(_ message: String) { self.message = message }
     var description: String { message }
+
+    /// An option or value the command refuses, found once it runs (an unknown exercise, a report type): exit 64.
+    static func refused(_ message: String) -> CLIError {
+        var error = CLIError(message)
+        error.exitCode = ExitCode.validationFailure.rawValue
+        return error
+    }
 }
 
 extension CoachCommand {
+    /// The exit status `main` gives for `error` (a refused ``CLIError`` is 64, as a `ValidationError`).
+    static func exitStatus(for error: any Error) -> Int32 {
+        (error as? CLIError)?.exitCode ?? exitCode(for: error).rawValue
+    }
+
     /// A usage error (exit 64) for an option given twice: every option takes one value, and the parser would
     /// silently keep the last (`--exercise squat --exercise lunge` analysed a lunge). `nil` when none is repeated;
     /// words after `--` are not options.

@@ -122,7 +122,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
         }
         let library = try Self.loadLibrary(directory: exercisesDirectory)
         if exercise != nil, model != nil {
-            throw ValidationError(
+            throw CLIError.refused(
                 "give --exercise or --model, not both: --model finds the exercise that --exercise names"
             )
         }
@@ -132,7 +132,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
             do {
                 definition = try library.exercise(id: exercise)
             } catch {
-                throw ValidationError("--exercise " + error.message)
+                throw CLIError.refused("--exercise " + error.message)
             }
         }
         if let hold, let id = definition?.id {

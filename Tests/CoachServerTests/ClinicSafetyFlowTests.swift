@@ -4,6 +4,8 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import HummingbirdWSClient
+import HummingbirdWSTesting
 import NIOCore
 import PoseKit
 import Testing
@@ -145,5 +147,49 @@ struct ClinicSafetyFlowTests {
              "safetyBreaches":[],"measurementReliable":true,"gapSeconds":0}
             """
         return try JSONDecoder().decode(Repetition.self, from: Data(json.utf8))
+    }
+
+    @Test("On the live socket: a sample video's set is practice with no set number; a stopped exercise is refused")
+    func liveSocketStopsAndPractice() async throws {
+        let (store, _) = try LiveTestServer.store()
+        let app = try LiveTestServer.application(store: store)
+        try await app.test(.live) { client in
+            let clinic = try await Access.clinic(store, client)
+            let (patient, therapist) = (clinic.logins[.patientA]!, clinic.logins[.therapistA]!)
+            let programme =
+                #"{"daysPerWeek":3,"items":[{"exercise":"squat","sets":3,"reps":10,"restSeconds":60,"note":""}]}"#
+            #expect(
+                try await Self.call(client, therapist, .put, "/api/patients/\(clinic.patientA.id)/programme", programme)
+                    .status == 200
+            )
+            var configuration = WebSocketClientConfiguration()
+            configuration.additionalHeaders = [.cookie: patient.cookie]
+            // A sample video from the programme's item: coached with its prescription, practice, no set number.
+            let sample = LiveMailbox()
+            try await LiveTestServer.session(client, mailbox: sample, configuration: configuration) { outbound in
+                try await outbound.write(.text(#"{"type":"start","input":"camera","programmeItem":0,"sample":true}"#))
+                let ready = try await sample.wait(for: "ready")
+                #expect(ready["practice"]?.stringValue == "sample-video")
+                #expect(ready["programme"]?["set"] == .null && ready["reps"]?.intValue == 10)
+            }
+            // Pain 8 on a counted squat: the next start of the squat is refused with the advice.
+            try await Self.closedSet("hurt", of: clinic.patientA, store: store)
+            try await store.rate(setID: "hurt", pain: 8, difficulty: 5)
+            let refused = LiveMailbox()
+            try await LiveTestServer.session(client, mailbox: refused, configuration: configuration) { outbound in
+                try await outbound.write(.text(#"{"type":"start","input":"camera","programmeItem":0}"#))
+                let error = try await refused.wait(for: "error")
+                #expect(error["code"]?.stringValue == "stopped")
+                #expect(error["message"]?.stringValue?.contains("contact your therapist") == true)
+                #expect(await refused.all("ready").isEmpty)
+            }
+            #expect(try await Self.call(client, therapist, .post, "/api/sessions/hurt/review", "{}").status == 200)
+            let offered = LiveMailbox()
+            try await LiveTestServer.session(client, mailbox: offered, configuration: configuration) { outbound in
+                try await outbound.write(.text(#"{"type":"start","input":"camera","programmeItem":0}"#))
+                let ready = try await offered.wait(for: "ready")
+                #expect(ready["practice"] == .null && ready["programme"]?["set"]?.intValue == 1)
+            }
+        }
     }
 }

@@ -310,6 +310,11 @@ public enum CoachServer {
         var subtitle =
             "Live set, \(formatter.string(from: reported.set.startedAt)) · \(String(format: "%.1f", summary.durationSeconds)) s"
         if let figures = reported.hand?.figures { subtitle += " · " + figures }
+        switch reported.set.practice {
+        case .sampleVideo?: subtitle += " · practice with a sample video: not the patient's set"
+        case .unprescribed?: subtitle += " · practice, not from the programme: does not count"
+        case nil: break
+        }
         return (summary.headline(isHold: isHold), subtitle)
     }
 

@@ -141,7 +141,7 @@ let package = Package(
             name: "CoachStoreTests",
             dependencies: [
                 "CoachStore", "CoachKit", "CoachTestSupport",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings
         ),

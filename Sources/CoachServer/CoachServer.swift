@@ -263,7 +263,9 @@ public enum CoachServer {
                 viewer.user.role == .patient
                 ? [viewer.user] : try await hub.store.patients(therapistID: viewer.user.id)
             for patient in patients {
+                // Practice sets (a sample video, or not from the programme and not kept) are not the patient's.
                 sets += try await hub.store.sets(patientID: patient.id, since: nil, limit: limit)
+                    .filter { $0.practice == nil }
             }
             sets = Array(sets.sorted { $0.startedAt > $1.startedAt }.prefix(limit))
             return json(.array(sets.map { .object(setJSON($0)) }))
@@ -331,6 +333,11 @@ public enum CoachServer {
         var subtitle =
             "Live set, \(formatter.string(from: reported.set.startedAt)) · \(String(format: "%.1f", summary.durationSeconds)) s"
         if let figures = reported.hand?.figures { subtitle += " · " + figures }
+        switch reported.set.practice {
+        case .sampleVideo?: subtitle += " · practice with a sample video: not the patient's set"
+        case .unprescribed?: subtitle += " · practice, not from the programme: does not count"
+        case nil: break
+        }
         return (summary.headline(isHold: isHold), subtitle)
     }
 
@@ -389,6 +396,11 @@ public enum CoachServer {
             "difficulty": set.difficulty.map { .number(Double($0)) } ?? .null,
             "peakAngle": set.peakAngle.map(JSONValue.number) ?? .null,
             "safetyWarnings": .number(Double(set.safetyWarnings)),
+            "practice": set.practice.map { .string($0.rawValue) } ?? .null,
+            "programmeVersion": set.programmeVersion.map { .number(Double($0)) } ?? .null,
+            "prescription": set.prescription.map { LiveMessage.codable($0) } ?? .null,
+            "stop": set.stopReason.map(JSONValue.string) ?? .null,
+            "reviewedAt": optional(set.reviewedAt.map(formatter.string(from:))),
             "report": set.summaryJSON == nil || set.summaryJSON == "null"
                 ? .null
                 : .object([
@@ -450,6 +462,15 @@ struct SampleVideos: Sendable {
             let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
             list.append(Sample(name: name, path: path, exercise: fields[1], reps: Int(fields[2])))
         }
-        self.list = list.sorted { ($0.exercise, $0.name) < ($1.exercise, $1.name) }
+        // Plain names for the list ("Squat, example 3 (2 repetitions)"), numbered within each exercise.
+        let names = Dictionary(library.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+        var numbered: [String: Int] = [:]
+        self.list = list.sorted { ($0.exercise, $0.name) < ($1.exercise, $1.name) }.map { sample in
+            var sample = sample
+            numbered[sample.exercise, default: 0] += 1
+            let reps = sample.reps.map { " (\($0) repetition\($0 == 1 ? "" : "s"))" } ?? ""
+            sample.name = "\(names[sample.exercise] ?? sample.exercise), example \(numbered[sample.exercise]!)\(reps)"
+            return sample
+        }
     }
 }

@@ -182,6 +182,8 @@ actor LiveConnection {
             }
             exercise = found
         }
+        // Frames from a sample video are practice: never the patient's set.
+        let isSample = json["sample"] == .bool(true)
         // A set of the patient's programme: the therapist's prescription replaces the library's numbers.
         var followed: (programme: Programme, item: Int, setNumber: Int)?
         if let value = json["programmeItem"], value != .null {
@@ -210,13 +212,13 @@ actor LiveConnection {
                 fail("bad-message", "'\(hand.id)' is a hand exercise: send camera frames (\"input\": \"camera\")")
                 return true
             }
-            let today =
-                (try? await hub.store.sets(
-                    patientID: patient.id,
-                    since: PatientProgress.calendar.startOfDay(for: .now),
-                    limit: 1000
-                )) ?? []
-            let done = today.filter { $0.programmeItem == index && $0.programmeVersion == programme.version }.count
+            let recent = (try? await hub.store.sets(patientID: patient.id, since: nil, limit: 1000)) ?? []
+            // After pain 7 or more, or a safety stop, the exercise waits for the therapist (a sample video aside).
+            if !isSample, let stop = StopAdvice.blocking(recent, exercise: programme.items[index].exercise) {
+                fail("stopped", StopAdvice.text(for: stop, name: exercise?.name ?? hand?.name))
+                return true
+            }
+            let done = StopAdvice.setsDoneToday(recent, item: index, version: programme.version)
             followed = (programme, index, done + 1)
         }
         let inputName = json["input"]?.stringValue ?? "camera"
@@ -343,7 +345,12 @@ actor LiveConnection {
         record.patientID = patient?.id
         record.programmeVersion = followed?.programme.version
         record.programmeItem = followed?.item
-        record.setNumber = followed?.setNumber
+        record.prescription = followed.map { $0.programme.items[$0.item] }
+        // A logged-in patient's set counts when it follows the programme with their own camera; else it is practice.
+        if patient != nil {
+            record.practice = isSample ? .sampleVideo : followed == nil ? .unprescribed : nil
+        }
+        record.setNumber = record.practice == nil ? followed?.setNumber : nil
         do {
             try await store.open(record)
         } catch {
@@ -358,6 +365,7 @@ actor LiveConnection {
             "type": .string("ready"), "session": .string(id), "input": .string(input.rawValue),
             "maxFrameBytes": .number(Double(hub.configuration.maxFrameBytes)),
             "reps": reps.map { .number(Double($0)) } ?? .null,
+            "practice": record.practice.map { .string($0.rawValue) } ?? .null,
         ]
         ready["exercise"] =
             exercise.map {
@@ -372,7 +380,8 @@ actor LiveConnection {
         if let followed {
             let item = followed.programme.items[followed.item]
             ready["programme"] = .object([
-                "item": .number(Double(followed.item)), "set": .number(Double(followed.setNumber)),
+                "item": .number(Double(followed.item)),
+                "set": record.setNumber.map { .number(Double($0)) } ?? .null,
                 "sets": .number(Double(item.sets)), "restSeconds": .number(item.restSeconds),
                 "holdSeconds": item.holdSeconds.map(JSONValue.number) ?? .null, "note": .string(item.note),
                 "target": (exercise?.target ?? hand?.target).map { .array([.number($0.min), .number($0.max)]) }

@@ -193,9 +193,16 @@ final class LiveHub: Service, @unchecked Sendable {
         let hand = set.hands == nil ? "false" : "true"
         let endEvents = JSONValue.array(outcome.events.compactMap(LiveMessage.event)).jsonText
         let message = storageProblem ?? outcome.problem
+        // A patient's set that crossed a safety limit stops the exercise (StopAdvice); practice is said too.
+        let saved = try? await store.set(id: set.id)
+        let stop = saved.flatMap {
+            $0.patientID == nil || $0.stopReason == nil ? nil : StopAdvice.text(for: $0, name: nil)
+        }
         return
             "{\"type\":\"summary\",\"session\":\"\(set.id)\",\"dropped\":\(set.droppedFrames),\"events\":\(endEvents),"
             + "\"message\":\(message.map { JSONValue.string($0).jsonText } ?? "null"),"
+            + "\"stop\":\(stop.map { JSONValue.string($0).jsonText } ?? "null"),"
+            + "\"practice\":\(saved?.practice.map { JSONValue.string($0.rawValue).jsonText } ?? "null"),"
             + "\"hand\":\(hand),\"report\":\(report),\"summary\":\(outcome.json)}"
     }
 

@@ -128,6 +128,14 @@ public final class SQLiteClinicStore: ClinicStore {
             }
             try db.create(index: "liveSet_patient", on: "liveSet", columns: ["patientID", "startedAt"])
         }
+        migrator.registerMigration("v3: practice sets, the prescription followed, the therapist's review") { db in
+            try db.alter(table: "liveSet") { t in
+                t.add(column: "practice", .text)
+                t.add(column: "prescriptionJSON", .text)
+                t.add(column: "reviewedAt", .datetime)
+                t.add(column: "reviewedBy", .text)
+            }
+        }
         return migrator
     }
 
@@ -138,16 +146,19 @@ public final class SQLiteClinicStore: ClinicStore {
         """
 
     public func open(_ set: SetRecord) async throws(StoreError) {
+        let prescription = try StoreCoding.json(set.prescription)
         try await write("save the new set") { db in
             try db.execute(
                 sql: """
                     INSERT INTO liveSet (id, startedAt, input, exercise, exerciseName, prescribedReps,
-                        prescribedHoldSeconds, reps, status, patientID, programmeVersion, programmeItem, setNumber)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, 0, 'open', ?, ?, ?, ?)
+                        prescribedHoldSeconds, reps, status, patientID, programmeVersion, programmeItem, setNumber,
+                        practice, prescriptionJSON)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, 0, 'open', ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     set.id, set.startedAt, set.input, set.exercise, set.exerciseName, set.prescribedReps,
                     set.prescribedHoldSeconds, set.patientID, set.programmeVersion, set.programmeItem, set.setNumber,
+                    set.practice?.rawValue, prescription,
                 ]
             )
         }
@@ -249,6 +260,24 @@ public final class SQLiteClinicStore: ClinicStore {
             try db.execute(
                 sql: "UPDATE liveSet SET pain = ?, difficulty = ? WHERE id = ?",
                 arguments: [pain, difficulty, setID]
+            )
+        }
+    }
+
+    public func setPractice(setID: String, _ practice: SetRecord.Practice?) async throws(StoreError) {
+        try await write("mark the set") { db in
+            try db.execute(
+                sql: "UPDATE liveSet SET practice = ? WHERE id = ?",
+                arguments: [practice?.rawValue, setID]
+            )
+        }
+    }
+
+    public func review(setID: String, by therapistID: String, at date: Date) async throws(StoreError) {
+        try await write("save the review") { db in
+            try db.execute(
+                sql: "UPDATE liveSet SET reviewedAt = ?, reviewedBy = ? WHERE id = ?",
+                arguments: [date, therapistID, setID]
             )
         }
     }
@@ -496,7 +525,7 @@ public final class SQLiteClinicStore: ClinicStore {
         )
     }
 
-    private static func record(_ row: Row) -> SetRecord {
+    private static func record(_ row: Row) throws -> SetRecord {
         var record = SetRecord(
             id: row["id"],
             startedAt: row["startedAt"],
@@ -519,6 +548,10 @@ public final class SQLiteClinicStore: ClinicStore {
         record.difficulty = row["difficulty"]
         record.safetyWarnings = row["safetyWarnings"]
         record.peakAngle = row["peak"]
+        record.practice = try StoreCoding.practice(row["practice"], setID: record.id)
+        record.prescription = StoreCoding.prescription(row["prescriptionJSON"])
+        record.reviewedAt = row["reviewedAt"]
+        record.reviewedBy = row["reviewedBy"]
         return record
     }
 

@@ -225,7 +225,8 @@ def camera_set(driver, server, args, pass_seconds, expected_reps):
     reps = summary.get("reps")
     check("repetitions counted", isinstance(reps, int) and abs(reps - expected_reps) <= 1,
           f"{reps} counted, {expected_reps} labelled (±1); exercise {summary.get('exercise')}")
-    spoken = driver.execute_script("return window.__spoken")
+    # The coach's cues, not the page's own hands-free instructions said at the start.
+    spoken = [t for t in driver.execute_script("return window.__spoken") if not t.startswith("Hands-free")]
     check("cue spoken", len(spoken) >= 1, f"{len(spoken)} speak() calls: {spoken[:5]}")
     links = [driver.find_element(By.ID, i).get_attribute("href") for i in ("report-html", "report-pdf")]
     report_ok = all(link and "/api/sessions/" in link for link in links)
@@ -252,10 +253,11 @@ def sample_set(driver, server, args):
         return
     open_page(driver, server.url)
     # The test's own video when it is a sample (a side-view squat), else the first.
-    names = [s.get("name") for s in samples]
+    # Samples are listed by plain names ("Squat, example 3"); their files are in their urls.
+    names = [Path(s.get("url", "")).stem for s in samples]
     if args.video_stem in names:
         Select(driver.find_element(By.ID, "sample")).select_by_index(names.index(args.video_stem))
-    chosen = Select(driver.find_element(By.ID, "sample")).first_selected_option.text
+    chosen = names[int(Select(driver.find_element(By.ID, "sample")).first_selected_option.get_attribute("value"))]
     driver.find_element(By.ID, "start-sample").click()
     state = wait_for(driver, lambda s: s["framesAnswered"] >= 5, 30)
     playing = driver.execute_script(

@@ -7,42 +7,42 @@ import PoseKit
 enum AnalysisOutputs {
     /// Checks the output paths before any work starts, so a bad name costs nothing and the input is never touched.
     ///
-    /// - Throws: ``CLIError`` for an unknown extension, an output equal to the input, a missing folder, or an
-    ///   existing file without `--overwrite`.
+    /// - Throws: ``CLIError/refused(_:)`` (exit 64: a refused value) for an unknown extension, an output equal to the
+    ///   input, a missing folder, or an existing file without `--overwrite`.
     static func validate(annotate: String?, report: String?, input: String, overwrite: Bool) throws {
         if let annotate {
             let ext = (annotate as NSString).pathExtension.lowercased()
             guard ["mp4", "m4v", "mov", "webm"].contains(ext) else {
-                throw CLIError("--annotate \(annotate): name the video .mp4 (H.264) or .webm (VP9)")
+                throw CLIError.refused("--annotate \(annotate): name the video .mp4 (H.264) or .webm (VP9)")
             }
             try check(annotate, option: "--annotate", input: input, overwrite: overwrite)
         }
         if let report {
             guard ReportWriter.Format(path: report) != nil else {
-                throw CLIError("--report \(report): unknown report type; name it .html, .pdf or .json")
+                throw CLIError.refused("--report \(report): unknown report type; name it .html, .pdf or .json")
             }
             try check(report, option: "--report", input: input, overwrite: overwrite)
         }
         if let annotate, let report, same(annotate, report) {
-            throw CLIError("--annotate and --report name the same file \(report); give them different names")
+            throw CLIError.refused("--annotate and --report name the same file \(report); give them different names")
         }
     }
 
     static func check(_ path: String, option: String, input: String, overwrite: Bool) throws {
         if same(path, input) {
-            throw CLIError("\(option) \(path) is the input file; choose another name so the input is kept")
+            throw CLIError.refused("\(option) \(path) is the input file; choose another name so the input is kept")
         }
         let folder = (path as NSString).deletingLastPathComponent
         var isDirectory: ObjCBool = false
         let directory = folder.isEmpty ? "." : folder
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw CLIError("\(option) \(path): the folder \(directory) does not exist; create it first")
+            throw CLIError.refused("\(option) \(path): the folder \(directory) does not exist; create it first")
         }
         guard FileManager.default.isWritableFile(atPath: directory) else {
-            throw CLIError("\(option) \(path): the folder \(directory) is not writable")
+            throw CLIError.refused("\(option) \(path): the folder \(directory) is not writable")
         }
         if FileManager.default.fileExists(atPath: path), !overwrite {
-            throw CLIError("\(option) \(path) already exists; pass --overwrite to replace it")
+            throw CLIError.refused("\(option) \(path) already exists; pass --overwrite to replace it")
         }
     }
 

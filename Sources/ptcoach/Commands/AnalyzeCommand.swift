@@ -122,7 +122,9 @@ struct AnalyzeCommand: AsyncParsableCommand {
         }
         let library = try Self.loadLibrary(directory: exercisesDirectory)
         if exercise != nil, model != nil {
-            throw CLIError("give --exercise or --model, not both: --model finds the exercise that --exercise names")
+            throw CLIError.refused(
+                "give --exercise or --model, not both: --model finds the exercise that --exercise names"
+            )
         }
         let classifier = try model.map(ClassifierInput.model(at:))
         var definition: ExerciseDefinition?
@@ -130,7 +132,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
             do {
                 definition = try library.exercise(id: exercise)
             } catch {
-                throw CLIError(error.description)
+                throw CLIError.refused("--exercise " + error.message)
             }
         }
         if let hold, let id = definition?.id {

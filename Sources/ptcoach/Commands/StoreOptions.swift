@@ -20,6 +20,17 @@ struct StoreOptions: ParsableArguments {
             ?? dataDirectory + "/ptcoach.sqlite"
     }
 
+    /// The options that name this database on another command's line (`ptcoach users add` beside a server): the
+    /// data directory as an absolute path, or the PostgreSQL URL with its password left for the user to fill in.
+    var commandLine: String {
+        if let postgres, var parts = URLComponents(string: postgres) {
+            if parts.password != nil { parts.password = "PASSWORD" }
+            return "--postgres '\(parts.string ?? postgres)'"
+        }
+        let path = URL(fileURLWithPath: dataDirectory).standardizedFileURL.path
+        return "--data-directory " + (path.contains(" ") ? "'\(path)'" : path)
+    }
+
     func open() async throws -> any ClinicStore {
         do {
             if let postgres { return try await PostgresClinicStore(url: postgres) }

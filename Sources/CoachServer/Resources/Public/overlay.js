@@ -242,7 +242,7 @@ function drawGauge(ctx, state, unit) {
   ctx.stroke();
 
   const size = 13 * unit;
-  label(ctx, "ROM", x + w / 2, y - 10 * unit, size, "#fff", "center");
+  label(ctx, "Range", x + w / 2, y - 10 * unit, size, "#fff", "center");
   label(ctx, `${Math.round(rom * 100)}%`, x + w / 2, y + h + 8 * unit + size, size, "#fff", "center");
   if (Array.isArray(state.target) && state.angleUnit !== "") {
     const unitText = state.angleUnit ?? "°";

@@ -12,6 +12,8 @@ together, staggered across one frame interval.
 
     live-load.py --url ws://127.0.0.1:8080/live --mode camera --video squat_17.mp4 --clients 4 --fps 15 --seconds 30
     live-load.py --url ... --mode keypoints --track bicep_good_1.jsonl --fps 30 --find-max
+    live-load.py --url ... --clips clips.csv --clients 4 --fps 15   # CSV: video,exercise,truth; client k plays
+        clip k mod their number once, whole, 640 wide in its own aspect, and its count is reported against truth
     --server-pid PID   also samples the server's RSS (/proc/PID/status VmRSS) every second
     --json             prints the results as one JSON object on stdout (the text report goes to stderr)
 

@@ -72,7 +72,7 @@ extension ReportInput.Exercise {
         }
         let events =
             summary.formIssues.map { ReportInput.Event(seconds: $0.seconds, text: $0.cue) }
-            + summary.safetyWarnings.map { ReportInput.Event(seconds: $0.seconds, text: $0.text, isSafety: true) }
+            + summary.safetyWarnings.map { ReportInput.Event(seconds: $0.seconds, text: Self.text(of: $0), isSafety: true) }
         let angleName =
             definition?.primaryAngle.displayName ?? summary.repetitions.first?.angles.first?.angle.displayName
             ?? "angle"
@@ -95,5 +95,15 @@ extension ReportInput.Exercise {
             holdTargetSeconds: summary.holds.first?.targetSeconds ?? definition?.hold?.seconds,
             isHold: definition?.isHold ?? false
         )
+        formNotCheckedReason = summary.formNotCheckedReason
+    }
+
+    /// A safety crossing on the timeline: its words, with how far past the limit it went and for how long ("Don't
+    /// lock your knees (peak 168°, limit 160°, 0.2 s)").
+    static func text(of warning: SafetyWarning) -> String {
+        guard let peak = warning.peak else { return warning.text }
+        let unit = warning.angle.unit
+        let duration = warning.durationSeconds.map { ", " + HTMLText.number($0, decimals: 1) + " s" } ?? ""
+        return "\(warning.text) (peak \(HTMLText.number(peak))\(unit), limit \(HTMLText.number(warning.limit))\(unit)\(duration))"
     }
 }

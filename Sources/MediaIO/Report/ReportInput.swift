@@ -169,6 +169,9 @@ public struct ReportInput: Sendable {
         public var isHold: Bool
         /// Further measurements charted under the angle, each on its own chart (per-finger flexion).
         public var moreSeries: [Series] = []
+        /// Why no repetition's form was checked, when none was ("the camera view does not suit the exercise",
+        /// "nobody was seen"): the report then says "form not checked: <reason>", never "no form issues".
+        public var formNotCheckedReason: String?
 
         /// This exercise with `series` as its angle chart (for the charts of ``moreSeries``).
         func charting(_ series: Series) -> Exercise {

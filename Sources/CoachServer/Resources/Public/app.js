@@ -24,8 +24,9 @@ const ui = {
 // The test hook: a test reads this with execute_script.
 // `provisional`: the repetition shown as provisional (no exercise given), or null; `provisionalEvents`: how many
 // were shown, confirmed and withdrawn.
+// `repetitions`: the repetitions as the events tell them (a `rep` adds one, a `repsRevised` replaces them all).
 const hook = {
-  reps: 0, framesSent: 0, framesAnswered: 0, lastState: null, summary: null, posesDrawn: 0,
+  reps: 0, framesSent: 0, framesAnswered: 0, lastState: null, summary: null, posesDrawn: 0, repetitions: [],
   provisional: null, provisionalEvents: { shown: 0, confirmed: 0, withdrawn: 0 },
   // Hand sets: frames whose hands were drawn, the most hands received in one frame, the gesture states seen and the
   // colour drawn on the index tip when pinched.
@@ -40,6 +41,7 @@ let session = null;
 let stream = null; // the camera's MediaStream
 let answeredOnce = false;
 let prescribed = null;
+let exerciseGiven = false; // the set's exercise was given (picked, or the programme's), not recognised
 // A logged-in patient following their programme (?item=N): the item, the server's answer, the CSRF token.
 const programme = { item: null, entry: null, name: "", csrf: null, setNumber: null, sets: null, rest: 0, timer: null };
 
@@ -169,6 +171,7 @@ function begin({ playOnReady = false } = {}) {
   setRunning(true);
   const start = startMessage();
   prescribed = start.reps ?? null;
+  exerciseGiven = !!(start.exercise || start.programmeItem != null);
   session = new LiveSession(ui.video, {
     ready(msg) {
       prescribed = msg.reps ?? prescribed;
@@ -254,7 +257,7 @@ function resetHud() {
   answeredOnce = false;
   show(ui.idle, false);
   Object.assign(hook, {
-    reps: 0, framesSent: 0, framesAnswered: 0, lastState: null, summary: null,
+    reps: 0, framesSent: 0, framesAnswered: 0, lastState: null, summary: null, repetitions: [],
     provisional: null, provisionalEvents: { shown: 0, confirmed: 0, withdrawn: 0 },
     handsDrawn: 0, handsReceived: 0, gestures: [], pinchedPixel: null, pinchedFrame: null, setStates: [],
   });
@@ -290,6 +293,7 @@ function onFrame(msg, image, stats) {
   // A repetition that confirms the provisional one shown was counted already: no second bump.
   const confirms = events.some((e) => e.type === "repProvisionalEnded" && e.confirmed);
   for (const event of events) {
+    applyRepetitionEvent(event);
     if (event.type === "cue") speaker.say(event.text, event.kind);
     if ((event.type === "rep" && !confirms) || event.type === "handRep") bump();
     if (event.type === "repProvisional") onProvisional(event.repetition);
@@ -297,6 +301,12 @@ function onFrame(msg, image, stats) {
   }
   if (msg.gesture) renderGesture(msg.gesture);
   if (state) renderState(state, msg.pose ?? (hands?.length ? hands : null));
+}
+
+/** Follows the repetitions as docs/live-protocol.md tells them: a `rep` adds one, a `repsRevised` replaces all. */
+function applyRepetitionEvent(event) {
+  if (event.type === "rep" || event.type === "handRep") hook.repetitions.push(event.repetition);
+  if (event.type === "repsRevised") hook.repetitions = event.repetitions ?? [];
 }
 
 /** Records the gesture state (for the test hook) and, when pinched, the colour drawn on the index tip. */
@@ -351,7 +361,10 @@ function renderState(state, pose) {
   show(ui.repCounter, true);
 
   const name = state.exerciseName ?? (state.recognition === "noPerson" ? "Looking for you…" : "Recognising…");
-  const confidence = state.exercise && Number.isFinite(state.confidence) ? `${Math.round(state.confidence * 100)}% sure` : "";
+  // How sure the recogniser is: only of an exercise it recognised in someone it sees (an exercise given is not a
+  // guess, and "100% sure" beside nobody seen is no truth).
+  const recognised = !exerciseGiven && state.exercise && state.recognition === "exercise" && !!pose;
+  const confidence = recognised && Number.isFinite(state.confidence) ? `${Math.round(state.confidence * 100)}% sure` : "";
   if (ui.badge.dataset.text !== name + confidence) {
     ui.badge.dataset.text = name + confidence;
     const small = document.createElement("small");
@@ -370,11 +383,12 @@ function renderState(state, pose) {
     ? "Hold your hand up to the camera, all of it in the picture"
     : "Stand where the camera can see all of you"));
 
-  // One message at a time: a cue that repeats the set-up guidance shown above is not shown twice.
+  // One message at a time: a cue that repeats the set-up guidance shown above is not shown twice, and a safety
+  // crossing is the warning banner's alone (it was shown in both at once).
   const cue = textOf(state.cue);
   setText(ui.cue, cue ?? "");
   ui.cue.dataset.kind = state.cueKind ?? "";
-  show(ui.cue, !!cue && cue !== setup);
+  show(ui.cue, !!cue && cue !== setup && cue !== warning && state.cueKind !== "safety");
 }
 
 function bump() {
@@ -397,7 +411,10 @@ function renderStatus(s) {
 function onSummary(msg) {
   const summary = msg.summary ?? {};
   // The set's end may withdraw (or confirm) the provisional repetition shown.
-  for (const event of msg.events ?? []) if (event.type === "repProvisionalEnded") onProvisionalEnded(event.confirmed);
+  for (const event of msg.events ?? []) {
+    applyRepetitionEvent(event);
+    if (event.type === "repProvisionalEnded") onProvisionalEnded(event.confirmed);
+  }
   hook.summary = summary;
   for (const el of [ui.warning, ui.cue, ui.position, ui.gesture]) show(el, false);
   hook.reps = summary.reps ?? hook.reps;
@@ -443,7 +460,10 @@ function onSummary(msg) {
   for (const issue of summary.formIssues ?? []) issues.set(issue.cue, (issues.get(issue.cue) ?? 0) + 1);
   if (msg.hand) for (const rep of summary.repetitions ?? []) for (const cue of rep.issues ?? []) issues.set(cue, (issues.get(cue) ?? 0) + 1);
   for (const w of summary.safetyWarnings ?? []) issues.set(`⚠ ${w.text}`, (issues.get(`⚠ ${w.text}`) ?? 0) + 1);
-  ui.issues.replaceChildren(...(issues.size ? [...issues] : [["None — well done.", 0]]).map(([text, n]) => {
+  const notChecked = msg.hand ? null : formNotChecked(summary, msg.message);
+  if (notChecked) issues.set(`Form not checked: ${notChecked}`, 0);
+  hook.formNotChecked = notChecked;
+  ui.issues.replaceChildren(...(issues.size ? [...issues] : [[noIssues(summary, msg.hand), 0]]).map(([text, n]) => {
     const li = document.createElement("li");
     li.textContent = n > 1 ? `${text} (×${n})` : text;
     return li;
@@ -460,6 +480,35 @@ function onSummary(msg) {
   setText(ui.ratingStatus, "");
   show(ui.rest, false);
   ui.summaryTitle.focus();
+}
+
+/**
+ * Why no repetition's form was checked (the repetitions' own reasons, nobody seen, none counted), or null when one
+ * was judged: the summary never praises what nobody looked at.
+ */
+function formNotChecked(summary, message) {
+  const reps = summary.repetitions ?? [];
+  if (!reps.length) {
+    if (message) return message.replace(/^this set: /, "");
+    return (summary.secondsWithPerson ?? 0) > 0 ? "no repetitions counted" : "nobody was seen";
+  }
+  if (reps.some((rep) => rep.verdict && rep.verdict !== "not-checked")) return null;
+  const reasons = new Map();
+  for (const rep of reps) {
+    for (const reason of (rep.uncheckedReason ?? "no form rule could be checked").split("; ")) {
+      reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+    }
+  }
+  return [...reasons].sort((a, b) => b[1] - a[1]).map(([reason]) => reason).join("; ");
+}
+
+/** The issues list when nothing was flagged: of the repetitions judged only. */
+function noIssues(summary, hand) {
+  const reps = summary.repetitions ?? [];
+  if (!reps.length) return "No repetitions counted.";
+  const judged = hand ? reps.length : reps.filter((rep) => rep.verdict && rep.verdict !== "not-checked").length;
+  if (judged === reps.length) return "None — well done.";
+  return `None in the ${judged} repetition${judged === 1 ? "" : "s"} checked (${reps.length - judged} not checked).`;
 }
 
 // MARK: - Programme (a logged-in patient)

@@ -128,6 +128,49 @@ struct LiveProtocolTests {
         #expect(run.savedCount == 3)
     }
 
+    @Test("Frames coached after the set's end send their repetition events with the summary")
+    func eventsAfterTheEndComeWithTheSummary() throws {
+        let library = try ExerciseLibrary.bundled()
+        let frames = SyntheticExercise(kind: .squat).frames(reps: 3)
+        let messages = Self.keypointMessages(frames, exercise: "squat")
+        let start = try JSONValue.parse(messages.start)
+        let sent = LockedBox<[String]>([])
+        let set = LiveSet(
+            id: "test",
+            input: .keypoints,
+            exercise: try library.exercise(id: "squat"),
+            library: library.exercises,
+            prescribedReps: nil,
+            prescribedHoldSeconds: nil,
+            keypointHeader: PoseTrackHeader(
+                keypoints: (start["keypoints"]?.arrayValue ?? []).compactMap(\.stringValue),
+                fps: 30,
+                width: 640,
+                height: 480,
+                dimensions: 3
+            ),
+            estimators: nil,
+            send: { text in sent.value.append(text) },
+            completed: { _ in }
+        )
+        // The set ends (the socket closed) while frames are still being coached: the last repetition completes in a
+        // frame whose answer is not sent.
+        let cut = frames.count * 3 / 4
+        for (k, frame) in messages.frames.enumerated() {
+            if k == cut { set.stop() }
+            #expect(set.coachKeypoints(try JSONValue.parse(frame), received: .now) == nil)
+        }
+        let outcome = try #require(set.outcome())
+        let answers = sent.value.compactMap { try? JSONValue.parse($0) }
+        #expect(answers.count == cut, "no answer after the end")
+        let end = JSONValue.object([
+            "type": .string("summary"), "events": .array(outcome.events.compactMap(LiveMessage.event)),
+        ])
+        let shown = Self.followed(answers + [end], name: "ended early")
+        #expect(outcome.summary.reps == 3)
+        #expect(shown == outcome.summary.repetitions.map { LiveMessage.codable($0) })
+    }
+
     /// Recordings whose repetitions the coach revises during the set (re-judged once named, withdrawn, recounted).
     static let files: [(String, String?)] = [
         ("kaiakol/pushup_correct_003.jsonl", nil),

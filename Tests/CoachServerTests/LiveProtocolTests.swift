@@ -89,7 +89,10 @@ struct LiveProtocolTests {
     }
 
     /// Runs one keypoint set over the socket; returns every message and the repetitions saved.
-    static func run(start: String, frames: [String]) async throws -> (
+    static func run(
+        start: String,
+        frames: [String]
+    ) async throws -> (
         messages: [JSONValue], saved: [Repetition], savedCount: Int?
     ) {
         let (store, _) = try LiveTestServer.store()

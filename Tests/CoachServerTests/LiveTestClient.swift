@@ -60,7 +60,9 @@ actor LiveMailbox {
     func waitUntilClosed(timeout: Double = 60) async throws {
         let deadline = Date().addingTimeInterval(timeout)
         while !closed {
-            guard Date() < deadline else { throw LiveTestError("the server did not close the socket within \(timeout) s") }
+            guard Date() < deadline else {
+                throw LiveTestError("the server did not close the socket within \(timeout) s")
+            }
             try await Task.sleep(for: .milliseconds(20))
         }
     }

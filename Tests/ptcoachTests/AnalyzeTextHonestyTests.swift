@@ -29,7 +29,11 @@ struct AnalyzeTextHonestyTests {
         """
     }
 
-    static func summary(_ repetitions: [String], safety: String = "", secondsWithPerson: Double = 10) throws
+    static func summary(
+        _ repetitions: [String],
+        safety: String = "",
+        secondsWithPerson: Double = 10
+    ) throws
         -> SessionSummary
     {
         let json = """

@@ -107,9 +107,11 @@ struct VerdictConsistencyTests {
             #expect(text.contains("form not checked: \(reason)") && !text.contains("good form: "), "\(text)")
             // The report does not call it "no form issues" either (nobody looked), and says why.
             #expect(html.contains("form not checked: \(reason)") && !html.contains("no form issues"), "\(file)")
-            #expect(AnalysisOutputs.stillRepetitions(summary.repetitions).allSatisfy {
-                $0.caption != "Best repetition" && $0.caption != "Needs most work"
-            })
+            #expect(
+                AnalysisOutputs.stillRepetitions(summary.repetitions).allSatisfy {
+                    $0.caption != "Best repetition" && $0.caption != "Needs most work"
+                }
+            )
         }
         // No target band on the angle chart where no repetition's range could be measured.
         let section = ReportInput.Exercise(summary: summary, definition: exercise)

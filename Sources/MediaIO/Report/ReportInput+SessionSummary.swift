@@ -72,7 +72,9 @@ extension ReportInput.Exercise {
         }
         let events =
             summary.formIssues.map { ReportInput.Event(seconds: $0.seconds, text: $0.cue) }
-            + summary.safetyWarnings.map { ReportInput.Event(seconds: $0.seconds, text: Self.text(of: $0), isSafety: true) }
+            + summary.safetyWarnings.map {
+                ReportInput.Event(seconds: $0.seconds, text: Self.text(of: $0), isSafety: true)
+            }
         let angleName =
             definition?.primaryAngle.displayName ?? summary.repetitions.first?.angles.first?.angle.displayName
             ?? "angle"
@@ -104,6 +106,7 @@ extension ReportInput.Exercise {
         guard let peak = warning.peak else { return warning.text }
         let unit = warning.angle.unit
         let duration = warning.durationSeconds.map { ", " + HTMLText.number($0, decimals: 1) + " s" } ?? ""
-        return "\(warning.text) (peak \(HTMLText.number(peak))\(unit), limit \(HTMLText.number(warning.limit))\(unit)\(duration))"
+        return
+            "\(warning.text) (peak \(HTMLText.number(peak))\(unit), limit \(HTMLText.number(warning.limit))\(unit)\(duration))"
     }
 }

@@ -225,8 +225,10 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
         let isEnded = ended
         lock.unlock()
         guard !isEnded else {
-            // The set's end sends them (with the summary), so that the events sent still fold to its repetitions.
+            // The set's end sends them (with the summary), so that the events sent still fold to its repetitions;
+            // they are saved now, as they would have been (the summary's save replaces them all).
             unsent += events
+            for event in events { saveRepetitions(of: event) }
             return
         }
         let sent = ledger.translate(events)

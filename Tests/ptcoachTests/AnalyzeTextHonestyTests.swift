@@ -1,5 +1,6 @@
 import CoachKit
 import Foundation
+import MediaIO
 import PoseKit
 import Testing
 
@@ -61,6 +62,10 @@ struct AnalyzeTextHonestyTests {
         #expect(text.contains("range not measured"), "\(text)")
         #expect(!text.contains("target reached"), "\(text)")
         #expect(summary.repetitions[0].measuredPrimaryRange?.isAnatomicallyPossible == false)
+        // Nor in the report: no peak, no range against the target, and the reason in the notes.
+        let row = try #require(ReportInput.Exercise(summary: summary).repetitions.first)
+        #expect(row.peakDegrees == nil && row.rangeOfMotion == nil && row.rangeStatus == .notMeasurable)
+        #expect(row.issues.contains { $0.contains("past what the joint can do") }, "\(row.issues)")
         #expect(summary.repetitions[0].angles[0].angle.anatomicalRange?.contains(150) == true)
     }
 

@@ -62,6 +62,10 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
     private let gestureEnded: @Sendable () -> Void
     private var keypoints: PoseTrackFrameDecoder?
     private var series: [AngleSample] = []
+    /// The repetitions told to the client, so that a `rep` adds one exactly once (``LiveRepetitionLedger``).
+    private var ledger = LiveRepetitionLedger()
+    /// The coach's events of frames coached after ``stop()``: not sent with their frame, sent with the set's end.
+    private var unsent: [CoachEvent] = []
     private var framesCoached = 0
     private var estimatorFailed = false
 
@@ -222,8 +226,15 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
         let droppedSoFar = dropped
         let isEnded = ended
         lock.unlock()
-        for event in events { saveRepetitions(of: event) }
-        guard !isEnded else { return }
+        guard !isEnded else {
+            // The set's end sends them (with the summary), so that the events sent still fold to its repetitions;
+            // they are saved now, as they would have been (the summary's save replaces them all).
+            unsent += events
+            for event in events { saveRepetitions(of: event) }
+            return
+        }
+        let sent = ledger.translate(events)
+        for event in sent { saveRepetitions(of: event) }
         let elapsed = ContinuousClock.now - received
         send(
             LiveMessage.frame(
@@ -234,7 +245,7 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
                     * 1000,
                 snapshot: snapshot,
                 prescribedReps: prescribedReps,
-                events: events
+                events: sent
             )
         )
     }
@@ -285,7 +296,8 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
             return ([], outcome.stored, outcome.json, hands.series, outcome.problem)
         }
         guard var coach, framesCoached > 0 else { return nil }
-        let events = coach.finish()
+        let events = ledger.translate(unsent + coach.finish())
+        unsent = []
         self.coach = coach
         let summary = coach.summary()
         // The checks `ptcoach analyze` makes: nobody seen, or the joints the exercise needs never seen.

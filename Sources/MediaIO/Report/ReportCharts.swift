@@ -382,7 +382,7 @@ struct ReportCharts {
         guard !exercise.events.isEmpty else {
             let notChecked = statistics.formNotChecked
             canvas.text(
-                notChecked ? "Form not checked" : "No form issues recorded",
+                notChecked ? "F" + statistics.formNotCheckedText.dropFirst() : "No form issues recorded",
                 x: width / 2,
                 y: axisY + font * 4,
                 size: font * 1.1,

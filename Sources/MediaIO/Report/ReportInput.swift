@@ -186,6 +186,9 @@ public struct ReportInput: Sendable {
         public var limitDegrees: Double?
         /// What the section followed, in words ("Programme version 2: target 60–80°, stop past 85°, 10 repetitions").
         public var prescriptionText: String?
+        /// Why no repetition's form was checked, when none was ("the camera view does not suit the exercise",
+        /// "nobody was seen"): the report then says "form not checked: <reason>", never "no form issues".
+        public var formNotCheckedReason: String?
 
         /// This exercise with `series` as its angle chart (for the charts of ``moreSeries``).
         func charting(_ series: Series) -> Exercise {

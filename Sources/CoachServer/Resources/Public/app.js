@@ -6,6 +6,7 @@ import { drawAnswer, drawPreview, formatAngle } from "./overlay.js";
 import { Speaker } from "./speech.js";
 import { TouchFree } from "./touchfree.js";
 import { keepSet, loadProgramme, onReady, onSummary as programmeSummary, programme, saveRating } from "./programme.js";
+import { formNotChecked, noIssues } from "./summary.js";
 
 const $ = (id) => document.getElementById(id);
 const ui = {
@@ -27,8 +28,9 @@ const debug = new URLSearchParams(location.search).has("debug");
 // The test hook: a test reads this with execute_script.
 // `provisional`: the repetition shown as provisional (no exercise given), or null; `provisionalEvents`: how many
 // were shown, confirmed and withdrawn.
+// `repetitions`: the repetitions as the events tell them (a `rep` adds one, a `repsRevised` replaces them all).
 const hook = {
-  reps: 0, framesSent: 0, framesAnswered: 0, lastState: null, summary: null, posesDrawn: 0,
+  reps: 0, framesSent: 0, framesAnswered: 0, lastState: null, summary: null, posesDrawn: 0, repetitions: [],
   provisional: null, provisionalEvents: { shown: 0, confirmed: 0, withdrawn: 0 },
   // Hand sets: frames whose hands were drawn, the most hands received in one frame, the gesture states seen and the
   // colour drawn on the index tip when pinched.
@@ -44,6 +46,7 @@ let stream = null; // the camera's MediaStream
 let answeredOnce = false;
 let prescribed = null;
 let touchFree = null; // a body set from the camera: start, pause and end without touching the laptop
+let exerciseGiven = false; // the set's exercise was given (picked, or the programme's), not recognised
 
 /** Sets an element's text only when it changes (so live regions announce changes, not every frame). */
 function setText(el, text) {
@@ -190,6 +193,7 @@ function begin({ playOnReady = false, sample = false } = {}) {
   setRunning(true);
   const start = startMessage(sample);
   prescribed = start.reps ?? null;
+  exerciseGiven = !!(start.exercise || start.programmeItem != null);
   session = new LiveSession(ui.video, {
     ready(msg) {
       prescribed = msg.reps ?? prescribed;
@@ -286,7 +290,7 @@ function resetHud() {
   answeredOnce = false;
   show(ui.idle, false);
   Object.assign(hook, {
-    reps: 0, framesSent: 0, framesAnswered: 0, lastState: null, summary: null,
+    reps: 0, framesSent: 0, framesAnswered: 0, lastState: null, summary: null, repetitions: [],
     provisional: null, provisionalEvents: { shown: 0, confirmed: 0, withdrawn: 0 },
     handsDrawn: 0, handsReceived: 0, gestures: [], pinchedPixel: null, pinchedFrame: null, setStates: [],
   });
@@ -322,6 +326,7 @@ function onFrame(msg, image, stats) {
   // A repetition that confirms the provisional one shown was counted already: no second bump.
   const confirms = events.some((e) => e.type === "repProvisionalEnded" && e.confirmed);
   for (const event of events) {
+    applyRepetitionEvent(event);
     if (event.type === "cue") speaker.say(event.text, event.kind);
     if ((event.type === "rep" && !confirms) || event.type === "handRep") bump();
     if (event.type === "repProvisional") onProvisional(event.repetition);
@@ -330,6 +335,12 @@ function onFrame(msg, image, stats) {
   if (msg.gesture) renderGesture(msg.gesture);
   if (state) renderState(state, msg.pose ?? (hands?.length ? hands : null));
   touchFree?.frame(msg.t ?? 0, msg.pose ?? null, state?.reps ?? 0);
+}
+
+/** Follows the repetitions as docs/live-protocol.md tells them: a `rep` adds one, a `repsRevised` replaces all. */
+function applyRepetitionEvent(event) {
+  if (event.type === "rep" || event.type === "handRep") hook.repetitions.push(event.repetition);
+  if (event.type === "repsRevised") hook.repetitions = event.repetitions ?? [];
 }
 
 /** Records the gesture state (for the test hook) and, when pinched, the colour drawn on the index tip. */
@@ -384,7 +395,10 @@ function renderState(state, pose) {
   show(ui.repCounter, true);
 
   const name = state.exerciseName ?? (state.recognition === "noPerson" ? "Looking for you…" : "Recognising…");
-  const confidence = debug && state.exercise && Number.isFinite(state.confidence) ? `${Math.round(state.confidence * 100)}% sure` : "";
+  // How sure the recogniser is: only of an exercise it recognised in someone it sees (an exercise given is not a
+  // guess, and "100% sure" beside nobody seen is no truth).
+  const recognised = !exerciseGiven && state.exercise && state.recognition === "exercise" && !!pose;
+  const confidence = debug && recognised && Number.isFinite(state.confidence) ? `${Math.round(state.confidence * 100)}% sure` : "";
   if (ui.badge.dataset.text !== name + confidence) {
     ui.badge.dataset.text = name + confidence;
     const small = document.createElement("small");
@@ -403,11 +417,12 @@ function renderState(state, pose) {
     ? "Hold your hand up to the camera, all of it in the picture"
     : "Stand where the camera can see all of you"));
 
-  // One message at a time: a cue that repeats the set-up guidance shown above is not shown twice.
+  // One message at a time: a cue that repeats the set-up guidance shown above is not shown twice, and a safety
+  // crossing is the warning banner's alone (it was shown in both at once).
   const cue = textOf(state.cue);
   setText(ui.cue, cue ?? "");
   ui.cue.dataset.kind = state.cueKind ?? "";
-  show(ui.cue, !!cue && cue !== setup);
+  show(ui.cue, !!cue && cue !== setup && cue !== warning && state.cueKind !== "safety");
 }
 
 function bump() {
@@ -431,7 +446,10 @@ function onSummary(msg) {
   touchFree = null;
   const summary = msg.summary ?? {};
   // The set's end may withdraw (or confirm) the provisional repetition shown.
-  for (const event of msg.events ?? []) if (event.type === "repProvisionalEnded") onProvisionalEnded(event.confirmed);
+  for (const event of msg.events ?? []) {
+    applyRepetitionEvent(event);
+    if (event.type === "repProvisionalEnded") onProvisionalEnded(event.confirmed);
+  }
   hook.summary = summary;
   for (const el of [ui.warning, ui.cue, ui.position, ui.gesture]) show(el, false);
   hook.reps = summary.reps ?? hook.reps;
@@ -477,7 +495,10 @@ function onSummary(msg) {
   for (const issue of summary.formIssues ?? []) issues.set(issue.cue, (issues.get(issue.cue) ?? 0) + 1);
   if (msg.hand) for (const rep of summary.repetitions ?? []) for (const cue of rep.issues ?? []) issues.set(cue, (issues.get(cue) ?? 0) + 1);
   for (const w of summary.safetyWarnings ?? []) issues.set(`⚠ ${w.text}`, (issues.get(`⚠ ${w.text}`) ?? 0) + 1);
-  ui.issues.replaceChildren(...(issues.size ? [...issues] : [["None — well done.", 0]]).map(([text, n]) => {
+  const notChecked = msg.hand ? null : formNotChecked(summary, msg.message);
+  if (notChecked) issues.set(`Form not checked: ${notChecked}`, 0);
+  hook.formNotChecked = notChecked;
+  ui.issues.replaceChildren(...(issues.size ? [...issues] : [[noIssues(summary, msg.hand), 0]]).map(([text, n]) => {
     const li = document.createElement("li");
     li.textContent = n > 1 ? `${text} (×${n})` : text;
     return li;

@@ -340,16 +340,16 @@ struct AnalyzeCommandTests {
              "reps":1,"holds":[],"segments":[],"formIssues":[],"safetyWarnings":[],"cues":[],
              "averages":{},"durationSeconds":9,"secondsWithPerson":9,
              "repetitions":[{"index":1,"exercise":"pull-up","startSeconds":6.1,"endSeconds":8.5,
-               "angles":[\#(range("left", 0, 139)),\#(range("right", 1, 178))],
-               "peakAngle":178,"rangeOfMotion":1.9,"verdict":"good","issues":[],"safetyBreaches":[],
-               "range":{"status":"beyond","peak":178,"targetMin":110,"targetMax":150,"fraction":1.9,"unit":"°"},
+               "angles":[\#(range("left", 0, 139)),\#(range("right", 1, 158))],
+               "peakAngle":158,"rangeOfMotion":1.9,"verdict":"good","issues":[],"safetyBreaches":[],
+               "range":{"status":"beyond","peak":158,"targetMin":110,"targetMax":150,"fraction":1.9,"unit":"°"},
                "measurementReliable":true,
                "tempo":{"toPeakSeconds":1,"fromPeakSeconds":1,"concentricSeconds":1,"eccentricSeconds":1}}]}
             """#
         let summary = try JSONDecoder().decode(SessionSummary.self, from: Data(json.utf8))
         let text = AnalyzeCommand.report(summary, file: "pull-up.jsonl")
         let line =
-            "rep 1: 6.1–8.5 s, elbow flexion right 1–178°, past the target range (178°, target 110–150°), good form"
+            "rep 1: 6.1–8.5 s, elbow flexion right 1–158°, past the target range (158°, target 110–150°), good form"
         #expect(text.contains(line), "\(text)")
         // A repetition of a movement with no exercise recognised: its form was not judged, and the line says so.
         var unnamed = summary

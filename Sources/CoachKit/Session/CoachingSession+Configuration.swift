@@ -101,6 +101,9 @@ extension CoachingSession {
         }
 
         var isRecognised: Bool { if case .recognised = self { true } else { false } }
+
+        /// Whether the exercise given is a hold (`nil`: none given), read without copying its definition.
+        var givenIsHold: Bool? { if case .given(let given) = self { given.definition.isHold } else { nil } }
     }
 }
 

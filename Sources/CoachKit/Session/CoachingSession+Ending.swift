@@ -7,7 +7,7 @@ extension CoachingSession {
     /// The joints the exercise needs that were never seen in frame while a person was there.
     public var jointsNeverSeen: [Joint] {
         guard framesWithPerson > 0 else { return [] }
-        return inFrame.jointsNeverSeen
+        return setUp.jointsNeverSeen
     }
 
     /// The number of frames in which a person was selected.

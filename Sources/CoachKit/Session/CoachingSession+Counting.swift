@@ -65,7 +65,7 @@ extension CoachingSession {
             if spread1 > spread0 { best = 1 }
         }
         if !counters.isEmpty {
-            workingSide = counterSides[best]
+            let workingSide = counterSides[best]
             snapshot.side = workingSide
             // Until the depth verdict, the image plane's numbers: what the repetitions are measured in when the
             // depth proves a guess (every video so far), so that the overlay does not show a guessed-depth angle
@@ -158,10 +158,10 @@ extension CoachingSession {
             // the other has counted two more (a glitchy resting limb, flipping between two wrong
             // positions, must not take turns with the moving one); the same movement is never counted twice.
             if let working = countingCounter, working != c {
-                guard counters[c].count >= counters[working].count + 2 else { return }
+                guard counters[c].count >= counters[working].count + Tuning.sideTakeoverLead else { return }
             }
             countingCounter = c
-            if completed.startSeconds < lastRepEnd - 0.1 { return }
+            if let lastRepEnd, completed.startSeconds < lastRepEnd - Tuning.sideOverlapSeconds { return }
         }
         lastRepEnd = completed.endSeconds
         let side = counterSides[c]
@@ -297,7 +297,7 @@ extension CoachingSession {
         for _ in 0..<ring.count {
             index = index == 0 ? ring.capacity - 1 : index - 1
             // A stretch without samples (the person not seen or not steady) ends it.
-            guard start - ring.times[index] <= 0.5,
+            guard start - ring.times[index] <= Tuning.holdSampleGapSeconds,
                 ring.meets(hold, of: exercise, sample: index, imagePlane: setUp.depthTrusted != true)
             else { break }
             start = ring.times[index]

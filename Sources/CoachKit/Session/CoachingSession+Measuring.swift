@@ -76,7 +76,7 @@ extension CoachingSession {
         guard !repetitions.isEmpty || !flatCompleted.isEmpty else { return }
         withdrawRepetitions()
         angleReps = 0
-        lastRepEnd = -.infinity
+        lastRepEnd = nil
         countingCounter = nil
         snapshot.repCount = 0
         recounting = true

@@ -119,7 +119,7 @@ extension CoachingSession {
             at: t,
             exercise: recognizedIndex.map { configuration.library[$0].id },
             confidence: recognition.confidence,
-            recordingStart: firstSeconds.isNaN ? 0 : firstSeconds
+            recordingStart: clock.first ?? 0
         )
     }
 

@@ -40,11 +40,8 @@ public struct CoachingSession: Sendable {
 
     /// In frame, walking, the view, the depth, presence, and what to tell the person (``SetUpIssue``).
     var setUp: SetUpCheck
-    var framesWithPerson = 0
-    var secondsWithPerson = 0.0
-    private var previousFrameHadPerson = false
-    var lastSeconds = -Double.infinity
-    var firstSeconds = Double.nan
+    /// The first and latest frame, and the time a person was seen.
+    var clock = SessionClock()
     /// Whether the latest frame's person was measurable: in frame, and not walking (diagnostics: `ptcoach
     /// evaluate-reps`).
     package internal(set) var lastFrameValid = false
@@ -64,10 +61,10 @@ public struct CoachingSession: Sendable {
     /// judged 44°).
     var imagePlaneAngles: AngleMeter?
     var safety: SafetyMonitor
-    var lastRepEnd = -Double.infinity
-    var workingSide: BodySide?
+    /// Where the last repetition counted on the primary angle ended.
+    var lastRepEnd: Double?
     /// When the prescribed hold at the peak was last reached (its cue is said once per repetition).
-    var peakHoldReachedSince = -Double.infinity
+    var peakHoldReachedSince: Double?
     /// The counter (side) whose repetitions count, once one has counted.
     var countingCounter: Int?
     /// The side a bilateral exercise is measured on when ``measuresOneSide`` (read on every frame).
@@ -162,7 +159,7 @@ public struct CoachingSession: Sendable {
                 }
                 movement = PeriodicMotionCounter(
                     configuration: .init(
-                        minimumRange: 0.15,
+                        minimumRange: Tuning.movementMinimumRange,
                         minimumSeconds: spec.minimumSeconds,
                         maximumSeconds: spec.maximumSeconds,
                         joints: joints
@@ -177,7 +174,7 @@ public struct CoachingSession: Sendable {
                                 RepCounter(
                                     configuration: .init(
                                         direction: direction,
-                                        minimumRange: 15,
+                                        minimumRange: Tuning.otherAngleMinimumRange,
                                         minimumSeconds: spec.minimumSeconds,
                                         maximumSeconds: spec.maximumSeconds
                                     )
@@ -187,7 +184,7 @@ public struct CoachingSession: Sendable {
                         }
                     }
                 }
-                ring = AngleSampleRing(capacity: 300)
+                ring = AngleSampleRing(capacity: Tuning.angleSampleCapacity)
                 let sides: [BodySide?] =
                     switch exercise.side {
                     case .left: [.left]
@@ -212,12 +209,16 @@ public struct CoachingSession: Sendable {
             for (k, kind) in ExerciseRecognizer.kinds.enumerated() where kind.countsRepetitions {
                 for side in 0..<(kind.isSided ? 2 : 1) {
                     for direction in [1.0, -1.0] {
-                        secondary.append(RepCounter(configuration: .init(direction: direction, minimumRange: 15)))
+                        secondary.append(
+                            RepCounter(
+                                configuration: .init(direction: direction, minimumRange: Tuning.otherAngleMinimumRange)
+                            )
+                        )
                         secondarySlots.append(k * 2 + side)
                     }
                 }
             }
-            ring = AngleSampleRing(capacity: 300)
+            ring = AngleSampleRing(capacity: Tuning.angleSampleCapacity)
             snapshot.recognition = .noPerson
         }
         angles = AngleMeter(
@@ -293,9 +294,7 @@ public struct CoachingSession: Sendable {
         // No exercise given: every frame is kept, and coached as the exercise recognised (CoachingSession+AsGiven).
         if mode.isRecognised { asGiven.ingest(frame, pose: smoothed) }
         let t = frame.seconds
-        if firstSeconds.isNaN { firstSeconds = t }
-        let dt = lastSeconds.isFinite ? min(max(t - lastSeconds, 0), 0.5) : 0
-        lastSeconds = t
+        let dt = clock.ingest(at: t, person: smoothed != nil)
         snapshot.seconds = t
         snapshot.pose = smoothed
         guard let pose = smoothed else {
@@ -304,9 +303,6 @@ public struct CoachingSession: Sendable {
             return
         }
         if configuration.emitsPoseEvents { events.append(.pose(pose)) }
-        framesWithPerson += 1
-        if previousFrameHadPerson { secondsWithPerson += dt }
-        previousFrameHadPerson = true
 
         // Set-up check: in frame, walking and the depth's verdict; then the view, presence and what to tell.
         let look = setUp.look(at: pose, at: t)
@@ -356,7 +352,7 @@ public struct CoachingSession: Sendable {
 
     private mutating func finishFrame(at t: Double) {
         if let cue = cues.ingest(at: t) { give(cue) }
-        if let current = cues.current, t - current.seconds <= 3 {
+        if let current = cues.current, t - current.seconds <= Tuning.cueShownSeconds {
             snapshot.cueText = current.text
             snapshot.cueKind = current.kind
         } else if snapshot.cueText != nil {
@@ -374,7 +370,6 @@ public struct CoachingSession: Sendable {
         lastFrameValid = false
         angles.lostPerson()
         imagePlaneAngles?.lostPerson()
-        previousFrameHadPerson = false
         // A glitch or a held gap drops nothing.
         let (presence, guidance) = setUp.ingestNobody(at: t)
         let held = presence.held

@@ -41,3 +41,30 @@ enum BodyPart {
         return parts.dropLast().joined(separator: ", ") + " and " + parts.last!
     }
 }
+
+/// A set of ``BodyPart``s: those a set-up issue or a repetition's unchecked rule names.
+///
+/// ```swift
+/// let parts: BodyParts = [BodyParts(.leftAnkle), BodyParts(.rightHip)]
+/// parts.names  // "hips and feet"
+/// ```
+struct BodyParts: OptionSet, Hashable, Sendable {
+    let rawValue: Int
+
+    init(rawValue: Int) {
+        self.rawValue = rawValue
+    }
+
+    /// The part `joint` belongs to.
+    init(_ joint: Joint) {
+        rawValue = BodyPart.of(joint)
+    }
+
+    static let head = BodyParts(rawValue: BodyPart.head)
+
+    /// How many parts.
+    var count: Int { rawValue.nonzeroBitCount }
+
+    /// The parts in words, head to feet (``BodyPart/names(_:)``).
+    var names: String { BodyPart.names(rawValue) }
+}

@@ -17,6 +17,12 @@ extension CoachingSession {
     struct AsGiven: Sendable {
         /// How far back the exercise's session starts when the exercise is recognised.
         static let replaySeconds = 20.0
+        /// A repetition of the exercise's session is shown as provisional unless one of this many latest repetitions
+        /// counted took its measurement already (the adoption looks at the latest only).
+        static let takenLookback = 3
+        /// It may begin this fraction of its own length before the last counted repetition ended: the movement's
+        /// repetition and the exercise's overlap by about that much where they are the same one.
+        static let provisionalOverlapFraction = 0.5
 
         /// The frames of the last ``replaySeconds``, oldest first from `start`.
         private var frames: [PoseFrame] = []
@@ -109,8 +115,8 @@ extension CoachingSession {
     mutating func adoptMeasurementsAsGiven() {
         guard asGiven.pending else { return }
         asGiven.pending = false
-        guard let id = asGiven.exerciseID, !asGiven.repetitions.isEmpty else { return }
-        let horizon = lastSeconds - 2 * AsGiven.replaySeconds
+        guard let id = asGiven.exerciseID, !asGiven.repetitions.isEmpty, let now = clock.last else { return }
+        let horizon = now - 2 * AsGiven.replaySeconds
         let theirs = asGiven.repetitions
         var firstTheirs = theirs.count
         while firstTheirs > 0, theirs[firstTheirs - 1].endSeconds >= horizon { firstTheirs -= 1 }
@@ -147,7 +153,7 @@ extension CoachingSession {
             used[best - firstTheirs] = true
             var adopted = theirs[best]
             adopted.index = rep.index
-            log.replace(i, with: adopted, at: lastSeconds)
+            log.replace(i, with: adopted, at: now)
             if i < repetitions.count - reportedNow { revised = true }
         }
         // Those reported in this frame: their events carry the measurement adopted. One reported before is revised
@@ -178,8 +184,10 @@ extension CoachingSession {
             while k >= 0, asGiven.repetitions[k].endSeconds > lastCounted {
                 let start = asGiven.repetitions[k].startSeconds
                 let end = asGiven.repetitions[k].endSeconds
-                let taken = log.repetitions.suffix(3).contains { $0.startSeconds == start && $0.endSeconds == end }
-                if !taken, start >= lastCounted - 0.5 * (end - start) {
+                let taken = log.repetitions.suffix(AsGiven.takenLookback).contains {
+                    $0.startSeconds == start && $0.endSeconds == end
+                }
+                if !taken, start >= lastCounted - AsGiven.provisionalOverlapFraction * (end - start) {
                     found = k
                     break
                 }

@@ -84,6 +84,35 @@ extension CoachingSession {
         }
     }
 
+    /// The numbers the session itself was tuned with (its parts name their own in their configurations). None was
+    /// read off a particular recording, as far as the history says; each is a judgement with the reason given.
+    enum Tuning {
+        /// The movement counter's smallest excursion, in torso lengths, when it cross-checks an exercise's angle
+        /// counter: a repetition moves its joints by more than a sixth of the torso, a sway less.
+        static let movementMinimumRange = 0.15
+        /// The smallest excursion, in degrees, of another angle counted on its own as a fallback signal: small
+        /// enough for an arm's part in a squat, larger than the pose estimator's jitter.
+        static let otherAngleMinimumRange = 15.0
+        /// The 10-Hz samples of the body's angles kept: 30 s, more than the longest repetition
+        /// (``ExerciseDefinition/RepetitionSpec/maximumSeconds``) and a recognition window.
+        static let angleSampleCapacity = 300
+        /// With a counter per side, how many more repetitions the other side must count before it takes over as
+        /// the working side: a glitchy resting limb flipping between two wrong positions must not take turns.
+        static let sideTakeoverLead = 2
+        /// How far (seconds) a repetition counted by the other side may start before the last one ended and still
+        /// count: the same movement is never counted twice, a tenth of a second of overlap is the smoother's lag.
+        static let sideOverlapSeconds = 0.1
+        /// How long a cue stays on the overlay after it is given.
+        static let cueShownSeconds = 3.0
+        /// A hold recognised late is timed back over the 10-Hz samples while they follow each other at most this far
+        /// apart: a longer stretch without samples (the person not seen, not steady) ends it.
+        static let holdSampleGapSeconds = 0.5
+        /// The provisional repetition the end of the recording counts ended at most one cycle before it, and a cycle
+        /// is taken as the repetition's own length within these bounds: the movement confirms a cycle late (squat_19's
+        /// second squat ended 0.5 s before the clip).
+        static let provisionalAtEndSeconds = 1.0...2.0
+    }
+
     /// The view the camera has of the person, from shoulder width relative to torso length.
     public enum View: String, Sendable, Hashable, Codable {
         case front, side, oblique, unknown
@@ -101,6 +130,9 @@ extension CoachingSession {
         }
 
         var isRecognised: Bool { if case .recognised = self { true } else { false } }
+
+        /// Whether the exercise given is a hold (`nil`: none given), read without copying its definition.
+        var givenIsHold: Bool? { if case .given(let given) = self { given.definition.isHold } else { nil } }
     }
 }
 

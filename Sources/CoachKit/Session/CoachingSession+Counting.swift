@@ -14,12 +14,13 @@ extension CoachingSession {
             // Only angles whose joints are seen, as for the angle counter's repetitions.
             for (a, angle) in exercise.angles.enumerated() {
                 let k = ExerciseRecognizer.index(angle) * 2
-                let left = slotSeen[a * 2] ? values[a * 2] : .nan
+                let left = angles.seenValue(AngleSlot(angle: a, side: .left)) ?? .nan
                 ring[sample: i, slot: k] = left
-                ring[sample: i, slot: k + 1] = angle.isSided ? (slotSeen[a * 2 + 1] ? values[a * 2 + 1] : .nan) : left
+                ring[sample: i, slot: k + 1] =
+                    angle.isSided ? (angles.seenValue(AngleSlot(angle: a, side: .right)) ?? .nan) : left
             }
         }
-        if movement != nil, (movement?.ingest(pose, at: t, valid: valid, useDepth: hasDepth) ?? 0) > 0,
+        if movement != nil, (movement?.ingest(pose, at: t, valid: valid, useDepth: setUp.hasDepth) ?? 0) > 0,
             let reps = movement?.completed
         {
             for rep in reps where mayCount(startingAt: rep.startSeconds) {
@@ -30,29 +31,29 @@ extension CoachingSession {
         // The other measured angles, each counted on its own: one of them may move periodically when
         // the primary angle cannot be measured.
         for k in secondary.indices {
-            let v = values[secondarySlots[k]]
-            if case .completed(let rep) = secondary[k].ingest(v.isNaN ? nil : v, at: t, valid: valid),
+            let v = angles.value(AngleSlot(index: secondarySlots[k]))
+            if case .completed(let rep) = secondary[k].ingest(v, at: t, valid: valid),
                 mayCount(startingAt: rep.startSeconds)
             {
                 if source.record(rep, from: .secondaryAngle(k)) { completeAgnostic(rep, exercise: exercise) }
                 switchToFallbackIfAngleFails(exercise)
             }
         }
-        if depthCheck.trusted == nil, hasDepth { countInImagePlane(valid: valid, at: t, direction: spec.direction) }
+        if setUp.depthTrusted == nil, hasDepth { countInImagePlane(valid: valid, at: t) }
         // ``soleSide``, read from the stored properties here: through the computed property the compiler copied
         // the whole session on every frame.
-        let sole: BodySide? = view != .front && primaryIsSided ? measuredSide : nil
+        let sole: BodySide? = view != .front && primaryIsSided ? nearSide.side : nil
         for c in counters.indices {
-            let value = Self.primaryValue(side: counterSides[c], left: values[0], right: values[1], sole: sole)
+            let value = Self.primaryValue(side: counterSides[c], of: angles, sole: sole)
             let event = counters[c].ingest(value, at: t, valid: valid)
             let active = counters[c].phase == .active
-            updateStatistics(counter: c, value: value, active: active, valid: valid, direction: spec.direction)
+            angles.follow(counter: c, side: counterSides[c], value: value, active: active, valid: valid)
             if case .completed(let completed) = event {
                 if source.signal == .primaryAngle, mayCount(startingAt: completed.startSeconds) {
-                    complete(completed, counter: c, exercise)
+                    complete(completed, counter: c, exercise, statistics: nil)
                     switchToFallbackIfAngleFails(exercise)
                 }
-                resetStatistics(counter: c)
+                angles.startRepetition(counter: c, side: counterSides[c])
             }
         }
         // The working side and the overlay's numbers: the side that moves more; a side never measured (the far
@@ -64,12 +65,12 @@ extension CoachingSession {
             if spread1 > spread0 { best = 1 }
         }
         if !counters.isEmpty {
-            workingSide = counterSides[best]
+            let workingSide = counterSides[best]
             snapshot.side = workingSide
             // Until the depth verdict, the image plane's numbers: what the repetitions are measured in when the
             // depth proves a guess (every video so far), so that the overlay does not show a guessed-depth angle
             // (a curl's 153° read 77°) that the summary then reports otherwise.
-            if depthCheck.trusted == nil, hasDepth {
+            if setUp.depthTrusted == nil, hasDepth {
                 snapshot.primaryAngle = flatPrimaryValue(side: workingSide)
                 snapshot.rangeOfMotionProgress = flatCounters[best].progress
             } else {
@@ -143,17 +144,24 @@ extension CoachingSession {
         seconds == seconds.rounded() ? String(Int(seconds)) : String((seconds * 10).rounded() / 10)
     }
 
-    mutating func complete(_ completed: RepCounter.Completed, counter c: Int, _ exercise: ExerciseDefinition) {
+    /// Counts and judges a repetition counter `c` completed, measured by ``angles`` or (a recount) by the
+    /// `statistics` kept for it.
+    mutating func complete(
+        _ completed: RepCounter.Completed,
+        counter c: Int,
+        _ exercise: ExerciseDefinition,
+        statistics kept: RepetitionJudge.Statistics?
+    ) {
         // With one counter per side, only the side that moves more counts, and never the same movement twice.
         if counters.count == 2 {
             // One side at a time: the side that counts first is the working side, and it stays so until
             // the other has counted two more (a glitchy resting limb, flipping between two wrong
             // positions, must not take turns with the moving one); the same movement is never counted twice.
             if let working = countingCounter, working != c {
-                guard counters[c].count >= counters[working].count + 2 else { return }
+                guard counters[c].count >= counters[working].count + Tuning.sideTakeoverLead else { return }
             }
             countingCounter = c
-            if completed.startSeconds < lastRepEnd - 0.1 { return }
+            if let lastRepEnd, completed.startSeconds < lastRepEnd - Tuning.sideOverlapSeconds { return }
         }
         lastRepEnd = completed.endSeconds
         let side = counterSides[c]
@@ -163,17 +171,19 @@ extension CoachingSession {
         // began before the depth verdict (the angles were 3-D until then) still reaches the peak.
         let primary = exercise.primaryAngle
         let countedSide: BodySide? = side ?? (measuresOneSide ? measuredSide : nil)
-        let countedSlot: Int? = !primary.isSided ? 0 : countedSide.map { $0 == .left ? 0 : 1 }
-        if let slot = countedSlot {
-            statMin[slot] = Swift.min(statMin[slot], completed.restValue, completed.peakValue)
-            statMax[slot] = Swift.max(statMax[slot], completed.restValue, completed.peakValue)
-            statPeak[slot] = completed.peakValue
-        }
+        let countedSlot: AngleSlot? =
+            !primary.isSided ? AngleSlot(angle: 0, side: .left) : countedSide.map { AngleSlot(angle: 0, side: $0) }
+        let statistics =
+            if let kept {
+                AngleMeter.closing(kept, counted: countedSlot, rest: completed.restValue, peak: completed.peakValue)
+            } else {
+                angles.closeRepetition(counted: countedSlot, rest: completed.restValue, peak: completed.peakValue)
+            }
         let repetition = judge.judge(
             completed,
             side: side,
             exercise: exercise,
-            statistics: (statMin, statMax, statPeak, slotMissingParts),
+            statistics: statistics,
             context: measurementContext,
             recounting: recounting,
             index: repetitions.count + 1,
@@ -209,7 +219,8 @@ extension CoachingSession {
         guard !safety.limits.isEmpty else { return }
         var anyActive = false
         for slot in safety.slots.indices {
-            switch safety.ingest(slot: slot, value: values[safety.slots[slot].value], at: t) {
+            let value = angles.value(AngleSlot(index: safety.slots[slot].value)) ?? .nan
+            switch safety.ingest(slot: slot, value: value, at: t) {
             case .within: break
             case .beyond: anyActive = true
             case .breached(let warning):
@@ -229,8 +240,8 @@ extension CoachingSession {
     /// (in the image plane unless the depth is trusted, as the repetitions are measured).
     private func holdAngle(_ angle: AngleKind, of exercise: ExerciseDefinition) -> (left: Double, right: Double) {
         if mode.isRecognised { return recognizedAngle(angle) }
-        guard let a = exercise.angles.firstIndex(of: angle), a * 2 + 1 < values.count else { return (.nan, .nan) }
-        return (values[a * 2], values[a * 2 + 1])
+        guard let a = exercise.angles.firstIndex(of: angle) else { return (.nan, .nan) }
+        return angles.leftAndRight(ofAngle: a)
     }
 
     mutating func updateHold(_ exercise: ExerciseDefinition, valid: Bool, dt: Double, at t: Double) {
@@ -286,8 +297,8 @@ extension CoachingSession {
         for _ in 0..<ring.count {
             index = index == 0 ? ring.capacity - 1 : index - 1
             // A stretch without samples (the person not seen or not steady) ends it.
-            guard start - ring.times[index] <= 0.5,
-                ring.meets(hold, of: exercise, sample: index, imagePlane: depthCheck.trusted != true)
+            guard start - ring.times[index] <= Tuning.holdSampleGapSeconds,
+                ring.meets(hold, of: exercise, sample: index, imagePlane: setUp.depthTrusted != true)
             else { break }
             start = ring.times[index]
         }

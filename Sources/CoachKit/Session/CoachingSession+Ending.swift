@@ -6,12 +6,12 @@ extension CoachingSession {
 
     /// The joints the exercise needs that were never seen in frame while a person was there.
     public var jointsNeverSeen: [Joint] {
-        guard framesWithPerson > 0 else { return [] }
-        return inFrame.jointsNeverSeen
+        guard clock.framesWithPerson > 0 else { return [] }
+        return setUp.jointsNeverSeen
     }
 
     /// The number of frames in which a person was selected.
-    public var personFrames: Int { framesWithPerson }
+    public var personFrames: Int { clock.framesWithPerson }
 
     /// What happened in the session so far, as if the recording ended now: a movement the agnostic counter had
     /// too little of to find (its window needs 3 s; a squat can last 1.1 s) is looked for in what there is.
@@ -27,8 +27,10 @@ extension CoachingSession {
     /// the recording did. The movement confirms a cycle late, and the recording ended before it could (squat_19's
     /// second squat ended 0.5 s before the clip: 1 counted of the 2 that `--exercise squat` counts).
     private var provisionalCountedAtEnd: Repetition? {
-        guard let shown = asGiven.provisional, repetitions.count < shown.index,
-            lastSeconds - shown.endSeconds <= Swift.min(2, Swift.max(1, shown.endSeconds - shown.startSeconds))
+        let window = Tuning.provisionalAtEndSeconds
+        guard let shown = asGiven.provisional, repetitions.count < shown.index, let last = clock.last,
+            last - shown.endSeconds
+                <= Swift.min(window.upperBound, Swift.max(window.lowerBound, shown.endSeconds - shown.startSeconds))
         else { return nil }
         return shown
     }
@@ -37,7 +39,7 @@ extension CoachingSession {
     private mutating func countProvisionalAtEnd() {
         guard var repetition = provisionalCountedAtEnd else { return }
         repetition.index = repetitions.count + 1
-        recordRepetition(repetition, at: lastSeconds)
+        recordRepetition(repetition, at: clock.last ?? repetition.endSeconds)
     }
 
     /// Whether the end of the recording may count, name or judge more (see ``summary()``).
@@ -81,7 +83,9 @@ extension CoachingSession {
     private var isNamedAtItsEnd: Bool {
         guard recognizedIndex == nil else { return false }
         if recognition.decisions <= 1 { return true }
-        guard let window = recognizer?.configuration.windowSeconds, lastSeconds - firstSeconds <= window else {
+        guard let window = recognizer?.configuration.windowSeconds, let first = clock.first, let last = clock.last,
+            last - first <= window
+        else {
             return false
         }
         return !log.segments.contains { $0.exercise != nil }
@@ -124,7 +128,7 @@ extension CoachingSession {
                 // The decision names what it saw: the segment still open, from where the last one closed (the
                 // whole recording when none did), not a moment at its end (which left the recording's only
                 // segment, and its repetition, without the exercise the summary names).
-                let open = log.segments.last?.endSeconds ?? (firstSeconds.isNaN ? lastSeconds : firstSeconds)
+                let open = log.segments.last?.endSeconds ?? clock.first ?? 0
                 switchExercise(to: index, confidence: confidence, state: state, at: open)
                 judgeUnnamedRepetitions(as: configuration.library[index], from: open)
             }
@@ -136,8 +140,8 @@ extension CoachingSession {
 
     private func summarised() -> SessionSummary {
         log.summary(
-            from: firstSeconds.isNaN ? 0 : firstSeconds,
-            to: lastSeconds.isFinite ? lastSeconds : 0,
+            from: clock.first ?? 0,
+            to: clock.last ?? 0,
             given: mode.exercise,
             library: configuration.library,
             open: (recognizedIndex.map { configuration.library[$0].id }, recognition.confidence),
@@ -150,7 +154,7 @@ extension CoachingSession {
                 }
             }(),
             safetyWarnings: safety.warnings,
-            secondsWithPerson: secondsWithPerson
+            secondsWithPerson: clock.secondsWithPerson
         )
     }
 }

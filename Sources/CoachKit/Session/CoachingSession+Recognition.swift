@@ -11,7 +11,7 @@ extension CoachingSession {
         if pose != nil, steady, ring.isDue(at: t) {
             let written = ring.beginSample(at: t)
             ring.write(recognizer!.sample, to: written)
-            if depthCheck.trusted == false { ring.useImagePlaneAngles(ofSample: written) }
+            if setUp.depthTrusted == false { ring.useImagePlaneAngles(ofSample: written) }
             countAngles(ofSample: written)
         } else if pose == nil || !steady, !secondaryInvalid {
             secondaryInvalid = true
@@ -47,7 +47,7 @@ extension CoachingSession {
     /// Where a recogniser sample holds `angle` on the left (the right follows).
     @inline(__always)
     private func recognizedSlot(_ angle: AngleKind) -> Int {
-        ExerciseRecognizer.index(angle) * 2 + (depthCheck.trusted != true ? ExerciseRecognizer.flatAngleBase : 0)
+        ExerciseRecognizer.index(angle) * 2 + (setUp.depthTrusted != true ? ExerciseRecognizer.flatAngleBase : 0)
     }
 
     /// The exercise recognised so far, with no exercise given.
@@ -119,7 +119,7 @@ extension CoachingSession {
             at: t,
             exercise: recognizedIndex.map { configuration.library[$0].id },
             confidence: recognition.confidence,
-            recordingStart: firstSeconds.isNaN ? 0 : firstSeconds
+            recordingStart: clock.first ?? 0
         )
     }
 
@@ -130,7 +130,7 @@ extension CoachingSession {
         // The library's exercise is read in place (a copy of a definition on every frame costs).
         let recognizedHold = recognizedIndex.map { configuration.library[$0].isHold } ?? false
         if recognizedHold, let hold = recognizedExercise { updateHold(hold, valid: valid, dt: dt, at: t) }
-        let completed = agnostic?.ingest(pose, at: t, valid: valid, useDepth: hasDepth) ?? 0
+        let completed = agnostic?.ingest(pose, at: t, valid: valid, useDepth: setUp.hasDepth) ?? 0
         snapshot.rangeOfMotionProgress = agnostic?.progress ?? 0
         if completed > 0, let reps = agnostic?.completed {
             completeMovement(reps)

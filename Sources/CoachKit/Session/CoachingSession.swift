@@ -24,14 +24,10 @@ public struct CoachingSession: Sendable {
 
     /// ``Configuration/exercise`` given, or recognised from ``Configuration/library``.
     let mode: Mode
-    /// What the set-up check reads of the exercise given on every frame.
-    let givenExercise: GivenExercise
-    /// ``measurementReliable(recognised:)`` for its key, as last worked out (no exercise can have index -2).
-    var reliability = (key: ReliabilityKey(recognizedIndex: -2, hasDepth: false, view: .unknown), value: false)
     /// The state for the overlay after the latest frame.
     public internal(set) var snapshot = CoachSnapshot()
     /// The view estimated at the latest frame.
-    public var view: View { viewEstimator.view }
+    public var view: View { setUp.view }
     /// Repetitions so far.
     public var repetitions: [Repetition] { log.repetitions }
 
@@ -42,77 +38,37 @@ public struct CoachingSession: Sendable {
     /// Set by ``finish()``.
     var finished = false
 
-    // Set-up and gating.
-    /// Whether a joint is seen and in the picture.
-    let visibility: JointVisibility
-    /// Whether the joints the exercise needs are in the picture.
-    var inFrame: InFrameCheck
-    var walking: WalkingDetector
-    var viewEstimator = ViewEstimator()
-    /// The joints each form rule's angle needs on the left and the right (the midline ones on both), and the
-    /// view the rule needs. Counting does not wait for them; when one the view lets the coach judge is out of
-    /// the picture for a second, the person is asked to step back so that it is in (a push-up with the feet cut
-    /// off cannot be judged for its body line).
-    let ruleJoints: [(left: [Joint], right: [Joint], angle: AngleKind, view: ExerciseDefinition.CameraView)]
-    /// The body parts (bits of ``BodyPart``) a form rule misses in this frame, and since when.
-    var missingParts = 0
-    var missingPartsSince = Double.nan
-    var missingPartsAdvice: String?
-    var framesWithPerson = 0
-    var secondsWithPerson = 0.0
-    private var previousFrameHadPerson = false
-    var lastSeconds = -Double.infinity
-    var firstSeconds = Double.nan
-    private var lastPersonSeconds = -Double.infinity
-    /// Glitches, gaps and interruptions, and whether the person has settled.
-    var presence: PresenceTracker
-    var guidance: String?
+    /// In frame, walking, the view, the depth, presence, and what to tell the person (``SetUpIssue``).
+    var setUp: SetUpCheck
+    /// The first and latest frame, and the time a person was seen.
+    var clock = SessionClock()
     /// Whether the latest frame's person was measurable: in frame, and not walking (diagnostics: `ptcoach
     /// evaluate-reps`).
     package internal(set) var lastFrameValid = false
-    var hasDepth = false
-    var depthCheck = DepthJitterCheck()
 
     // Definition-driven counting.
     var counters: [RepCounter] = []
     var counterSides: [BodySide?] = []
-    var peakS: [Double] = []
-    var values: [Double] = []  // angle index × 2 + side, this frame
-    /// `values` one and two frames with a person ago (NaN after a frame without one): a repetition's angle
-    /// ranges use the median of the last three, so a value seen in a single frame (a limb that flips for a
-    /// frame, "39–178°") is not reported as the angle reached.
-    var previousValues: [Double] = []
-    var olderValues: [Double] = []
-    /// Whether `values` are from the last frame (false after a frame without a person).
-    var valuesAreRecent = false
-    var statMin: [Double] = []
-    var statMax: [Double] = []
-    var statPeak: [Double] = []
+    /// The exercise's angles and each repetition's statistics (3-D when the keypoints have depth, else the image
+    /// plane).
+    var angles: AngleMeter
+    /// The angles in the image plane and their per-repetition statistics, while it is not yet known whether the
+    /// keypoints' depth is measured or guessed (``DepthJitterCheck``): kept as the 3-D ones are, with the image-plane
+    /// counters' phases and peaks, and taking over from them when the depth proves a guess (`nil` once the verdict
+    /// is in). So the repetition under way at the verdict keeps its whole range, and its peak angle, form rules and
+    /// range of motion come from the one signal its counter followed (a first pull-up read "target reached" with a
+    /// peak of 138° while its elbows' ranges, begun at the verdict, ended at 88–104° and "Pull a little higher"
+    /// judged 44°).
+    var imagePlaneAngles: AngleMeter?
     var safety: SafetyMonitor
-    /// The joints of each angle slot (`a * 2 + side`) and the vertex they are seen from (``JointVisibility/isSeen(_:vertex:)``).
-    var slotJoints: [[Joint]] = []
-    var slotVertex: [Joint] = []
-    /// Whether the slot's joints are all seen in this frame: only then does its value enter the repetition's
-    /// angle ranges (an angle through an ankle the pose estimator placed outside the picture is a guess).
-    var slotSeen: [Bool] = []
-    /// The body parts (``BodyPart`` bits) that kept each slot from being seen since the statistics were reset.
-    var slotMissingParts: [Int] = []
-    var lastRepEnd = -Double.infinity
-    var workingSide: BodySide?
+    /// Where the last repetition counted on the primary angle ended.
+    var lastRepEnd: Double?
     /// When the prescribed hold at the peak was last reached (its cue is said once per repetition).
-    var peakHoldReachedSince = -Double.infinity
+    var peakHoldReachedSince: Double?
     /// The counter (side) whose repetitions count, once one has counted.
     var countingCounter: Int?
-    /// How well each side's primary-angle joints are seen (smoothed mean confidence, left and right).
-    var sideConfidence = (left: 0.0, right: 0.0)
-    /// Smoothed mean depth of the left primary-angle joints minus the right ones (positive: the left side
-    /// is farther from the camera), when keypoints have depth.
-    var sideDepthDifference = 0.0
-    /// The side a bilateral exercise is measured on when ``measuresOneSide`` (``nearSide()``), as of this
-    /// frame's measurement (read on every frame).
-    var measuredSide = BodySide.left
-
-    let primaryJoints: (left: [Joint], right: [Joint])
+    /// The side a bilateral exercise is measured on when ``measuresOneSide`` (read on every frame).
+    var nearSide: NearSideEstimator
 
     var holdTimer = HoldTimer()
 
@@ -120,53 +76,20 @@ public struct CoachingSession: Sendable {
     var movement: PeriodicMotionCounter?
     var angleReps = 0
     var secondary: [RepCounter] = []
-    /// The value each secondary counter reads (`a * 2 + side` in `values`; with no exercise given, the angle's
+    /// The value each secondary counter reads (``AngleSlot/index`` in ``angles``; with no exercise given, the angle's
     /// slot in the recognizer's 10-Hz samples, `ExerciseRecognizer.index(kind) * 2 + side`).
     var secondarySlots: [Int] = []
     /// With no exercise given: whether the secondary counters were told of an invalid stretch since their last sample.
     var secondaryInvalid = true
-    /// The angles in the image plane and their per-repetition statistics, while it is not yet known whether
-    /// the keypoints' depth is measured or guessed (``DepthJitterCheck``): kept as the 3-D ones are, with the
-    /// image-plane counters' phases and peaks (``swapPlanes()``), and swapped in for them when the depth
-    /// proves a guess. So the repetition under way at the verdict keeps its whole range, and its peak angle,
-    /// form rules and range of motion come from the one signal its counter followed (a first pull-up read
-    /// "target reached" with a peak of 138° while its elbows' ranges, begun at the verdict, ended at 88–104°
-    /// and "Pull a little higher" judged 44°).
-    var imagePlane = AnglePlane()
+    /// The counters of the primary angle in the image plane while the depth is not judged (``imagePlaneAngles``).
     var flatCounters: [RepCounter] = []
     /// Whether the exercise's primary angle has a left and a right (read on every frame).
     var primaryIsSided = false
 
-    /// One plane's angle values and statistics (see ``imagePlane``); the session's own live in its properties.
-    struct AnglePlane {
-        var values: [Double] = []
-        var previousValues: [Double] = []
-        var olderValues: [Double] = []
-        var statMin: [Double] = []
-        var statMax: [Double] = []
-        var statPeak: [Double] = []
-        var slotMissingParts: [Int] = []
-        var peakS: [Double] = []
-    }
-
-    /// Exchanges the session's angle values and statistics with ``imagePlane`` (array buffers only: no copy), so
-    /// that the same code keeps both: swapped, run, swapped back.
-    mutating func swapPlanes() {
-        swap(&values, &imagePlane.values)
-        swap(&previousValues, &imagePlane.previousValues)
-        swap(&olderValues, &imagePlane.olderValues)
-        swap(&statMin, &imagePlane.statMin)
-        swap(&statMax, &imagePlane.statMax)
-        swap(&statPeak, &imagePlane.statPeak)
-        swap(&slotMissingParts, &imagePlane.slotMissingParts)
-        swap(&peakS, &imagePlane.peakS)
-    }
     /// The repetitions `flatCounters` completed (and that could count) before the depth verdict, with their
     /// counter: when the depth proves a guess, they replace the ones counted on the 3-D angle until then.
-    var flatCompleted: [(rep: RepCounter.Completed, counter: Int, statistics: RepetitionStatistics)] = []
+    var flatCompleted: [(rep: RepCounter.Completed, counter: Int, statistics: RepetitionJudge.Statistics)] = []
 
-    /// A repetition's angle ranges, values at the peak and missing parts, per slot (``statMin`` and the rest).
-    typealias RepetitionStatistics = (min: [Double], max: [Double], peak: [Double], missingParts: [Int])
     /// What the repetitions are counted from (with no exercise given, the movement until one of the body's angles
     /// proves it misses repetitions), and the repetitions each fallback signal found.
     var source = CountingSource(configuration: .init(movementOnly: false), otherAngles: 0)
@@ -217,54 +140,16 @@ public struct CoachingSession: Sendable {
     public init(configuration: Configuration) {
         self.configuration = configuration
         mode = configuration.exercise.map { .given(GivenDefinition($0)) } ?? .recognised(library: configuration.library)
-        givenExercise = GivenExercise(isHold: configuration.exercise?.isHold, view: configuration.exercise?.view)
         selector = PoseSelector(configuration: configuration.selector)
         smoother = PoseSmoother(configuration: configuration.smoother)
         cues = CueScheduler(configuration: configuration.cues)
-        visibility = JointVisibility(
-            minimumJointConfidence: configuration.minimumJointConfidence,
-            frameWidth: configuration.frameWidth,
-            frameHeight: configuration.frameHeight,
-            edgeMarginFraction: configuration.edgeMarginFraction
-        )
-        inFrame = InFrameCheck(exercise: mode.exercise, visibility: visibility)
         safety = SafetyMonitor(exercise: mode.exercise)
         judge = RepetitionJudge(exercise: mode.exercise)
-        walking = WalkingDetector(
-            configuration: .init(
-                walkingTorsoLengths: configuration.walkingTorsoLengths,
-                minimumJointConfidence: configuration.minimumJointConfidence
-            )
-        )
         events.reserveCapacity(16)
         switch mode {
         case .given(let given):
             let exercise = given.definition
             primaryIsSided = exercise.primaryAngle.isSided
-            let n = exercise.angles.count * 2
-            values = Array(repeating: .nan, count: n)
-            previousValues = values
-            olderValues = values
-            statMin = Array(repeating: .infinity, count: n)
-            statMax = Array(repeating: -.infinity, count: n)
-            statPeak = Array(repeating: .nan, count: n)
-            for angle in exercise.angles {
-                for side in [BodySide.left, .right] {
-                    slotJoints.append(angle.joints(side: side))
-                    slotVertex.append(angle.vertexJoint(side: side))
-                }
-            }
-            slotSeen = Array(repeating: true, count: n)
-            slotMissingParts = Array(repeating: 0, count: n)
-            imagePlane = AnglePlane(
-                values: values,
-                previousValues: values,
-                olderValues: values,
-                statMin: statMin,
-                statMax: statMax,
-                statPeak: statPeak,
-                slotMissingParts: slotMissingParts
-            )
             if let spec = exercise.repetition {
                 var joints: [Joint] = []
                 for angle in exercise.angles {
@@ -274,7 +159,7 @@ public struct CoachingSession: Sendable {
                 }
                 movement = PeriodicMotionCounter(
                     configuration: .init(
-                        minimumRange: 0.15,
+                        minimumRange: Tuning.movementMinimumRange,
                         minimumSeconds: spec.minimumSeconds,
                         maximumSeconds: spec.maximumSeconds,
                         joints: joints
@@ -289,7 +174,7 @@ public struct CoachingSession: Sendable {
                                 RepCounter(
                                     configuration: .init(
                                         direction: direction,
-                                        minimumRange: 15,
+                                        minimumRange: Tuning.otherAngleMinimumRange,
                                         minimumSeconds: spec.minimumSeconds,
                                         maximumSeconds: spec.maximumSeconds
                                     )
@@ -299,7 +184,7 @@ public struct CoachingSession: Sendable {
                         }
                     }
                 }
-                ring = AngleSampleRing(capacity: 300)
+                ring = AngleSampleRing(capacity: Tuning.angleSampleCapacity)
                 let sides: [BodySide?] =
                     switch exercise.side {
                     case .left: [.left]
@@ -310,8 +195,6 @@ public struct CoachingSession: Sendable {
                 counterSides = sides
                 counters = sides.map { _ in RepCounter(configuration: RepCounter.Configuration(spec)) }
                 flatCounters = counters
-                peakS = Array(repeating: -.infinity, count: sides.count)
-                imagePlane.peakS = peakS
             }
             snapshot.exerciseID = exercise.id
             snapshot.exerciseName = exercise.name
@@ -326,37 +209,58 @@ public struct CoachingSession: Sendable {
             for (k, kind) in ExerciseRecognizer.kinds.enumerated() where kind.countsRepetitions {
                 for side in 0..<(kind.isSided ? 2 : 1) {
                     for direction in [1.0, -1.0] {
-                        secondary.append(RepCounter(configuration: .init(direction: direction, minimumRange: 15)))
+                        secondary.append(
+                            RepCounter(
+                                configuration: .init(direction: direction, minimumRange: Tuning.otherAngleMinimumRange)
+                            )
+                        )
                         secondarySlots.append(k * 2 + side)
                     }
                 }
             }
-            ring = AngleSampleRing(capacity: 300)
+            ring = AngleSampleRing(capacity: Tuning.angleSampleCapacity)
             snapshot.recognition = .noPerson
         }
-        primaryJoints = (
-            mode.exercise?.primaryAngle.joints(side: .left) ?? [],
-            mode.exercise?.primaryAngle.joints(side: .right) ?? []
-        )
-        presence = PresenceTracker(
+        angles = AngleMeter(
             configuration: .init(
-                settleSeconds: configuration.settleSeconds,
-                glitchSeconds: configuration.glitchSeconds,
-                briefAbsenceSeconds: configuration.briefAbsenceSeconds,
-                bridgeSeconds: configuration.bridgeSeconds,
-                // Gaps are bridged when repetitions are counted (of a given exercise, or of the movement when none
-                // is given).
-                bridges: (mode.exercise?.repetition != nil || agnostic != nil)
-                    && configuration.bridgeSeconds > configuration.glitchSeconds
+                angles: mode.exercise?.angles ?? [],
+                direction: mode.exercise?.repetition?.direction ?? 1,
+                counters: counters.count
+            )
+        )
+        imagePlaneAngles = angles
+        nearSide = NearSideEstimator(primaryAngle: mode.exercise?.primaryAngle)
+        setUp = SetUpCheck(
+            exercise: configuration.exercise,
+            library: configuration.library,
+            configuration: .init(
+                visibility: JointVisibility(
+                    minimumJointConfidence: configuration.minimumJointConfidence,
+                    frameWidth: configuration.frameWidth,
+                    frameHeight: configuration.frameHeight,
+                    edgeMarginFraction: configuration.edgeMarginFraction
+                ),
+                walking: .init(
+                    walkingTorsoLengths: configuration.walkingTorsoLengths,
+                    minimumJointConfidence: configuration.minimumJointConfidence
+                ),
+                presence: .init(
+                    settleSeconds: configuration.settleSeconds,
+                    glitchSeconds: configuration.glitchSeconds,
+                    briefAbsenceSeconds: configuration.briefAbsenceSeconds,
+                    bridgeSeconds: configuration.bridgeSeconds,
+                    // Gaps are bridged when repetitions are counted (of a given exercise, or of the movement when
+                    // none is given).
+                    bridges: (mode.exercise?.repetition != nil || agnostic != nil)
+                        && configuration.bridgeSeconds > configuration.glitchSeconds
+                ),
+                useDepth: configuration.useDepth
             )
         )
         source = CountingSource(
             configuration: .init(movementOnly: mode.isRecognised),
             otherAngles: secondary.count
         )
-        ruleJoints = (mode.exercise?.formRules ?? []).map { rule in
-            (rule.angle.joints(side: .left), rule.angle.joints(side: .right), rule.angle, rule.view)
-        }
     }
 
     // MARK: - Ingest
@@ -390,9 +294,7 @@ public struct CoachingSession: Sendable {
         // No exercise given: every frame is kept, and coached as the exercise recognised (CoachingSession+AsGiven).
         if mode.isRecognised { asGiven.ingest(frame, pose: smoothed) }
         let t = frame.seconds
-        if firstSeconds.isNaN { firstSeconds = t }
-        let dt = lastSeconds.isFinite ? min(max(t - lastSeconds, 0), 0.5) : 0
-        lastSeconds = t
+        let dt = clock.ingest(at: t, person: smoothed != nil)
         snapshot.seconds = t
         snapshot.pose = smoothed
         guard let pose = smoothed else {
@@ -401,53 +303,24 @@ public struct CoachingSession: Sendable {
             return
         }
         if configuration.emitsPoseEvents { events.append(.pose(pose)) }
-        framesWithPerson += 1
-        if previousFrameHadPerson { secondsWithPerson += dt }
-        previousFrameHadPerson = true
-        lastPersonSeconds = t
 
-        // Set-up check.
-        let inFrame = self.inFrame.ingest(pose)
-        let walking = self.walking.ingest(pose, at: t)
-        updateView(pose)
-        // The overlay shows no range gauge where the repetition's range will be "not measurable" (the same test).
-        snapshot.rangeMeasurable = measurementReliable(recognised: true)
-        let valid = inFrame && !walking
+        // Set-up check: in frame, walking and the depth's verdict; then the view, presence and what to tell.
+        let look = setUp.look(at: pose, at: t)
+        if let measured = look.depthVerdict { takeDepthVerdict(measured: measured) }
+        let check = setUp.check(pose, look, at: t, recognizedIndex: recognizedIndex)
+        snapshot.rangeMeasurable = check.rangeMeasurable
+        let valid = check.valid
         lastFrameValid = valid
-        let bodyX = pose[.root].confidence > 0 ? pose[.root].x : pose[.neck].confidence > 0 ? pose[.neck].x : .nan
-        let presence = self.presence.ingest(
-            valid: valid,
-            walking: walking,
-            bodyX: bodyX,
-            torso: self.walking.torso,
-            at: t
-        )
-        let glitch = presence.glitch
-        let returnsFromGap = presence.returnsFromGap
-        var held = presence.held
-        var advice: String?
-        if glitch {
-            advice = guidance  // a glitch changes nothing the person is told
-        } else if !inFrame {
-            advice = "Step back so that your whole body is in the picture"
-        } else if walking {
-            advice = "Stand still in your start position"
-        } else if let needed = givenExercise.view, !hasDepth {
-            if needed == .side, view == .front {
-                advice = "Turn sideways to the camera so I can measure the movement"
-            } else if needed == .front, view == .side {
-                advice = "Face the camera so I can measure the movement"
-            }
-        }
-        if advice == nil, valid { advice = adviceForFormJoints(pose, at: t) } else { missingPartsSince = .nan }
-        setGuidance(advice, at: t)
-        let settled = presence.settled
+        let returnsFromGap = check.presence.returnsFromGap
+        var held = check.presence.held
+        if let guidance = check.guidance { show(guidance, at: t) }
+        let settled = check.presence.settled
 
         switch mode {
         case .given(let given):
             measure(pose, given.definition)
             checkSafety(at: t)
-            if returnsFromGap, let bridged = self.presence.decideGapReturn(continues: countedAngleContinues(), at: t) {
+            if returnsFromGap, let bridged = setUp.decideGapReturn(continues: countedAngleContinues(), at: t) {
                 held = false
                 // Not the same repetition (or not the same place): dropped, as after any longer stretch.
                 if !bridged { count(given.definition, valid: false, at: t, pose: pose) }
@@ -462,8 +335,8 @@ public struct CoachingSession: Sendable {
             // A gap is bridged as for an exercise given, when the movement's signal continues where it was (the
             // head above the picture at the top of each push-up; see Guides.md, "Cases behind the code").
             if returnsFromGap,
-                let bridged = self.presence.decideGapReturn(
-                    continues: agnostic?.continues(with: pose, useDepth: hasDepth) ?? true,
+                let bridged = setUp.decideGapReturn(
+                    continues: agnostic?.continues(with: pose, useDepth: setUp.hasDepth) ?? true,
                     at: t
                 )
             {
@@ -479,7 +352,7 @@ public struct CoachingSession: Sendable {
 
     private mutating func finishFrame(at t: Double) {
         if let cue = cues.ingest(at: t) { give(cue) }
-        if let current = cues.current, t - current.seconds <= 3 {
+        if let current = cues.current, t - current.seconds <= Tuning.cueShownSeconds {
             snapshot.cueText = current.text
             snapshot.cueKind = current.kind
         } else if snapshot.cueText != nil {
@@ -495,13 +368,14 @@ public struct CoachingSession: Sendable {
 
     private mutating func noPerson(at t: Double) {
         lastFrameValid = false
-        valuesAreRecent = false
-        previousFrameHadPerson = false
+        angles.lostPerson()
+        imagePlaneAngles?.lostPerson()
         // A glitch or a held gap drops nothing.
-        let held = presence.ingestNobody(at: t).held
+        let (presence, guidance) = setUp.ingestNobody(at: t)
+        let held = presence.held
         if !held {
             for i in counters.indices { _ = counters[i].ingest(nil, at: t, valid: false) }
-            if depthCheck.trusted == nil {
+            if setUp.depthTrusted == nil {
                 for i in flatCounters.indices { _ = flatCounters[i].ingest(nil, at: t, valid: false) }
             }
         }
@@ -510,18 +384,16 @@ public struct CoachingSession: Sendable {
             if !held { _ = agnostic?.ingest(nil, at: t, valid: false) }
         }
         // The definition is read (copied) only for a hold.
-        let isHold = givenExercise.isHold ?? recognizedIndex.map { configuration.library[$0].isHold } ?? false
+        let isHold = mode.givenIsHold ?? recognizedIndex.map { configuration.library[$0].isHold } ?? false
         if isHold, let exercise = mode.exercise ?? recognizedExercise {
             updateHold(exercise, valid: false, dt: 0, at: t)
         }
-        if t - lastPersonSeconds >= 1 {
-            setGuidance("Step into the camera view", at: t)
-        }
+        if let guidance { show(guidance, at: t) }
     }
 
-    private mutating func setGuidance(_ text: String?, at t: Double) {
-        guard text != guidance else { return }
-        guidance = text
+    /// Shows the set-up guidance that changed: its sentence on the overlay, as an event and as a cue.
+    private mutating func show(_ guidance: SetUpCheck.Guidance, at t: Double) {
+        let text = guidance.issue?.sentence
         snapshot.setupGuidance = text
         if let text {
             events.append(.setupGuidance(text))

@@ -34,6 +34,9 @@ struct InFrameCheck: Sendable {
     private var seenFrames: [Int]
     /// The frames in which everything needed was seen.
     private(set) var completeFrames = 0
+    /// The body parts of the joints needed that were not seen in the latest frame (empty when it was in frame): those
+    /// needed always, and of the side that missed less when either side will do.
+    private(set) var missingParts = BodyParts()
 
     /// The check for `exercise`: its own required joints, or with none given, the neck and shoulders.
     init(exercise: ExerciseDefinition?, visibility: JointVisibility) {
@@ -64,6 +67,9 @@ struct InFrameCheck: Sendable {
         var right = true
         var hasLeft = false
         var hasRight = false
+        var missingAlways = BodyParts()
+        var missingLeft = BodyParts()
+        var missingRight = BodyParts()
         for (index, joint) in joints.enumerated() {
             let alternative = alternatives[index]
             if alternative == .left { hasLeft = true }
@@ -73,15 +79,31 @@ struct InFrameCheck: Sendable {
                 seenFrames[index] += 1
             } else {
                 switch alternative {
-                case .left: left = false
-                case .right: right = false
-                case .always: always = false
+                case .left:
+                    left = false
+                    missingLeft.insert(BodyParts(joint))
+                case .right:
+                    right = false
+                    missingRight.insert(BodyParts(joint))
+                case .always:
+                    always = false
+                    missingAlways.insert(BodyParts(joint))
                 }
             }
         }
         let sides = (!hasLeft && !hasRight) || (hasLeft && left) || (hasRight && right)
         let ok = always && sides
-        if ok { completeFrames += 1 }
+        if ok {
+            completeFrames += 1
+            missingParts = []
+        } else {
+            var side = BodyParts()
+            if !sides {
+                // The side that misses less (the only one with joints needed, when one has none).
+                side = !hasRight || (hasLeft && missingLeft.count <= missingRight.count) ? missingLeft : missingRight
+            }
+            missingParts = missingAlways.union(side)
+        }
         return ok
     }
 

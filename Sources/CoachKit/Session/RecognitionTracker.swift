@@ -12,6 +12,16 @@
 /// }
 /// ```
 struct RecognitionTracker: Sendable {
+    struct Configuration: Sendable, Hashable {
+        /// Decisions in a row that must name a new exercise before it takes over: one decision can be a transition
+        /// between exercises.
+        var decisionsToSwitch = 2
+        /// Decisions in a row naming none after which the exercise recognised is dropped: a pause between
+        /// repetitions is not the end of the exercise.
+        var decisionsToDrop = 4
+    }
+
+    let configuration: Configuration
     enum Event: Sendable, Hashable {
         /// The exercise recognised, named again with this confidence.
         case sameExercise(confidence: Double)
@@ -32,6 +42,10 @@ struct RecognitionTracker: Sendable {
     /// The decisions that named an exercise.
     private(set) var decisions = 0
 
+    init(configuration: Configuration = .init()) {
+        self.configuration = configuration
+    }
+
     /// One decision of the recogniser, and the exercise it ranked best.
     mutating func ingest(_ decision: RecognitionState, bestIndex index: Int?) -> Event? {
         note(decision, bestIndex: index)
@@ -44,7 +58,9 @@ struct RecognitionTracker: Sendable {
                 return .sameExercise(confidence: confidence)
             } else if index == candidate {
                 votes += 1
-                if votes >= 2 { return .switchExercise(to: index, confidence: confidence) }
+                if votes >= configuration.decisionsToSwitch {
+                    return .switchExercise(to: index, confidence: confidence)
+                }
             } else {
                 candidate = index
                 votes = 1
@@ -53,7 +69,7 @@ struct RecognitionTracker: Sendable {
             guard recognizedIndex != nil else { return .nothingRecognised }
             if candidate == nil {
                 votes += 1
-                if votes >= 4 { return .switchExercise(to: nil, confidence: 0) }
+                if votes >= configuration.decisionsToDrop { return .switchExercise(to: nil, confidence: 0) }
             } else {
                 candidate = nil
                 votes = 1

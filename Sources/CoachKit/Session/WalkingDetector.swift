@@ -18,6 +18,20 @@ struct WalkingDetector: Sendable {
         var walkingTorsoLengths: Double = 0.8
         /// Feet below this confidence are not followed.
         var minimumJointConfidence: Double = 0.2
+        /// The trail's spacing (seconds): about ten samples a second, a little less than 0.1 s so that a 10-Hz source
+        /// is not skipped for jitter in its timestamps.
+        var sampleSeconds = 0.095
+        /// The trail's samples: a second of them and the one a second ago.
+        var trailSamples = 11
+        /// The weight of each frame in the smoothed torso length: about a second's memory.
+        var torsoSmoothing = 0.05
+        /// The oldest sample compared is at most this old (a longer gap compares nothing) and, at the start of a
+        /// recording, at least this old: a person who enters walking is caught before a stride could pass for a
+        /// repetition.
+        var longestComparisonSeconds = 1.5
+        var shortestComparisonSeconds = 0.4
+        /// The person counts as walking until this long after the movement was last seen.
+        var walkingHoldSeconds = 1.0
     }
 
     let configuration: Configuration
@@ -39,9 +53,9 @@ struct WalkingDetector: Sendable {
 
     init(configuration: Configuration) {
         self.configuration = configuration
-        trail = Array(repeating: .nan, count: 11)
-        rootTrail = Array(repeating: .nan, count: 11)
-        trailTimes = Array(repeating: -.infinity, count: 11)
+        trail = Array(repeating: .nan, count: configuration.trailSamples)
+        rootTrail = Array(repeating: .nan, count: configuration.trailSamples)
+        trailTimes = Array(repeating: -.infinity, count: configuration.trailSamples)
     }
 
     private func isWalking(at t: Double) -> Bool {
@@ -55,7 +69,7 @@ struct WalkingDetector: Sendable {
         let neck = pose[.neck]
         guard root.confidence > 0, neck.confidence > 0 else { return false }
         let length = ((neck.x - root.x) * (neck.x - root.x) + (neck.y - root.y) * (neck.y - root.y)).squareRoot()
-        if length > 1e-6 { torso = torso == 0 ? length : torso + 0.05 * (length - torso) }
+        if length > 1e-6 { torso = torso == 0 ? length : torso + configuration.torsoSmoothing * (length - torso) }
         let la = pose[.leftAnkle]
         let ra = pose[.rightAnkle]
         let c = configuration.minimumJointConfidence
@@ -64,7 +78,7 @@ struct WalkingDetector: Sendable {
             ? (la.x + ra.x) / 2
             : la.confidence >= c ? la.x : ra.confidence >= c ? ra.x : root.x
         let previousIndex = (next + trail.count - 1) % trail.count
-        if t - trailTimes[previousIndex] >= 0.095 || t < trailTimes[previousIndex] {
+        if t - trailTimes[previousIndex] >= configuration.sampleSeconds || t < trailTimes[previousIndex] {
             trail[next] = x
             rootTrail[next] = root.x
             trailTimes[next] = t
@@ -77,11 +91,13 @@ struct WalkingDetector: Sendable {
         if !trail[oldestIndex].isFinite { oldestIndex = 0 }
         let oldest = trail[oldestIndex]
         let elapsed = t - trailTimes[oldestIndex]
-        guard oldest.isFinite, torso > 0, elapsed <= 1.5, elapsed >= 0.4 else { return isWalking(at: t) }
+        guard oldest.isFinite, torso > 0, elapsed <= configuration.longestComparisonSeconds,
+            elapsed >= configuration.shortestComparisonSeconds
+        else { return isWalking(at: t) }
         let limit = configuration.walkingTorsoLengths * min(1, elapsed)
         let oldestRoot = rootTrail[oldestIndex]
         if abs(x - oldest) / torso > limit, !oldestRoot.isFinite || abs(root.x - oldestRoot) / torso > limit {
-            state = .walking(until: t + 1)
+            state = .walking(until: t + configuration.walkingHoldSeconds)
         }
         return isWalking(at: t)
     }

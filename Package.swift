@@ -89,6 +89,7 @@ let package = Package(
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -140,7 +141,7 @@ let package = Package(
             name: "CoachStoreTests",
             dependencies: [
                 "CoachStore", "CoachKit", "CoachTestSupport",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -161,7 +162,9 @@ let package = Package(
         ),
         .testTarget(
             name: "ptcoachTests",
-            dependencies: ["ptcoach", "PoseKit", "CoachKit", "MediaIO", "CoachServer", "CoachStore", "CoachTestSupport"],
+            dependencies: [
+                "ptcoach", "PoseKit", "CoachKit", "MediaIO", "CoachServer", "CoachStore", "CoachTestSupport",
+            ],
             swiftSettings: swiftSettings
         ),
     ]

@@ -10,7 +10,10 @@
 #       STEPS=25,50,100,150,200,250,300   client counts tried by (c)
 #       LONG_SECONDS=120    wall seconds of the long session (d); at LONG_FPS=60 with SPEED=2 (30-fps video
 #                           offered at twice real time) 900 s is 30 minutes of session time
-#       SCENARIOS="a b c d" which scenarios to run
+#       SCENARIOS="a b c d" which scenarios to run (e: run only when named)
+#       CLIPS=file.csv      the clips of (e): video,exercise,truth (default: four development videos, two of them
+#                           made portrait here, see (e))
+#       CLIP_CLIENTS=4      camera clients of (e)
 #       PROCS=1             processes of the load generator
 #       WORK=/tmp/ptcoach-bench-live   the server's data directory, its log and each scenario's JSON results
 #
@@ -22,6 +25,12 @@
 #    (b) four camera clients, 15 fps, SECONDS_RUN s: target p95 <= 120 ms and every client >= 90% answered
 #    (c) keypoint clients at 30 fps (a UI-PRMD hurdle-step track): the most with p95 <= 25 ms and >= 95%
 #        answered (aim: >= 100), stepping the clients up (STEPS), then bisecting
+#    (e) mixed portrait and landscape clips, each client its own video, exercise and true count, played once at
+#        15 fps, 640 wide (a portrait clip 640x1138): each client's count against its truth, frames answered,
+#        fps coached and p95 latency. The default clips: calimiro push-up_12 (3 push-ups) and pull-up_6 (5
+#        pull-ups), landscape, and pull-up_14 (6 pull-ups) and squat_13 (2 squats) cut to portrait (the centre
+#        9:16 of the frame, where the athlete is, as a phone held upright films; `transpose` would lay him on his
+#        side instead), written to $WORK
 #    (d) memory: the server's RSS over one camera session offered at LONG_FPS for LONG_SECONDS (start, max,
 #        end, first and last quarter), and the memory of a camera session: RSS with the four sessions of (b)
 #        open minus the RSS before they connected, / 4
@@ -51,7 +60,10 @@ PY=$VENV/bin/python
 [ -f "$TRACK" ] || { echo "missing $TRACK" >&2; exit 1; }
 command -v ffmpeg >/dev/null || { echo "missing ffmpeg (apt-get install ffmpeg)" >&2; exit 1; }
 command -v curl >/dev/null || { echo "missing curl" >&2; exit 1; }
-if ! { [ -x "$PY" ] && "$PY" -c "import websockets" 2>/dev/null; }; then
+if ! { [ -x "$PY" ] && "$PY" -c "import websockets" 2>/dev/null; } &&
+    python3 -c "import websockets, sys; sys.exit(websockets.__version__ != '15.0.1')" 2>/dev/null; then
+    PY=python3  # websockets 15.0.1 is installed already (the test tools of scripts/setup.sh)
+elif ! { [ -x "$PY" ] && "$PY" -c "import websockets" 2>/dev/null; }; then
     echo "== load generator venv ($VENV)" >&2
     python3 -m venv "$VENV"
     "$VENV/bin/pip" install -q websockets==15.0.1
@@ -134,6 +146,22 @@ for s in $SCENARIOS; do
         if [ -f "$WORK/b.json" ]; then
             field b '"   memory per camera session (b): (%s MB with 4 open - %s MB before) / 4 = %.1f MB" % (r["rss"]["open_mb"], r["rss"]["start_mb"], (r["rss"]["open_mb"] - r["rss"]["start_mb"]) / 4)'
         fi
+        machine
+        ;;
+    e)
+        clips=${CLIPS:-}
+        if [ -z "$clips" ]; then
+            clips=$WORK/clips.csv
+            for v in pull-up_14 squat_13; do
+                ffmpeg -nostdin -loglevel error -y -i "$DATA/videos/calimiro/$v.mp4" -an \
+                    -vf "crop=trunc(ih*9/32)*2:ih" -c:v libx264 -crf 18 "$WORK/${v}_portrait.mp4"
+            done
+            printf '%s\n' "video,exercise,truth" "$DATA/videos/calimiro/push-up_12.mp4,push-up,3" \
+                "$WORK/pull-up_14_portrait.mp4,pull-up,6" "$DATA/videos/calimiro/pull-up_6.mp4,pull-up,5" \
+                "$WORK/squat_13_portrait.mp4,squat,2" >"$clips"
+        fi
+        echo "(e) ${CLIP_CLIENTS:-4} camera clients, 15 fps, the clips of $clips (each once, whole): count against truth"
+        load e --mode camera --clips "$clips" --clients "${CLIP_CLIENTS:-4}" --fps 15
         machine
         ;;
     *) echo "unknown scenario $s" >&2 ;;

@@ -12,6 +12,8 @@ together, staggered across one frame interval.
 
     live-load.py --url ws://127.0.0.1:8080/live --mode camera --video squat_17.mp4 --clients 4 --fps 15 --seconds 30
     live-load.py --url ... --mode keypoints --track bicep_good_1.jsonl --fps 30 --find-max
+    live-load.py --url ... --clips clips.csv --clients 4 --fps 15   # CSV: video,exercise,truth; client k plays
+        clip k mod their number once, whole, 640 wide in its own aspect, and its count is reported against truth
     --server-pid PID   also samples the server's RSS (/proc/PID/status VmRSS) every second
     --json             prints the results as one JSON object on stdout (the text report goes to stderr)
 
@@ -34,16 +36,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import math
 import multiprocessing
 import os
 import resource
-import shutil
-import struct
-import subprocess
 import sys
 import time
-from bisect import bisect_right
 from dataclasses import dataclass, field, asdict
 
 try:
@@ -53,133 +50,8 @@ except ImportError:  # pragma: no cover
     sys.exit("live-load.py needs websockets 15: python3 -m pip install websockets==15.0.1")
 
 
-# ---------------------------------------------------------------- frame sources
-
-def jpeg_end(data: bytes, start: int) -> int | None:
-    """The offset just past the EOI of the JPEG that starts (SOI) at `start`; None if truncated.
-    Walks the marker segments so that bytes inside them (or stuffed 0xFF00 in the scans) never end it."""
-    n = len(data)
-    i = start + 2
-    while i + 1 < n:
-        if data[i] != 0xFF:
-            return None  # not a marker where one must be
-        marker = data[i + 1]
-        if marker == 0xFF:  # fill byte
-            i += 1
-            continue
-        if marker == 0xD9:
-            return i + 2
-        if 0xD0 <= marker <= 0xD7 or marker == 0x01:
-            i += 2
-            continue
-        if i + 4 > n:
-            return None
-        i += 2 + int.from_bytes(data[i + 2:i + 4], "big")
-        if marker == 0xDA:  # entropy-coded data up to the next marker that is not FF00, RSTn or fill
-            while True:
-                j = data.find(b"\xff", i)
-                if j < 0 or j + 1 >= n:
-                    return None
-                nxt = data[j + 1]
-                if nxt == 0x00 or 0xD0 <= nxt <= 0xD7:
-                    i = j + 2
-                elif nxt == 0xFF:
-                    i = j + 1
-                else:
-                    i = j
-                    break
-    return None
-
-
-def split_jpegs(data: bytes) -> list[bytes]:
-    frames = []
-    pos = 0
-    while True:
-        start = data.find(b"\xff\xd8", pos)
-        if start < 0:
-            break
-        end = jpeg_end(data, start)
-        if end is None:
-            break
-        frames.append(data[start:end])
-        pos = end
-    return frames
-
-
-def decode_video(path: str, rate: float, size: str, quality: int) -> list[bytes]:
-    """The video's frames at `rate` per video second, as JPEG images of exactly `size` (WxH)."""
-    if not shutil.which("ffmpeg"):
-        sys.exit("camera mode needs ffmpeg (apt-get install ffmpeg)")
-    w, h = size.lower().split("x")
-    vf = (f"scale={w}:{h}:force_original_aspect_ratio=decrease,pad={w}:{h}:(ow-iw)/2:(oh-ih)/2,"
-          f"fps={rate:g},format=yuvj420p")
-    cmd = ["ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-i", path, "-an", "-vf", vf,
-           "-f", "image2pipe", "-c:v", "mjpeg", "-q:v", str(quality), "-"]
-    out = subprocess.run(cmd, stdout=subprocess.PIPE, check=True).stdout
-    frames = split_jpegs(out)
-    if not frames:
-        sys.exit(f"ffmpeg gave no JPEG frames for {path}")
-    return frames
-
-
-class CameraSource:
-    kind = "camera"
-
-    def __init__(self, frames: list[bytes], rate: float):
-        self.frames = frames
-        self.rate = rate  # frames per video second
-
-    def start_fields(self) -> dict:
-        return {}
-
-    def message(self, frame_id: int, index: int, t: float) -> bytes:
-        # index counts frames from 0 at rate/video second; looping the list keeps the video's own pace
-        header = struct.pack(">Id", frame_id, t)
-        return header + self.frames[index % len(self.frames)]
-
-    def describe(self) -> str:
-        sizes = [len(f) for f in self.frames]
-        return (f"{len(self.frames)} JPEG frames ({len(self.frames) / self.rate:.1f} s of video at {self.rate:g}/s, "
-                f"mean {sum(sizes) / len(sizes) / 1024:.1f} KiB, max {max(sizes) / 1024:.1f} KiB)")
-
-
-class KeypointSource:
-    kind = "keypoints"
-
-    def __init__(self, path: str):
-        with open(path, encoding="utf-8") as f:
-            self.header = json.loads(f.readline())
-            times, poses = [], []
-            for line in f:
-                line = line.strip()
-                if not line:
-                    continue
-                d = json.loads(line)
-                times.append(float(d["t"]))
-                poses.append(json.dumps(d.get("poses", []), separators=(",", ":")))
-        if self.header.get("format") != "pose-track" or not times:
-            sys.exit(f"{path} is not a pose-track file with frames")
-        self.path = path
-        t0 = times[0]
-        self.times = [t - t0 for t in times]
-        self.poses = poses
-        fps = float(self.header.get("fps") or 30)
-        self.period = self.times[-1] + 1 / fps  # one loop of the track
-
-    def start_fields(self) -> dict:
-        d = {"keypoints": self.header["keypoints"], "width": self.header["width"], "height": self.header["height"]}
-        if "dimensions" in self.header:
-            d["dimensions"] = self.header["dimensions"]
-        return d
-
-    def message(self, frame_id: int, index: int, t: float) -> str:
-        # the track's frame at time t (looped); t itself keeps increasing
-        k = max(0, bisect_right(self.times, t % self.period) - 1)
-        return f'{{"type":"frame","id":{frame_id},"t":{t:.4f},"poses":{self.poses[k]}}}'
-
-    def describe(self) -> str:
-        return (f"{len(self.times)} frames, {self.period:.1f} s, {len(self.header['keypoints'])} keypoints, "
-                f"{self.header['width']}x{self.header['height']}")
+from live_report import fmt, report_text, summarize  # noqa: E402 (beside this script)
+from live_sources import CameraSource, KeypointSource, clip_sources, decode_video  # noqa: E402
 
 
 # ---------------------------------------------------------------- one client
@@ -198,25 +70,21 @@ class ClientResult:
     send_lag: list = field(default_factory=list)  # ms the send started after its deadline
     reps: int | None = None
     summary: bool = False
+    video: str | None = None  # --clips: the client's clip, its exercise and its true count
+    exercise: str | None = None
+    truth: int | None = None
     close_code: int | None = None
-
-
-def percentile(values: list[float], p: float) -> float | None:
-    """Linear interpolation between closest ranks (numpy's default)."""
-    if not values:
-        return None
-    s = sorted(values)
-    k = (len(s) - 1) * p / 100
-    lo = math.floor(k)
-    hi = min(lo + 1, len(s) - 1)
-    return s[lo] + (s[hi] - s[lo]) * (k - lo)
 
 
 async def run_client(cfg, source, index: int, ready_q: asyncio.Queue, go: asyncio.Future,
                      deadline_offset: float, handshakes: asyncio.Semaphore) -> ClientResult:
     res = ClientResult(index)
     loop = asyncio.get_running_loop()
-    frames = max(1, round(cfg.seconds * cfg.fps))
+    # a clip is played once, whole; any other source for --seconds
+    frames = getattr(source, "frame_count", None) or max(1, round(cfg.seconds * cfg.fps))
+    res.exercise = getattr(source, "exercise", None) or cfg.exercise
+    if hasattr(source, "truth"):
+        res.video, res.truth = os.path.basename(source.path), source.truth
     interval = 1 / cfg.fps
     send_times: list[float | None] = [None] * (frames + 1)
     last_answered = asyncio.Event()
@@ -231,7 +99,7 @@ async def run_client(cfg, source, index: int, ready_q: asyncio.Queue, go: asynci
         except Exception as e:  # noqa: BLE001
             res.error = f"connect: {type(e).__name__}: {e}"
             return res
-        start = {"type": "start", "input": source.kind, "exercise": cfg.exercise}
+        start = {"type": "start", "input": source.kind, "exercise": res.exercise}
         start.update(source.start_fields())
         try:
             await ws.send(json.dumps(start))
@@ -352,6 +220,11 @@ async def run_client(cfg, source, index: int, ready_q: asyncio.Queue, go: asynci
     return res
 
 
+def source_for(source, k: int):
+    """Client k's source: the one source, or clip k mod the clips' count."""
+    return source[k % len(source)] if isinstance(source, list) else source
+
+
 async def run_group(cfg, source, indices: list[int], n_total: int, on_ready, get_t0) -> list[ClientResult]:
     """Runs the clients `indices` (of n_total) in this process. on_ready() is awaited once all of them are
     connected (or failed); get_t0() then gives the common start time (time.monotonic() seconds)."""
@@ -360,7 +233,8 @@ async def run_group(cfg, source, indices: list[int], n_total: int, on_ready, get
     go: asyncio.Future = loop.create_future()
     interval = 1 / cfg.fps
     handshakes = asyncio.Semaphore(32)  # at most this many connecting at once
-    tasks = [asyncio.create_task(run_client(cfg, source, k, ready_q, go, interval * k / n_total, handshakes))
+    tasks = [asyncio.create_task(run_client(cfg, source_for(source, k), k, ready_q, go, interval * k / n_total,
+                                            handshakes))
              for k in indices]
     for _ in indices:
         await ready_q.get()
@@ -497,134 +371,6 @@ async def run_once(cfg, source, n_clients: int) -> dict:
     return summarize(cfg, n_clients, results, rss_samples, machine_samples, marks, wall, cpu)
 
 
-def ms(v):
-    return None if v is None else round(v, 1)
-
-
-def summarize(cfg, n_clients, results, rss_samples, machine_samples, marks, wall, cpu) -> dict:
-    clients = []
-    all_lat, all_lag = [], []
-    for r in results:
-        c = {
-            "index": r["index"], "session": r["session"], "error": r["error"],
-            "sent": r["sent"], "answered": r["answered"],
-            "answered_pct": round(100 * r["answered"] / r["sent"], 1) if r["sent"] else None,
-            "dropped_server": r["server_dropped"], "unanswered": r["sent"] - r["answered"],
-            "p50_ms": ms(percentile(r["latencies"], 50)), "p95_ms": ms(percentile(r["latencies"], 95)),
-            "p99_ms": ms(percentile(r["latencies"], 99)), "max_ms": ms(max(r["latencies"], default=None)),
-            "send_lag_p95_ms": ms(percentile(r["send_lag"], 95)),
-            "reps": r["reps"], "summary": r["summary"], "unexpected": r["unexpected"],
-            "errors": r["errors"][:5], "error_count": len(r["errors"]), "close_code": r["close_code"],
-        }
-        clients.append(c)
-        all_lat.extend(r["latencies"])
-        all_lag.extend(r["send_lag"])
-    ran = [c for c in clients if c["error"] is None]
-    sent = sum(c["sent"] for c in ran)
-    answered = sum(c["answered"] for c in ran)
-    overall = {
-        "clients": n_clients, "clients_ok": len(ran),
-        "failed": [{"index": c["index"], "error": c["error"]} for c in clients if c["error"]][:10],
-        "sent": sent, "answered": answered,
-        "answered_pct": round(100 * answered / sent, 1) if sent else 0.0,
-        "min_client_answered_pct": min((c["answered_pct"] for c in ran if c["answered_pct"] is not None), default=None),
-        "dropped_server": sum(c["dropped_server"] for c in ran), "unanswered": sent - answered,
-        "p50_ms": ms(percentile(all_lat, 50)), "p95_ms": ms(percentile(all_lat, 95)),
-        "p99_ms": ms(percentile(all_lat, 99)), "max_ms": ms(max(all_lat, default=None)),
-        "max_client_p95_ms": max((c["p95_ms"] for c in ran if c["p95_ms"] is not None), default=None),
-        "offered_fps": round(len(ran) * cfg.fps, 1),
-        "answered_fps": round(answered / cfg.seconds, 1) if cfg.seconds else None,
-        "reps": [c["reps"] for c in ran], "summaries": sum(1 for c in ran if c["summary"]),
-        "server_errors": sum(c["error_count"] for c in ran), "unexpected": sum(c["unexpected"] for c in ran),
-        "send_lag_p95_ms": ms(percentile(all_lag, 95)), "send_lag_max_ms": ms(max(all_lag, default=None)),
-        "client_cpu_pct": round(100 * cpu / wall, 1) if sent and wall > 0 else None,
-        "wall_s": round(wall, 1),
-    }
-    out = {"mode": cfg.mode, "fps": cfg.fps, "seconds": cfg.seconds, "speed": cfg.speed, "overall": overall,
-           "clients": clients}
-    busy = [(t, c) for t, c in machine_samples if marks["start"] <= t <= marks["stop"]]
-    if len(busy) >= 2 and busy[-1][0] > busy[0][0]:
-        # the whole machine's CPU while every client was streaming, in % of one core (nproc x 100 is all of it)
-        overall["machine_cpu_pct"] = round(100 * (busy[-1][1] - busy[0][1]) / (busy[-1][0] - busy[0][0]), 1)
-    if rss_samples:
-        values = [v for _, v, _ in rss_samples]
-        window = [(t, v, c) for t, v, c in rss_samples if marks["start"] <= t <= marks["stop"]]
-        sending = [v for _, v, _ in window]
-        rss = {"start_mb": round(values[0] / 1024, 1), "max_mb": round(max(values) / 1024, 1),
-               "end_mb": round(values[-1] / 1024, 1),
-               # the last sample while every session was open and streaming
-               "open_mb": round(sending[-1] / 1024, 1) if sending else None,
-               "samples": len(values)}
-        if len(sending) >= 8:  # growth while streaming: second half against the first quarter
-            q = len(sending) // 4
-            rss["first_quarter_mb"] = round(sum(sending[:q]) / q / 1024, 1)
-            rss["last_quarter_mb"] = round(sum(sending[-q:]) / q / 1024, 1)
-        step = max(1, len(rss_samples) // 60)  # a coarse series, at most ~60 points
-        rss["series"] = [[round(t - rss_samples[0][0]), round(v / 1024, 1)] for t, v, _ in rss_samples[::step]]
-        out["rss"] = rss
-        if len(window) >= 2 and window[0][2] is not None and window[-1][2] is not None and window[-1][0] > window[0][0]:
-            # the server's CPU while every client was streaming, in % of one core
-            overall["server_cpu_pct"] = round(100 * (window[-1][2] - window[0][2]) / (window[-1][0] - window[0][0]), 1)
-    out["pass"] = passes(cfg, overall)
-    return out
-
-
-def passes(cfg, overall) -> bool | None:
-    checks = []
-    if cfg.target_p95 is not None:
-        checks.append(overall["p95_ms"] is not None and overall["p95_ms"] <= cfg.target_p95)
-    if cfg.target_answered is not None:
-        checks.append(overall["answered_pct"] >= cfg.target_answered)
-    if cfg.target_client_answered is not None:
-        m = overall["min_client_answered_pct"]
-        checks.append(m is not None and m >= cfg.target_client_answered)
-    if checks:
-        checks.append(overall["clients_ok"] == overall["clients"])
-        return all(checks)
-    return None
-
-
-def fmt(v, unit=""):
-    return "-" if v is None else f"{v:g}{unit}"
-
-
-def report_text(r: dict, per_client: bool, file=sys.stderr):
-    o = r["overall"]
-    if per_client:
-        for c in r["clients"]:
-            if c["error"]:
-                print(f"  client {c['index']:3d}: FAILED {c['error']}", file=file)
-                continue
-            print(f"  client {c['index']:3d}: sent {c['sent']} answered {c['answered']} ({fmt(c['answered_pct'], '%')}) "
-                  f"dropped {c['dropped_server']} (unanswered {c['unanswered']}) "
-                  f"p50/p95/p99 {fmt(c['p50_ms'])}/{fmt(c['p95_ms'])}/{fmt(c['p99_ms'])} ms reps {fmt(c['reps'])}"
-                  + (f" errors {c['error_count']} e.g. {c['errors'][0]}" if c["error_count"] else "")
-                  + ("" if c["summary"] else " NO SUMMARY"), file=file)
-    verdict = {True: " PASS", False: " FAIL", None: ""}[r["pass"]]
-    reps = sorted(set(x for x in o["reps"] if x is not None))
-    line = (f"{r['mode']} x{o['clients']} @{r['fps']:g}fps {r['seconds']:g}s: clients ok {o['clients_ok']}/{o['clients']}, "
-            f"sent {o['sent']} answered {o['answered']} ({o['answered_pct']:g}%, worst client "
-            f"{fmt(o['min_client_answered_pct'], '%')}), dropped {o['dropped_server']} (unanswered {o['unanswered']}), "
-            f"latency p50/p95/p99 {fmt(o['p50_ms'])}/{fmt(o['p95_ms'])}/{fmt(o['p99_ms'])} ms (max {fmt(o['max_ms'])}), "
-            f"reps {reps if len(reps) != 1 else reps[0]}, summaries {o['summaries']}, "
-            f"send lag p95 {fmt(o['send_lag_p95_ms'])} ms, client CPU {fmt(o['client_cpu_pct'], '%')}")
-    if "rss" in r:
-        m = r["rss"]
-        line += f", server RSS start/max/end {m['start_mb']}/{m['max_mb']}/{m['end_mb']} MB (open {fmt(m['open_mb'])})"
-    if o.get("server_cpu_pct") is not None:
-        line += f", server CPU {o['server_cpu_pct']:g}%"
-    if o.get("machine_cpu_pct") is not None:
-        line += f", machine CPU {o['machine_cpu_pct']:g}% of {(os.cpu_count() or 1) * 100}%"
-        if o.get("server_cpu_pct") is not None and o.get("client_cpu_pct") is not None:
-            # what neither the server nor this generator used: other processes (and the kernel's share of both)
-            line += f" (others ~{max(0.0, o['machine_cpu_pct'] - o['server_cpu_pct'] - o['client_cpu_pct']):.0f}%)"
-    if o["server_errors"]:
-        line += f", server errors {o['server_errors']}"
-    if o["failed"]:
-        line += f", failed e.g. {o['failed'][0]['error']}"
-    print(line + verdict, file=file)
-
-
 def load_info() -> dict:
     with open("/proc/loadavg") as f:
         la = f.read().split()
@@ -691,6 +437,8 @@ def main():
     ap.add_argument("--video", help="camera mode: the video to decode")
     ap.add_argument("--size", default="640x480", help="camera mode: JPEG size (aspect kept, padded)")
     ap.add_argument("--quality", type=int, default=5, help="camera mode: ffmpeg -q:v (2 best ... 31 worst)")
+    ap.add_argument("--clips", help="camera mode: a CSV of clips (video,exercise,truth), client k streams clip k mod "
+                    "their number once, whole (instead of --video/--seconds); --size defaults to 640 wide then")
     ap.add_argument("--track", help="keypoint mode: the pose-track file")
     ap.add_argument("--exercise", default=None, help="exercise id (default: recognise)")
     ap.add_argument("--server-pid", type=int, help="sample this process's VmRSS every second")
@@ -712,15 +460,23 @@ def main():
     cfg = ap.parse_args()
 
     if cfg.mode == "camera":
-        if not cfg.video:
-            ap.error("--mode camera needs --video")
         rate = cfg.fps / cfg.speed
-        source = CameraSource(decode_video(cfg.video, rate, cfg.size, cfg.quality), rate)
+        if cfg.clips:
+            size = cfg.size if "--size" in sys.argv else "640"
+            source = clip_sources(cfg.clips, rate, size, cfg.quality)
+            cfg.seconds = max(c.frame_count for c in source) / cfg.fps  # the longest clip
+            for k, clip in enumerate(source):
+                print(f"live-load: clip {k}: {clip.describe()}", file=sys.stderr)
+        elif not cfg.video:
+            ap.error("--mode camera needs --video or --clips")
+        else:
+            source = CameraSource(decode_video(cfg.video, rate, cfg.size, cfg.quality), rate)
     else:
         if not cfg.track:
             ap.error("--mode keypoints needs --track")
         source = KeypointSource(cfg.track)
-    print(f"live-load: {cfg.mode} source {source.describe()}", file=sys.stderr)
+    describe = (lambda: f"{len(source)} clips") if isinstance(source, list) else source.describe
+    print(f"live-load: {cfg.mode} source {describe()}", file=sys.stderr)
     before = load_info()
 
     if cfg.find_max:
@@ -740,7 +496,7 @@ def main():
     result["load_before"] = before
     result["load_after"] = load_info()
     result["url"] = cfg.url
-    result["source"] = source.describe()
+    result["source"] = [c.describe() for c in source] if isinstance(source, list) else source.describe()
     la = result["load_after"]
     print(f"machine: loadavg {' '.join(str(x) for x in la['loadavg'])} (before {' '.join(str(x) for x in before['loadavg'])}), "
           f"nproc {la['nproc']}", file=sys.stderr)

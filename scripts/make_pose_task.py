@@ -16,7 +16,11 @@ needs nothing but `flatbuffers` and `numpy<2` beside the 0.10.21 package.
 
 Usage (see scripts/setup.sh):
 
-    python make_pose_task.py --mediapipe-root SITE_PACKAGES_OR_EXTRACTED_WHEEL --output OUT.task
+    python make_pose_task.py --mediapipe-root SITE_PACKAGES_OR_EXTRACTED_WHEEL --output OUT.task [--landmarks lite]
+
+`--landmarks lite` bundles `pose_landmark_lite.tflite` (same input and normalisation) instead of the full model.
+The 0.10.21 wheel does not ship it (its legacy solution downloads lite and heavy at run time): the option is for a
+root that holds the file, and says so plainly otherwise (docs/capacity.md).
 """
 
 import argparse
@@ -27,7 +31,10 @@ import zipfile
 
 # The tflite files inside the 0.10.21 package, and the names they get inside the bundle.
 _DETECTOR = ("mediapipe/modules/pose_detection/pose_detection.tflite", "pose_detector.tflite")
-_LANDMARKER = ("mediapipe/modules/pose_landmark/pose_landmark_full.tflite", "pose_landmarks_detector.tflite")
+_LANDMARKERS = {
+    variant: (f"mediapipe/modules/pose_landmark/pose_landmark_{variant}.tflite", "pose_landmarks_detector.tflite")
+    for variant in ("full", "lite")
+}
 
 # Packages whose __init__ would import heavy optional dependencies: replaced by empty stubs that
 # only know where their sub-modules live.
@@ -64,11 +71,18 @@ def main() -> int:
     parser.add_argument("--mediapipe-root", required=True,
                         help="folder that contains the mediapipe==0.10.21 package (site-packages or an extracted wheel)")
     parser.add_argument("--output", required=True, help="path of the .task bundle to write")
+    parser.add_argument("--landmarks", choices=sorted(_LANDMARKERS), default="full",
+                        help="the landmark model: full (default) or lite")
     args = parser.parse_args()
 
     root = os.path.abspath(args.mediapipe_root)
     if not os.path.isfile(os.path.join(root, _DETECTOR[0])):
         print(f"make_pose_task: no {_DETECTOR[0]} under {root}", file=sys.stderr)
+        return 1
+    landmarker_path = _LANDMARKERS[args.landmarks][0]
+    if not os.path.isfile(os.path.join(root, landmarker_path)):
+        print(f"make_pose_task: no {landmarker_path} under {root} (mediapipe 0.10.21 ships only the full landmark "
+              "model)", file=sys.stderr)
         return 1
 
     _install_stub_packages(root)
@@ -77,14 +91,14 @@ def main() -> int:
 
     with open(os.path.join(root, _DETECTOR[0]), "rb") as f:
         detector = _with_metadata(metadata_writer, f.read(), "pose_detector", 127.5, 127.5)
-    with open(os.path.join(root, _LANDMARKER[0]), "rb") as f:
+    with open(os.path.join(root, landmarker_path), "rb") as f:
         landmarker = _with_metadata(metadata_writer, f.read(), "pose_landmarks_detector", 0.0, 255.0)
 
     # Written next to the destination and renamed, so an interrupted run never leaves a
     # half-written bundle behind. Fixed timestamps keep the zip byte-reproducible.
     temporary = args.output + ".partial"
     with zipfile.ZipFile(temporary, "w", compression=zipfile.ZIP_STORED) as bundle:
-        for name, content in ((_DETECTOR[1], detector), (_LANDMARKER[1], landmarker)):
+        for name, content in ((_DETECTOR[1], detector), (_LANDMARKERS[args.landmarks][1], landmarker)):
             info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
             info.external_attr = 0o644 << 16
             bundle.writestr(info, content)

@@ -5,7 +5,8 @@
 # live (Tests/browser/test_hand_page.py: the count and the pinch on real hand videos), the clinic
 # in a real browser (Tests/browser/test_clinic.py: therapist, patient, programme, a set, the dashboard, FHIR
 # validated), the durability of live sets (Tests/browser/test_durability.py: concurrent sets, kill -9) and two
-# instances on one PostgreSQL database (Tests/browser/test_two_instances.py). A throw-away PostgreSQL server
+# instances on one PostgreSQL database (Tests/browser/test_two_instances.py), and the server's promises probed from
+# outside (Tests/browser/test_hardening.py: timeouts, malformed HTTP, limits, headers). A throw-away PostgreSQL server
 # (scripts/test-postgres.sh) runs for the length of the command.
 # Idempotent; quiet when there is nothing to set up. Extra arguments go to `swift test` (e.g. --filter) and
 # skip the browser test.
@@ -31,4 +32,6 @@ if [ $# -eq 0 ]; then
     python3 Tests/browser/test_durability.py --server-binary "$bin"
     echo "== two instances on one PostgreSQL database"
     python3 Tests/browser/test_two_instances.py --server-binary "$bin" --postgres "$PTCOACH_TEST_POSTGRES_URL"
+    echo "== hardening: timeouts, malformed HTTP, limits, headers and file permissions, probed from outside"
+    python3 Tests/browser/test_hardening.py --server-binary "$bin"
 fi

@@ -74,6 +74,7 @@ public enum CoachServer {
         )
         let router = Router(context: CoachRequestContext.self)
         router.middlewares.add(LogRequestsMiddleware(.debug))
+        router.middlewares.add(ResponseHeadersMiddleware())
         guard let publicFolder = Bundle.module.url(forResource: "Public", withExtension: nil)?.path else {
             throw HTTPError(.internalServerError, message: "the coaching page's files are missing from the build")
         }
@@ -102,7 +103,10 @@ public enum CoachServer {
                 let patient = try? await auth.viewer(context.request).map(\.user).flatMap {
                     $0.role == .patient ? $0 : nil
                 }
-                let connection = LiveConnection(hub: hub, patient: patient, logger: context.logger) { outbox.send($0) }
+                let address = context.requestContext.remoteAddress?.ipAddress ?? "unknown"
+                let connection = LiveConnection(hub: hub, patient: patient, address: address, logger: context.logger) {
+                    outbox.send($0)
+                }
                 hub.register(connection)
                 defer { hub.unregister(connection) }
                 await withThrowingTaskGroup(of: Void.self) { group in
@@ -156,10 +160,29 @@ public enum CoachServer {
             maxFrameSize: maxMessage,
             autoPing: .enabled(timePeriod: .seconds(30))
         )
-        let upgrade = HTTPServerBuilder.http1WebSocketUpgrade(
-            webSocketRouter: router,
-            configuration: .init(ws: webSocket)
+        // HTTP/1 with the WebSocket upgrade, as `HTTPServerBuilder.http1WebSocketUpgrade(webSocketRouter:)` builds it,
+        // inside the guards of docs/server.md: a deadline for the first request's head, an answer to malformed
+        // HTTP, an idle timeout, an error message for a WebSocket message over the limit.
+        let http1 = HTTP1Channel.Configuration(
+            idleTimeout: TimeAmount(configuration.idleTimeout),
+            httpDecoderConfiguration: .init(
+                maxHeaderFieldSize: 80 << 10,
+                maxHeaderListSize: 80 << 10,
+                maxHeaderFieldCount: 1000
+            )
         )
+        let webSocketResponder = router.buildResponder()
+        let upgrade = HTTPServerBuilder { responder in
+            GuardedChannel(
+                base: HTTP1WebSocketUpgradeChannel(
+                    responder: responder,
+                    webSocketResponder: webSocketResponder,
+                    configuration: .init(http1: http1, ws: webSocket)
+                ),
+                requestHeadTimeout: configuration.requestHeadTimeout,
+                maxMessageBytes: maxMessage
+            )
+        }
         let application = Application(
             router: router,
             server: try tls.map { try .tls(upgrade, tlsConfiguration: $0) } ?? upgrade,
@@ -240,7 +263,9 @@ public enum CoachServer {
                 viewer.user.role == .patient
                 ? [viewer.user] : try await hub.store.patients(therapistID: viewer.user.id)
             for patient in patients {
+                // Practice sets (a sample video, or not from the programme and not kept) are not the patient's.
                 sets += try await hub.store.sets(patientID: patient.id, since: nil, limit: limit)
+                    .filter { $0.practice == nil }
             }
             sets = Array(sets.sorted { $0.startedAt > $1.startedAt }.prefix(limit))
             return json(.array(sets.map { .object(setJSON($0)) }))
@@ -308,6 +333,11 @@ public enum CoachServer {
         var subtitle =
             "Live set, \(formatter.string(from: reported.set.startedAt)) · \(String(format: "%.1f", summary.durationSeconds)) s"
         if let figures = reported.hand?.figures { subtitle += " · " + figures }
+        switch reported.set.practice {
+        case .sampleVideo?: subtitle += " · practice with a sample video: not the patient's set"
+        case .unprescribed?: subtitle += " · practice, not from the programme: does not count"
+        case nil: break
+        }
         return (summary.headline(isHold: isHold), subtitle)
     }
 
@@ -366,6 +396,11 @@ public enum CoachServer {
             "difficulty": set.difficulty.map { .number(Double($0)) } ?? .null,
             "peakAngle": set.peakAngle.map(JSONValue.number) ?? .null,
             "safetyWarnings": .number(Double(set.safetyWarnings)),
+            "practice": set.practice.map { .string($0.rawValue) } ?? .null,
+            "programmeVersion": set.programmeVersion.map { .number(Double($0)) } ?? .null,
+            "prescription": set.prescription.map { LiveMessage.codable($0) } ?? .null,
+            "stop": set.stopReason.map(JSONValue.string) ?? .null,
+            "reviewedAt": optional(set.reviewedAt.map(formatter.string(from:))),
             "report": set.summaryJSON == nil || set.summaryJSON == "null"
                 ? .null
                 : .object([
@@ -427,6 +462,15 @@ struct SampleVideos: Sendable {
             let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
             list.append(Sample(name: name, path: path, exercise: fields[1], reps: Int(fields[2])))
         }
-        self.list = list.sorted { ($0.exercise, $0.name) < ($1.exercise, $1.name) }
+        // Plain names for the list ("Squat, example 3 (2 repetitions)"), numbered within each exercise.
+        let names = Dictionary(library.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+        var numbered: [String: Int] = [:]
+        self.list = list.sorted { ($0.exercise, $0.name) < ($1.exercise, $1.name) }.map { sample in
+            var sample = sample
+            numbered[sample.exercise, default: 0] += 1
+            let reps = sample.reps.map { " (\($0) repetition\($0 == 1 ? "" : "s"))" } ?? ""
+            sample.name = "\(names[sample.exercise] ?? sample.exercise), example \(numbered[sample.exercise]!)\(reps)"
+            return sample
+        }
     }
 }

@@ -11,7 +11,8 @@ public struct CoachServerConfiguration: Sendable {
     public var library: [ExerciseDefinition]
     /// The hand exercises (coached with the hand model: `CoachServer.run`'s `makeHandEstimator`).
     public var handLibrary: [HandExerciseDefinition]
-    /// Camera sessions coached at once; the next is refused with a clear message.
+    /// Camera sessions coached at once, at most; the next is refused with a clear message. Fewer are admitted when
+    /// the workers' measured rate could not coach each at 8 frames a second (``InferenceCapacity``).
     public var maxCameraSessions: Int
     /// Inference workers (0: one per core, the default (the pose model uses one core per frame).
     public var workers: Int
@@ -26,6 +27,16 @@ public struct CoachServerConfiguration: Sendable {
     public var tlsKey: String?
     /// bcrypt's cost for passwords (12: about a quarter of a second per hash on one core).
     public var bcryptCost: UInt8
+    /// Keypoint sets (no pose model, but a socket and a set each) open at once from one address, and in all; the next
+    /// is refused with "busy" (docs/server.md).
+    public var maxKeypointSessionsPerAddress: Int
+    public var maxKeypointSessions: Int
+    /// How long a new connection may take to send its first request's head (a client that sends nothing, or half a
+    /// head, is closed then), and how long a connection may then stay idle between requests or request parts.
+    public var requestHeadTimeout: Duration
+    public var idleTimeout: Duration
+    /// Admission by capacity: the rate each camera session keeps, and how the workers' rate is measured.
+    var admission = InferenceCapacity.Configuration()
 
     public init(
         host: String = "127.0.0.1",
@@ -40,7 +51,11 @@ public struct CoachServerConfiguration: Sendable {
         samplesDirectory: String? = nil,
         tlsCertificate: String? = nil,
         tlsKey: String? = nil,
-        bcryptCost: UInt8 = 12
+        bcryptCost: UInt8 = 12,
+        maxKeypointSessionsPerAddress: Int = 8,
+        maxKeypointSessions: Int = 64,
+        requestHeadTimeout: Duration = .seconds(10),
+        idleTimeout: Duration = .seconds(20)
     ) {
         self.host = host
         self.port = port
@@ -55,5 +70,9 @@ public struct CoachServerConfiguration: Sendable {
         self.tlsCertificate = tlsCertificate
         self.tlsKey = tlsKey
         self.bcryptCost = bcryptCost
+        self.maxKeypointSessionsPerAddress = maxKeypointSessionsPerAddress
+        self.maxKeypointSessions = maxKeypointSessions
+        self.requestHeadTimeout = requestHeadTimeout
+        self.idleTimeout = idleTimeout
     }
 }

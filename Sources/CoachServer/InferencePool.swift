@@ -2,8 +2,8 @@ import Foundation
 
 /// Something with at most one frame waiting to be processed: a live set.
 protocol FrameQueueing: AnyObject, Sendable {
-    /// Processes the frame waiting, if any (called by one worker at a time per set).
-    func processWaitingFrame()
+    /// Processes the frame waiting, if any (called by one worker at a time per set); whether there was one.
+    @discardableResult func processWaitingFrame() -> Bool
     /// Whether a frame is waiting.
     var hasWaitingFrame: Bool { get }
 }
@@ -23,11 +23,14 @@ final class InferencePool: @unchecked Sendable {
     /// Sets being processed now: never two workers on one set.
     private var running: Set<ObjectIdentifier> = []
     private var stopped = false
+    /// What the workers manage, from the frames they processed (admission by capacity).
+    private var capacity: InferenceCapacity
     private var threads: [Thread] = []
     let workers: Int
 
-    init(workers: Int) {
+    init(workers: Int, capacity: InferenceCapacity.Configuration = .init()) {
         self.workers = max(1, workers)
+        self.capacity = InferenceCapacity(configuration: capacity)
         for k in 0..<self.workers {
             let thread = Thread { [unowned self] in self.work() }
             thread.name = "ptcoach-inference-\(k)"
@@ -55,6 +58,16 @@ final class InferencePool: @unchecked Sendable {
         defer { condition.unlock() }
         return inLine.contains(key) || running.contains(key)
     }
+
+    /// Whether one more camera session fits beside `running` ones at the rate the workers have been measured at.
+    func admission(running: Int) -> InferenceCapacity.Admission {
+        condition.lock()
+        defer { condition.unlock() }
+        return capacity.admission(running: running, workers: workers)
+    }
+
+    /// The rate every camera session keeps when admission is by capacity.
+    var minimumFramesPerSecond: Double { capacity.configuration.minimumFramesPerSecond }
 
     /// Stops the workers once the frames in line are processed.
     func stop() {
@@ -88,9 +101,12 @@ final class InferencePool: @unchecked Sendable {
             running.insert(key)
             condition.unlock()
 
-            set.processWaitingFrame()
+            let started = ContinuousClock.now
+            let processed = set.processWaitingFrame()
+            let cost = ContinuousClock.now - started
 
             condition.lock()
+            if processed { capacity.record(frameCost: cost) }
             running.remove(key)
             // Another frame came while this one was processed: back of the line.
             if set.hasWaitingFrame, !stopped, !inLine.contains(key) {

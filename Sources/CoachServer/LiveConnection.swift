@@ -23,10 +23,20 @@ actor LiveConnection {
     private var set: LiveSet?
     private var saves = SaveLog()
     private var holdsCameraSeat = false
+    /// The client's address, for the limit of keypoint sets per address.
+    private let address: String
+    private var holdsKeypointSeat = false
     private var closed = false
 
-    init(hub: LiveHub, patient: User? = nil, logger: Logger, output: @escaping @Sendable (Outgoing) -> Void) {
+    init(
+        hub: LiveHub,
+        patient: User? = nil,
+        address: String = "unknown",
+        logger: Logger,
+        output: @escaping @Sendable (Outgoing) -> Void
+    ) {
         self.hub = hub
+        self.address = address
         self.patient = patient
         self.logger = logger
         self.output = output
@@ -172,6 +182,8 @@ actor LiveConnection {
             }
             exercise = found
         }
+        // Frames from a sample video are practice: never the patient's set.
+        let isSample = json["sample"] == .bool(true)
         // A set of the patient's programme: the therapist's prescription replaces the library's numbers.
         var followed: (programme: Programme, item: Int, setNumber: Int)?
         if let value = json["programmeItem"], value != .null {
@@ -200,13 +212,13 @@ actor LiveConnection {
                 fail("bad-message", "'\(hand.id)' is a hand exercise: send camera frames (\"input\": \"camera\")")
                 return true
             }
-            let today =
-                (try? await hub.store.sets(
-                    patientID: patient.id,
-                    since: PatientProgress.calendar.startOfDay(for: .now),
-                    limit: 1000
-                )) ?? []
-            let done = today.filter { $0.programmeItem == index && $0.programmeVersion == programme.version }.count
+            let recent = (try? await hub.store.sets(patientID: patient.id, since: nil, limit: 1000)) ?? []
+            // After pain 7 or more, or a safety stop, the exercise waits for the therapist (a sample video aside).
+            if !isSample, let stop = StopAdvice.blocking(recent, exercise: programme.items[index].exercise) {
+                fail("stopped", StopAdvice.text(for: stop, name: exercise?.name ?? hand?.name))
+                return true
+            }
+            let done = StopAdvice.setsDoneToday(recent, item: index, version: programme.version)
             followed = (programme, index, done + 1)
         }
         let inputName = json["input"]?.stringValue ?? "camera"
@@ -268,12 +280,18 @@ actor LiveConnection {
                 )
                 return true
             }
+            if let refusal = hub.takeKeypointSeat(address: address) {
+                logger.info("live: busy: \(refusal)")
+                send(LiveMessage.busy(refusal, retryAfterSeconds: 60))
+                output(.close(.init(codeNumber: 1013), "session limit reached; try again later"))
+                closed = true
+                return false
+            }
+            holdsKeypointSeat = true
         } else {
-            guard hub.takeCameraSeat() else {
-                fail(
-                    "busy",
-                    "the server is coaching \(hub.configuration.maxCameraSessions) camera sessions, its limit; try again later"
-                )
+            if let refusal = hub.takeCameraSeat() {
+                logger.info("live: busy: \(refusal.message)")
+                send(LiveMessage.busy(refusal.message, retryAfterSeconds: refusal.retryAfterSeconds))
                 output(.close(.init(codeNumber: 1013), "session limit reached; try again later"))
                 closed = true
                 return false
@@ -327,7 +345,12 @@ actor LiveConnection {
         record.patientID = patient?.id
         record.programmeVersion = followed?.programme.version
         record.programmeItem = followed?.item
-        record.setNumber = followed?.setNumber
+        record.prescription = followed.map { $0.programme.items[$0.item] }
+        // A logged-in patient's set counts when it follows the programme with their own camera; else it is practice.
+        if patient != nil {
+            record.practice = isSample ? .sampleVideo : followed == nil ? .unprescribed : nil
+        }
+        record.setNumber = record.practice == nil ? followed?.setNumber : nil
         do {
             try await store.open(record)
         } catch {
@@ -342,6 +365,7 @@ actor LiveConnection {
             "type": .string("ready"), "session": .string(id), "input": .string(input.rawValue),
             "maxFrameBytes": .number(Double(hub.configuration.maxFrameBytes)),
             "reps": reps.map { .number(Double($0)) } ?? .null,
+            "practice": record.practice.map { .string($0.rawValue) } ?? .null,
         ]
         ready["exercise"] =
             exercise.map {
@@ -356,7 +380,8 @@ actor LiveConnection {
         if let followed {
             let item = followed.programme.items[followed.item]
             ready["programme"] = .object([
-                "item": .number(Double(followed.item)), "set": .number(Double(followed.setNumber)),
+                "item": .number(Double(followed.item)),
+                "set": record.setNumber.map { .number(Double($0)) } ?? .null,
                 "sets": .number(Double(item.sets)), "restSeconds": .number(item.restSeconds),
                 "holdSeconds": item.holdSeconds.map(JSONValue.number) ?? .null, "note": .string(item.note),
                 "target": (exercise?.target ?? hand?.target).map { .array([.number($0.min), .number($0.max)]) }
@@ -406,6 +431,10 @@ actor LiveConnection {
         if holdsCameraSeat {
             hub.releaseCameraSeat()
             holdsCameraSeat = false
+        }
+        if holdsKeypointSeat {
+            hub.releaseKeypointSeat(address: address)
+            holdsKeypointSeat = false
         }
     }
 

@@ -23,6 +23,8 @@ final class LiveHub: Service, @unchecked Sendable {
 
     private let lock = NSLock()
     private var cameraSeats = 0
+    /// Keypoint sets open, by the client's address.
+    private var keypointSeats: [String: Int] = [:]
     private var open: [ObjectIdentifier: LiveSet] = [:]
     private var connections: [ObjectIdentifier: LiveConnection] = [:]
 
@@ -44,22 +46,58 @@ final class LiveHub: Service, @unchecked Sendable {
         self.store = store
         estimators = CameraEstimatorPool(make: makeEstimator)
         self.logger = logger
-        pool = InferencePool(workers: configuration.workers)
+        pool = InferencePool(workers: configuration.workers, capacity: configuration.admission)
     }
 
-    /// Takes one of the camera sessions allowed; `false` at the limit.
-    func takeCameraSeat() -> Bool {
+    /// Takes one of the camera sessions the server can coach: within `maxCameraSessions`, and while the workers'
+    /// measured rate leaves every session, the new one included, its minimum frame rate (``InferenceCapacity``).
+    /// At a limit, `nil` and the refusal: its words, and when to try again.
+    func takeCameraSeat() -> (message: String, retryAfterSeconds: Int)? {
         lock.lock()
         defer { lock.unlock() }
-        guard cameraSeats < configuration.maxCameraSessions else { return false }
+        let limit = configuration.maxCameraSessions
+        guard cameraSeats < limit else {
+            return ("the server is coaching \(limit) camera sessions, its limit; try again later", 60)
+        }
+        if case .busy(let retry, let rate) = pool.admission(running: cameraSeats) {
+            let minimum = Int(pool.minimumFramesPerSecond)
+            return (
+                "the server is busy: its pose model manages \(Int(rate)) frames a second, enough for the "
+                    + "\(cameraSeats) camera session(s) running at \(minimum) frames a second each and no more; "
+                    + "try again in \(retry) s",
+                retry
+            )
+        }
         cameraSeats += 1
-        return true
+        return nil
     }
 
     func releaseCameraSeat() {
         lock.lock()
         cameraSeats -= 1
         lock.unlock()
+    }
+
+    /// Takes one of the keypoint sets allowed to `address` and in all; at a limit, `nil` and the refusal's words.
+    func takeKeypointSeat(address: String) -> String? {
+        lock.withLock {
+            let (perAddress, inAll) = (configuration.maxKeypointSessionsPerAddress, configuration.maxKeypointSessions)
+            if keypointSeats.values.reduce(0, +) >= inAll {
+                return "the server has \(inAll) keypoint sets open, its limit; try again later"
+            }
+            if keypointSeats[address, default: 0] >= perAddress {
+                return "\(perAddress) keypoint sets are open from your address, the limit; end one, or try again later"
+            }
+            keypointSeats[address, default: 0] += 1
+            return nil
+        }
+    }
+
+    func releaseKeypointSeat(address: String) {
+        lock.withLock {
+            keypointSeats[address, default: 1] -= 1
+            if keypointSeats[address] == 0 { keypointSeats[address] = nil }
+        }
     }
 
     func register(_ connection: LiveConnection) {
@@ -155,9 +193,16 @@ final class LiveHub: Service, @unchecked Sendable {
         let hand = set.hands == nil ? "false" : "true"
         let endEvents = JSONValue.array(outcome.events.compactMap(LiveMessage.event)).jsonText
         let message = storageProblem ?? outcome.problem
+        // A patient's set that crossed a safety limit stops the exercise (StopAdvice); practice is said too.
+        let saved = try? await store.set(id: set.id)
+        let stop = saved.flatMap {
+            $0.patientID == nil || $0.stopReason == nil ? nil : StopAdvice.text(for: $0, name: nil)
+        }
         return
             "{\"type\":\"summary\",\"session\":\"\(set.id)\",\"dropped\":\(set.droppedFrames),\"events\":\(endEvents),"
             + "\"message\":\(message.map { JSONValue.string($0).jsonText } ?? "null"),"
+            + "\"stop\":\(stop.map { JSONValue.string($0).jsonText } ?? "null"),"
+            + "\"practice\":\(saved?.practice.map { JSONValue.string($0.rawValue).jsonText } ?? "null"),"
             + "\"hand\":\(hand),\"report\":\(report),\"summary\":\(outcome.json)}"
     }
 

@@ -9,6 +9,14 @@ enum LiveMessage {
         JSONValue.object(["type": .string("error"), "code": .string(code), "message": .string(message)]).jsonText
     }
 
+    /// The `busy` error, with when to try again.
+    static func busy(_ message: String, retryAfterSeconds: Int) -> String {
+        JSONValue.object([
+            "type": .string("error"), "code": .string("busy"), "message": .string(message),
+            "retryAfterSeconds": .number(Double(retryAfterSeconds)),
+        ]).jsonText
+    }
+
     /// The answer to one processed frame: the pose, the coach's state after it and what happened at it.
     static func frame(
         id: Int,

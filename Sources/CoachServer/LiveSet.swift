@@ -62,6 +62,10 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
     private let gestureEnded: @Sendable () -> Void
     private var keypoints: PoseTrackFrameDecoder?
     private var series: [AngleSample] = []
+    /// The repetitions told to the client, so that a `rep` adds one exactly once (``LiveRepetitionLedger``).
+    private var ledger = LiveRepetitionLedger()
+    /// The coach's events of frames coached after ``stop()``: not sent with their frame, sent with the set's end.
+    private var unsent: [CoachEvent] = []
     private var framesCoached = 0
     private var estimatorFailed = false
 
@@ -131,22 +135,22 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
         return waiting != nil
     }
 
-    func processWaitingFrame() {
+    @discardableResult func processWaitingFrame() -> Bool {
         lock.lock()
         let frame = waiting
         waiting = nil
         lock.unlock()
-        guard let frame else { return }
+        guard let frame else { return false }
         if let hands {
             let answer = hands.coach(frame, dropped: droppedFrames, prescribedReps: prescribedReps)
             if let message = answer.message, !lock.withLock({ ended }) { send(message) }
             if let repetition = answer.repetition { completed(repetition) }
             if answer.ended { gestureEnded() }
-            return
+            return true
         }
         do throws(LiveFrameError) {
             if estimator == nil {
-                guard !estimatorFailed, let estimators else { return }
+                guard !estimatorFailed, let estimators else { return false }
                 do throws(LiveFrameError) {
                     estimator = try estimators.take()
                 } catch {
@@ -156,6 +160,7 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
             }
             let found = try jpegPoses(frame)
             coach(found.frame, id: frame.id, width: found.width, height: found.height, received: frame.received)
+            return true
         } catch {
             send(
                 LiveMessage.error(
@@ -163,6 +168,7 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
                     "frame \(frame.id): \(error.message)"
                 )
             )
+            return false
         }
     }
 
@@ -220,8 +226,15 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
         let droppedSoFar = dropped
         let isEnded = ended
         lock.unlock()
-        for event in events { saveRepetitions(of: event) }
-        guard !isEnded else { return }
+        guard !isEnded else {
+            // The set's end sends them (with the summary), so that the events sent still fold to its repetitions;
+            // they are saved now, as they would have been (the summary's save replaces them all).
+            unsent += events
+            for event in events { saveRepetitions(of: event) }
+            return
+        }
+        let sent = ledger.translate(events)
+        for event in sent { saveRepetitions(of: event) }
         let elapsed = ContinuousClock.now - received
         send(
             LiveMessage.frame(
@@ -232,7 +245,7 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
                     * 1000,
                 snapshot: snapshot,
                 prescribedReps: prescribedReps,
-                events: events
+                events: sent
             )
         )
     }
@@ -283,7 +296,8 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
             return ([], outcome.stored, outcome.json, hands.series, outcome.problem)
         }
         guard var coach, framesCoached > 0 else { return nil }
-        let events = coach.finish()
+        let events = ledger.translate(unsent + coach.finish())
+        unsent = []
         self.coach = coach
         let summary = coach.summary()
         // The checks `ptcoach analyze` makes: nobody seen, or the joints the exercise needs never seen.

@@ -67,6 +67,30 @@ public protocol ReportRendering: Sendable {
     /// The report's bytes for one set, or for several (a patient's date range: one section each); `format` is
     /// `html` or `pdf`.
     func report(_ sets: [ReportedSet], title: String, subtitle: String, format: String) throws -> [UInt8]
+
+    /// A patient's date range as a clinical summary: adherence, the trend of range and pain per exercise and each
+    /// set with its date and time, then the sets' details. `prescribedSets` is what the programme asked for in the
+    /// range (`nil` without a programme).
+    func summary(
+        _ sets: [ReportedSet],
+        prescribedSets: Int?,
+        title: String,
+        subtitle: String,
+        format: String
+    ) throws -> [UInt8]
+}
+
+extension ReportRendering {
+    /// By default the sets' reports one after the other.
+    public func summary(
+        _ sets: [ReportedSet],
+        prescribedSets: Int?,
+        title: String,
+        subtitle: String,
+        format: String
+    ) throws -> [UInt8] {
+        try report(sets, title: title, subtitle: subtitle, format: format)
+    }
 }
 
 /// A saved set with what its report shows.

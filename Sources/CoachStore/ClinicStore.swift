@@ -13,6 +13,15 @@ public struct SetRecord: Sendable, Hashable, Codable {
         case interrupted
     }
 
+    /// Why a set is practice: it never counts for adherence, progress or exports, and is not listed as the
+    /// patient's set unless they keep it (``ClinicStore/setPractice(setID:_:)`` with `nil`).
+    public enum Practice: String, Sendable, Hashable, Codable {
+        /// The frames came from a sample video, not the patient: never theirs to keep.
+        case sampleVideo = "sample-video"
+        /// The patient's own camera, not a set of their programme: theirs to keep if they choose.
+        case unprescribed
+    }
+
     public var id: String
     public var startedAt: Date
     public var endedAt: Date?
@@ -42,6 +51,28 @@ public struct SetRecord: Sendable, Hashable, Codable {
     public var safetyWarnings: Int
     /// The largest primary angle reached in a counted repetition, in degrees (read from the repetitions).
     public var peakAngle: Double?
+    /// Practice (a sample video, or not from the programme), or `nil` for a set that counts.
+    public var practice: Practice?
+    /// The programme item the set followed, as it was then (its target, stop-past limit, hold and repetitions).
+    public var prescription: Prescription?
+    /// When, and by which therapist, a set that stopped its exercise (pain 7 or more, a safety limit) was seen.
+    public var reviewedAt: Date?
+    public var reviewedBy: String?
+
+    /// Pain at or above this stops the exercise until the therapist has seen the set.
+    public static let stoppingPain = 7
+
+    /// Why this set stops its exercise until the therapist has seen it (pain 7 or more, or a safety limit
+    /// crossed), or `nil`. A sample video's set never does: the patient did not move.
+    public var stopReason: String? {
+        guard practice != .sampleVideo, status != .open else { return nil }
+        if let pain, pain >= Self.stoppingPain { return "pain \(pain)/10" }
+        if safetyWarnings > 0 { return "\(safetyWarnings) safety stop\(safetyWarnings == 1 ? "" : "s")" }
+        return nil
+    }
+
+    /// A set whose ``stopReason`` the therapist has not seen yet.
+    public var awaitsReview: Bool { stopReason != nil && reviewedAt == nil }
 
     public init(
         id: String,
@@ -96,6 +127,10 @@ public protocol ClinicStore: Sendable {
     func sets(patientID: String, since: Date?, limit: Int) async throws(StoreError) -> [SetRecord]
     /// Saves the patient's pain and difficulty ratings for a set.
     func rate(setID: String, pain: Int?, difficulty: Int?) async throws(StoreError)
+    /// Marks a set as practice, or (`nil`) keeps it as the patient's set.
+    func setPractice(setID: String, _ practice: SetRecord.Practice?) async throws(StoreError)
+    /// Records that a therapist has seen a set that stopped its exercise.
+    func review(setID: String, by therapistID: String, at date: Date) async throws(StoreError)
 
     /// Adds an account; throws when its login is taken.
     func add(_ user: User) async throws(StoreError)
@@ -112,6 +147,9 @@ public protocol ClinicStore: Sendable {
     func removeLoginSession(tokenHash: String) async throws(StoreError)
 
     func add(_ invitation: Invitation) async throws(StoreError)
+    /// Whether an invitation code can be used now (known, unused, not expired): checked before a password is hashed,
+    /// so that made-up codes cost no bcrypt.
+    func invitationIsOpen(codeHash: String, at date: Date) async throws(StoreError) -> Bool
     /// Uses an invitation once: sets the patient's login and password and marks the code used, together. Returns
     /// the patient, or `nil` when the code is unknown, used or expired; throws when the login is taken.
     func redeem(codeHash: String, login: String, passwordHash: String, at date: Date) async throws(StoreError) -> User?
@@ -165,6 +203,29 @@ enum StoreCoding {
         } catch {
             throw StoreError("the programme cannot be encoded", cause: error)
         }
+    }
+
+    static func json(_ prescription: Prescription?) throws(StoreError) -> String? {
+        guard let prescription else { return nil }
+        do {
+            return String(decoding: try JSONEncoder.coach().encode(prescription), as: UTF8.self)
+        } catch {
+            throw StoreError("the set's prescription cannot be encoded", cause: error)
+        }
+    }
+
+    /// A set's saved prescription; `nil` when none was saved or it can no longer be read (the set itself stands).
+    static func prescription(_ text: String?) -> Prescription? {
+        text.flatMap { try? JSONDecoder.coach().decode(Prescription.self, from: Data($0.utf8)) }
+    }
+
+    /// A saved practice mark: an unknown one is an error, not a default.
+    static func practice(_ text: String?, setID: String) throws -> SetRecord.Practice? {
+        guard let text else { return nil }
+        guard let practice = SetRecord.Practice(rawValue: text) else {
+            throw StoreError("set \(setID) has an unknown practice mark '\(text)'")
+        }
+        return practice
     }
 
     static func programme(_ found: Programme, itemsJSON: String) throws(StoreError) -> Programme {

@@ -101,6 +101,20 @@ extension PostgresClinicStore {
         }
     }
 
+    public func invitationIsOpen(codeHash: String, at date: Date) async throws(StoreError) -> Bool {
+        try await run("read the invitation") { client, logger in
+            let rows = try await client.query(
+                """
+                SELECT patient_id FROM invitation
+                WHERE code_hash = \(codeHash) AND used_at IS NULL AND expires_at > \(date)
+                """,
+                logger: logger
+            )
+            for try await _ in rows.decode(String.self) { return true }
+            return false
+        }
+    }
+
     public func redeem(
         codeHash: String,
         login: String,

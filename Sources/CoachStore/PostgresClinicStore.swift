@@ -144,7 +144,16 @@ public final class PostgresClinicStore: ClinicStore {
                 """,
                 "CREATE INDEX audit_patient ON audit (patient_id, at)",
             ]
-        )
+        ),
+        (
+            "v2: practice sets, the prescription followed, the therapist's review",
+            [
+                """
+                ALTER TABLE live_set ADD COLUMN practice TEXT, ADD COLUMN prescription_json TEXT,
+                    ADD COLUMN reviewed_at TIMESTAMPTZ, ADD COLUMN reviewed_by TEXT
+                """
+            ]
+        ),
     ]
 
     private func migrate() async throws {
@@ -181,14 +190,17 @@ public final class PostgresClinicStore: ClinicStore {
         """
 
     public func open(_ set: SetRecord) async throws(StoreError) {
+        let prescription = try StoreCoding.json(set.prescription)
         try await run("save the new set") { client, logger in
             try await client.query(
                 """
                 INSERT INTO live_set (id, started_at, input, exercise, exercise_name, prescribed_reps,
-                    prescribed_hold_seconds, reps, status, patient_id, programme_version, programme_item, set_number)
+                    prescribed_hold_seconds, reps, status, patient_id, programme_version, programme_item, set_number,
+                    practice, prescription_json)
                 VALUES (\(set.id), \(set.startedAt), \(set.input), \(set.exercise), \(set.exerciseName),
                     \(set.prescribedReps), \(set.prescribedHoldSeconds), 0, 'open', \(set.patientID),
-                    \(set.programmeVersion), \(set.programmeItem), \(set.setNumber))
+                    \(set.programmeVersion), \(set.programmeItem), \(set.setNumber), \(set.practice?.rawValue),
+                    \(prescription))
                 """,
                 logger: logger
             )
@@ -304,6 +316,24 @@ public final class PostgresClinicStore: ClinicStore {
         try await run("save the ratings") { client, logger in
             try await client.query(
                 "UPDATE live_set SET pain = \(pain), difficulty = \(difficulty) WHERE id = \(setID)",
+                logger: logger
+            )
+        }
+    }
+
+    public func setPractice(setID: String, _ practice: SetRecord.Practice?) async throws(StoreError) {
+        try await run("mark the set") { client, logger in
+            try await client.query(
+                "UPDATE live_set SET practice = \(practice?.rawValue) WHERE id = \(setID)",
+                logger: logger
+            )
+        }
+    }
+
+    public func review(setID: String, by therapistID: String, at date: Date) async throws(StoreError) {
+        try await run("save the review") { client, logger in
+            try await client.query(
+                "UPDATE live_set SET reviewed_at = \(date), reviewed_by = \(therapistID) WHERE id = \(setID)",
                 logger: logger
             )
         }
@@ -470,6 +500,10 @@ public final class PostgresClinicStore: ClinicStore {
                 record.difficulty = try value("difficulty", Int?.self)
                 record.safetyWarnings = try value("safety_warnings", Int.self)
                 record.peakAngle = try value("peak", Double?.self)
+                record.practice = try StoreCoding.practice(try value("practice", String?.self), setID: record.id)
+                record.prescription = StoreCoding.prescription(try value("prescription_json", String?.self))
+                record.reviewedAt = try value("reviewed_at", Date?.self)
+                record.reviewedBy = try value("reviewed_by", String?.self)
                 records.append(record)
             }
             return records

@@ -16,6 +16,7 @@ public final class SQLiteClinicStore: ClinicStore {
     public init(path: String) throws(StoreError) {
         self.path = path
         do {
+            try Self.restrictPermissions(path)
             var configuration = Configuration()
             configuration.busyMode = .timeout(5)
             pool = try DatabasePool(path: path, configuration: configuration)
@@ -25,6 +26,21 @@ public final class SQLiteClinicStore: ClinicStore {
                 "cannot open the database \(path); check that its folder exists and is writable",
                 cause: error
             )
+        }
+    }
+
+    /// The database holds health data: it is readable by its owner only (0600). SQLite gives its `-wal` and `-shm`
+    /// files the database file's permissions; files left by an earlier version are narrowed too.
+    private static func restrictPermissions(_ path: String) throws {
+        guard !path.isEmpty, path != ":memory:", !path.hasPrefix("file:") else { return }
+        let files = FileManager.default
+        if !files.fileExists(atPath: path) {
+            guard files.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+                throw StoreError("cannot create the database \(path); check that its folder exists and is writable")
+            }
+        }
+        for file in [path, path + "-wal", path + "-shm"] where files.fileExists(atPath: file) {
+            try files.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file)
         }
     }
 
@@ -112,6 +128,14 @@ public final class SQLiteClinicStore: ClinicStore {
             }
             try db.create(index: "liveSet_patient", on: "liveSet", columns: ["patientID", "startedAt"])
         }
+        migrator.registerMigration("v3: practice sets, the prescription followed, the therapist's review") { db in
+            try db.alter(table: "liveSet") { t in
+                t.add(column: "practice", .text)
+                t.add(column: "prescriptionJSON", .text)
+                t.add(column: "reviewedAt", .datetime)
+                t.add(column: "reviewedBy", .text)
+            }
+        }
         return migrator
     }
 
@@ -122,16 +146,19 @@ public final class SQLiteClinicStore: ClinicStore {
         """
 
     public func open(_ set: SetRecord) async throws(StoreError) {
+        let prescription = try StoreCoding.json(set.prescription)
         try await write("save the new set") { db in
             try db.execute(
                 sql: """
                     INSERT INTO liveSet (id, startedAt, input, exercise, exerciseName, prescribedReps,
-                        prescribedHoldSeconds, reps, status, patientID, programmeVersion, programmeItem, setNumber)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, 0, 'open', ?, ?, ?, ?)
+                        prescribedHoldSeconds, reps, status, patientID, programmeVersion, programmeItem, setNumber,
+                        practice, prescriptionJSON)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, 0, 'open', ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     set.id, set.startedAt, set.input, set.exercise, set.exerciseName, set.prescribedReps,
                     set.prescribedHoldSeconds, set.patientID, set.programmeVersion, set.programmeItem, set.setNumber,
+                    set.practice?.rawValue, prescription,
                 ]
             )
         }
@@ -237,6 +264,24 @@ public final class SQLiteClinicStore: ClinicStore {
         }
     }
 
+    public func setPractice(setID: String, _ practice: SetRecord.Practice?) async throws(StoreError) {
+        try await write("mark the set") { db in
+            try db.execute(
+                sql: "UPDATE liveSet SET practice = ? WHERE id = ?",
+                arguments: [practice?.rawValue, setID]
+            )
+        }
+    }
+
+    public func review(setID: String, by therapistID: String, at date: Date) async throws(StoreError) {
+        try await write("save the review") { db in
+            try db.execute(
+                sql: "UPDATE liveSet SET reviewedAt = ?, reviewedBy = ? WHERE id = ?",
+                arguments: [date, therapistID, setID]
+            )
+        }
+    }
+
     public func add(_ user: User) async throws(StoreError) {
         if let login = user.login, try await self.user(login: login) != nil {
             throw StoreError("the login \(login) is taken; choose another")
@@ -332,6 +377,16 @@ public final class SQLiteClinicStore: ClinicStore {
                 sql: "INSERT INTO invitation (codeHash, patientID, expiresAt, usedAt) VALUES (?, ?, ?, NULL)",
                 arguments: [invitation.codeHash, invitation.patientID, invitation.expiresAt]
             )
+        }
+    }
+
+    public func invitationIsOpen(codeHash: String, at date: Date) async throws(StoreError) -> Bool {
+        try await read("read the invitation") { db in
+            try Bool.fetchOne(
+                db,
+                sql: "SELECT EXISTS (SELECT 1 FROM invitation WHERE codeHash = ? AND usedAt IS NULL AND expiresAt > ?)",
+                arguments: [codeHash, date]
+            ) ?? false
         }
     }
 
@@ -470,7 +525,7 @@ public final class SQLiteClinicStore: ClinicStore {
         )
     }
 
-    private static func record(_ row: Row) -> SetRecord {
+    private static func record(_ row: Row) throws -> SetRecord {
         var record = SetRecord(
             id: row["id"],
             startedAt: row["startedAt"],
@@ -493,6 +548,10 @@ public final class SQLiteClinicStore: ClinicStore {
         record.difficulty = row["difficulty"]
         record.safetyWarnings = row["safetyWarnings"]
         record.peakAngle = row["peak"]
+        record.practice = try StoreCoding.practice(row["practice"], setID: record.id)
+        record.prescription = StoreCoding.prescription(row["prescriptionJSON"])
+        record.reviewedAt = row["reviewedAt"]
+        record.reviewedBy = row["reviewedBy"]
         return record
     }
 

@@ -1,13 +1,35 @@
 import ArgumentParser
+import Foundation
 
 /// The entry point: the command line's own rules first, then ``CoachCommand``.
 @main
 enum Main {
     static func main() async {
-        if let error = CoachCommand.repeatedOption(in: Array(CommandLine.arguments.dropFirst())) {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let error = CoachCommand.repeatedOption(in: arguments) ?? CoachCommand.negativeValue(in: arguments) {
+            refuse(error.message)
+        }
+        do {
+            var command = try CoachCommand.parseAsRoot(arguments)
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch let error as ValidationError {
+            // Refused by the command itself, once parsed: one line, exit 64.
+            refuse(error.message)
+        } catch let error as CLIError where error.exitCode != 1 {
+            refuse(error.message, status: error.exitCode)
+        } catch {
             CoachCommand.exit(withError: error)
         }
-        await CoachCommand.main()
+    }
+
+    /// Prints a refused option or value as one line and exits with `status` (64: a usage error).
+    static func refuse(_ message: String, status: Int32 = ExitCode.validationFailure.rawValue) -> Never {
+        FileHandle.standardError.write(Data("Error: \(message)\n".utf8))
+        CoachCommand.exit(withError: ExitCode(status))
     }
 }
 
@@ -29,14 +51,28 @@ struct CoachCommand: AsyncParsableCommand {
     )
 }
 
-/// A failure the user can fix: printed as one line (`Error: …`), exit code 1.
+/// A failure the user can fix: printed as one line (`Error: …`); exit code 1 when the work failed, 64 when an
+/// option or value was refused (``refused(_:)``, as a `ValidationError` is).
 struct CLIError: Error, CustomStringConvertible {
     var message: String
+    var exitCode: Int32 = 1
     init(_ message: String) { self.message = message }
     var description: String { message }
+
+    /// An option or value the command refuses, found once it runs (an unknown exercise, a report type): exit 64.
+    static func refused(_ message: String) -> CLIError {
+        var error = CLIError(message)
+        error.exitCode = ExitCode.validationFailure.rawValue
+        return error
+    }
 }
 
 extension CoachCommand {
+    /// The exit status `main` gives for `error` (a refused ``CLIError`` is 64, as a `ValidationError`).
+    static func exitStatus(for error: any Error) -> Int32 {
+        (error as? CLIError)?.exitCode ?? exitCode(for: error).rawValue
+    }
+
     /// A usage error (exit 64) for an option given twice: every option takes one value, and the parser would
     /// silently keep the last (`--exercise squat --exercise lunge` analysed a lunge). `nil` when none is repeated;
     /// words after `--` are not options.
@@ -49,6 +85,19 @@ extension CoachCommand {
             if !seen.insert(name).inserted {
                 return ValidationError("\(name) is given twice; give it once (every option takes one value)")
             }
+        }
+        return nil
+    }
+
+    /// A usage error (exit 64) for a negative number given to an option: no option takes one, and the parser would
+    /// read `--reps -3` as a missing value followed by an unknown option `-3`.
+    static func negativeValue(in arguments: [String]) -> ValidationError? {
+        for (option, value) in zip(arguments, arguments.dropFirst()) {
+            if option == "--" { break }
+            guard option.hasPrefix("--"), !option.contains("="), value.count > 1, value.hasPrefix("-"),
+                Double(value) != nil
+            else { continue }
+            return ValidationError("\(option) \(value): a negative number is refused here; give a number above 0")
         }
         return nil
     }

@@ -46,28 +46,91 @@ struct HandGestureTests {
         #expect(states[7] == .possiblePinch && states[8] == .pinched, "\(states)")
     }
 
-    /// Frames with their times: a pinch held half a second is a pinch however few frames the camera or a loaded
-    /// server delivers (4 frames at 6 a second here), while a brief touch still does nothing; at 30 frames a second
-    /// the 8 frames decide, as without times.
-    @Test func aPinchHeldHalfASecondIsPinchedAtAFewFramesASecond() {
-        var slow = PinchGesture()
-        var states: [PinchGesture.State] = []
-        for i in 0..<4 { states.append(slow.ingest(Self.hand(pinch: true), at: 10 + Double(i) / 6)) }
-        #expect(states[2] == .possiblePinch && states[3] == .pinched, "\(states)")
-        // The same 4 frames without times are not enough evidence.
+    /// The first frame at which a pinch held from `start` for `held` seconds is pinched, with frames every `1 / fps`
+    /// seconds from `phase` (each frame kept when `kept` says so: the ones a loaded server had time for); `nil` when
+    /// it never is.
+    private static func pinchedAt(
+        fps: Double,
+        phase: Double,
+        start: Double = 10,
+        held: Double,
+        kept: (Int) -> Bool = { _ in true }
+    ) -> Double? {
+        var pinch = PinchGesture()
+        for k in 0..<Int(20 * fps) {
+            let t = phase + Double(k) / fps
+            guard kept(k) else { continue }
+            let touching = t >= start && t < start + held
+            if pinch.ingest(Self.hand(pinch: touching), at: t) == .pinched { return t }
+        }
+        return nil
+    }
+
+    /// Timed by the frames' capture times, the same pinch is pinched at about the same moment at any frame rate and
+    /// whichever frames arrive: a quarter of a second after it began, give or take a frame and a half, at 30, 15,
+    /// 10 and 6 frames a second, at every phase of the frames, and at 30 a second with frames dropped at random.
+    @Test func theSamePinchIsPinchedWhateverFramesArrive() {
+        let evidence = PinchGesture.Configuration().evidenceSeconds
+        for fps in [30.0, 15, 10, 6] {
+            for step in 0..<6 {
+                let phase = Double(step) / (6 * fps)
+                guard let t = Self.pinchedAt(fps: fps, phase: phase, held: 0.6) else {
+                    Issue.record("a 0.6-s pinch at \(fps) fps, phase \(phase): never pinched")
+                    continue
+                }
+                #expect(abs(t - (10 + evidence)) <= 1.5 / fps + 1e-9, "\(fps) fps, phase \(phase): pinched at \(t)")
+            }
+        }
+        // A loaded server: each frame of 30 a second kept with a probability of one half, or one third.
+        var rng = SplitMix64(seed: 7)
+        for share in [0.5, 0.33] {
+            for _ in 0..<20 {
+                let keep = (0..<600).map { _ in Double(rng.next() % 1000) / 1000 < share }
+                guard let t = Self.pinchedAt(fps: 30, phase: 0, held: 0.8, kept: { keep[$0] }) else {
+                    Issue.record("a 0.8-s pinch, \(share) of the frames kept: never pinched")
+                    continue
+                }
+                // Off by at most a frame interval and a half, of the intervals the server left around the pinch.
+                let times = (0..<600).filter { keep[$0] }.map { Double($0) / 30 }.filter { $0 >= 9.5 && $0 <= 11 }
+                let gap = zip(times, times.dropFirst()).map { $1 - $0 }.max() ?? 1
+                #expect(abs(t - (10 + evidence)) <= 1.5 * gap + 1e-9, "\(share) of the frames: pinched at \(t)")
+            }
+        }
+    }
+
+    /// A touch in passing does nothing at any frame rate, and a pinch that only one frame sees is not taken (it says
+    /// nothing of how long it lasted).
+    @Test func aBriefTouchIsNoPinchAtAnyFrameRate() {
+        for fps in [30.0, 15, 10, 6] {
+            for step in 0..<6 {
+                let phase = Double(step) / (6 * fps)
+                #expect(Self.pinchedAt(fps: fps, phase: phase, held: 0.12) == nil, "\(fps) fps, phase \(phase)")
+            }
+        }
+        // At 3 frames a second a 0.3-s pinch falls within one frame interval: one frame sees it, or none.
+        for step in 0..<6 {
+            #expect(Self.pinchedAt(fps: 3, phase: Double(step) / 18, held: 0.3) == nil)
+        }
+        // Without times, 4 frames of a pinch are not enough evidence (8 in a row are).
         var untimed = PinchGesture()
         for _ in 0..<4 { #expect(untimed.ingest(Self.hand(pinch: true)) == .possiblePinch) }
-        // A touch of 0.3 s at 6 frames a second (2 frames), again and again: nothing.
-        var control = HandGestureControl()
-        for i in 0..<60 {
-            let touching = i % 6 < 2
-            #expect(control.ingest([Self.hand(pinch: touching)], at: Double(i) / 6) == nil)
+    }
+
+    /// An open palm ends the set once held half a second, at any frame rate.
+    @Test func anOpenPalmHeldHalfASecondEndsTheSetAtAnyFrameRate() {
+        for fps in [30.0, 15, 6] {
+            var control = HandGestureControl(setState: .running)
+            var ended: Double?
+            for k in 0..<Int(3 * fps) {
+                let t = Double(k) / fps
+                if control.ingest([t >= 1 ? Self.hand() : Self.fist()], at: t) == .end, ended == nil { ended = t }
+            }
+            guard let t = ended else {
+                Issue.record("\(fps) fps: the open palm never ended the set")
+                continue
+            }
+            #expect(abs(t - 1.5) <= 1.5 / fps + 1e-9, "\(fps) fps: ended at \(t)")
         }
-        // At 30 frames a second: pinched at the 8th frame (0.23 s), as the frame count says.
-        var fast = PinchGesture()
-        var fastStates: [PinchGesture.State] = []
-        for i in 0..<8 { fastStates.append(fast.ingest(Self.hand(pinch: true), at: Double(i) / 30)) }
-        #expect(fastStates[6] == .possiblePinch && fastStates[7] == .pinched)
     }
 
     @Test func aBriefTouchDoesNothing() {

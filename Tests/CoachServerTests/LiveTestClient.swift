@@ -38,6 +38,34 @@ actor LiveMailbox {
     }
 
     func all(_ type: String) -> [JSONValue] { messages.filter { $0["type"]?.stringValue == type } }
+
+    /// Waits (up to `timeout` seconds) until `condition` holds of the messages received; `what` says, in the error,
+    /// what was awaited.
+    func wait(
+        until what: String,
+        timeout: Double = 60,
+        _ condition: @Sendable ([JSONValue]) -> Bool
+    ) async throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if condition(messages) { return }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        throw LiveTestError(
+            "not within \(timeout) s: \(what); got \(messages.map { $0["type"]?.stringValue ?? "?" })"
+        )
+    }
+
+    /// Waits (up to `timeout` seconds) until the server has closed the socket.
+    func waitUntilClosed(timeout: Double = 60) async throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !closed {
+            guard Date() < deadline else {
+                throw LiveTestError("the server did not close the socket within \(timeout) s")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
 }
 
 struct LiveTestError: Error, CustomStringConvertible {
@@ -51,9 +79,13 @@ final class StandingPersonEstimator: CameraPoseEstimator {
     let delay: Double
     /// Counts the estimators alive: a set that ended must let go of its own (the real one holds a pose model).
     let alive: LockedBox<Int>?
-    init(delay: Double = 0, alive: LockedBox<Int>? = nil) {
+    /// When given, each frame waits for it to be opened (a model as slow as the test wants, whatever the machine's
+    /// speed).
+    let gate: DispatchSemaphore?
+    init(delay: Double = 0, alive: LockedBox<Int>? = nil, gate: DispatchSemaphore? = nil) {
         self.delay = delay
         self.alive = alive
+        self.gate = gate
         alive?.value += 1
     }
     deinit { alive?.value -= 1 }
@@ -66,6 +98,10 @@ final class StandingPersonEstimator: CameraPoseEstimator {
     ) throws(LiveFrameError) -> (
         frame: PoseFrame, width: Int, height: Int
     ) {
+        if let gate {
+            gate.wait()
+            gate.signal()  // open stays open
+        }
         if delay > 0 { Thread.sleep(forTimeInterval: delay) }
         var joints: [Joint: Keypoint] = [:]
         let positions: [(Joint, Double, Double)] = [
@@ -100,13 +136,18 @@ enum LiveTestServer {
         maxCameraSessions: Int = 4,
         maxFrameBytes: Int = 1 << 20,
         estimatorDelay: Double = 0,
-        estimatorsAlive: LockedBox<Int>? = nil
+        estimatorsAlive: LockedBox<Int>? = nil,
+        admission: InferenceCapacity.Configuration = .init(),
+        estimatorGate: DispatchSemaphore? = nil
     ) throws -> some ApplicationProtocol {
-        let configuration = try Self.configuration(maxCameraSessions: maxCameraSessions, maxFrameBytes: maxFrameBytes)
+        var configuration = try Self.configuration(maxCameraSessions: maxCameraSessions, maxFrameBytes: maxFrameBytes)
+        configuration.admission = admission
         return try CoachServer.parts(
             configuration,
             store,
-            { () throws(LiveFrameError) in StandingPersonEstimator(delay: estimatorDelay, alive: estimatorsAlive) },
+            { () throws(LiveFrameError) in
+                StandingPersonEstimator(delay: estimatorDelay, alive: estimatorsAlive, gate: estimatorGate)
+            },
             NoReports(),
             logger,
             { _ in }

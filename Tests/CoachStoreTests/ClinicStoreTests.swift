@@ -75,11 +75,16 @@ struct ClinicStoreTests {
             try await store.add(
                 Invitation(codeHash: "old", patientID: patient.id, expiresAt: .now.addingTimeInterval(-1))
             )
+            // Whether a code can be used is known before a password is hashed for it.
+            #expect(try await store.invitationIsOpen(codeHash: "c1", at: .now))
+            #expect(try await !store.invitationIsOpen(codeHash: "old", at: .now))
+            #expect(try await !store.invitationIsOpen(codeHash: "nope", at: .now))
             #expect(try await store.redeem(codeHash: "old", login: "pat", passwordHash: "p", at: .now) == nil)
             #expect(try await store.redeem(codeHash: "nope", login: "pat", passwordHash: "p", at: .now) == nil)
             let joined = try #require(try await store.redeem(codeHash: "c1", login: "Pat", passwordHash: "p", at: .now))
             #expect(joined.id == patient.id && joined.login == "pat" && joined.passwordHash == "p")
             #expect(try await store.redeem(codeHash: "c1", login: "pat2", passwordHash: "p", at: .now) == nil)
+            #expect(try await !store.invitationIsOpen(codeHash: "c1", at: .now))
         }
     }
 

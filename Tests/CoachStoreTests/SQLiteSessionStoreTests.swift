@@ -79,4 +79,21 @@ struct SQLiteSessionStoreTests {
             "\(error)".contains("check that its folder exists and is writable")
         }
     }
+
+    @Test("The database and its WAL files are readable by their owner only, an older wider file included")
+    func databaseFilesAreTheOwnersAlone() async throws {
+        let folder = try Self.folder()
+        let path = folder + "/ptcoach.sqlite"
+        func mode(_ file: String) throws -> Int {
+            try #require(FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int)
+        }
+        do {
+            let store = try SQLiteClinicStore(path: path)
+            try await store.open(Self.record("s1"))
+            for file in [path, path + "-wal", path + "-shm"] { #expect(try mode(file) == 0o600, "\(file)") }
+        }
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
+        _ = try SQLiteClinicStore(path: path)
+        #expect(try mode(path) == 0o600)
+    }
 }

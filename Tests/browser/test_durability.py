@@ -19,6 +19,7 @@ import signal
 import sqlite3
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -39,9 +40,19 @@ def messages(path, exercise):
     return json.dumps(start), frames
 
 
-async def coach(url, start, frames, stop_after=None, killed=None):
+async def wait_until(condition, what, timeout=60):
+    """Polls `condition()` until it is true; fails the test, saying what it waited for, after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"not within {timeout} s: {what}")
+        await asyncio.sleep(0.05)
+
+
+async def coach(url, start, frames, stop_after=None, killed=None, database=None):
     """Sends a set; returns (session id, repetition indices shown live). With stop_after, stops sending after that
-    many frames and waits for `killed` (the server dies under it)."""
+    many frames, waits until the repetitions shown are saved in `database` and sets `killed` (the server then dies
+    under it)."""
     import websockets
     shown, session = set(), None
     async with websockets.connect(url, max_size=1 << 24) as ws:
@@ -73,19 +84,25 @@ async def coach(url, start, frames, stop_after=None, killed=None):
         task = asyncio.create_task(reader())
         for frame in sent:
             await ws.send(frame)
+        await wait_until(lambda: answered >= len(sent), f"the {len(sent)} frames sent answered")
         if stop_after is None:
-            while answered < len(sent):
-                await asyncio.sleep(0.05)
             await ws.send(json.dumps({"type": "end"}))
             await task
         else:
-            while answered < len(sent):
-                await asyncio.sleep(0.05)
-            # Give the repetitions' saves (each in a task of its own) a moment, as a patient would between reps.
-            await asyncio.sleep(0.5)
+            # The repetitions' saves run in tasks of their own: the kill comes once they are in the database (a
+            # fixed pause for them failed on a loaded machine), as it would between a patient's repetitions.
+            await wait_until(lambda: shown <= saved_so_far(database, session), f"repetitions {sorted(shown)} saved")
             killed.set()
             await task
     return session, shown
+
+
+def saved_so_far(database, session):
+    """The repetitions saved while the server runs (none while it holds the database locked)."""
+    try:
+        return saved(database, session)[1]
+    except sqlite3.OperationalError:
+        return set()
 
 
 def saved(database, session):
@@ -116,7 +133,8 @@ async def run(args, tmp):
 
         killed = asyncio.Event()
         half = len(frames) // 2
-        client = asyncio.create_task(coach(url, start, frames, stop_after=half, killed=killed))
+        client = asyncio.create_task(
+            coach(url, start, frames, stop_after=half, killed=killed, database=data / "ptcoach.sqlite"))
         await killed.wait()
         server.proc.send_signal(signal.SIGKILL)
         server.proc.wait()

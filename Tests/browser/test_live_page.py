@@ -225,7 +225,8 @@ def camera_set(driver, server, args, pass_seconds, expected_reps):
     reps = summary.get("reps")
     check("repetitions counted", isinstance(reps, int) and abs(reps - expected_reps) <= 1,
           f"{reps} counted, {expected_reps} labelled (±1); exercise {summary.get('exercise')}")
-    spoken = driver.execute_script("return window.__spoken")
+    # The coach's cues, not the page's own hands-free instructions said at the start.
+    spoken = [t for t in driver.execute_script("return window.__spoken") if not t.startswith("Hands-free")]
     check("cue spoken", len(spoken) >= 1, f"{len(spoken)} speak() calls: {spoken[:5]}")
     links = [driver.find_element(By.ID, i).get_attribute("href") for i in ("report-html", "report-pdf")]
     report_ok = all(link and "/api/sessions/" in link for link in links)
@@ -238,9 +239,35 @@ def camera_set(driver, server, args, pass_seconds, expected_reps):
             links.append(str(err))
     check("report linked", report_ok, ", ".join(links))
     check("no error shown", not error_text(driver), error_text(driver))
+    check_summary_words(driver, summary)
     summary_path = args.screenshot.with_name(args.screenshot.stem + "-summary" + args.screenshot.suffix)
     screenshot_page(driver, summary_path)
     print(f"INFO summary screenshot {summary_path}")
+
+
+def check_summary_words(driver, summary):
+    """The end-of-set summary praises only what was judged: "Form not checked: <reason>" when no repetition's form
+    was, never "well done" then; a safety crossing listed once per crossing; no "% sure" beside an exercise given."""
+    from selenium.webdriver.common.by import By
+
+    issues = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#issues li")]
+    reps = summary.get("repetitions") or []
+    judged = [r for r in reps if r.get("verdict") not in (None, "not-checked")]
+    if judged:
+        check("summary: form judged, not called unchecked", not any(t.startswith("Form not checked") for t in issues),
+              "; ".join(issues))
+    else:
+        check("summary: no repetition judged, so no praise",
+              any(t.startswith("Form not checked: ") for t in issues) and not any("well done" in t for t in issues),
+              "; ".join(issues))
+    crossings = len(summary.get("safetyWarnings") or [])
+    listed = sum(int(t.rsplit("(×", 1)[1].rstrip(")")) if "(×" in t else 1 for t in issues if t.startswith("⚠"))
+    check("summary: each safety crossing once", listed == crossings, f"{listed} listed, {crossings} in the summary")
+    shown = driver.execute_script("return window.ptcoach.state.repetitions.map(r => r.index)")
+    check("events fold to the summary's repetitions", shown == [r.get("index") for r in reps],
+          f"events tell {shown}, the summary has {[r.get('index') for r in reps]}")
+    badge = driver.find_element(By.ID, "exercise-badge").text
+    check("badge: no sureness beside an exercise given", "sure" not in badge, badge)
 
 
 def sample_set(driver, server, args):
@@ -252,10 +279,11 @@ def sample_set(driver, server, args):
         return
     open_page(driver, server.url)
     # The test's own video when it is a sample (a side-view squat), else the first.
-    names = [s.get("name") for s in samples]
+    # Samples are listed by plain names ("Squat, example 3"); their files are in their urls.
+    names = [Path(s.get("url", "")).stem for s in samples]
     if args.video_stem in names:
         Select(driver.find_element(By.ID, "sample")).select_by_index(names.index(args.video_stem))
-    chosen = Select(driver.find_element(By.ID, "sample")).first_selected_option.text
+    chosen = names[int(Select(driver.find_element(By.ID, "sample")).first_selected_option.get_attribute("value"))]
     driver.find_element(By.ID, "start-sample").click()
     state = wait_for(driver, lambda s: s["framesAnswered"] >= 5, 30)
     playing = driver.execute_script(

@@ -16,7 +16,7 @@ struct CommandLineRulesTests {
             }
             return 0
         } catch {
-            return CoachCommand.exitCode(for: error).rawValue
+            return CoachCommand.exitStatus(for: error)
         }
     }
 
@@ -46,5 +46,45 @@ struct CommandLineRulesTests {
         #expect(CoachCommand.repeatedOption(in: ["analyze", "x.jsonl", "--exercise", "squat", "--json"]) == nil)
         // After "--" the words are arguments (a file named --exercise).
         #expect(CoachCommand.repeatedOption(in: ["analyze", "--exercise", "squat", "--", "--exercise"]) == nil)
+    }
+
+    @Test("A negative number given to an option says so (exit 64), not \"Missing value\"")
+    func negativeValue() {
+        let error = CoachCommand.negativeValue(in: ["analyze", "x.jsonl", "--reps", "-3"])
+        #expect(
+            error?.message.hasPrefix("--reps -3: a negative number is refused") == true,
+            "\(String(describing: error))"
+        )
+        #expect(CoachCommand.exitCode(for: error!).rawValue == 64)
+        #expect(CoachCommand.negativeValue(in: ["analyze", "x.jsonl", "--reps", "3", "-o", "-"]) == nil)
+        #expect(CoachCommand.negativeValue(in: ["analyze", "--", "--reps", "-3"]) == nil)
+    }
+
+    @Test(
+        "Refused values found while running exit 64 too: an unknown exercise, a report type, a missing password",
+        arguments: [
+            ["analyze", "x.jsonl", "--exercise", "squatz"],
+            ["analyze", "x.jsonl", "--report", "out.txt"],
+            ["users", "add", "--role", "therapist", "--name", "Dr\r\nEvil", "--login", "x", "--password-stdin"],
+        ]
+    )
+    func refusedWhileRunning(arguments: [String]) async {
+        #expect(await Self.exitCode(arguments) == 64)
+    }
+
+    @Test("Names typed in a browser reach the terminal without line breaks or escapes")
+    func terminalSafeNames() {
+        #expect(Terminal.safe("Pat\r\nOne\u{1B}[2J") == "Pat\\u{d}\\u{a}One\\u{1b}[2J")
+        #expect(Terminal.safe("Zoë O'Neil") == "Zoë O'Neil")
+    }
+
+    @Test(
+        "The server's hint names the same database: the data directory as an absolute path, PostgreSQL without its password"
+    )
+    func hintNamesTheDatabase() throws {
+        var options = try StoreOptions.parse(["--data-directory", "clinic data"])
+        #expect(options.commandLine.hasPrefix("--data-directory '/") && options.commandLine.hasSuffix("/clinic data'"))
+        options = try StoreOptions.parse(["--postgres", "postgres://pt:secret@db:5432/ptcoach"])
+        #expect(options.commandLine == "--postgres 'postgres://pt:PASSWORD@db:5432/ptcoach'")
     }
 }

@@ -65,6 +65,17 @@ struct VerdictConsistencyTests {
             #expect(jsonRep["range"]?["text"]?.stringValue == range.text)
             #expect(jsonRep["range"]?["status"]?.stringValue == range.status.rawValue)
             #expect(jsonRep["verdict"]?.stringValue == rep.verdict.rawValue)
+            // The angle in the text is the measured side's: the one whose value at the peak is the JSON's peakAngle.
+            if let measured = rep.measuredPrimaryRange, measured.isAnatomicallyPossible {
+                let side = measured.side.map { " \($0.rawValue)" } ?? ""
+                let words =
+                    "\(measured.angle.displayName)\(side) \(String(format: "%.0f", measured.min))–"
+                    + "\(String(format: "%.0f", measured.max))"
+                #expect(line.contains(words), "\(line)")
+                if let peak = jsonRep["peakAngle"]?.doubleValue {
+                    #expect(measured.atPeak == peak || measured.max == peak || measured.min == peak, "\(line)")
+                }
+            }
             // The report's row: its class is the same judgement.
             let expected: String =
                 if !rep.safetyBreaches.isEmpty { "unsafe" } else {
@@ -91,9 +102,16 @@ struct VerdictConsistencyTests {
             #expect(gaugeAtRepetition[rep.index] == (range.status != .notMeasurable), "\(file) rep \(rep.index)")
         }
         if summary.repetitions.allSatisfy({ $0.verdict == .notChecked }) {
-            #expect(text.contains("form not checked in any repetition") && !text.contains("good form: "), "\(text)")
-            // The report does not call it "no form issues" either (nobody looked).
-            #expect(html.contains("form not checked") && !html.contains("no form issues"), "\(file)")
+            // With the reason, never praise, and no repetition called the best (none was judged).
+            let reason = try #require(summary.formNotCheckedReason)
+            #expect(text.contains("form not checked: \(reason)") && !text.contains("good form: "), "\(text)")
+            // The report does not call it "no form issues" either (nobody looked), and says why.
+            #expect(html.contains("form not checked: \(reason)") && !html.contains("no form issues"), "\(file)")
+            #expect(
+                AnalysisOutputs.stillRepetitions(summary.repetitions).allSatisfy {
+                    $0.caption != "Best repetition" && $0.caption != "Needs most work"
+                }
+            )
         }
         // No target band on the angle chart where no repetition's range could be measured.
         let section = ReportInput.Exercise(summary: summary, definition: exercise)

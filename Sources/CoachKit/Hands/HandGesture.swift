@@ -1,16 +1,22 @@
 public import PoseKit
 
-/// Recognises a held pinch (thumb tip to index tip) with evidence counting, as Apple's `HandGestureProcessor`
-/// does: a frame with the tips close is evidence of a pinch, one with them apart evidence of apart, and the state
-/// changes only after ``Configuration/evidenceFrames`` frames of the same evidence in a row. A brief touch stays
-/// `possiblePinch` and does nothing.
+/// Recognises a held pinch (thumb tip to index tip) with evidence, as Apple's `HandGestureProcessor` does: a frame
+/// with the tips close is evidence of a pinch, one with them apart evidence of apart, and the state changes only once
+/// the same evidence has lasted long enough. A brief touch stays `possiblePinch` and does nothing.
+///
+/// With the frames' capture times (the live coach always has them) the evidence is measured in seconds, from when it
+/// began (between the last frame without it and the first with it) to the frame's time: the same pinch gives the
+/// same answer at 30 frames a second or at the 6 a loaded server has time for, wherever its frames fall. It needs at
+/// least ``Configuration/minimumFrames`` frames of evidence: a pinch that fewer frames see (held for less than about
+/// two frame intervals) is not recognised, and the page keeps saying "Pinch… hold it" until it is held longer.
+/// Without times, ``Configuration/evidenceFrames`` frames in a row decide.
 ///
 /// The distance is in hand lengths (wrist to the middle finger's MCP), so it does not depend on how far the hand
 /// is from the camera, as long as the model still finds the hand (`README.md`, "Hands", gives the distance).
 ///
 /// ```swift
 /// var pinch = PinchGesture()
-/// for hand in hands { if pinch.ingest(hand) == .pinched { startSet() } }
+/// for frame in frames { if pinch.ingest(frame.hands.first, at: frame.seconds) == .pinched { startSet() } }
 /// ```
 public struct PinchGesture: Sendable {
     public enum State: String, Sendable, Hashable, Codable, CaseIterable {
@@ -29,45 +35,54 @@ public struct PinchGesture: Sendable {
         public var pinchDistance: Double
         /// Tips further than this are evidence of apart; between the two, the evidence of the state is kept.
         public var apartDistance: Double
-        /// Frames in a row of the same evidence before the state changes.
-        public var evidenceFrames: Int
-        /// Or, when frames come with their times, evidence held this long (and over at least ``minimumFrames``
-        /// frames): a camera that delivers fewer frames (a slow computer, a loaded server) still sees a pinch held
-        /// half a second, which 8 frames at 15 a second are, and a brief touch still does nothing.
+        /// With frame times: how long the same evidence must last before the state changes. A quarter of a second:
+        /// what 8 frames at 30 a second took before, shorter than the Kapandji video's thumb-to-index contact, which
+        /// the old rule (8 frames, or 0.45 s over 3) missed when the server had time for few of its frames, and
+        /// longer than a touch in passing.
         public var evidenceSeconds: Double
-        /// The fewest frames of evidence the time rule takes.
+        /// With frame times: the fewest frames of evidence that change the state (one frame alone is no evidence
+        /// of how long it lasted).
         public var minimumFrames: Int
-        /// Frames in a row without the hand (the model lost it for a moment) that keep the evidence; one more and
-        /// it starts again.
+        /// Without frame times: frames in a row of the same evidence before the state changes.
+        public var evidenceFrames: Int
+        /// With frame times: how long the hand may be lost (the model misses it for a moment) with the evidence
+        /// kept; lost longer, it starts again.
+        public var dropoutSeconds: Double
+        /// Without frame times: frames in a row without the hand that keep the evidence; one more and it starts
+        /// again.
         public var dropoutFrames: Int
 
         public init(
             pinchDistance: Double = 0.25,
             apartDistance: Double = 0.4,
+            evidenceSeconds: Double = 0.25,
+            minimumFrames: Int = 2,
             evidenceFrames: Int = 8,
-            evidenceSeconds: Double = 0.45,
-            minimumFrames: Int = 3,
+            dropoutSeconds: Double = 0.25,
             dropoutFrames: Int = 2
         ) {
             precondition(pinchDistance < apartDistance, "pinchDistance must be below apartDistance")
             precondition(evidenceFrames >= 1, "evidenceFrames must be at least 1")
-            precondition(dropoutFrames >= 0, "dropoutFrames must not be negative")
+            precondition(minimumFrames >= 1, "minimumFrames must be at least 1")
+            precondition(evidenceSeconds >= 0, "evidenceSeconds must not be negative")
+            precondition(dropoutFrames >= 0 && dropoutSeconds >= 0, "the dropout must not be negative")
             self.pinchDistance = pinchDistance
             self.apartDistance = apartDistance
-            self.evidenceFrames = evidenceFrames
             self.evidenceSeconds = evidenceSeconds
             self.minimumFrames = minimumFrames
+            self.evidenceFrames = evidenceFrames
+            self.dropoutSeconds = dropoutSeconds
             self.dropoutFrames = dropoutFrames
         }
     }
 
     public let configuration: Configuration
     public private(set) var state = State.unknown
-    private var pinchEvidence = 0
-    private var apartEvidence = 0
-    /// When the evidence under way began (the time of its first frame; NaN without times).
-    private var evidenceSince = Double.nan
+    private var evidence = Evidence()
     private var missingFrames = 0
+    /// The time of the last frame with the hand, and of the last frame (NaN: none, or no times).
+    private var lastHandSeconds = Double.nan
+    private var lastFrameSeconds = Double.nan
 
     public init(configuration: Configuration = .init()) {
         self.configuration = configuration
@@ -81,42 +96,62 @@ public struct PinchGesture: Sendable {
         return (hand[.thumbTip].point - hand[.indexTip].point).length / length
     }
 
-    /// Takes one frame's hand (`nil` when no hand is seen: after ``Configuration/dropoutFrames`` such frames in a
-    /// row the evidence starts again) and returns the new state. A frame without the hand neither adds evidence nor
-    /// takes it away: the hand model loses a hand for a frame now and then, mid-pinch (the Kapandji video, live).
+    /// Takes one frame's hand (`nil` when no hand is seen) and returns the new state. A frame without the hand
+    /// neither adds evidence nor takes it away, up to ``Configuration/dropoutSeconds`` (without times,
+    /// ``Configuration/dropoutFrames`` frames): the hand model loses a hand for a frame now and then, mid-pinch (the
+    /// Kapandji video, live); lost longer, the evidence starts again.
     ///
-    /// - Parameter seconds: the frame's time, when known: then evidence held ``Configuration/evidenceSeconds`` also
-    ///   changes the state.
+    /// - Parameter seconds: the frame's capture time (not decreasing), when known: then the evidence is timed.
     @discardableResult
     public mutating func ingest(_ hand: HandPose?, at seconds: Double? = nil) -> State {
+        let t = seconds ?? .nan
+        let previousFrame = lastFrameSeconds
+        lastFrameSeconds = t
         guard let hand, let distance = Self.distance(hand) else {
             missingFrames += 1
-            guard missingFrames > configuration.dropoutFrames else { return state }
-            pinchEvidence = 0
-            apartEvidence = 0
+            let lost =
+                t.isNaN || lastHandSeconds.isNaN
+                ? missingFrames > configuration.dropoutFrames : t - lastHandSeconds > configuration.dropoutSeconds
+            guard lost else { return state }
+            evidence = Evidence()
             state = .unknown
             return state
         }
         missingFrames = 0
-        let t = seconds ?? .nan
+        lastHandSeconds = t
         if distance < configuration.pinchDistance {
-            if pinchEvidence == 0 { evidenceSince = t }
-            pinchEvidence += 1
-            apartEvidence = 0
-            state = enough(pinchEvidence, at: t) ? .pinched : .possiblePinch
+            evidence.add(.pinch, at: t, previousFrame: previousFrame)
+            state = enough(at: t) ? .pinched : .possiblePinch
         } else if distance > configuration.apartDistance {
-            if apartEvidence == 0 { evidenceSince = t }
-            apartEvidence += 1
-            pinchEvidence = 0
-            state = enough(apartEvidence, at: t) ? .apart : .possibleApart
+            evidence.add(.apart, at: t, previousFrame: previousFrame)
+            state = enough(at: t) ? .apart : .possibleApart
         }
         return state
     }
 
-    /// Whether `frames` of evidence, the last at `seconds` (NaN: no times), change the state.
-    private func enough(_ frames: Int, at seconds: Double) -> Bool {
-        frames >= configuration.evidenceFrames
-            || (frames >= configuration.minimumFrames && seconds - evidenceSince >= configuration.evidenceSeconds)
+    /// Whether the evidence under way, at the frame of time `t` (NaN: no times), changes the state.
+    private func enough(at t: Double) -> Bool {
+        guard !t.isNaN, !evidence.since.isNaN else { return evidence.frames >= configuration.evidenceFrames }
+        return evidence.frames >= configuration.minimumFrames && t - evidence.since >= configuration.evidenceSeconds
+    }
+
+    /// The evidence under way: of what, over how many frames, since when.
+    private struct Evidence: Sendable {
+        enum Kind: Sendable { case pinch, apart }
+        var kind: Kind?
+        var frames = 0
+        /// When it began: halfway between the last frame without it and the first with it (the first frame's time
+        /// when it is the first frame); NaN without times.
+        var since = Double.nan
+
+        mutating func add(_ kind: Kind, at t: Double, previousFrame: Double) {
+            if self.kind != kind {
+                self.kind = kind
+                frames = 0
+                since = previousFrame.isNaN || t.isNaN ? t : (previousFrame + t) / 2
+            }
+            frames += 1
+        }
     }
 }
 
@@ -171,18 +206,30 @@ public struct HandGestureControl: Sendable {
     /// knuckle in a 1280x720 picture, which a 9 cm hand is at 1.8–2.3 m from a 720p webcam (README, "Hands").
     public static let setUpGuidance = "To start or pause with a pinch, come within 1.5 m of the camera, hand in view"
 
-    /// Frames the open palm must be held before the set ends.
+    /// With frame times: how long the open palm must be held before the set ends (what 15 frames at 30 a second
+    /// took), over at least ``PinchGesture/Configuration/minimumFrames`` frames; timed as the pinch is.
+    public var palmSeconds: Double
+    /// Without frame times: frames the open palm must be held before the set ends.
     public var palmFrames: Int
     public private(set) var setState = SetState.idle
     public private(set) var pinch: PinchGesture
     private var palmEvidence = 0
+    /// When the open palm began to be shown (halfway from the frame before), NaN when it is not or without times.
+    private var palmSince = Double.nan
+    private var lastSeconds = Double.nan
     /// The pinch that acted is released before another may act.
     private var armed = true
 
     /// - Parameter setState: where the set stands at first (`running` for a set started otherwise, so that the
     ///   first pinch pauses it).
-    public init(pinch: PinchGesture.Configuration = .init(), palmFrames: Int = 15, setState: SetState = .idle) {
+    public init(
+        pinch: PinchGesture.Configuration = .init(),
+        palmSeconds: Double = 0.5,
+        palmFrames: Int = 15,
+        setState: SetState = .idle
+    ) {
         self.pinch = PinchGesture(configuration: pinch)
+        self.palmSeconds = palmSeconds
         self.palmFrames = palmFrames
         self.setState = setState
     }
@@ -204,8 +251,19 @@ public struct HandGestureControl: Sendable {
         let hand = Self.gestureHand(hands, coached: coached)
         let state = pinch.ingest(hand, at: seconds)
         if state == .apart || state == .unknown { armed = true }
-        palmEvidence = hand.map(OpenPalm.isShown) == true ? palmEvidence + 1 : 0
-        if palmEvidence >= palmFrames, setState == .running || setState == .paused {
+        let t = seconds ?? .nan
+        if hand.map(OpenPalm.isShown) == true {
+            if palmEvidence == 0 { palmSince = lastSeconds.isNaN || t.isNaN ? t : (lastSeconds + t) / 2 }
+            palmEvidence += 1
+        } else {
+            palmEvidence = 0
+        }
+        lastSeconds = t
+        let palmHeld =
+            t.isNaN || palmSince.isNaN
+            ? palmEvidence >= palmFrames
+            : palmEvidence >= pinch.configuration.minimumFrames && t - palmSince >= palmSeconds
+        if palmHeld, setState == .running || setState == .paused {
             setState = .ended
             return .end
         }

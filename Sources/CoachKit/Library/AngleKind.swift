@@ -60,6 +60,19 @@ public enum AngleKind: String, Sendable, Hashable, Codable, CaseIterable {
     /// the same movement against the trunk).
     public var countsRepetitions: Bool { isDegrees && self != .upperArmInclination }
 
+    /// The values the joint can take in anyone, with a margin for measurement (degrees), where a value outside says
+    /// the keypoints were guessed or swapped rather than the joint measured; `nil` where the measurement itself
+    /// bounds it (a shoulder's angle to the trunk, 0–180°) or it is no joint angle. Knee and elbow flexion reach
+    /// about 150° actively and 160° passively (AAOS norms), with up to about 10–15° of hyperextension; the ankle
+    /// about 50° of plantar flexion and 30° of dorsiflexion.
+    public var anatomicalRange: ClosedRange<Double>? {
+        switch self {
+        case .kneeFlexion, .elbowFlexion: -20...165
+        case .anklePlantarFlexion: -45...75
+        default: nil
+        }
+    }
+
     /// Short unit for reports: "°" or "" (ratio).
     public var unit: String { isDegrees ? "°" : "" }
 

@@ -76,7 +76,7 @@ public struct ExerciseLibrary: Sendable {
         let suggestions = ids.sorted { Self.distance($0, id) < Self.distance($1, id) }.prefix(5)
         throw CoachKitError(
             .unknownExercise,
-            "unknown exercise '\(id)'; valid ids include \(suggestions.joined(separator: ", ")) (run `ptcoach exercises` for all \(ids.count))"
+            "unknown exercise '\(id)'; valid ids include \(suggestions.joined(separator: ", ")) (`ptcoach exercises` lists them all)"
         )
     }
 

@@ -155,6 +155,9 @@ public struct Prescription: Sendable, Hashable, Codable {
             throw Self.invalid(name, "rest must be 0 to 900 seconds, got \(restSeconds)")
         }
         guard note.count <= 500 else { throw Self.invalid(name, "the note is over 500 characters") }
+        // Line breaks and tabs are the note's own; a NUL or another control character is not text.
+        guard !note.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\n" && $0 != "\t" || $0.value == 0x7F })
+        else { throw Self.invalid(name, "the note must not contain control characters (such as a NUL)") }
     }
 
     /// Repetitions per set, and the hold at the peak against the exercise's repetition (`nil`: it has none).

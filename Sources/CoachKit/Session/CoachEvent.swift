@@ -10,14 +10,22 @@ public enum RecognitionState: Sendable, Hashable, Codable {
     case exercise(id: String, confidence: Double)
 }
 
-/// A safety limit crossed.
+/// A safety limit crossed: one per crossing, however often the angle wavers about the limit or both sides cross
+/// (``SafetyMonitor``).
 public struct SafetyWarning: Sendable, Hashable, Codable {
     public var angle: AngleKind
     public var side: BodySide?
+    /// The value when the limit was crossed.
     public var value: Double
     public var limit: Double
     public var text: String
+    /// When the limit was crossed.
     public var seconds: Double
+    /// The furthest past the limit the angle went in this crossing, as far as it is known (a warning event is sent
+    /// as the limit is crossed; the summary's has the whole crossing). `nil` in summaries written before.
+    public var peak: Double? = nil
+    /// From the crossing to the last frame past the limit, as far as it is known. `nil` in summaries written before.
+    public var durationSeconds: Double? = nil
 }
 
 /// Progress of a hold.

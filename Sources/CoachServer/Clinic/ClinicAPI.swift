@@ -42,23 +42,36 @@ enum ClinicAPI {
             guard let viewer = try await auth.viewer(request) else { return reply(.object(["user": .null])) }
             return reply(me(viewer))
         }
-        router.post("/api/join") { request, _ in
+        router.post("/api/join") { request, context in
             try CoachServer.checkOrigin(request, webSocket: false)
+            let address = "join:" + (context.remoteAddress?.ipAddress ?? "unknown")
+            try auth.refuseIfBlocked([address], "invitation codes that did not work")
             let body = try await json(request)
             guard let code = body["code"]?.stringValue, let login = body["login"]?.stringValue?.trimmed,
                 let password = body["password"]?.stringValue
             else {
                 throw HTTPError(.badRequest, message: "send {\"code\": …, \"login\": …, \"password\": …}")
             }
-            guard (3...120).contains(login.count), !login.contains(where: \.isWhitespace) else {
+            if let problem = TypedText.lineProblem(login, field: "the login", characters: 3...120) {
+                throw HTTPError(.badRequest, message: problem)
+            }
+            guard !login.contains(where: \.isWhitespace) else {
                 throw HTTPError(.badRequest, message: "the login must be 3 to 120 characters, without spaces")
             }
             if let problem = ClinicAuth.passwordProblem(password) { throw HTTPError(.badRequest, message: problem) }
-            let normalized = code.uppercased().filter { $0.isLetter || $0.isNumber }
+            let codeHash = ClinicAuth.sha256(code.uppercased().filter { $0.isLetter || $0.isNumber })
+            // The code before the password's bcrypt: a made-up code costs a lookup, and counts against the address.
+            guard try await store.invitationIsOpen(codeHash: codeHash, at: .now) else {
+                auth.limiter.fail([address], now: .now)
+                throw HTTPError(
+                    .notFound,
+                    message: "this invitation code is unknown, used or expired; ask your therapist for a new one"
+                )
+            }
             let patient: User?
             do {
                 patient = try await store.redeem(
-                    codeHash: ClinicAuth.sha256(normalized),
+                    codeHash: codeHash,
                     login: login,
                     passwordHash: auth.hashPassword(password),
                     at: .now
@@ -81,25 +94,30 @@ enum ClinicAPI {
 
         router.get("/api/patients") { request, _ in
             let viewer = try await auth.require(request, role: .therapist)
-            var rows: [JSONValue] = []
+            // Patients with a set waiting for the therapist (pain 7 or more, a safety stop) first, then by name.
+            var rows: [(needsReview: Bool, row: JSONValue)] = []
             for patient in try await store.patients(therapistID: viewer.user.id) {
                 let (programme, _, progress) = try await Self.progress(of: patient, days: 90, limit: 2000, store: store)
                 let summary = progress.json
                 var row = userJSON(patient)
-                for key in ["adherence", "flags", "lastSession"] { row[key] = summary[key] }
+                for key in ["adherence", "flags", "lastSession", "needsReview"] { row[key] = summary[key] }
                 row["hasProgramme"] = .bool(programme != nil)
-                rows.append(.object(row))
+                rows.append((progress.needsReview, .object(row)))
             }
-            return reply(.array(rows))
+            let ordered = rows.filter { $0.needsReview } + rows.filter { !$0.needsReview }
+            return reply(.array(ordered.map { $0.row }))
         }
         router.post("/api/patients") { request, context in
             let viewer = try await auth.require(request, role: .therapist)
             let body = try await json(request)
-            guard let name = body["name"]?.stringValue?.trimmed, (1...120).contains(name.count) else {
+            guard let name = body["name"]?.stringValue?.trimmed else {
                 throw HTTPError(
                     .badRequest,
                     message: "send {\"name\": …} with the patient's name (1 to 120 characters)"
                 )
+            }
+            if let problem = TypedText.lineProblem(name, field: "the patient's name", characters: 1...120) {
+                throw HTTPError(.badRequest, message: problem)
             }
             let patient = User(role: .patient, name: name, login: nil, passwordHash: nil, therapistID: viewer.user.id)
             try await store.add(patient)
@@ -171,7 +189,10 @@ enum ClinicAPI {
         router.get("/api/patients/:id/export/:format") { request, context in
             let viewer = try await auth.require(request)
             let patient = try await patient(context, viewer: viewer, store: store)
-            let sets = try await store.sets(patientID: patient.id, since: nil, limit: 100_000)
+            // Practice sets are not the patient's sets: not exported.
+            let sets = try await store.sets(patientID: patient.id, since: nil, limit: 100_000).filter {
+                $0.practice == nil
+            }
             switch context.parameters.get("format") {
             case "sets.csv":
                 try await audit(viewer, patient, "exported CSV", store: store)
@@ -193,7 +214,8 @@ enum ClinicAPI {
                     therapist: therapist,
                     sets: sets,
                     programme: try await store.programme(patientID: patient.id, version: nil),
-                    names: names
+                    names: names,
+                    library: hub.library
                 )
                 return Response(
                     status: .ok,
@@ -218,20 +240,29 @@ enum ClinicAPI {
             }
             let (from, to) = try dateRange(request)
             let sets = try await store.sets(patientID: patient.id, since: from, limit: 10_000)
-                .filter { $0.startedAt < to }.reversed().compactMap(CoachServer.reportedSet)
+                .filter { $0.startedAt < to && $0.practice == nil }.reversed().compactMap(CoachServer.reportedSet)
             guard !sets.isEmpty else {
                 throw HTTPError(.notFound, message: "no coached set between these dates; choose other dates")
             }
             try await audit(viewer, patient, "exported a report (\(day(from)) to \(day(to - 1)))", store: store)
-            let bytes = try CoachServer.report(
-                Array(sets),
-                reports: reports,
-                format: format,
-                title: (
-                    "\(patient.name): \(sets.count) set\(sets.count == 1 ? "" : "s")",
-                    "Live sets from \(day(from)) to \(day(to - 1))"
+            // What the programme asked for over the range: its sets a day times its days a week, for each week
+            // (begun) of the range since the programme was set.
+            let programme = try await store.programme(patientID: patient.id, version: nil)
+            let start = max(from, PatientProgress.calendar.startOfDay(for: programme?.createdAt ?? from))
+            let weeks = max(0, (to.timeIntervalSince(start) / (7 * 86400)).rounded(.up))
+            let prescribed = programme.map { $0.items.reduce(0) { $0 + $1.sets } * $0.daysPerWeek * Int(weeks) }
+            let bytes: [UInt8]
+            do {
+                bytes = try reports.summary(
+                    Array(sets),
+                    prescribedSets: prescribed,
+                    title: "\(patient.name): \(sets.count) set\(sets.count == 1 ? "" : "s")",
+                    subtitle: "Live sets from \(day(from)) to \(day(to - 1))",
+                    format: format
                 )
-            )
+            } catch {
+                throw HTTPError(.internalServerError, message: "the report could not be written: \(error)")
+            }
             return Response(
                 status: .ok,
                 headers: [.contentType: format == "pdf" ? "application/pdf" : "text/html; charset=utf-8"],
@@ -247,11 +278,19 @@ enum ClinicAPI {
                 return reply(.null)
             }
             var object = programmeJSON(programme, names: names).objectValue ?? [:]
-            let today = PatientProgress.calendar.startOfDay(for: .now)
-            let sets = try await store.sets(patientID: viewer.user.id, since: today, limit: 1000)
+            // Today's counted sets of each item of this version (as the live set numbers them), and the items
+            // stopped until the therapist has seen a set (pain 7 or more, a safety stop).
+            let sets = try await store.sets(patientID: viewer.user.id, since: nil, limit: 1000)
             object["doneToday"] = .array(
                 programme.items.indices.map { index in
-                    .number(Double(sets.filter { $0.programmeItem == index && $0.status != .open }.count))
+                    .number(Double(StopAdvice.setsDoneToday(sets, item: index, version: programme.version)))
+                }
+            )
+            object["stopped"] = .array(
+                programme.items.map { item in
+                    StopAdvice.blocking(sets, exercise: item.exercise).map {
+                        JSONValue.string(StopAdvice.text(for: $0, name: names[item.exercise]))
+                    } ?? JSONValue.null
                 }
             )
             return reply(.object(object))
@@ -270,12 +309,54 @@ enum ClinicAPI {
                 }
                 return n
             }
-            try await store.rate(setID: set.id, pain: try rating("pain"), difficulty: try rating("difficulty"))
+            var rated = set
+            (rated.pain, rated.difficulty) = (try rating("pain"), try rating("difficulty"))
+            try await store.rate(setID: set.id, pain: rated.pain, difficulty: rated.difficulty)
+            // Pain 7 or more (or a safety stop in the set): stop this exercise and contact the therapist.
+            let stop = rated.stopReason == nil ? nil : StopAdvice.text(for: rated, name: nil)
+            return reply(.object(["ok": .bool(true), "stop": stop.map(JSONValue.string) ?? .null]))
+        }
+        router.post("/api/sessions/:id/keep") { request, context in
+            // A practice set with the patient's own camera becomes theirs; a sample video's never does.
+            let viewer = try await auth.require(request, role: .patient)
+            let set = try await ownSet(context, viewer: viewer, store: store)
+            guard set.practice != .sampleVideo else {
+                throw HTTPError(
+                    .conflict,
+                    message: "a sample video's set is practice only; do the set with your camera"
+                )
+            }
+            try await store.setPractice(setID: set.id, nil)
+            return reply(.object(["ok": .bool(true)]))
+        }
+        router.post("/api/sessions/:id/review") { request, context in
+            // The therapist has seen a set that stopped its exercise: the patient is offered it again.
+            let viewer = try await auth.require(request, role: .therapist)
+            let set = try await ownSet(context, viewer: viewer, store: store)
+            guard set.stopReason != nil else {
+                throw HTTPError(.conflict, message: "this set did not stop its exercise; nothing to review")
+            }
+            try await store.review(setID: set.id, by: viewer.user.id, at: .now)
+            if let patient = try await store.user(id: set.patientID ?? "") {
+                try await audit(viewer, patient, "marked set \(set.id) seen (\(set.stopReason ?? ""))", store: store)
+            }
             return reply(.object(["ok": .bool(true)]))
         }
     }
 
     // MARK: - Helpers
+
+    /// A set of the path's `:id` that `viewer` may change: a patient's own, or a therapist's patient's; else 404.
+    static func ownSet(_ context: CoachRequestContext, viewer: Viewer, store: any ClinicStore) async throws -> SetRecord
+    {
+        let id = context.parameters.get("id") ?? ""
+        guard let set = try await store.set(id: id), set.patientID != nil,
+            try await canRead(set, viewer: viewer, store: store)
+        else {
+            throw HTTPError(.notFound, message: "no set \(id) of yours")
+        }
+        return set
+    }
 
     /// The patient of the path's `:id` as `viewer` may see them (themselves, or one of their patients), or 404.
     static func patient(_ context: CoachRequestContext, viewer: Viewer, store: any ClinicStore) async throws -> User {
@@ -325,7 +406,8 @@ enum ClinicAPI {
         var object = userJSON(patient)
         for (key, value) in progress.json.objectValue ?? [:] { object[key] = value }
         object["programme"] = programme.map { programmeJSON($0, names: names) } ?? .null
-        object["sets"] = .array(sets.prefix(200).map { .object(CoachServer.setJSON($0)) })
+        // Practice sets are not the patient's sets (unless kept): not listed.
+        object["sets"] = .array(sets.filter { $0.practice == nil }.prefix(200).map { .object(CoachServer.setJSON($0)) })
         return .object(object)
     }
 

@@ -13,8 +13,13 @@ public enum ClinicAccounts {
     ) async throws(StoreError) -> User {
         let name = name.trimmed
         let login = login.trimmed
-        guard (1...120).contains(name.count) else { throw StoreError("the name must be 1 to 120 characters") }
-        guard (3...120).contains(login.count), !login.contains(where: \.isWhitespace) else {
+        if let problem = TypedText.lineProblem(name, field: "the name", characters: 1...120) {
+            throw StoreError(problem)
+        }
+        if let problem = TypedText.lineProblem(login, field: "the login", characters: 3...120) {
+            throw StoreError(problem)
+        }
+        guard !login.contains(where: \.isWhitespace) else {
             throw StoreError("the login must be 3 to 120 characters, without spaces")
         }
         if let problem = ClinicAuth.passwordProblem(password) { throw StoreError(problem) }

@@ -62,6 +62,8 @@ struct ClinicAuth: Sendable {
     static func passwordProblem(_ password: String) -> String? {
         if password.count < 10 { return "the password must have at least 10 characters" }
         if password.utf8.count > 72 { return "the password must have at most 72 bytes (bcrypt's limit)" }
+        // bcrypt would read the password only up to a NUL.
+        if password.unicodeScalars.contains("\0") { return "the password must not contain a NUL character" }
         return nil
     }
 
@@ -100,21 +102,27 @@ struct ClinicAuth: Sendable {
     /// is never promoted). Throws 401 for a wrong login or password, 429 past the limit of failed attempts.
     func login(_ login: String, password: String, address: String) async throws -> (Viewer, token: String) {
         let keys = ["login:" + login.lowercased(), "address:" + address]
-        if let wait = limiter.blockedSeconds(keys, now: .now) {
-            throw HTTPError(
-                .tooManyRequests,
-                headers: [.retryAfter: String(Int(wait.rounded(.up)))],
-                message: "too many failed logins; try again in \(Int((wait / 60).rounded(.up))) minute(s)"
-            )
-        }
+        try refuseIfBlocked(keys, "failed logins")
         let user = try await store.user(login: login)
         let hash = user?.passwordHash ?? dummyHash
-        guard Bcrypt.verify(password, hash: hash), let user else {
+        // bcrypt reads a password up to its first NUL: "secret\0anything" must not pass for "secret".
+        guard Bcrypt.verify(password, hash: hash), !password.unicodeScalars.contains("\0"), let user else {
             limiter.fail(keys, now: .now)
             throw HTTPError(.unauthorized, message: "wrong login or password")
         }
         limiter.succeed("login:" + login.lowercased())
         return try await startSession(for: user)
+    }
+
+    /// 429 with Retry-After while one of `keys` is over its limit of failures (`what`: "failed logins").
+    func refuseIfBlocked(_ keys: [String], _ what: String) throws {
+        if let wait = limiter.blockedSeconds(keys, now: .now) {
+            throw HTTPError(
+                .tooManyRequests,
+                headers: [.retryAfter: String(Int(wait.rounded(.up)))],
+                message: "too many \(what); try again in \(Int((wait / 60).rounded(.up))) minute(s)"
+            )
+        }
     }
 
     func startSession(for user: User) async throws -> (Viewer, token: String) {
@@ -164,14 +172,18 @@ struct ClinicAuth: Sendable {
     }
 }
 
-/// Failed logins in the last 15 minutes, per login name (5 allowed) and per address (30 allowed). Kept in memory:
-/// each server instance limits on its own.
+/// Failed logins in the last 15 minutes, per login name (5 allowed) and per address (30 allowed), and failed joins
+/// (an invitation code unknown, used or expired) per address (10 allowed: a person mistypes a code a few times, a
+/// guesser needs millions). Kept in memory: each server instance limits on its own.
 final class LoginLimiter: @unchecked Sendable {
     static let window: Double = 15 * 60
     private let lock = NSLock()
     private var failures: [String: [Date]] = [:]
 
-    private func limit(_ key: String) -> Int { key.hasPrefix("login:") ? 5 : 30 }
+    private func limit(_ key: String) -> Int {
+        if key.hasPrefix("login:") { return 5 }
+        return key.hasPrefix("join:") ? 10 : 30
+    }
 
     /// Seconds until a blocked key may try again, or `nil`.
     func blockedSeconds(_ keys: [String], now: Date) -> Double? {

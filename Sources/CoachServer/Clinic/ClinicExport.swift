@@ -13,15 +13,21 @@ enum ClinicExport {
     static func csv(sets: [SetRecord]) -> String {
         let formatter = ISO8601DateFormatter()
         var lines = [
-            "date,exercise,programme_item,set,reps,prescribed_reps,prescribed_hold_s,peak_angle_deg,safety_warnings,pain,difficulty,status,set_id"
+            "date,exercise,programme_version,programme_item,set,reps,prescribed_reps,prescribed_hold_s,"
+                + "target_min_deg,target_max_deg,stop_past_deg,peak_angle_deg,safety_warnings,pain,difficulty,"
+                + "reviewed_at,status,set_id"
         ]
+        func degrees(_ x: Double?) -> String { x.map { String(format: "%g", $0) } ?? "" }
         for set in sets.reversed() {
             let fields: [String] = [
-                formatter.string(from: set.startedAt), set.exercise ?? "", set.programmeItem.map { "\($0 + 1)" } ?? "",
-                set.setNumber.map(String.init) ?? "", String(set.reps), set.prescribedReps.map(String.init) ?? "",
+                formatter.string(from: set.startedAt), set.exercise ?? "", set.programmeVersion.map(String.init) ?? "",
+                set.programmeItem.map { "\($0 + 1)" } ?? "", set.setNumber.map(String.init) ?? "", String(set.reps),
+                set.prescribedReps.map(String.init) ?? "",
                 set.prescribedHoldSeconds.map { String(format: "%g", $0) } ?? "",
-                set.peakAngle.map { String(format: "%.1f", $0) } ?? "", String(set.safetyWarnings),
-                set.pain.map(String.init) ?? "", set.difficulty.map(String.init) ?? "", set.status.rawValue, set.id,
+                degrees(set.prescription?.targetMin), degrees(set.prescription?.targetMax),
+                degrees(set.prescription?.safetyMax), set.peakAngle.map { String(format: "%.1f", $0) } ?? "",
+                String(set.safetyWarnings), set.pain.map(String.init) ?? "", set.difficulty.map(String.init) ?? "",
+                set.reviewedAt.map(formatter.string(from:)) ?? "", set.status.rawValue, set.id,
             ]
             lines.append(fields.map(field).joined(separator: ","))
         }
@@ -44,6 +50,7 @@ enum ClinicExport {
         sets: [SetRecord],
         programme: Programme?,
         names: [String: String],
+        library: [ExerciseDefinition] = [],
         now: Date = .now
     ) -> JSONValue {
         let formatter = ISO8601DateFormatter()
@@ -108,19 +115,34 @@ enum ClinicExport {
                 )
             )
             if let peak = set.peakAngle {
+                // Which joint (the body site) and how it was measured (the method), so a receiving system can tell
+                // a knee's flexion from a shoulder's.
+                let angle = library.first { $0.id == set.exercise }?.primaryAngle
+                var value: [String: JSONValue] = [
+                    "valueQuantity": .object([
+                        "value": .number((peak * 10).rounded() / 10), "unit": .string("deg"),
+                        "system": .string("http://unitsofmeasure.org"), "code": .string("deg"),
+                    ]),
+                    "method": concept(
+                        [coding(codeSystem, "video-pose-2d", "Joint angle from 2-D video pose estimation")],
+                        text: "Camera, 2-D pose estimation (MediaPipe BlazePose), "
+                            + "\(angle?.displayName ?? "primary angle"), clinical neutral-zero degrees"
+                    ),
+                ]
+                if let angle, let site = bodySite(angle, side: side(of: set)) {
+                    value["bodySite"] = concept(
+                        [coding("http://snomed.info/sct", site.code, site.display)],
+                        text: site.text
+                    )
+                }
                 entries.append(
                     observation(
                         "rom",
                         code: concept(
                             [coding(codeSystem, "peak-joint-angle", "Peak joint angle reached (2-D camera)")],
-                            text: "\(exercise): peak angle"
+                            text: "\(exercise): peak \(angle?.displayName ?? "angle")"
                         ),
-                        value: [
-                            "valueQuantity": .object([
-                                "value": .number((peak * 10).rounded() / 10), "unit": .string("deg"),
-                                "system": .string("http://unitsofmeasure.org"), "code": .string("deg"),
-                            ])
-                        ]
+                        value: value
                     )
                 )
             }
@@ -169,12 +191,20 @@ enum ClinicExport {
                     "code": concept([coding(codeSystem, item.exercise, name(item.exercise))], text: text),
                     "subject": reference("Patient", patientID),
                     "authoredOn": .string(formatter.string(from: programme.createdAt)),
+                    // Days a week as the timing (frequency N per 1 week); the sets and repetitions of each day
+                    // as coded order details and, for a reader of numbers, the quantity (sets per day).
                     "occurrenceTiming": .object([
                         "repeat": .object([
-                            "frequency": .number(1), "period": .number(1), "periodUnit": .string("d"),
-                            "count": .number(Double(programme.daysPerWeek)),
-                        ])
+                            "frequency": .number(Double(programme.daysPerWeek)), "period": .number(1),
+                            "periodUnit": .string("wk"),
+                        ]),
+                        "code": .object(["text": .string("\(programme.daysPerWeek) day(s) a week")]),
                     ]),
+                    "quantityQuantity": .object([
+                        "value": .number(Double(item.sets)), "unit": .string("sets"),
+                        "system": .string("http://unitsofmeasure.org"), "code": .string("{sets}"),
+                    ]),
+                    "orderDetail": .array(orderDetails(item, concept: concept, coding: coding)),
                     "patientInstruction": .string(item.note.isEmpty ? text : text + ". " + item.note),
                 ]
                 if let therapist { request["requester"] = reference("Practitioner", fhirID(therapist.id)) }
@@ -196,6 +226,50 @@ enum ClinicExport {
             "resourceType": .string("Bundle"), "type": .string("collection"),
             "timestamp": .string(formatter.string(from: now)), "entry": .array(entries),
         ])
+    }
+
+    /// A programme item's sets, repetitions, hold and rest, each as a coded detail with its number in the text.
+    static func orderDetails(
+        _ item: Prescription,
+        concept: ([JSONValue], String) -> JSONValue,
+        coding: (String, String, String) -> JSONValue
+    ) -> [JSONValue] {
+        var details: [(String, String, String)] = [("sets-per-session", "Sets per session", "\(item.sets) sets")]
+        if let reps = item.reps {
+            details.append(("repetitions-per-set", "Repetitions per set", "\(reps) repetitions per set"))
+        }
+        if let hold = item.holdSeconds {
+            details.append(("hold-seconds", "Hold at the peak, seconds", "hold \(String(format: "%g", hold)) s"))
+        }
+        details.append(
+            ("rest-seconds", "Rest between sets, seconds", "rest \(String(format: "%g", item.restSeconds)) s")
+        )
+        return details.map { concept([coding(codeSystem, $0.0, $0.1)], $0.2) }
+    }
+
+    /// The side a set measured: the prescription's, else the first repetition's in its summary.
+    static func side(of set: SetRecord) -> String? {
+        if let side = set.prescription?.side { return side.rawValue }
+        let summary = set.summaryJSON.flatMap { try? JSONValue.parse($0) }
+        return summary?["repetitions"]?.arrayValue?.first?["side"]?.stringValue
+    }
+
+    /// The joint measured, as a SNOMED CT body structure (the side in the text).
+    static func bodySite(_ angle: AngleKind, side: String?) -> (code: String, display: String, text: String)? {
+        let joint: (String, String)? =
+            switch angle {
+            case .kneeFlexion: ("72696002", "Knee joint structure")
+            case .hipFlexion, .hipAbduction: ("24136001", "Hip joint structure")
+            case .shoulderFlexion, .shoulderAbduction, .shoulderScaption, .shoulderExtension, .shoulderRotation:
+                ("91774008", "Shoulder joint structure")
+            case .elbowFlexion: ("16953009", "Elbow joint structure")
+            case .anklePlantarFlexion: ("70258002", "Ankle joint structure")
+            default: nil
+            }
+        guard let joint else { return nil }
+        let (code, display) = joint
+        let name = display.replacingOccurrences(of: " structure", with: "").lowercased()
+        return (code, display, side.map { "\($0) \(name)" } ?? name)
     }
 
     /// A FHIR id: letters, digits, '-' and '.', at most 64 characters.

@@ -7,9 +7,13 @@ import PoseKit
 /// the saved sets and the programme, nothing else (the same on every server instance).
 struct PatientProgress: Sendable {
     struct Flag: Sendable, Hashable {
-        enum Kind: String, Sendable { case safety, painRising, daysMissed }
+        /// `stop` (a set waiting for the therapist: pain 7 or more, or a safety stop) sorts first.
+        enum Kind: String, Sendable { case stop, safety, painRising, daysMissed }
         var kind: Kind
         var message: String
+        /// The exercise, and the set to review, where the flag is about one.
+        var exercise: String? = nil
+        var setID: String? = nil
     }
 
     struct Point: Sendable {
@@ -19,6 +23,9 @@ struct PatientProgress: Sendable {
         var reps: Int
         var prescribedReps: Int?
         var pain: Int?
+        var difficulty: Int?
+        /// The prescription the set followed (its target band and stop-past limit), when it followed one.
+        var prescription: Prescription?
     }
 
     /// Days this week (Monday to Sunday, UTC) with at least one completed set, and days prescribed.
@@ -41,7 +48,8 @@ struct PatientProgress: Sendable {
     /// `sets` newest first, as the store gives them (the last 90 days is plenty).
     init(sets: [SetRecord], programme: Programme?, now: Date) {
         let calendar = Self.calendar
-        let done = sets.filter { $0.status != .open && ($0.reps > 0 || $0.summaryJSON != nil) }
+        // Practice sets (a sample video, or not from the programme and not kept) never count.
+        let done = sets.filter { $0.status != .open && $0.practice == nil && ($0.reps > 0 || $0.summaryJSON != nil) }
         let weekStart = calendar.dateInterval(of: .weekOfYear, for: now)?.start ?? now
         let thisWeek = done.filter { $0.startedAt >= weekStart }
         daysDone = Set(thisWeek.map { calendar.startOfDay(for: $0.startedAt) }).count
@@ -51,19 +59,55 @@ struct PatientProgress: Sendable {
         lastSession = done.first?.startedAt
 
         var flags: [Flag] = []
-        let lastWeek = done.filter { now.timeIntervalSince($0.startedAt) < 7 * 86400 }
-        let warnings = lastWeek.reduce(0) { $0 + $1.safetyWarnings }
-        if warnings > 0 {
-            flags.append(.init(kind: .safety, message: "\(warnings) safety limit warning(s) in the last 7 days"))
-        }
-        // Pain rising: the last three ratings each higher than the one before, or the latest 7 or more.
-        let pains = done.compactMap(\.pain)  // newest first
-        if let latest = pains.first, latest >= 7 {
-            flags.append(.init(kind: .painRising, message: "pain \(latest)/10 at the last rated set"))
-        } else if pains.count >= 3, pains[0] > pains[1], pains[1] > pains[2] {
-            flags.append(
-                .init(kind: .painRising, message: "pain rising: \(pains[2]) → \(pains[1]) → \(pains[0]) over 3 sets")
-            )
+        // Per exercise, newest first: a set waiting for the therapist; else pain rising over its last three rated
+        // sets, or its latest pain high; safety warnings in the last 7 days.
+        let counted = sets.filter { $0.practice != .sampleVideo && $0.status != .open }
+        let exercises = Dictionary(grouping: counted.filter { $0.exercise != nil }, by: { $0.exercise! })
+        for (exercise, list) in exercises.sorted(by: { $0.key < $1.key }) {
+            let name = list.first?.exerciseName ?? exercise
+            if let stop = list.first(where: \.awaitsReview) {
+                flags.append(
+                    .init(
+                        kind: .stop,
+                        message:
+                            "\(name) stopped: \(stop.stopReason ?? "") at the set of \(Self.when(stop.startedAt)); "
+                            + "not offered again until you mark it seen",
+                        exercise: exercise,
+                        setID: stop.id
+                    )
+                )
+                continue
+            }
+            let pains = list.filter { $0.practice == nil }.compactMap(\.pain)
+            if pains.count >= 3, pains[0] > pains[1], pains[1] > pains[2] {
+                flags.append(
+                    .init(
+                        kind: .painRising,
+                        message: "\(name): pain rising \(pains[2]) → \(pains[1]) → \(pains[0]) over its last 3 sets",
+                        exercise: exercise
+                    )
+                )
+            } else if let latest = pains.first, latest >= SetRecord.stoppingPain {
+                flags.append(
+                    .init(
+                        kind: .painRising,
+                        message: "\(name): pain \(latest)/10 at its last set (seen)",
+                        exercise: exercise
+                    )
+                )
+            }
+            let warnings = list.filter { now.timeIntervalSince($0.startedAt) < 7 * 86400 }
+                .reduce(0) { $0 + $1.safetyWarnings }
+            if warnings > 0 {
+                flags.append(
+                    .init(
+                        kind: .safety,
+                        message:
+                            "\(name): \(warnings) safety limit warning\(warnings == 1 ? "" : "s") in the last 7 days",
+                        exercise: exercise
+                    )
+                )
+            }
         }
         if let programme, programme.daysPerWeek > 0 {
             // Allowed gap between sessions: a week's spacing plus a day.
@@ -81,7 +125,7 @@ struct PatientProgress: Sendable {
                 )
             }
         }
-        self.flags = flags
+        self.flags = flags.filter { $0.kind == .stop } + flags.filter { $0.kind != .stop }
 
         var progress: [String: [Point]] = [:]
         for set in done.reversed() {
@@ -93,11 +137,25 @@ struct PatientProgress: Sendable {
                     peakAngle: set.peakAngle,
                     reps: set.reps,
                     prescribedReps: set.prescribedReps,
-                    pain: set.pain
+                    pain: set.pain,
+                    difficulty: set.difficulty,
+                    prescription: set.prescription
                 )
             )
         }
         self.progress = progress
+    }
+
+    /// Whether a set waits for the therapist (the patient list shows such patients first).
+    var needsReview: Bool { flags.contains { $0.kind == .stop } }
+
+    /// "28 Nov 14:05" (UTC, as the reports' dates).
+    static func when(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_GB")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "d MMM HH:mm"
+        return formatter.string(from: date)
     }
 
     var json: JSONValue {
@@ -108,6 +166,10 @@ struct PatientProgress: Sendable {
                 "date": .string(formatter.string(from: p.date)), "set": .string(p.setID),
                 "peakAngle": p.peakAngle.map(JSONValue.number) ?? .null, "reps": number(p.reps),
                 "prescribedReps": number(p.prescribedReps), "pain": number(p.pain),
+                "difficulty": number(p.difficulty),
+                "targetMin": p.prescription?.targetMin.map(JSONValue.number) ?? .null,
+                "targetMax": p.prescription?.targetMax.map(JSONValue.number) ?? .null,
+                "safetyMax": p.prescription?.safetyMax.map(JSONValue.number) ?? .null,
             ])
         }
         let adherence: JSONValue = .object([
@@ -115,13 +177,16 @@ struct PatientProgress: Sendable {
             "setsDone": number(setsDone), "setsPrescribed": number(setsPrescribed),
         ])
         let flagList: [JSONValue] = flags.map {
-            .object(["kind": .string($0.kind.rawValue), "message": .string($0.message)])
+            .object([
+                "kind": .string($0.kind.rawValue), "message": .string($0.message),
+                "exercise": $0.exercise.map(JSONValue.string) ?? .null, "set": $0.setID.map(JSONValue.string) ?? .null,
+            ])
         }
         let series: [String: JSONValue] = progress.mapValues { .array($0.map(point)) }
         return .object([
             "adherence": adherence,
             "lastSession": lastSession.map { .string(formatter.string(from: $0)) } ?? .null,
-            "flags": .array(flagList),
+            "flags": .array(flagList), "needsReview": .bool(needsReview),
             "progress": .object(series),
         ])
     }

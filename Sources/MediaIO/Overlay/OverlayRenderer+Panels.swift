@@ -107,9 +107,11 @@ extension OverlayRenderer {
         }
     }
 
-    /// The range-of-motion gauge: a vertical bar on the left with the target band.
+    /// The range-of-motion gauge: a vertical bar on the left with the target band; red while `unsafe` (a safety
+    /// limit crossed).
     func drawGauge(
         _ rom: OverlayState.RangeOfMotion,
+        unsafe: Bool = false,
         top: Double,
         canvas: CairoCanvas,
         metrics: Metrics,
@@ -145,7 +147,9 @@ extension OverlayRenderer {
             color: OverlayColor.good.withAlpha(0.35)
         )
         let fill: OverlayColor =
-            rom.target.contains(rom.progress) ? .good : rom.progress < rom.target.lowerBound ? .caution : .danger
+            unsafe
+            ? .danger
+            : rom.target.contains(rom.progress) ? .good : rom.progress < rom.target.lowerBound ? .caution : .danger
         let level = yFor(rom.progress)
         canvas.fillRectangle(x: barX, y: level, width: barWidth, height: y + barHeight - level, color: fill)
         for edge in [bandTop, bandBottom] {

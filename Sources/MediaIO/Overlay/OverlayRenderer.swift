@@ -165,7 +165,15 @@ public final class OverlayRenderer {
         let titleBottom = drawTitle(state, canvas: canvas, metrics: metrics)
         drawCounter(state, canvas: canvas, metrics: metrics, size: size)
         if let rom = state.rangeOfMotion {
-            drawGauge(rom, top: titleBottom, canvas: canvas, metrics: metrics, size: size)
+            // Past a safety limit the gauge is red, whatever the range (at 100 % it read green at the crossing).
+            drawGauge(
+                rom,
+                unsafe: state.warning?.isEmpty == false,
+                top: titleBottom,
+                canvas: canvas,
+                metrics: metrics,
+                size: size
+            )
         }
         var bottom = size.height - metrics.margin
         if let cue = state.cue, !cue.isEmpty {

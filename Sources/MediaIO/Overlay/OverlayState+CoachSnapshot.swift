@@ -55,7 +55,8 @@ extension OverlayState {
         }
         if let name = snapshot.exerciseName {
             exerciseName = name
-            confidence = snapshot.confidence
+            // How sure the recogniser is of someone it sees: "100% confidence" beside nobody is no truth.
+            confidence = snapshot.pose == nil ? nil : snapshot.confidence
             // A hold shows its time held (below), not a repetition count that stays at 0.
             if snapshot.hold == nil {
                 // With a repetition the exercise's counter found and the movement has yet to confirm: the first

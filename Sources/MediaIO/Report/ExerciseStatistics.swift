@@ -133,17 +133,28 @@ struct ExerciseStatistics {
         exercise.rangeOfMotionUnit == .fraction && exercise.targetRange?.upperBound.isFinite == false
     }
 
-    /// Whether no repetition's form could be checked (each "not checked" or not judged): then "no form issues"
-    /// would read as praise for what nobody looked at.
+    /// Whether no repetition's form could be checked (each "not checked" or not judged, or none counted): then "no
+    /// form issues" would read as praise for what nobody looked at. A hold is judged by its time, not its form.
     var formNotChecked: Bool {
-        !exercise.repetitions.isEmpty
-            && exercise.repetitions.allSatisfy { $0.verdict == .notChecked || $0.verdict == .notJudged }
+        if exercise.isHold { return false }
+        return exercise.formNotCheckedReason != nil
+            || exercise.repetitions.allSatisfy { $0.verdict == .notChecked || $0.verdict == .notJudged }
+    }
+
+    /// "form not checked: <reason>" (the summary's reason; else what the repetitions say), when ``formNotChecked``.
+    var formNotCheckedText: String {
+        let reason =
+            exercise.formNotCheckedReason
+            ?? (exercise.repetitions.isEmpty
+                ? "no repetitions counted"
+                : exercise.repetitions.allSatisfy { $0.verdict == .notJudged } ? "no exercise recognised" : nil)
+        return "form not checked" + (reason.map { ": \($0)" } ?? "")
     }
 
     /// The form issues card: the moments flagged, or "not checked" (neutral) when no repetition's form was.
     var formIssuesCard: (value: String, note: String, status: ReportStatus) {
         formNotChecked
-            ? ("–", "form not checked", .unknown)
+            ? ("–", formNotCheckedText, .unknown)
             : ("\(formIssueCount)", "moments flagged", formIssueCount == 0 ? .within : .short)
     }
 
@@ -198,7 +209,7 @@ struct ExerciseStatistics {
         if safetyCount > 0 {
             parts.append("\(safetyCount) safety warning\(safetyCount == 1 ? "" : "s")")
         } else if formNotChecked {
-            parts.append("form not checked")
+            parts.append(formNotCheckedText)
         } else if formIssueCount == 0 {
             parts.append("no form issues")
         }

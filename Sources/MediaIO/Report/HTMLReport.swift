@@ -23,6 +23,7 @@ struct HTMLReport {
             """
         if let subtitle = input.subtitle { html += "<p class=\"subtitle\">\(HTMLText.escape(subtitle))</p>\n" }
         html += "</header>\n<main>\n"
+        html += overview()
         if input.exercises.isEmpty {
             html += "<section><p class=\"headline\">No exercise was recognised in this session.</p></section>\n"
         }
@@ -38,12 +39,35 @@ struct HTMLReport {
         return html
     }
 
+    // MARK: - The clinical summary
+
+    /// The summary of several sets: lines of text, then each table (nothing for one session's report).
+    private func overview() -> String {
+        guard !input.overviewLines.isEmpty || !input.overviewTables.isEmpty else { return "" }
+        var html = "<section class=\"overview\">\n<h2>Summary</h2>\n"
+        for line in input.overviewLines { html += "<p class=\"headline\">\(HTMLText.escape(line))</p>\n" }
+        for table in input.overviewTables {
+            html += "<h3>\(HTMLText.escape(table.title))</h3>\n<div class=\"table-wrap\"><table>\n<thead><tr>"
+            html += table.header.map { "<th scope=\"col\">\(HTMLText.escape($0))</th>" }.joined()
+            html += "</tr></thead>\n<tbody>\n"
+            for row in table.rows {
+                html += "<tr>" + row.map { "<td>\(HTMLText.escape($0))</td>" }.joined() + "</tr>\n"
+            }
+            html += "</tbody></table></div>\n"
+        }
+        return html + "</section>\n"
+    }
+
     // MARK: - One exercise
 
     private func section(_ stats: ExerciseStatistics) -> String {
         let exercise = stats.exercise
         var html = "<section class=\"exercise\">\n<h2>\(HTMLText.escape(exercise.name))</h2>\n"
-        html += "<p class=\"headline\">\(HTMLText.escape(stats.headline))</p>\n<div class=\"cards\">\n"
+        html += "<p class=\"headline\">\(HTMLText.escape(stats.headline))</p>\n"
+        if let prescription = exercise.prescriptionText {
+            html += "<p class=\"prescription\">\(HTMLText.escape(prescription))</p>\n"
+        }
+        html += "<div class=\"cards\">\n"
         let repsValue =
             exercise.prescribedReps.map { "\(stats.repsDone)<small> / \($0)</small>" } ?? "\(stats.repsDone)"
         // A hold has no repetitions: its card is the time held (below).

@@ -10,7 +10,7 @@ struct PDFReport {
     static let pageHeight = 841.89
     static let margin = 42.0
 
-    private final class Page {
+    final class Page {
         let cr: OpaquePointer
         let canvas: CairoCanvas
         var y = PDFReport.margin
@@ -83,8 +83,10 @@ struct PDFReport {
         let left = Self.margin
         canvas.setFont(size: 20, bold: true)
         canvas.setColor(ReportStyle.ink)
-        page.y += 20
-        canvas.drawText(input.title, x: left, y: page.y)
+        for (index, line) in canvas.wrap(input.title, width: page.contentWidth).enumerated() {
+            page.y += index == 0 ? 20 : 24
+            canvas.drawText(line, x: left, y: page.y)
+        }
         if let subtitle = input.subtitle {
             canvas.setFont(size: 10)
             canvas.setColor(ReportStyle.muted)
@@ -97,8 +99,9 @@ struct PDFReport {
             canvas.setColor(ReportStyle.ink)
             canvas.drawText("No exercise was recognised in this session.", x: left, y: page.y + 14)
         }
+        let summarised = drawOverview(on: page)
         for (index, exercise) in input.exercises.enumerated() {
-            if index > 0 { page.newPage() }
+            if index > 0 || summarised { page.newPage() }
             drawExercise(ExerciseStatistics(exercise), on: page)
         }
     }
@@ -117,6 +120,14 @@ struct PDFReport {
         for line in canvas.wrap(stats.headline, width: width) {
             page.y += 15
             canvas.drawText(line, x: left, y: page.y)
+        }
+        if let prescription = exercise.prescriptionText {
+            canvas.setColor(ReportStyle.muted)
+            for line in canvas.wrap(prescription, width: width) {
+                page.y += 15
+                canvas.drawText(line, x: left, y: page.y)
+            }
+            canvas.setColor(ReportStyle.ink)
         }
         page.y += 10
 

@@ -200,6 +200,7 @@ struct ReportCharts {
             low = min(low, target.lowerBound)
             high = max(high, target.upperBound)
         }
+        if let limit = exercise.limitDegrees { high = max(high, limit) }
         let pad = max(5, (high - low) * 0.08)
         low = max(0, floor((low - pad) / 10) * 10)
         high = ceil((high + pad) / 10) * 10
@@ -213,6 +214,18 @@ struct ReportCharts {
                 width: p.width,
                 height: y(target.lowerBound) - y(target.upperBound),
                 fill: ReportStyle.good.withAlpha(0.12)
+            )
+        }
+        if let limit = exercise.limitDegrees {
+            canvas.line(x1: p.x, y1: y(limit), x2: p.x + p.width, y2: y(limit), stroke: ReportStyle.danger, width: 1.5)
+            canvas.text(
+                "stop past \(HTMLText.number(limit))°",
+                x: p.x + p.width - font * 0.3,
+                y: y(limit) - font * 0.35,
+                size: font,
+                color: ReportStyle.danger,
+                anchor: .end,
+                bold: true
             )
         }
         for (i, rep) in exercise.repetitions.enumerated() {
@@ -369,7 +382,7 @@ struct ReportCharts {
         guard !exercise.events.isEmpty else {
             let notChecked = statistics.formNotChecked
             canvas.text(
-                notChecked ? "Form not checked" : "No form issues recorded",
+                notChecked ? "F" + statistics.formNotCheckedText.dropFirst() : "No form issues recorded",
                 x: width / 2,
                 y: axisY + font * 4,
                 size: font * 1.1,

@@ -40,9 +40,14 @@ extension ReportInput.Exercise {
                     case .notChecked: .notChecked
                     }
                 }
+            // A peak the joint cannot reach (an elbow "flexed" 173°) is keypoints guessed, not a measurement: no peak,
+            // no range against the target, as the text output says.
+            let possible = rep.angles.first?.angle.anatomicalRange
+            let impossible = rep.peakAngle.map { possible?.contains($0) == false } ?? false
             // The coach's own judgement of the range, so the report says what the text output says.
             let rangeStatus: ReportInput.RangeStatus? = rep.range.map {
-                switch $0.status {
+                if impossible { return .notMeasurable }
+                return switch $0.status {
                 case .short: .short
                 case .reached: .within
                 case .beyond: .beyond
@@ -51,6 +56,9 @@ extension ReportInput.Exercise {
             }
             var notes = rep.issues.map(\.cue) + rep.safetyBreaches.map(\.warning)
             if let reason = rep.uncheckedReason { notes.append("Not checked: \(reason)") }
+            if impossible, let peak = rep.peakAngle {
+                notes.append("Peak \(Int(peak.rounded()))° is past what the joint can do: not measured")
+            }
             if rep.gapSeconds > 0 {
                 let tenths = (rep.gapSeconds * 10).rounded()
                 notes.append("Pose lost for \(Int(tenths) / 10).\(Int(tenths) % 10) s")
@@ -59,9 +67,10 @@ extension ReportInput.Exercise {
                 index: rep.index,
                 startSeconds: rep.startSeconds,
                 endSeconds: rep.endSeconds,
-                peakDegrees: rep.peakAngle,
+                peakDegrees: impossible ? nil : rep.peakAngle,
                 // Not measurable from this camera view: no range of motion to judge, as the text output says.
-                rangeOfMotion: rep.measurementReliable && rep.range?.status != .notMeasurable ? rep.rangeOfMotion : nil,
+                rangeOfMotion: rep.measurementReliable && rep.range?.status != .notMeasurable && !impossible
+                    ? rep.rangeOfMotion : nil,
                 tempoUpSeconds: rep.tempo.concentricSeconds ?? rep.tempo.fromPeakSeconds,
                 tempoDownSeconds: rep.tempo.eccentricSeconds ?? rep.tempo.toPeakSeconds,
                 heldSeconds: rep.tempo.atPeakSeconds,
@@ -72,7 +81,9 @@ extension ReportInput.Exercise {
         }
         let events =
             summary.formIssues.map { ReportInput.Event(seconds: $0.seconds, text: $0.cue) }
-            + summary.safetyWarnings.map { ReportInput.Event(seconds: $0.seconds, text: $0.text, isSafety: true) }
+            + summary.safetyWarnings.map {
+                ReportInput.Event(seconds: $0.seconds, text: Self.text(of: $0), isSafety: true)
+            }
         let angleName =
             definition?.primaryAngle.displayName ?? summary.repetitions.first?.angles.first?.angle.displayName
             ?? "angle"
@@ -95,5 +106,16 @@ extension ReportInput.Exercise {
             holdTargetSeconds: summary.holds.first?.targetSeconds ?? definition?.hold?.seconds,
             isHold: definition?.isHold ?? false
         )
+        formNotCheckedReason = summary.formNotCheckedReason
+    }
+
+    /// A safety crossing on the timeline: its words, with how far past the limit it went and for how long ("Don't
+    /// lock your knees (peak 168°, limit 160°, 0.2 s)").
+    static func text(of warning: SafetyWarning) -> String {
+        guard let peak = warning.peak else { return warning.text }
+        let unit = warning.angle.unit
+        let duration = warning.durationSeconds.map { ", " + HTMLText.number($0, decimals: 1) + " s" } ?? ""
+        return
+            "\(warning.text) (peak \(HTMLText.number(peak))\(unit), limit \(HTMLText.number(warning.limit))\(unit)\(duration))"
     }
 }

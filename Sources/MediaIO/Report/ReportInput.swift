@@ -145,6 +145,19 @@ public struct ReportInput: Sendable {
         }
     }
 
+    /// A table of the clinical summary: a title, column names and rows of text.
+    public struct Table: Sendable, Hashable {
+        public var title: String
+        public var header: [String]
+        public var rows: [[String]]
+
+        public init(title: String, header: [String], rows: [[String]]) {
+            self.title = title
+            self.header = header
+            self.rows = rows
+        }
+    }
+
     /// One exercise of the session.
     public struct Exercise: Sendable {
         public var name: String
@@ -169,6 +182,13 @@ public struct ReportInput: Sendable {
         public var isHold: Bool
         /// Further measurements charted under the angle, each on its own chart (per-finger flexion).
         public var moreSeries: [Series] = []
+        /// The angle the patient must not go past (a therapist's "stop past"), drawn as a red line on the angle chart.
+        public var limitDegrees: Double?
+        /// What the section followed, in words ("Programme version 2: target 60–80°, stop past 85°, 10 repetitions").
+        public var prescriptionText: String?
+        /// Why no repetition's form was checked, when none was ("the camera view does not suit the exercise",
+        /// "nobody was seen"): the report then says "form not checked: <reason>", never "no form issues".
+        public var formNotCheckedReason: String?
 
         /// This exercise with `series` as its angle chart (for the charts of ``moreSeries``).
         func charting(_ series: Series) -> Exercise {
@@ -221,6 +241,10 @@ public struct ReportInput: Sendable {
     /// The machine-readable summary written verbatim for `.json` (the CLI's `--json`); when `nil`, the
     /// JSON is made from this input.
     public var summaryJSON: String?
+    /// A clinical summary before the sections (several sets: adherence in words, then tables of the trend per
+    /// exercise and of each set); empty for one session's report.
+    public var overviewLines: [String] = []
+    public var overviewTables: [Table] = []
 
     public init(title: String, subtitle: String? = nil, exercises: [Exercise], summaryJSON: String? = nil) {
         self.title = title

@@ -200,7 +200,9 @@ public final class VideoDecoder {
         let termination = process.waitForExit()
         self.process = nil
         let errors = log.errorLines
-        let reason = errors.first.map { VideoInfo.reason($0, path: info.path) } ?? process.lastErrorLine
+        let reason =
+            errors.first.map { VideoInfo.reason($0, path: info.path) }
+            ?? VideoInfo.reason(lines: process.standardErrorLines, path: info.path)
         let path = info.path
 
         if errors.contains(where: { $0.contains("Decoder (codec") || $0.contains("decoder not found") }) {

@@ -86,7 +86,7 @@ public struct VideoInfo: Sendable, Hashable {
         guard termination.succeeded else {
             throw MediaIOError(
                 .unreadable,
-                "not a video or image ffmpeg can read (\(Self.reason(process.lastErrorLine, path: path))); "
+                "not a video or image ffmpeg can read (\(Self.reason(lines: process.standardErrorLines, path: path))); "
                     + "give an mp4, mov, webm or avi file",
                 file: path
             )
@@ -188,6 +188,17 @@ public struct VideoInfo: Sendable, Hashable {
     }
 
     /// ffmpeg's message without the `path: ` prefix it often adds.
+    /// The last of ffmpeg's standard-error lines that says what went wrong, cleaned by ``reason(_:path:)``; not its
+    /// description of the input ("Input #0, mov,mp4,m4a…", indented stream details, progress), which is noise in an
+    /// error line.
+    static func reason(lines: [String], path: String) -> String {
+        let noise = ["Input #", "Output #", "Stream mapping", "Press [q]", "frame=", "size=", "ffmpeg version"]
+        let told = lines.last { line in
+            !line.isEmpty && !line.hasPrefix(" ") && !noise.contains { line.hasPrefix($0) }
+        }
+        return told.map { reason($0, path: path) } ?? "ffmpeg gave no reason"
+    }
+
     static func reason(_ line: String, path: String) -> String {
         var text = Substring(line)
         // "[mov,mp4,m4a,3gp,3g2,mj2 @ 0x55…] Packet corrupt (…)." → "Packet corrupt (…)"

@@ -260,17 +260,19 @@ private struct Parser {
                 case UInt8(ascii: "b"): scalars.append("\u{08}")
                 case UInt8(ascii: "f"): scalars.append("\u{0C}")
                 case UInt8(ascii: "u"):
-                    guard index + 4 < bytes.count,
-                        let code = UInt32(
-                            String(
-                                decoding: UnsafeBufferPointer(rebasing: bytes[(index + 1)...(index + 4)]),
-                                as: UTF8.self
-                            ),
-                            radix: 16
-                        )
-                    else { throw error("invalid \\u escape") }
-                    scalars.append(Unicode.Scalar(code) ?? "\u{FFFD}")
+                    guard let code = hexEscape(at: index + 1) else { throw error("invalid \\u escape") }
                     index += 4
+                    // A UTF-16 surrogate pair (what Python's json.dumps writes for an emoji) is one character; a
+                    // lone surrogate is none, and becomes U+FFFD.
+                    if (0xD800..<0xDC00).contains(code), index + 2 < bytes.count,
+                        bytes[index + 1] == UInt8(ascii: "\\"), bytes[index + 2] == UInt8(ascii: "u"),
+                        let low = hexEscape(at: index + 3), (0xDC00..<0xE000).contains(low)
+                    {
+                        scalars.append(Unicode.Scalar(0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00))!)
+                        index += 6
+                    } else {
+                        scalars.append(Unicode.Scalar(code) ?? "\u{FFFD}")
+                    }
                 default: scalars.append(Unicode.Scalar(bytes[index]))
                 }
                 index += 1
@@ -291,6 +293,17 @@ private struct Parser {
             index += 1
         }
         throw error("unterminated string (truncated JSON?)")
+    }
+
+    /// The four hexadecimal digits of a `\u` escape starting at `start`, or `nil`.
+    func hexEscape(at start: Int) -> UInt32? {
+        guard start + 3 < bytes.count else { return nil }
+        var code: UInt32 = 0
+        for byte in bytes[start..<(start + 4)] {
+            guard let digit = Character(Unicode.Scalar(byte)).hexDigitValue else { return nil }
+            code = code << 4 | UInt32(digit)
+        }
+        return code
     }
 
     mutating func parseNumber() throws(JSONSyntaxError) -> Double {

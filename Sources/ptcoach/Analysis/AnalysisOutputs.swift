@@ -7,42 +7,42 @@ import PoseKit
 enum AnalysisOutputs {
     /// Checks the output paths before any work starts, so a bad name costs nothing and the input is never touched.
     ///
-    /// - Throws: ``CLIError`` for an unknown extension, an output equal to the input, a missing folder, or an
-    ///   existing file without `--overwrite`.
+    /// - Throws: ``CLIError/refused(_:)`` (exit 64: a refused value) for an unknown extension, an output equal to the
+    ///   input, a missing folder, or an existing file without `--overwrite`.
     static func validate(annotate: String?, report: String?, input: String, overwrite: Bool) throws {
         if let annotate {
             let ext = (annotate as NSString).pathExtension.lowercased()
             guard ["mp4", "m4v", "mov", "webm"].contains(ext) else {
-                throw CLIError("--annotate \(annotate): name the video .mp4 (H.264) or .webm (VP9)")
+                throw CLIError.refused("--annotate \(annotate): name the video .mp4 (H.264) or .webm (VP9)")
             }
             try check(annotate, option: "--annotate", input: input, overwrite: overwrite)
         }
         if let report {
             guard ReportWriter.Format(path: report) != nil else {
-                throw CLIError("--report \(report): unknown report type; name it .html, .pdf or .json")
+                throw CLIError.refused("--report \(report): unknown report type; name it .html, .pdf or .json")
             }
             try check(report, option: "--report", input: input, overwrite: overwrite)
         }
         if let annotate, let report, same(annotate, report) {
-            throw CLIError("--annotate and --report name the same file \(report); give them different names")
+            throw CLIError.refused("--annotate and --report name the same file \(report); give them different names")
         }
     }
 
     static func check(_ path: String, option: String, input: String, overwrite: Bool) throws {
         if same(path, input) {
-            throw CLIError("\(option) \(path) is the input file; choose another name so the input is kept")
+            throw CLIError.refused("\(option) \(path) is the input file; choose another name so the input is kept")
         }
         let folder = (path as NSString).deletingLastPathComponent
         var isDirectory: ObjCBool = false
         let directory = folder.isEmpty ? "." : folder
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw CLIError("\(option) \(path): the folder \(directory) does not exist; create it first")
+            throw CLIError.refused("\(option) \(path): the folder \(directory) does not exist; create it first")
         }
         guard FileManager.default.isWritableFile(atPath: directory) else {
-            throw CLIError("\(option) \(path): the folder \(directory) is not writable")
+            throw CLIError.refused("\(option) \(path): the folder \(directory) is not writable")
         }
         if FileManager.default.fileExists(atPath: path), !overwrite {
-            throw CLIError("\(option) \(path) already exists; pass --overwrite to replace it")
+            throw CLIError.refused("\(option) \(path) already exists; pass --overwrite to replace it")
         }
     }
 
@@ -160,7 +160,9 @@ enum AnalysisOutputs {
 
     /// The best and the worst repetition (one still when there is one repetition, none without). The captions
     /// name the still, the report adds "(repetition N)"; when every repetition was good the worst is the one
-    /// with the smallest range, and is called that rather than "needs most work".
+    /// with the smallest range, and is called that rather than "needs most work". "Best" and "needs most work" are
+    /// said only of repetitions whose form was judged: of repetitions "not checked" the stills show the largest and
+    /// the smallest range, or just "Repetition shown" (nobody looked at their form: none is the best).
     ///
     /// - Parameter shown: whether the live overlay showed the exercise during a repetition; when some did, the
     ///   stills are taken among those.
@@ -168,8 +170,12 @@ enum AnalysisOutputs {
         _ all: [Repetition],
         shown: (Repetition) -> Bool = { _ in true }
     ) -> [(rep: Repetition, caption: String)] {
-        let reps = all.contains(where: shown) ? all.filter(shown) : all
-        guard !reps.isEmpty else { return [] }
+        let candidates = all.contains(where: shown) ? all.filter(shown) : all
+        guard !candidates.isEmpty else { return [] }
+        let judged = candidates.filter { $0.verdict != .notChecked }
+        guard !judged.isEmpty else { return uncheckedStills(candidates) }
+        // Of the judged ones only; one judged repetition is shown as such, beside none called "needs most work".
+        let reps = judged
         func score(_ rep: Repetition) -> Double {
             (rep.verdict == .good ? 10 : 0) - Double(rep.issues.count + 5 * rep.safetyBreaches.count)
                 + min(rep.rangeOfMotion ?? 0, 1.5)
@@ -182,6 +188,19 @@ enum AnalysisOutputs {
             !allGood
             ? "Needs most work" : worst.rangeOfMotion != nil ? "Smallest range of motion" : "Another repetition"
         return [(best, "Best repetition"), (worst, worstCaption)]
+    }
+
+    /// The stills of repetitions none of whose form was checked: the largest and the smallest range when the ranges
+    /// were measured and differ, else the first repetition.
+    private static func uncheckedStills(_ reps: [Repetition]) -> [(rep: Repetition, caption: String)] {
+        let measured = reps.filter {
+            $0.rangeOfMotion != nil && $0.measurementReliable && $0.range?.status != .notMeasurable
+        }
+        guard let largest = measured.max(by: { $0.rangeOfMotion! < $1.rangeOfMotion! }),
+            let smallest = measured.min(by: { $0.rangeOfMotion! < $1.rangeOfMotion! }),
+            largest.index != smallest.index
+        else { return [(reps[0], "Repetition shown")] }
+        return [(largest, "Largest range of motion"), (smallest, "Smallest range of motion")]
     }
 
     /// The middle of the repetition's time at its peak, as it was measured (its tempo); for a repetition without

@@ -122,7 +122,9 @@ struct AnalyzeCommand: AsyncParsableCommand {
         }
         let library = try Self.loadLibrary(directory: exercisesDirectory)
         if exercise != nil, model != nil {
-            throw CLIError("give --exercise or --model, not both: --model finds the exercise that --exercise names")
+            throw CLIError.refused(
+                "give --exercise or --model, not both: --model finds the exercise that --exercise names"
+            )
         }
         let classifier = try model.map(ClassifierInput.model(at:))
         var definition: ExerciseDefinition?
@@ -130,7 +132,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
             do {
                 definition = try library.exercise(id: exercise)
             } catch {
-                throw CLIError(error.description)
+                throw CLIError.refused("--exercise " + error.message)
             }
         }
         if let hold, let id = definition?.id {
@@ -399,19 +401,25 @@ struct AnalyzeCommand: AsyncParsableCommand {
         lines.append("  \(done) in \(f(summary.durationSeconds)) s")
         for rep in summary.repetitions {
             var line = "  rep \(rep.index): \(f(rep.startSeconds))–\(f(rep.endSeconds)) s"
-            // The primary angle's side that the target and peak speak of: the repetition's side, else the side
-            // that moved most (as the session chooses it), not merely the first listed.
-            let primaries = rep.angles.filter { $0.angle == rep.angles.first?.angle }
-            let shown =
-                primaries.first { rep.side != nil && $0.side == rep.side }
-                ?? primaries.max { ($0.max - $0.min) < ($1.max - $1.min) }
-            if let primary = shown {
+            // The primary angle on the side measured, the one the target, the peak, the JSON's peakAngle and the
+            // overlay speak of; never the far arm whose guessed keypoints swept a wider range. A range the joint
+            // cannot take is not given as a measurement.
+            if let primary = rep.measuredPrimaryRange {
                 let side = primary.side.map { " \($0.rawValue)" } ?? ""
                 line +=
-                    ", \(primary.angle.displayName)\(side) \(f(primary.min, 0))–\(f(primary.max, 0))\(primary.angle.unit)"
+                    primary.isAnatomicallyPossible
+                    ? ", \(primary.angle.displayName)\(side) \(f(primary.min, 0))–\(f(primary.max, 0))\(primary.angle.unit)"
+                    : ", \(primary.angle.displayName)\(side) not measured (keypoints guessed: "
+                        + "\(f(primary.min, 0))–\(f(primary.max, 0))\(primary.angle.unit) is past what the joint can do)"
             }
             // Against the repetition's own exercise, judged once when it was counted (the report says the same).
-            if let range = rep.range { line += ", \(range.text)" }
+            if let range = rep.range {
+                let possible = rep.angles.first.flatMap { $0.angle.anatomicalRange }.map { $0.contains(range.peak) }
+                line +=
+                    possible == false
+                    ? ", range not measured (a peak of \(range.format(range.peak)) is past what the joint can do)"
+                    : ", \(range.text)"
+            }
             // A pause at the peak a programme asks for ("hold 5 s at the top"); a turn at the peak is no hold.
             if let held = rep.tempo.atPeakSeconds, held >= 1 { line += ", held \(f(held)) s at the peak" }
             line += ", \(rep.verdict.text)"
@@ -430,6 +438,15 @@ struct AnalyzeCommand: AsyncParsableCommand {
                     + "\(f(hold.targetSeconds, 0)) s\(hold.completed ? " (done)" : "")"
             )
         }
+        // One line per crossing of a safety limit, however the angle wavered about it.
+        for warning in summary.safetyWarnings {
+            let unit = warning.angle.unit
+            var line = "  safety at \(f(warning.seconds)) s: \(warning.text) (\(warning.angle.displayName)"
+            if let peak = warning.peak { line += " peak \(f(peak, 0))\(unit)" }
+            line += ", limit \(f(warning.limit, 0))\(unit)"
+            if let duration = warning.durationSeconds { line += ", \(f(duration)) s" }
+            lines.append(line + ")")
+        }
         // A segment under a tenth of a second with nothing counted is the recogniser changing its mind, not a part.
         let segments = summary.segments.filter { $0.reps > 0 || $0.endSeconds - $0.startSeconds >= 0.1 }
         if segments.count > 1 {
@@ -445,8 +462,9 @@ struct AnalyzeCommand: AsyncParsableCommand {
         if let good = summary.averages.goodFraction {
             let of = checked == summary.reps ? "repetitions" : "\(checked) checked repetition\(checked == 1 ? "" : "s")"
             lines.append("  good form: \(Int((good * 100).rounded()))% of \(of)")
-        } else if summary.reps > 0 {
-            lines.append("  form not checked in any repetition")
+        } else if summary.reps > 0, let reason = summary.formNotCheckedReason {
+            // Never praise, nor name a best repetition, where no repetition's form was looked at.
+            lines.append("  form not checked: \(reason)")
         }
         return lines.joined(separator: "\n")
     }

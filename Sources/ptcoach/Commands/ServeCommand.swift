@@ -28,7 +28,13 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var storage: StoreOptions
 
-    @Option(name: .long, help: "Camera sessions coached at once; the next is refused with a clear message.")
+    @Option(
+        name: .long,
+        help: """
+            Camera sessions coached at once, at most; fewer when the pose model, at the rate the server measures, \
+            could not coach each at 8 frames a second. The next is refused with "busy" and when to try again.
+            """
+    )
     var maxSessions = 8
 
     @Option(name: .long, help: "Pose inference workers (default: one per core).")
@@ -90,15 +96,12 @@ struct ServeCommand: AsyncParsableCommand {
             }
         }
         let store = try await storage.open()
-        var samplesDirectory = samples
-        if samplesDirectory == nil, FileManager.default.fileExists(atPath: "../shared/data/videos/labels.csv") {
-            samplesDirectory = "../shared/data/videos"
-        }
-        if let samplesDirectory, !FileManager.default.fileExists(atPath: samplesDirectory + "/labels.csv") {
-            throw CLIError(
-                "--samples \(samplesDirectory) has no labels.csv (file,exercise,reps); give the folder that has one"
+        if let samples, !FileManager.default.fileExists(atPath: samples + "/labels.csv") {
+            throw ValidationError(
+                "--samples \(samples) has no labels.csv (file,exercise,reps); give the folder that has one"
             )
         }
+        let samplesDirectory = samples ?? Self.foundSamples()
         let configuration = CoachServerConfiguration(
             host: host,
             port: port,
@@ -120,6 +123,11 @@ struct ServeCommand: AsyncParsableCommand {
         let scheme = tlsCertificate == nil ? "http" : "https"
         let shown = host == "0.0.0.0" ? "127.0.0.1" : host
         let database = storage.description
+        // The options a command run beside this server needs to reach the same database.
+        let storeOptions = storage.commandLine
+        let samplesLine =
+            samplesDirectory.map { "sample videos from \($0)" }
+            ?? "no sample videos found (give --samples DIR, a folder with labels.csv, to offer them)"
         do {
             try await CoachServer.run(
                 configuration: configuration,
@@ -130,10 +138,12 @@ struct ServeCommand: AsyncParsableCommand {
                 logger: logger,
                 onServerRunning: { port in
                     // Written at once (print would wait in a pipe's buffer): scripts wait for this line.
-                    var line = "PT Coach is live: open \(scheme)://\(shown):\(port)/ (sets saved in \(database))\n"
+                    var line = "PT Coach is live: open \(scheme)://\(shown):\(port)/ (sets saved in \(database); "
+                    line += samplesLine + ")\n"
                     if (try? await store.therapists().isEmpty) == true {
-                        line += "No therapist yet: `ptcoach users add --role therapist --name NAME --login LOGIN`"
-                        line += " makes one; the clinic is at \(scheme)://\(shown):\(port)/clinic.html\n"
+                        line += "No therapist yet: `ptcoach users add --role therapist --name NAME --login LOGIN"
+                        line +=
+                            " \(storeOptions)` makes one; the clinic is at \(scheme)://\(shown):\(port)/clinic.html\n"
                     }
                     FileHandle.standardOutput.write(Data(line.utf8))
                 }
@@ -141,7 +151,32 @@ struct ServeCommand: AsyncParsableCommand {
         } catch let error as CoachServerError {
             throw CLIError(error.message)
         } catch {
-            throw CLIError("could not serve on \(host):\(port): \(error); is the port in use? Try --port")
+            let text = String(describing: error)
+            if text.contains("Address already in use") || text.contains("errno: 98") {
+                throw CLIError(
+                    "port \(port) on \(host) is in use (another ptcoach serve?): stop it, or give another --port"
+                )
+            }
+            if text.contains("Permission denied") || text.contains("errno: 13") {
+                throw CLIError("port \(port) on \(host) needs more rights than this user has: give a --port above 1023")
+            }
+            throw CLIError("could not serve on \(host):\(port) (\(text.prefix(200)))")
         }
+    }
+
+    /// The sample videos of "try it with a sample video" when `--samples` is not given: `../shared/data/videos` next
+    /// to the working directory, or next to the repository the binary was built in (`.build/debug/ptcoach`), so
+    /// starting it from elsewhere finds them too.
+    static func foundSamples(executable: String = CommandLine.arguments[0]) -> String? {
+        let relative = "shared/data/videos"
+        var candidates = [FileManager.default.currentDirectoryPath + "/../" + relative]
+        var folder = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent()
+        for _ in 0..<5 {
+            candidates.append(folder.path + "/../" + relative)
+            candidates.append(folder.path + "/" + relative)
+            folder.deleteLastPathComponent()
+        }
+        return candidates.first { FileManager.default.fileExists(atPath: $0 + "/labels.csv") }
+            .map { URL(fileURLWithPath: $0).standardizedFileURL.path }
     }
 }

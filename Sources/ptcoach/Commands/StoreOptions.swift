@@ -20,10 +20,26 @@ struct StoreOptions: ParsableArguments {
             ?? dataDirectory + "/ptcoach.sqlite"
     }
 
+    /// The options that name this database on another command's line (`ptcoach users add` beside a server): the
+    /// data directory as an absolute path, or the PostgreSQL URL with its password left for the user to fill in.
+    var commandLine: String {
+        if let postgres, var parts = URLComponents(string: postgres) {
+            if parts.password != nil { parts.password = "PASSWORD" }
+            return "--postgres '\(parts.string ?? postgres)'"
+        }
+        let path = URL(fileURLWithPath: dataDirectory).standardizedFileURL.path
+        return "--data-directory " + (path.contains(" ") ? "'\(path)'" : path)
+    }
+
     func open() async throws -> any ClinicStore {
         do {
             if let postgres { return try await PostgresClinicStore(url: postgres) }
-            try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
+            // A new data directory is its owner's alone (0700); the database file in it is 0600 in any case.
+            try FileManager.default.createDirectory(
+                atPath: dataDirectory,
+                withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700]
+            )
             return try SQLiteClinicStore(path: dataDirectory + "/ptcoach.sqlite")
         } catch let error as StoreError {
             throw CLIError(error.description)

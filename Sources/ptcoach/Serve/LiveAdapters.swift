@@ -119,26 +119,59 @@ struct LiveReportRenderer: ReportRendering {
     var hands: [HandExerciseDefinition] = []
 
     func report(_ sets: [ReportedSet], title: String, subtitle: String, format: String) throws -> [UInt8] {
-        let sections = sets.map { reported in
-            if let hand = reported.hand { return section(hand, of: reported) }
-            var definition = reported.summary.exercise.flatMap { library[$0] }
-            if let hold = reported.set.prescribedHoldSeconds { definition?.repetition?.holdSeconds = hold }
-            return ReportInput.Exercise(
-                summary: reported.summary,
-                prescribedReps: reported.set.prescribedReps,
-                prescribedHoldSeconds: reported.set.prescribedHoldSeconds,
-                angleSeries: reported.angleSeries.map {
-                    ReportInput.AngleSample(seconds: $0.seconds, degrees: $0.degrees)
-                },
-                definition: definition
-            )
-        }
-        let input = ReportInput(
-            title: title,
-            subtitle: subtitle,
-            exercises: sections,
-            summaryJSON: sets.count == 1 ? sets[0].set.summaryJSON : nil
+        try write(
+            ReportInput(title: title, subtitle: subtitle, exercises: sections(sets), summaryJSON: nil),
+            sets,
+            format
         )
+    }
+
+    func summary(
+        _ sets: [ReportedSet],
+        prescribedSets: Int?,
+        title: String,
+        subtitle: String,
+        format: String
+    ) throws -> [UInt8] {
+        var input = ReportInput(title: title, subtitle: subtitle, exercises: sections(sets, dated: true))
+        (input.overviewLines, input.overviewTables) = ClinicalSummary(sets: sets, prescribedSets: prescribedSets).parts
+        return try write(input, sets, format)
+    }
+
+    /// One section per set, in order; `dated`: each headed with its date and time (several sets).
+    func sections(_ sets: [ReportedSet], dated: Bool = false) -> [ReportInput.Exercise] {
+        sets.map { reported in
+            var part = section(reported)
+            if dated { part.name += " · " + ClinicalSummary.when(reported.set.startedAt) }
+            return part
+        }
+    }
+
+    private func section(_ reported: ReportedSet) -> ReportInput.Exercise {
+        if let hand = reported.hand { return section(hand, of: reported) }
+        // The prescription the set followed (its target band and stop-past limit), not the library's default.
+        let followed = Self.followed(reported.set, library: library.exercises)
+        var definition = followed ?? reported.summary.exercise.flatMap { library[$0] }
+        if let hold = reported.set.prescribedHoldSeconds { definition?.repetition?.holdSeconds = hold }
+        var section = ReportInput.Exercise(
+            summary: reported.summary,
+            prescribedReps: reported.set.prescribedReps,
+            prescribedHoldSeconds: reported.set.prescribedHoldSeconds,
+            angleSeries: reported.angleSeries.map {
+                ReportInput.AngleSample(seconds: $0.seconds, degrees: $0.degrees)
+            },
+            definition: definition
+        )
+        if followed != nil {
+            section.limitDegrees = reported.set.prescription?.safetyMax
+            section.prescriptionText = Self.describe(reported.set, definition: definition)
+        }
+        return section
+    }
+
+    private func write(_ input: ReportInput, _ sets: [ReportedSet], _ format: String) throws -> [UInt8] {
+        var input = input
+        input.summaryJSON = sets.count == 1 ? sets[0].set.summaryJSON : nil
         switch format {
         case "pdf":
             let path = NSTemporaryDirectory() + "ptcoach-report-\(UUID().uuidString).pdf"
@@ -148,6 +181,30 @@ struct LiveReportRenderer: ReportRendering {
         default:
             return Array(ReportWriter.html(input).utf8)
         }
+    }
+
+    /// The definition as the set's prescription had it, when the set followed one of this exercise.
+    static func followed(_ set: SetRecord, library: [ExerciseDefinition]) -> ExerciseDefinition? {
+        guard let prescription = set.prescription, set.exercise == nil || set.exercise == prescription.exercise
+        else { return nil }
+        return try? prescription.prescribed(from: library)
+    }
+
+    /// "Programme version 2, set 1 of 3: 10 repetitions, target 60–80°, stop past 85°".
+    static func describe(_ set: SetRecord, definition: ExerciseDefinition?) -> String? {
+        guard let prescription = set.prescription else { return nil }
+        var parts: [String] = []
+        if let reps = set.prescribedReps { parts.append("\(reps) repetitions") }
+        if let hold = set.prescribedHoldSeconds { parts.append("hold \(String(format: "%g", hold)) s") }
+        if let band = definition?.targetBand {
+            parts.append("target \(Int(band.lowerBound.rounded()))–\(Int(band.upperBound.rounded()))°")
+        }
+        if let limit = prescription.safetyMax { parts.append("stop past \(Int(limit.rounded()))°") }
+        var heading = "Prescribed"
+        if let version = set.programmeVersion { heading += " (programme version \(version)" }
+        if let number = set.setNumber { heading += ", set \(number) of \(prescription.sets)" }
+        if set.programmeVersion != nil { heading += ")" }
+        return heading + ": " + parts.joined(separator: ", ")
     }
 
     /// A hand set's section: the primary measure and each finger over time, from the saved series.

@@ -4,6 +4,9 @@
 import { LiveSession } from "./live.js";
 import { drawAnswer, drawPreview, formatAngle } from "./overlay.js";
 import { Speaker } from "./speech.js";
+import { TouchFree } from "./touchfree.js";
+import { keepSet, loadProgramme, onReady, onSummary as programmeSummary, programme, saveRating } from "./programme.js";
+import { formNotChecked, noIssues } from "./summary.js";
 
 const $ = (id) => document.getElementById(id);
 const ui = {
@@ -17,15 +20,17 @@ const ui = {
   summaryHolds: $("summary-holds"), repRows: document.querySelector("#rep-table tbody"), issues: $("issues"),
   reportHtml: $("report-html"), reportPdf: $("report-pdf"), again: $("again"), error: $("error"),
   clinicLink: $("clinic-link"), banner: $("programme-banner"), bannerTitle: $("programme-title"),
-  bannerDetail: $("programme-detail"), rating: $("rating"), pain: $("pain"), difficulty: $("difficulty"),
-  ratingStatus: $("rating-status"), rest: $("rest"),
+  rating: $("rating"), keep: $("keep-set"),
 };
+// The developer line (frames sent, answered, latency) and the recogniser's certainty: behind ?debug=1.
+const debug = new URLSearchParams(location.search).has("debug");
 
 // The test hook: a test reads this with execute_script.
 // `provisional`: the repetition shown as provisional (no exercise given), or null; `provisionalEvents`: how many
 // were shown, confirmed and withdrawn.
+// `repetitions`: the repetitions as the events tell them (a `rep` adds one, a `repsRevised` replaces them all).
 const hook = {
-  reps: 0, framesSent: 0, framesAnswered: 0, lastState: null, summary: null, posesDrawn: 0,
+  reps: 0, framesSent: 0, framesAnswered: 0, lastState: null, summary: null, posesDrawn: 0, repetitions: [],
   provisional: null, provisionalEvents: { shown: 0, confirmed: 0, withdrawn: 0 },
   // Hand sets: frames whose hands were drawn, the most hands received in one frame, the gesture states seen and the
   // colour drawn on the index tip when pinched.
@@ -40,8 +45,8 @@ let session = null;
 let stream = null; // the camera's MediaStream
 let answeredOnce = false;
 let prescribed = null;
-// A logged-in patient following their programme (?item=N): the item, the server's answer, the CSRF token.
-const programme = { item: null, entry: null, name: "", csrf: null, setNumber: null, sets: null, rest: 0, timer: null };
+let touchFree = null; // a body set from the camera: start, pause and end without touching the laptop
+let exerciseGiven = false; // the set's exercise was given (picked, or the programme's), not recognised
 
 /** Sets an element's text only when it changes (so live regions announce changes, not every frame). */
 function setText(el, text) {
@@ -104,7 +109,8 @@ function describeExercise() {
 
 function pickSample() {
   const sample = samples[Number(ui.sample.value)];
-  if (!sample) return;
+  // A programme's item keeps its exercise: the sample is practice of it.
+  if (!sample || programme.entry) return;
   const known = exercises.some((e) => e.id === sample.exercise);
   ui.exercise.value = known ? sample.exercise : "";
   describeExercise();
@@ -116,10 +122,13 @@ function isHandExercise() {
   return !!exercises.find((e) => e.id === ui.exercise.value)?.hand;
 }
 
-function startMessage() {
+/** The start message; `sample`: the frames come from a sample video (practice, never the patient's set). */
+function startMessage(sample) {
   const msg = { type: "start", input: "camera", exercise: ui.exercise.value || null };
+  if (sample) msg.sample = true;
   if (programme.entry) {
     const start = { type: "start", input: "camera", programmeItem: programme.item };
+    if (sample) start.sample = true;
     if (isHandExercise()) start.startOnPinch = ui.pinchStart.checked;
     return start;
   }
@@ -135,11 +144,14 @@ async function startCamera() {
   showError("");
   try {
     stream = await navigator.mediaDevices.getUserMedia({
-      video: { width: { ideal: 640 }, height: { ideal: 480 }, facingMode: "user" },
+      // A phone held upright gets an upright picture: the whole body, and all of the screen's width and height.
+      video: innerHeight > innerWidth
+        ? { width: { ideal: 480 }, height: { ideal: 640 }, facingMode: "user" }
+        : { width: { ideal: 640 }, height: { ideal: 480 }, facingMode: "user" },
       audio: false,
     });
   } catch (err) {
-    showError(`The camera could not be opened (${err.name}: ${err.message}). Allow the camera, or try a sample video.`);
+    showError(cameraProblem(err));
     return;
   }
   ui.video.srcObject = stream;
@@ -147,6 +159,18 @@ async function startCamera() {
   ui.video.onended = null;
   await ui.video.play().catch(() => {});
   begin();
+}
+
+/** What the patient can do when the camera does not open, in their words. */
+function cameraProblem(err) {
+  const words = {
+    NotFoundError: "No camera was found. Plug in a camera, or use a laptop or phone that has one, then press Start camera again.",
+    NotAllowedError: "The camera is blocked for this page. Allow it (the camera icon in the address bar), then press Start camera again.",
+    NotReadableError: "The camera is busy in another app (a video call?). Close that app, then press Start camera again.",
+    OverconstrainedError: "This camera cannot give a picture the coach can use. Try another camera.",
+    SecurityError: "The browser allows the camera only on a secure (https) address. Ask whoever set up PT Coach for it.",
+  };
+  return words[err?.name] ?? "The camera could not be opened. Close other apps that use it and try again.";
 }
 
 async function startSample() {
@@ -160,24 +184,21 @@ async function startSample() {
   ui.video.muted = true;
   ui.video.onended = endSet; // one pass, then the summary
   ui.video.onerror = () => showError(`The sample video could not be played (${sample.url}).`);
-  begin({ playOnReady: true });
+  begin({ playOnReady: true, sample: true });
 }
 
 /** The same path for both sources: a <video> whose frames the live session sends. */
-function begin({ playOnReady = false } = {}) {
+function begin({ playOnReady = false, sample = false } = {}) {
   resetHud();
   setRunning(true);
-  const start = startMessage();
+  const start = startMessage(sample);
   prescribed = start.reps ?? null;
+  exerciseGiven = !!(start.exercise || start.programmeItem != null);
   session = new LiveSession(ui.video, {
     ready(msg) {
       prescribed = msg.reps ?? prescribed;
-      if (msg.programme) {
-        programme.setNumber = msg.programme.set;
-        programme.sets = msg.programme.sets;
-        programme.rest = msg.programme.restSeconds ?? 0;
-        setText(ui.bannerTitle, `${programme.name}: set ${msg.programme.set} of ${msg.programme.sets}`);
-      }
+      onReady(msg);
+      if (!sample && !msg.exercise?.hand) startTouchFree(msg);
       if (msg.exercise?.name) setText(ui.badge, msg.exercise.name);
       if (playOnReady) ui.video.play().catch((err) => showError(`The sample video could not be played: ${err.message}`));
     },
@@ -196,6 +217,7 @@ function begin({ playOnReady = false } = {}) {
       stopSource();
       setRunning(false);
       session = null;
+      touchFree = null;
       describeExercise();
     },
   });
@@ -222,6 +244,19 @@ function fitViewport() {
   }
 }
 
+function startTouchFree(msg) {
+  touchFree = new TouchFree({
+    exercises,
+    ids: msg.exercise?.id ? [msg.exercise.id] : [],
+    restSeconds: msg.programme?.restSeconds ?? null,
+    end: endSet,
+    say: (text) => speaker.say(text, "timing"),
+    show: (text) => { setText(ui.gesture, text ?? ""); show(ui.gesture, !!text); },
+  });
+  touchFree.start();
+  hook.touchFree = touchFree.instructions;
+}
+
 function endSet() {
   if (!session) return;
   session.end();
@@ -241,8 +276,9 @@ function setRunning(running) {
   for (const el of [ui.exercise, ui.reps, ui.startCamera, ui.sample, ui.startSample, ui.pinchStart]) el.disabled = running;
   ui.hold.disabled = running || !ui.exercise.value;
   ui.endSet.disabled = !running;
-  // The programme's prescription is not the patient's to change.
+  // The programme's prescription is not the patient's to change; a stopped exercise waits for the therapist.
   if (programme.entry) for (const el of [ui.exercise, ui.reps, ui.hold]) el.disabled = true;
+  if (programme.stopped) ui.startCamera.disabled = true;
   document.body.classList.toggle("running", running);
   setText(ui.endSet, "End set");
   if (running) show(ui.summary, false);
@@ -254,7 +290,7 @@ function resetHud() {
   answeredOnce = false;
   show(ui.idle, false);
   Object.assign(hook, {
-    reps: 0, framesSent: 0, framesAnswered: 0, lastState: null, summary: null,
+    reps: 0, framesSent: 0, framesAnswered: 0, lastState: null, summary: null, repetitions: [],
     provisional: null, provisionalEvents: { shown: 0, confirmed: 0, withdrawn: 0 },
     handsDrawn: 0, handsReceived: 0, gestures: [], pinchedPixel: null, pinchedFrame: null, setStates: [],
   });
@@ -290,6 +326,7 @@ function onFrame(msg, image, stats) {
   // A repetition that confirms the provisional one shown was counted already: no second bump.
   const confirms = events.some((e) => e.type === "repProvisionalEnded" && e.confirmed);
   for (const event of events) {
+    applyRepetitionEvent(event);
     if (event.type === "cue") speaker.say(event.text, event.kind);
     if ((event.type === "rep" && !confirms) || event.type === "handRep") bump();
     if (event.type === "repProvisional") onProvisional(event.repetition);
@@ -297,6 +334,13 @@ function onFrame(msg, image, stats) {
   }
   if (msg.gesture) renderGesture(msg.gesture);
   if (state) renderState(state, msg.pose ?? (hands?.length ? hands : null));
+  touchFree?.frame(msg.t ?? 0, msg.pose ?? null, state?.reps ?? 0);
+}
+
+/** Follows the repetitions as docs/live-protocol.md tells them: a `rep` adds one, a `repsRevised` replaces all. */
+function applyRepetitionEvent(event) {
+  if (event.type === "rep" || event.type === "handRep") hook.repetitions.push(event.repetition);
+  if (event.type === "repsRevised") hook.repetitions = event.repetitions ?? [];
 }
 
 /** Records the gesture state (for the test hook) and, when pinched, the colour drawn on the index tip. */
@@ -351,7 +395,10 @@ function renderState(state, pose) {
   show(ui.repCounter, true);
 
   const name = state.exerciseName ?? (state.recognition === "noPerson" ? "Looking for you…" : "Recognising…");
-  const confidence = state.exercise && Number.isFinite(state.confidence) ? `${Math.round(state.confidence * 100)}% sure` : "";
+  // How sure the recogniser is: only of an exercise it recognised in someone it sees (an exercise given is not a
+  // guess, and "100% sure" beside nobody seen is no truth).
+  const recognised = !exerciseGiven && state.exercise && state.recognition === "exercise" && !!pose;
+  const confidence = debug && recognised && Number.isFinite(state.confidence) ? `${Math.round(state.confidence * 100)}% sure` : "";
   if (ui.badge.dataset.text !== name + confidence) {
     ui.badge.dataset.text = name + confidence;
     const small = document.createElement("small");
@@ -370,11 +417,12 @@ function renderState(state, pose) {
     ? "Hold your hand up to the camera, all of it in the picture"
     : "Stand where the camera can see all of you"));
 
-  // One message at a time: a cue that repeats the set-up guidance shown above is not shown twice.
+  // One message at a time: a cue that repeats the set-up guidance shown above is not shown twice, and a safety
+  // crossing is the warning banner's alone (it was shown in both at once).
   const cue = textOf(state.cue);
   setText(ui.cue, cue ?? "");
   ui.cue.dataset.kind = state.cueKind ?? "";
-  show(ui.cue, !!cue && cue !== setup);
+  show(ui.cue, !!cue && cue !== setup && cue !== warning && state.cueKind !== "safety");
 }
 
 function bump() {
@@ -388,16 +436,20 @@ function renderStatus(s) {
   hook.framesAnswered = s.answered;
   const ms = (v) => (v == null ? "–" : `${Math.round(v)} ms`);
   const words = { connecting: "Connecting", starting: "Starting", live: "Live", finishing: "Finishing", finished: "Set finished", closed: "Not connected" };
-  setText(ui.status, `${words[s.connection] ?? s.connection} · sent ${s.sent} · answered ${s.answered} · ` +
+  setText(ui.status, !debug ? words[s.connection] ?? s.connection : `${words[s.connection] ?? s.connection} · sent ${s.sent} · answered ${s.answered} · ` +
     `dropped ${s.dropped}${s.lost ? ` · lost ${s.lost}` : ""} · latency ${ms(s.latencyMs)} (server ${ms(s.serverMs)})`);
 }
 
 // MARK: - Summary
 
 function onSummary(msg) {
+  touchFree = null;
   const summary = msg.summary ?? {};
   // The set's end may withdraw (or confirm) the provisional repetition shown.
-  for (const event of msg.events ?? []) if (event.type === "repProvisionalEnded") onProvisionalEnded(event.confirmed);
+  for (const event of msg.events ?? []) {
+    applyRepetitionEvent(event);
+    if (event.type === "repProvisionalEnded") onProvisionalEnded(event.confirmed);
+  }
   hook.summary = summary;
   for (const el of [ui.warning, ui.cue, ui.position, ui.gesture]) show(el, false);
   hook.reps = summary.reps ?? hook.reps;
@@ -435,7 +487,7 @@ function onSummary(msg) {
     const cell = ui.repRows.insertRow().insertCell();
     cell.colSpan = 5;
     // Why nothing was counted, when the coach knows (nobody seen, the exercise's joints never in view).
-    cell.textContent = msg.message ? `No repetitions counted: ${msg.message.replace(/^this set: /, "")}` : "No repetitions counted.";
+    cell.textContent = msg.message ? `No repetitions counted: ${plainProblem(msg.message)}` : "No repetitions counted.";
   }
 
   // Each form issue once, with how many repetitions it came up in.
@@ -443,7 +495,10 @@ function onSummary(msg) {
   for (const issue of summary.formIssues ?? []) issues.set(issue.cue, (issues.get(issue.cue) ?? 0) + 1);
   if (msg.hand) for (const rep of summary.repetitions ?? []) for (const cue of rep.issues ?? []) issues.set(cue, (issues.get(cue) ?? 0) + 1);
   for (const w of summary.safetyWarnings ?? []) issues.set(`⚠ ${w.text}`, (issues.get(`⚠ ${w.text}`) ?? 0) + 1);
-  ui.issues.replaceChildren(...(issues.size ? [...issues] : [["None — well done.", 0]]).map(([text, n]) => {
+  const notChecked = msg.hand ? null : formNotChecked(summary, msg.message);
+  if (notChecked) issues.set(`Form not checked: ${notChecked}`, 0);
+  hook.formNotChecked = notChecked;
+  ui.issues.replaceChildren(...(issues.size ? [...issues] : [[noIssues(summary, msg.hand), 0]]).map(([text, n]) => {
     const li = document.createElement("li");
     li.textContent = n > 1 ? `${text} (×${n})` : text;
     return li;
@@ -453,91 +508,21 @@ function onSummary(msg) {
     show(link, !!href);
     if (href) link.href = href;
   }
+  programmeSummary(msg);
   setRunning(false); // first: the set-up form coming back moves the page
   show(ui.summary, true);
-  programme.session = msg.session ?? null;
-  show(ui.rating, !!(programme.csrf && msg.session));
-  setText(ui.ratingStatus, "");
-  show(ui.rest, false);
   ui.summaryTitle.focus();
 }
 
-// MARK: - Programme (a logged-in patient)
-
-async function loadProgramme() {
-  const item = new URLSearchParams(location.search).get("item");
-  let me = null;
-  try {
-    const response = await fetch("./api/me", { headers: { Accept: "application/json" } });
-    if (response.ok) me = await response.json();
-  } catch {}
-  if (me?.user) {
-    setText(ui.clinicLink, me.user.role === "patient" ? "My programme" : "Clinic");
-    programme.csrf = me.user.role === "patient" ? me.csrfToken : null;
+/** The coach's reason for counting nothing, in words a patient can act on. */
+function plainProblem(message) {
+  if (/no person was seen/.test(message)) {
+    return "the camera did not see you. Stand 2 to 3 metres back, so that all of you is in the picture, and try again.";
   }
-  if (item === null || !programme.csrf) return;
-  const current = await getJSON("./api/me/programme").catch(() => null);
-  const entry = current?.items?.[Number(item)];
-  if (!entry) {
-    showError("That exercise is not in your current programme. Open “My programme” to choose one.");
-    return;
+  if (/needs .* never seen/.test(message)) {
+    return "the camera never saw the joints this exercise needs. Turn as the exercise's camera view says, all of you in the picture.";
   }
-  Object.assign(programme, { item: Number(item), entry, name: current.names[Number(item)] });
-  ui.exercise.value = entry.exercise;
-  describeExercise();
-  for (const el of [ui.exercise, ui.reps, ui.hold]) el.disabled = true;
-  ui.reps.value = entry.reps ?? "";
-  ui.hold.value = entry.holdSeconds ?? "";
-  const done = current.doneToday?.[Number(item)] ?? 0;
-  setText(ui.bannerTitle, `${programme.name}: set ${Math.min(done + 1, entry.sets)} of ${entry.sets}`);
-  const parts = [];
-  if (entry.reps) parts.push(`${entry.reps} repetitions`);
-  if (entry.holdSeconds) parts.push(`hold ${entry.holdSeconds} s`);
-  // A hand exercise's thumb distances are in hand lengths, its other targets in degrees.
-  const primary = exercises.find((e) => e.id === entry.exercise)?.primary ?? "";
-  const unit = primary === "thumbGap" || primary === "thumbOpposition" ? " hand lengths" : "°";
-  if (entry.targetMin != null && entry.targetMax != null) parts.push(`aim for ${entry.targetMin}–${entry.targetMax}${unit}`);
-  if (entry.side) parts.push(`${entry.side} side`);
-  parts.push(`rest ${entry.restSeconds} s between sets`);
-  setText(ui.bannerDetail, parts.join(" · ") + (entry.note ? ` — ${entry.note}` : ""));
-  show(ui.banner, true);
-}
-
-async function saveRating(event) {
-  event.preventDefault();
-  if (!programme.session) return;
-  const body = { pain: Number(ui.pain.value), difficulty: Number(ui.difficulty.value) };
-  const response = await fetch(`./api/sessions/${encodeURIComponent(programme.session)}/rating`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", "X-CSRF-Token": programme.csrf },
-    body: JSON.stringify(body),
-  }).catch(() => null);
-  if (!response?.ok) {
-    const message = response ? (await response.json().catch(() => ({})))?.error?.message : null;
-    setText(ui.ratingStatus, `Not saved: ${message ?? "the server could not be reached"}.`);
-    return;
-  }
-  setText(ui.ratingStatus, "Saved. Thank you.");
-  window.ptcoach.state.rated = body;
-  if (programme.entry && programme.setNumber && programme.setNumber < programme.sets) startRest();
-  else if (programme.entry) {
-    show(ui.rest, true);
-    setText(ui.rest, `All ${programme.sets} sets of ${programme.name} done. Back to your programme for the next exercise.`);
-  }
-}
-
-function startRest() {
-  clearInterval(programme.timer);
-  let left = Math.round(programme.rest);
-  show(ui.rest, true);
-  const tick = () => {
-    setText(ui.rest, left > 0
-      ? `Rest: ${left} s, then set ${programme.setNumber + 1} of ${programme.sets}.`
-      : `Ready for set ${programme.setNumber + 1} of ${programme.sets}: start when you are.`);
-    if (left-- <= 0) clearInterval(programme.timer);
-  };
-  tick();
-  programme.timer = setInterval(tick, 1000);
+  return message.replace(/^this set: /, "");
 }
 
 // MARK: - Wiring
@@ -548,6 +533,7 @@ ui.startCamera.addEventListener("click", startCamera);
 ui.startSample.addEventListener("click", startSample);
 ui.endSet.addEventListener("click", endSet);
 ui.rating.addEventListener("submit", saveRating);
+ui.keep.addEventListener("click", keepSet);
 ui.again.addEventListener("click", () => {
   clearInterval(programme.timer);
   show(ui.summary, false);
@@ -567,4 +553,13 @@ try {
 } catch {}
 window.addEventListener("pagehide", () => session?.close());
 
-loadLibrary().then(loadProgramme).then(loadSamples);
+/** A programme's item chosen: its exercise and numbers shown, not the patient's to change. */
+function choose(entry) {
+  ui.exercise.value = entry.exercise;
+  describeExercise();
+  for (const el of [ui.exercise, ui.reps, ui.hold]) el.disabled = true;
+  ui.reps.value = entry.reps ?? "";
+  ui.hold.value = entry.holdSeconds ?? "";
+}
+
+loadLibrary().then(() => loadProgramme(exercises, choose, showError)).then(loadSamples);

@@ -18,6 +18,7 @@ function showError(message) {
   show($("error"), !!message);
 }
 const day = (iso) => iso ? new Date(iso).toLocaleDateString(undefined, { weekday: "short", day: "numeric", month: "short" }) : "–";
+const dayTime = (iso) => iso ? new Date(iso).toLocaleString(undefined, { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" }) : "–";
 
 async function api(method, url, body) {
   const headers = { Accept: "application/json" };
@@ -114,12 +115,21 @@ async function loadPatients() {
     nameCell.append(link);
     if (!p.joined) nameCell.append(text("span", " (invited)", "hint"));
     const a = p.adherence;
-    row.insertCell().textContent = p.hasProgramme ? `${a.daysDone} of ${a.daysPrescribed}` : "no programme";
-    row.insertCell().textContent = p.hasProgramme ? `${a.setsDone} of ${a.setsPrescribed}` : "–";
-    row.insertCell().textContent = day(p.lastSession);
+    // Each cell says what it holds, for the phone layout where the table's head is hidden.
+    for (const [label, content] of [
+      ["Days this week", p.hasProgramme ? `${a.daysDone} of ${a.daysPrescribed}` : "no programme"],
+      ["Sets this week", p.hasProgramme ? `${a.setsDone} of ${a.setsPrescribed}` : "–"],
+      ["Last session", day(p.lastSession)],
+    ]) {
+      const cell = row.insertCell();
+      cell.textContent = content;
+      cell.dataset.label = label;
+    }
     const flags = row.insertCell();
+    flags.setAttribute("data-label", "Flags");
     flags.className = "flags-cell";
     for (const f of p.flags) flags.append(text("span", f.message, `flag flag-${f.kind}`));
+    if (p.needsReview) row.className = "needs-review";
     return row;
   });
   if (!rows.length) {
@@ -171,7 +181,11 @@ async function openPatient(id) {
   $("patient-adherence").textContent = data.programme
     ? `This week: ${a.daysDone} of ${a.daysPrescribed} days, ${a.setsDone} of ${a.setsPrescribed} sets.`
     : "No programme yet.";
-  $("patient-flags").replaceChildren(...data.flags.map((f) => text("li", f.message, `flag flag-${f.kind}`)));
+  // A patient sees only what stops an exercise, in their words; the therapist every flag.
+  const flags = therapist ? data.flags : data.flags.filter((f) => f.kind === "stop").map((f) => ({ ...f,
+    message: `${exerciseName(f.exercise)}: stop it for now and contact your therapist. It will be offered again once they have seen your last set.` }));
+  $("patient-flags").replaceChildren(...flags.map((f) => flagItem(f, therapist, id)));
+  show($("export-fhir"), therapist);
   $("export-csv").href = `./api/patients/${encodeURIComponent(id)}/export/sets.csv`;
   $("export-fhir").href = `./api/patients/${encodeURIComponent(id)}/export/fhir.json`;
   const iso = (d) => d.toISOString().slice(0, 10);
@@ -185,6 +199,31 @@ async function openPatient(id) {
   if (therapist) renderAudit(id);
   show($("patient-panel"), true);
   $("patient-title").focus();
+}
+
+/** A flag; a stopped exercise gets, for the therapist, the button that offers it to the patient again. */
+function flagItem(flag, therapist, patientID) {
+  const li = text("li", flag.message, `flag flag-${flag.kind}`);
+  if (flag.kind === "stop" && therapist && flag.set) {
+    const report = text("a", "open the set");
+    report.href = `./api/sessions/${encodeURIComponent(flag.set)}/report.html`;
+    const seen = text("button", "Seen: I will contact the patient");
+    seen.type = "button";
+    seen.className = "review";
+    seen.addEventListener("click", async () => {
+      seen.disabled = true;
+      try {
+        await api("POST", `./api/sessions/${encodeURIComponent(flag.set)}/review`, {});
+        await openPatient(patientID);
+        await loadPatients();
+      } catch (err) {
+        seen.disabled = false;
+        showError(`Not marked seen: ${err.message}.`);
+      }
+    });
+    li.append(" ", report, " ", seen);
+  }
+  return li;
 }
 
 function updateReportLinks() {
@@ -222,7 +261,9 @@ function renderProgramme(data, therapist) {
       const li = document.createElement("li");
       li.append(text("strong", programme.names[index] ?? exerciseName(item.exercise)), text("span", ` — ${describeItem(item)}`));
       if (item.note) li.append(text("p", item.note, "hint"));
-      if (!therapist) {
+      const stopped = data.flags.some((f) => f.kind === "stop" && f.exercise === item.exercise);
+      if (!therapist && stopped) li.append(" ", text("span", "stopped: contact your therapist", "flag flag-stop"));
+      else if (!therapist) {
         const go = text("a", "Start", "button-link");
         go.href = `./?item=${index}`;
         li.append(" ", go);
@@ -251,12 +292,14 @@ function addItemRow(item = {}) {
     select.append(option);
   }
   select.value = item.exercise ?? state.library[0]?.id ?? "";
-  row.insertCell().append(select);
+  // Each cell says what it holds, for the phone layout where the table's head is hidden.
+  const cell = (label) => { const c = row.insertCell(); c.dataset.label = label; return c; };
+  cell("Exercise").append(select);
   const number = (name, value, label, step = "1") => {
     const input = document.createElement("input");
     Object.assign(input, { type: "number", name, step, value: value ?? "" });
     input.setAttribute("aria-label", label);
-    row.insertCell().append(input);
+    cell(label).append(input);
   };
   number("sets", item.sets ?? 3, "Sets");
   number("reps", item.reps === undefined ? 10 : item.reps, "Repetitions");
@@ -271,14 +314,14 @@ function addItemRow(item = {}) {
     side.append(option);
   }
   side.value = item.side ?? "";
-  row.insertCell().append(side);
+  cell("Side").append(side);
   number("targetMin", item.targetMin, "Target minimum degrees");
   number("targetMax", item.targetMax, "Target maximum degrees");
   number("safetyMax", item.safetyMax, "Stop past degrees");
   const note = document.createElement("input");
   Object.assign(note, { name: "note", value: item.note ?? "", maxLength: 500 });
   note.setAttribute("aria-label", "Note");
-  row.insertCell().append(note);
+  cell("Note").append(note);
   const remove = text("button", "Remove");
   remove.type = "button";
   remove.addEventListener("click", () => row.remove());
@@ -314,8 +357,9 @@ $("programme-form").addEventListener("submit", async (event) => {
 function renderSets(sets) {
   const rows = sets.map((s) => {
     const row = document.createElement("tr");
-    const cells = [day(s.startedAt), s.exerciseName ?? s.exercise ?? "–",
-      s.setNumber ? String(s.setNumber) : "free", `${s.reps}${s.prescribedReps ? ` of ${s.prescribedReps}` : ""}`,
+    const sets = s.prescription?.sets;
+    const cells = [dayTime(s.startedAt), s.exerciseName ?? s.exercise ?? "–",
+      s.setNumber ? (sets && s.setNumber > sets ? `${s.setNumber} (extra)` : `${s.setNumber}${sets ? ` of ${sets}` : ""}`) : "kept practice", `${s.reps}${s.prescribedReps ? ` of ${s.prescribedReps}` : ""}`,
       s.peakAngle == null ? "–" : `${Math.round(s.peakAngle)}°`, String(s.safetyWarnings ?? 0),
       s.pain ?? "–", s.difficulty ?? "–"];
     for (const c of cells) row.insertCell().textContent = String(c);
@@ -346,49 +390,102 @@ function svg(tag, attributes, content) {
 }
 
 function renderCharts(progress) {
+  state.progress = progress;
+  state.chartWidth = chartWidth();
   const charts = Object.entries(progress ?? {}).map(([exercise, points]) => chart(exerciseName(exercise), points));
   $("charts").replaceChildren(...(charts.length ? charts : [text("p", "No sets yet.", "hint")]));
 }
 
-/** Peak angle per set (line), repetitions done vs prescribed (bars) and pain (dots, 0–10) over time. */
+/** Per exercise, three charts over the sets, one measure each: the peak angle against the prescribed band (and the
+ * stop-past limit), the repetitions done against prescribed, pain and difficulty (0–10). */
 function chart(name, points) {
   const figure = document.createElement("figure");
   figure.className = "chart";
-  const w = 560, h = 200, left = 40, right = 40, top = 16, bottom = 28;
-  const root = svg("svg", { viewBox: `0 0 ${w} ${h}`, role: "img", "aria-label": `${name}: progress over ${points.length} sets` });
-  const x = (i) => left + (points.length === 1 ? (w - left - right) / 2 : i * (w - left - right) / (points.length - 1));
-  const angles = points.map((p) => p.peakAngle).filter((a) => a != null);
-  const maxAngle = Math.max(90, ...angles.map((a) => Math.ceil(a / 30) * 30));
-  const yAngle = (a) => top + (1 - a / maxAngle) * (h - top - bottom);
-  const maxReps = Math.max(1, ...points.map((p) => Math.max(p.reps, p.prescribedReps ?? 0)));
-  for (const a of [0, maxAngle / 2, maxAngle]) {
-    root.append(svg("line", { x1: left, x2: w - right, y1: yAngle(a), y2: yAngle(a), class: "grid" }));
-    root.append(svg("text", { x: left - 6, y: yAngle(a) + 4, "text-anchor": "end", class: "axis" }, `${Math.round(a)}°`));
+  // Dates that differ: a day's sets are told apart by their time.
+  const days = points.map((p) => day(p.date));
+  const time = (iso) => new Date(iso).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
+  // A day with several sets: its first labelled with the day and time, the others with the time.
+  const labels = points.map((p, i) => days.filter((d) => d === days[i]).length === 1 ? days[i]
+    : days.indexOf(days[i]) === i ? dayTime(p.date) : time(p.date));
+  const span = days[0] === days[days.length - 1] ? days[0] : `${days[0]} to ${days[days.length - 1]}`;
+  const panels = [
+    panel("Peak angle against the prescribed target", points, labels, {
+      values: [{ key: "peakAngle", cls: "angle", label: "peak angle" }], unit: "°",
+      band: (p) => p.targetMin != null && p.targetMax != null ? [p.targetMin, p.targetMax] : null,
+      limit: (p) => p.safetyMax,
+    }),
+    panel("Repetitions: done and prescribed", points, labels, {
+      values: [{ key: "reps", cls: "reps", label: "done" }, { key: "prescribedReps", cls: "prescribed", label: "prescribed" }], bars: true,
+    }),
+    panel("Pain and difficulty (0–10)", points, labels, {
+      values: [{ key: "pain", cls: "pain", label: "pain" }, { key: "difficulty", cls: "difficulty", label: "difficulty" }], max: 10,
+    }),
+  ];
+  figure.append(text("figcaption", `${name}: ${points.length} set${points.length === 1 ? "" : "s"}, ${span}`), ...panels);
+  return figure;
+}
+
+/** The charts' drawing width: the page's, so that a phone's labels stay as large as a laptop's. */
+function chartWidth() {
+  return Math.round(Math.max(320, Math.min(640, document.documentElement.clientWidth - 72)));
+}
+window.addEventListener("resize", () => {
+  if (state.progress && chartWidth() !== state.chartWidth) renderCharts(state.progress);
+});
+
+function panel(title, points, labels, { values, unit = "", band, limit, bars = false, max }) {
+  const w = state.chartWidth ?? 640, h = 210, left = 48, right = 16, top = 46, bottom = 34;
+  const root = svg("svg", { viewBox: `0 0 ${w} ${h}`, role: "img", "aria-label": title, class: "progress-chart" });
+  root.append(svg("text", { x: 8, y: 16, class: "chart-title" }, title));
+  const numbers = points.flatMap((p) => [...values.map((v) => p[v.key]), ...(band?.(p) ?? []), limit?.(p)]).filter((v) => v != null);
+  if (!numbers.length) {
+    root.append(svg("text", { x: w / 2, y: h / 2, "text-anchor": "middle", class: "axis" }, "nothing recorded"));
+    return root;
   }
-  const barWidth = Math.max(4, Math.min(24, (w - left - right) / points.length / 2));
+  const high = max ?? Math.max(1, Math.ceil(Math.max(...numbers) * 1.1 / 10) * 10);
+  const low = max != null || bars ? 0 : Math.max(0, Math.floor(Math.min(...numbers) * 0.9 / 10) * 10);
+  const y = (v) => top + (1 - (v - low) / (high - low)) * (h - top - bottom);
+  const step = (w - left - right) / points.length;
+  const x = (i) => left + step * (i + 0.5);
+  for (const v of [low, (low + high) / 2, high]) {
+    root.append(svg("line", { x1: left, x2: w - right, y1: y(v), y2: y(v), class: "grid" }));
+    root.append(svg("text", { x: left - 6, y: y(v) + 4, "text-anchor": "end", class: "axis" }, `${Math.round(v)}${unit}`));
+  }
   points.forEach((p, i) => {
-    const hReps = (p.reps / maxReps) * (h - top - bottom) * 0.5;
-    root.append(svg("rect", { x: x(i) - barWidth / 2, y: h - bottom - hReps, width: barWidth, height: hReps, class: "bar" },));
-    if (p.prescribedReps) {
-      const yP = h - bottom - (p.prescribedReps / maxReps) * (h - top - bottom) * 0.5;
-      root.append(svg("line", { x1: x(i) - barWidth, x2: x(i) + barWidth, y1: yP, y2: yP, class: "prescribed" }));
-    }
-    if (p.pain != null) {
-      const yPain = top + (1 - p.pain / 10) * (h - top - bottom);
-      root.append(svg("circle", { cx: x(i), cy: yPain, r: 4, class: "pain" }, ));
+    const b = band?.(p);
+    if (b) root.append(svg("rect", { x: x(i) - step / 2, width: step, y: y(b[1]), height: y(b[0]) - y(b[1]), class: "band" }));
+    const stop = limit?.(p);
+    if (stop != null) root.append(svg("line", { x1: x(i) - step / 2, x2: x(i) + step / 2, y1: y(stop), y2: y(stop), class: "limit" }));
+  });
+  values.forEach((v, k) => {
+    const width = Math.min(28, step / (values.length + 1));
+    points.forEach((p, i) => {
+      if (p[v.key] == null) return;
+      if (bars) {
+        const bx = x(i) + (k - (values.length - 1) / 2) * width - width / 2;
+        root.append(svg("rect", { x: bx, width: width * 0.9, y: y(p[v.key]), height: y(low) - y(p[v.key]), class: `bar ${v.cls}` }));
+      } else root.append(svg("circle", { cx: x(i) + (values.length > 1 ? (k - 0.5) * 6 : 0), cy: y(p[v.key]), r: 5, class: v.cls }));
+    });
+    if (!bars) {
+      const line = points.map((p, i) => p[v.key] == null ? null : `${x(i)},${y(p[v.key])}`).filter(Boolean);
+      if (line.length > 1) root.append(svg("polyline", { points: line.join(" "), class: `line ${v.cls}` }));
     }
   });
-  const line = points.map((p, i) => p.peakAngle == null ? null : `${x(i)},${yAngle(p.peakAngle)}`).filter(Boolean);
-  if (line.length) root.append(svg("polyline", { points: line.join(" "), class: "angle" }));
-  for (const [i, p] of points.entries()) {
-    if (p.peakAngle != null) root.append(svg("circle", { cx: x(i), cy: yAngle(p.peakAngle), r: 3, class: "angle-dot" }));
+  // One date label per set, thinned when crowded.
+  const every = Math.ceil(points.length / Math.max(1, Math.floor((w - left) / 150)));
+  labels.forEach((label, i) => {
+    if (i % every === 0 || i === points.length - 1) root.append(svg("text", { x: x(i), y: h - 12, "text-anchor": "middle", class: "axis" }, label));
+  });
+  const legend = [...values.map((v) => [`■ ${v.label}`, v.cls])];
+  if (points.some((p) => band?.(p))) legend.push(["■ target", "band-key"]);
+  if (points.some((p) => limit?.(p) != null)) legend.push(["– – stop past", "limit-key"]);
+  // The key on its own line under the title, left to right.
+  let lx = 8;
+  for (const [label, cls] of legend) {
+    root.append(svg("text", { x: lx, y: 34, class: `legend ${cls}` }, label));
+    lx += 16 + 7 * label.length;
   }
-  root.append(svg("text", { x: w - right + 6, y: top + 4, class: "axis" }, "pain 10"));
-  root.append(svg("text", { x: left, y: h - 8, class: "axis" }, day(points[0].date)));
-  root.append(svg("text", { x: w - right, y: h - 8, "text-anchor": "end", class: "axis" }, day(points[points.length - 1].date)));
-  const caption = text("figcaption", `${name}: peak angle (line), repetitions done (bars) against prescribed (ticks), pain (orange dots)`);
-  figure.append(caption, root);
-  return figure;
+  return root;
 }
 
 // An invitation link opened while this page is already open only changes the hash.

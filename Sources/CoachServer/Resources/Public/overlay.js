@@ -232,7 +232,9 @@ function drawGauge(ctx, state, unit) {
   ctx.fillRect(x - 4 * unit, y - 4 * unit, w + 8 * unit, h + 8 * unit);
   ctx.fillStyle = "rgba(61,220,132,0.3)"; // target band
   ctx.fillRect(x, at(top), w, at(1) - at(top));
-  ctx.fillStyle = rom >= 1 ? "#3ddc84" : "#3db8ff";
+  // Past a safety limit the bar is red, whatever the range: at 100 % it read green, "good", at the crossing.
+  const unsafe = !!state.warning;
+  ctx.fillStyle = unsafe ? "#ff4d4d" : rom >= 1 ? "#3ddc84" : "#3db8ff";
   ctx.fillRect(x, at(rom), w, y + h - at(rom));
   ctx.strokeStyle = "#fff";
   ctx.lineWidth = 2 * unit;
@@ -242,8 +244,9 @@ function drawGauge(ctx, state, unit) {
   ctx.stroke();
 
   const size = 13 * unit;
-  label(ctx, "ROM", x + w / 2, y - 10 * unit, size, "#fff", "center");
-  label(ctx, `${Math.round(rom * 100)}%`, x + w / 2, y + h + 8 * unit + size, size, "#fff", "center");
+  label(ctx, "Range", x + w / 2, y - 10 * unit, size, "#fff", "center");
+  label(ctx, unsafe ? "⚠ limit" : `${Math.round(rom * 100)}%`, x + w / 2, y + h + 8 * unit + size, size,
+    unsafe ? "#ff4d4d" : "#fff", "center");
   if (Array.isArray(state.target) && state.angleUnit !== "") {
     const unitText = state.angleUnit ?? "°";
     label(ctx, `target ${Math.round(state.target[0])}–${Math.round(state.target[1])}${unitText}`,

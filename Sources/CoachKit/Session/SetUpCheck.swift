@@ -284,10 +284,16 @@ struct SetUpCheck: Sendable {
     }
 
     /// Whether a joint a form rule needs is out of the picture: not seen, and beyond the picture's edge or not found
-    /// at all. One seen with low confidence inside the picture is hidden (behind the body), and stepping back would
-    /// not show it.
-    private func isOutOfPicture(_ k: Keypoint, vertex: Keypoint) -> Bool {
-        !visibility.isSeen(k, vertex: vertex) && (k.confidence <= 0 || !visibility.isInside(k))
+    /// at all while its mirror joint is not seen in the picture either. One seen with low confidence inside the
+    /// picture, or not found while its mirror is in the picture (the far knee from the side, dropped by the
+    /// smoother), is hidden behind the body, and stepping back would not show it.
+    private func isOutOfPicture(_ joint: Joint, in pose: Pose, vertex: Keypoint) -> Bool {
+        let k = pose[joint]
+        guard !visibility.isSeen(k, vertex: vertex) else { return false }
+        if k.confidence > 0 { return !visibility.isInside(k) }
+        let mirror = pose[joint.mirrored]
+        return joint.mirrored == joint || mirror.confidence < visibility.minimumJointConfidence
+            || !visibility.isInside(mirror)
     }
 
     /// ``SetUpIssue/formJointsOutOfPicture(_:)`` when, for ``Configuration/formJointsSeconds``, a form rule the camera
@@ -312,10 +318,10 @@ struct SetUpCheck: Sendable {
             var right = BodyParts()
             let leftVertex = pose[rule.angle.vertexJoint(side: .left)]
             let rightVertex = pose[rule.angle.vertexJoint(side: .right)]
-            for joint in rule.left where isOutOfPicture(pose[joint], vertex: leftVertex) {
+            for joint in rule.left where isOutOfPicture(joint, in: pose, vertex: leftVertex) {
                 left.insert(BodyParts(joint))
             }
-            for joint in rule.right where isOutOfPicture(pose[joint], vertex: rightVertex) {
+            for joint in rule.right where isOutOfPicture(joint, in: pose, vertex: rightVertex) {
                 right.insert(BodyParts(joint))
             }
             guard !left.isEmpty, !right.isEmpty else { continue }

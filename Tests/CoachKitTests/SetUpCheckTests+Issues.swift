@@ -115,12 +115,20 @@ extension SetUpCheckTests {
         var front = Self.pushUp()
         front[.leftShoulder] = Keypoint(x: 300, y: 420, confidence: 0.9)
         front[.rightShoulder] = Keypoint(x: 300, y: 580, confidence: 0.9)
-        let check = Self.frame(&setUp, front, at: 0.1)
-        #expect(setUp.view == .front)
-        #expect(check.guidance?.issue == .needsView(.side))
-        #expect(!check.rangeMeasurable)
+        // Said once the view has been the front one for a second, not at once (a turn while getting into position).
+        var said: [(t: Double, issue: SetUpIssue?)] = []
+        for i in 0..<40 {
+            let t = 0.1 + Double(i) / 30
+            let check = Self.frame(&setUp, front, at: t)
+            #expect(setUp.view == .front)
+            #expect(!check.rangeMeasurable)
+            if let change = check.guidance { said.append((t, change.issue)) }
+        }
+        #expect(said.map(\.issue) == [nil, .needsView(.side)])
+        #expect(abs((said.last?.t ?? 0) - 1.1) < 1e-9)
         // Gone again: not said until a second after the person was last seen.
-        #expect(setUp.ingestNobody(at: 0.6).guidance == nil)
-        #expect(setUp.ingestNobody(at: 1.1).guidance?.issue == .notSeen)
+        let last = 0.1 + 39.0 / 30
+        #expect(setUp.ingestNobody(at: last + 0.5).guidance == nil)
+        #expect(setUp.ingestNobody(at: last + 1.0).guidance?.issue == .notSeen)
     }
 }

@@ -10,11 +10,15 @@ enum SetUpIssue: Hashable, Sendable {
     case jointsOutOfPicture(BodyParts)
     /// The person is walking.
     case walking
-    /// The exercise is measured from this camera view, the camera sees the person from the other one, and there is
-    /// no measured depth to make up for it.
+    /// The exercise is measured from this camera view, the camera has seen the person from the other one for
+    /// ``SetUpCheck/Configuration/wrongViewSeconds`` (the view smoothed over about a second: a rear view is a front
+    /// one), and there is no measured depth to make up for it.
     case needsView(ExerciseDefinition.CameraView)
     /// For ``SetUpCheck/Configuration/formJointsSeconds``, a form rule the camera view lets the coach judge missed
-    /// these parts on both sides (those of the side missing less): counting goes on, the rule cannot be checked.
+    /// these parts on both sides (those of the side missing less), each beyond the picture's edge or not found at
+    /// all: counting goes on, the rule cannot be checked. A joint hidden in the picture (the far knee from the
+    /// side) is not out of it, and a rule that needs another view is not asked for: the summary says it was not
+    /// checked ("knees-out needs a front view").
     case formJointsOutOfPicture(BodyParts)
 
     /// What the person is told.
@@ -75,6 +79,9 @@ struct SetUpCheck: Sendable {
         /// How long a form rule's joints stay out of the picture before the person is asked to step back: a limb
         /// that leaves the picture for a moment at the end of a movement is not worth a cue.
         var formJointsSeconds = 1.0
+        /// How long the camera sees the person from the view the exercise is not measured in before they are asked
+        /// to turn: a turn while getting into position, or a swing on a bar, is not worth a cue.
+        var wrongViewSeconds = 1.0
     }
 
     /// The first step of a frame with a person (``look(at:at:)``).
@@ -129,6 +136,8 @@ struct SetUpCheck: Sendable {
     private var formParts = BodyParts()
     private var formPartsSince: Double?
     private var formPartsShown = false
+    /// Since when the settled view is the one the exercise is not measured in (`nil`: it is not).
+    private var wrongViewSince: Double?
     /// ``isReliable(recognizedIndex:)`` for its key, as last worked out: reading an exercise's definition on every
     /// frame copies it (a few hundred bytes and a dozen buffers retained).
     private var reliability: (key: ReliabilityKey, value: Bool)?
@@ -159,6 +168,8 @@ struct SetUpCheck: Sendable {
     var visibility: JointVisibility { configuration.visibility }
     /// The view at the latest frame.
     var view: CoachingSession.View { viewEstimator.view }
+    /// The view smoothed over about a second (``ViewEstimator/settledView``): what the person is asked about.
+    var settledView: CoachingSession.View { viewEstimator.settledView }
     /// ``ViewEstimator/facesCameraSquarely``.
     var facesCameraSquarely: Bool { viewEstimator.facesCameraSquarely }
     /// The torso length in the image, smoothed (0 until measured).
@@ -203,6 +214,7 @@ struct SetUpCheck: Sendable {
             torso: walking.torso,
             at: t
         )
+        let wrongView = wrongViewIssue(at: t)
         var issue: SetUpIssue?
         if presence.glitch {
             issue = shown  // a glitch changes nothing the person is told
@@ -210,12 +222,8 @@ struct SetUpCheck: Sendable {
             issue = .jointsOutOfPicture(inFrame.missingParts)
         } else if look.walking {
             issue = .walking
-        } else if let needed = given?.view, !hasDepth {
-            if needed == .side, view == .front {
-                issue = .needsView(.side)
-            } else if needed == .front, view == .side {
-                issue = .needsView(.front)
-            }
+        } else if let wrongView {
+            issue = wrongView
         }
         if issue == nil, valid { issue = formJointsIssue(pose, at: t) } else { formPartsSince = nil }
         return Check(valid: valid, presence: presence, rangeMeasurable: rangeMeasurable, guidance: show(issue))
@@ -260,6 +268,34 @@ struct SetUpCheck: Sendable {
         }
     }
 
+    /// ``SetUpIssue/needsView(_:)`` when, for ``Configuration/wrongViewSeconds``, the settled view is the one the
+    /// exercise given is not measured in (without measured depth); `nil` otherwise.
+    private mutating func wrongViewIssue(at t: Double) -> SetUpIssue? {
+        let settled = viewEstimator.settledView
+        guard let needed = given?.view, !hasDepth,
+            (needed == .side && settled == .front) || (needed == .front && settled == .side)
+        else {
+            wrongViewSince = nil
+            return nil
+        }
+        let since = wrongViewSince ?? t
+        wrongViewSince = since
+        return t - since >= configuration.wrongViewSeconds ? .needsView(needed) : nil
+    }
+
+    /// Whether a joint a form rule needs is out of the picture: not seen, and beyond the picture's edge or not found
+    /// at all while its mirror joint is not seen in the picture either. One seen with low confidence inside the
+    /// picture, or not found while its mirror is in the picture (the far knee from the side, dropped by the
+    /// smoother), is hidden behind the body, and stepping back would not show it.
+    private func isOutOfPicture(_ joint: Joint, in pose: Pose, vertex: Keypoint) -> Bool {
+        let k = pose[joint]
+        guard !visibility.isSeen(k, vertex: vertex) else { return false }
+        if k.confidence > 0 { return !visibility.isInside(k) }
+        let mirror = pose[joint.mirrored]
+        return joint.mirrored == joint || mirror.confidence < visibility.minimumJointConfidence
+            || !visibility.isInside(mirror)
+    }
+
     /// ``SetUpIssue/formJointsOutOfPicture(_:)`` when, for ``Configuration/formJointsSeconds``, a form rule the camera
     /// view could judge misses joints on both sides; `nil` otherwise. For an exercise given that counts repetitions,
     /// in a view it can be measured in.
@@ -271,8 +307,9 @@ struct SetUpCheck: Sendable {
         var missing = BodyParts()
         var judged = false
         for rule in ruleJoints {
-            if rule.view != .any, !hasDepth, !(rule.view == .front && view == .front),
-                !(rule.view == .side && view == .side)
+            let settled = viewEstimator.settledView
+            if rule.view != .any, !hasDepth, !(rule.view == .front && settled == .front),
+                !(rule.view == .side && settled == .side)
             {
                 continue
             }
@@ -281,18 +318,20 @@ struct SetUpCheck: Sendable {
             var right = BodyParts()
             let leftVertex = pose[rule.angle.vertexJoint(side: .left)]
             let rightVertex = pose[rule.angle.vertexJoint(side: .right)]
-            for joint in rule.left where !visibility.isSeen(pose[joint], vertex: leftVertex) {
+            for joint in rule.left where isOutOfPicture(joint, in: pose, vertex: leftVertex) {
                 left.insert(BodyParts(joint))
             }
-            for joint in rule.right where !visibility.isSeen(pose[joint], vertex: rightVertex) {
+            for joint in rule.right where isOutOfPicture(joint, in: pose, vertex: rightVertex) {
                 right.insert(BodyParts(joint))
             }
             guard !left.isEmpty, !right.isEmpty else { continue }
             // The side that misses less is the one to bring into the picture.
             missing.formUnion(left.count <= right.count ? left : right)
         }
-        // A frame where no rule can be judged (the view changed for a moment) neither shows nor clears it.
+        // A frame where no rule can be judged (the view changed for a moment) clears nothing shown, and starts the
+        // second over for what is not shown yet.
         if !judged {
+            if !formPartsShown { formPartsSince = nil }
             guard formPartsShown, case .formJointsOutOfPicture(let parts)? = shown, parts == formParts else {
                 return nil
             }

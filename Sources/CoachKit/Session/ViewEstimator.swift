@@ -26,6 +26,12 @@ struct ViewEstimator: Sendable {
     let configuration: Configuration
     /// The view at the latest frame.
     private(set) var view = CoachingSession.View.unknown
+    /// The view from the shoulder width smoothed over about a second (``Configuration/smoothing``): an arm raised,
+    /// a swing on a bar or a hip guessed out of the picture turns the shoulders of a frame or two, not this. What
+    /// the person is asked to change is read from it.
+    private(set) var settledView = CoachingSession.View.unknown
+    /// The shoulder width over the torso length, smoothed; `nil` until measured.
+    private var settledRatio: Double?
     /// Shoulder and hip width in the image over the torso length, smoothed; `nil` until both were seen.
     private var widths: (shoulders: Double, hips: Double)?
 
@@ -43,7 +49,10 @@ struct ViewEstimator: Sendable {
         }
         let width = ((ls.x - rs.x) * (ls.x - rs.x) + (ls.y - rs.y) * (ls.y - rs.y)).squareRoot()
         let ratio = width / torso
-        view = ratio >= configuration.frontFrom ? .front : ratio <= configuration.sideUpTo ? .side : .oblique
+        view = classify(ratio)
+        let settled = settledRatio.map { $0 + configuration.smoothing * (ratio - $0) } ?? ratio
+        settledRatio = settled
+        settledView = classify(settled)
         let lh = pose[.leftHip]
         let rh = pose[.rightHip]
         if lh.confidence > 0, rh.confidence > 0 {
@@ -56,6 +65,12 @@ struct ViewEstimator: Sendable {
             }
         }
         return view
+    }
+
+    /// The view of a shoulder width over the torso length. A rear view reads as the front: it is the same
+    /// (frontal) plane, and measures what a front view measures.
+    private func classify(_ ratio: Double) -> CoachingSession.View {
+        ratio >= configuration.frontFrom ? .front : ratio <= configuration.sideUpTo ? .side : .oblique
     }
 
     /// Whether the person has been facing the camera square-on (not just in this frame): shoulders and hips

@@ -6,7 +6,9 @@ import PoseKit
 ///
 /// Walking moves the feet; a squat or a hinge moves the hips but not the feet, a tracking glitch only a foot.
 /// So the feet are followed when they are seen, and the root must have moved too. Once walking, the person
-/// counts as walking until a second after the movement stopped. Allocation-free after `init`.
+/// counts as walking until a second after the movement stopped. Only an upright person walks (``isUpright(_:)``):
+/// a push-up or a plank moves its hips and feet across the picture, and seen from the front its short torso makes
+/// a small movement many torso lengths. Allocation-free after `init`.
 ///
 /// ```swift
 /// var walking = WalkingDetector(configuration: .init())
@@ -63,6 +65,23 @@ struct WalkingDetector: Sendable {
         return false
     }
 
+    /// Whether the person stands (or sits, or hangs) upright: the neck above the root, the torso closer to vertical
+    /// than to horizontal, and the ankles (where seen) below the root by half a torso length at least. A body on
+    /// the floor (a push-up, a plank, seen from the side or from the front) is not.
+    static func isUpright(_ pose: Pose, minimumConfidence c: Double) -> Bool {
+        let root = pose[.root]
+        let neck = pose[.neck]
+        let rise = root.y - neck.y
+        guard rise > abs(root.x - neck.x) else { return false }
+        let la = pose[.leftAnkle]
+        let ra = pose[.rightAnkle]
+        let ankleY: Double? =
+            la.confidence >= c && ra.confidence >= c
+            ? (la.y + ra.y) / 2 : la.confidence >= c ? la.y : ra.confidence >= c ? ra.y : nil
+        guard let ankleY else { return true }
+        return ankleY - root.y >= 0.5 * rise
+    }
+
     /// Follows one pose; whether the person is walking at `t`. A pose without a root or a neck says no.
     mutating func ingest(_ pose: Pose, at t: Double) -> Bool {
         let root = pose[.root]
@@ -77,6 +96,7 @@ struct WalkingDetector: Sendable {
             la.confidence >= c && ra.confidence >= c
             ? (la.x + ra.x) / 2
             : la.confidence >= c ? la.x : ra.confidence >= c ? ra.x : root.x
+        let upright = Self.isUpright(pose, minimumConfidence: c)
         let previousIndex = (next + trail.count - 1) % trail.count
         if t - trailTimes[previousIndex] >= configuration.sampleSeconds || t < trailTimes[previousIndex] {
             trail[next] = x
@@ -87,6 +107,10 @@ struct WalkingDetector: Sendable {
         // The oldest sample is about one second ago; at the start of a recording, before the trail is
         // full, the first one (at least 0.4 s ago), with the threshold scaled to the shorter time, so
         // that a person who enters walking is caught before a stride could pass for a repetition.
+        guard upright else {
+            state = .still  // on the floor, not walking
+            return false
+        }
         var oldestIndex = next
         if !trail[oldestIndex].isFinite { oldestIndex = 0 }
         let oldest = trail[oldestIndex]

@@ -413,6 +413,9 @@ function renderState(state, pose) {
   // Touch-free start: until the coach sees the person properly, a big "Get into position".
   const setup = textOf(state.setup);
   show(ui.position, !pose || !!setup);
+  // Once repetitions are being counted and the person is seen, set-up guidance never covers the body: one small
+  // line at the bottom, without the big "Get into position".
+  ui.position.classList.toggle("line", !!pose && (state.reps ?? 0) > 0);
   setText(ui.setupText, setup ?? (pose ? "" : state.hand
     ? "Hold your hand up to the camera, all of it in the picture"
     : "Stand where the camera can see all of you"));

@@ -251,7 +251,7 @@ function startTouchFree(msg) {
     restSeconds: msg.programme?.restSeconds ?? null,
     end: endSet,
     say: (text) => speaker.say(text, "timing"),
-    show: (text) => { setText(ui.gesture, text ?? ""); show(ui.gesture, !!text); },
+    show: (text) => { setText(ui.gesture, text ?? ""); ui.gesture.classList.toggle("touchfree", !!text); show(ui.gesture, !!text); },
   });
   touchFree.start();
   hook.touchFree = touchFree.instructions;

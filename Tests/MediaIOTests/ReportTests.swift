@@ -453,6 +453,44 @@ private struct TextRecorder: ChartCanvas {
 }
 
 struct ReportChartLabelTests {
+    /// A form label longer than the chart is cut at its end, never at its start past the left edge (a report read
+    /// "p your body in a straight line…").
+    @Test func aLongFormLabelKeepsItsBeginning() {
+        var exercise = ReportInput.Exercise(name: "Push-up", angleName: "Elbow flexion", targetRange: 90...120)
+        exercise.repetitions = [.init(index: 1, startSeconds: 1, endSeconds: 3, peakDegrees: 100, rangeOfMotion: 100)]
+        let cue = "Keep your body in a straight line from your shoulders through your hips to your heels, all the way down"
+        exercise.events = [.init(seconds: 2.5, text: cue)]
+        let stats = ExerciseStatistics(exercise)
+        var recorder = TextRecorder()
+        ReportCharts(statistics: stats, width: 360, height: 220, font: 11).issueTimeline(&recorder)
+        let label = recorder.boxes.first { $0.text.contains("Keep your body") }
+        #expect(label != nil, "\(recorder.boxes.map(\.text))")
+        #expect((label?.minX ?? -1) >= 0)
+        #expect(label?.text.hasPrefix("0:02.5 Keep your body") == true)
+        #expect(label?.text.hasSuffix("…") == true)
+    }
+
+    /// Against an open-ended target (≥ 100 %), a repetition past the coach's band is not amber: its bar reaches the
+    /// target line it is drawn against.
+    @Test func pastAnOpenEndedTargetIsInTarget() {
+        var exercise = ReportInput.Exercise(
+            name: "Push-up",
+            angleName: "Elbow flexion",
+            targetRange: 1.0...Double.infinity,
+            rangeOfMotionUnit: .fraction
+        )
+        var rep = ReportInput.Repetition(index: 1, startSeconds: 1, endSeconds: 3, peakDegrees: 121, rangeOfMotion: 1.2)
+        rep.rangeStatus = .beyond
+        rep.verdict = .good
+        exercise.repetitions = [rep]
+        #expect(ExerciseStatistics.status(of: rep, in: exercise) == .within)
+        rep.verdict = .needsWork
+        #expect(ExerciseStatistics.status(of: rep, in: exercise) == .needsWork)
+        exercise.targetRange = 0.8...1.0
+        rep.verdict = .good
+        #expect(ExerciseStatistics.status(of: rep, in: exercise) == .beyond)
+    }
+
     @Test(arguments: [[144.0, 151, 147, 145, 149], [97, 104, 88, 112, 95], [60, 180]])
     func rangeOfMotionLabelsDoNotOverlap(percentages: [Double]) {
         // pull-up_14's five repetitions (the tallest last but one, the last almost as tall), the squat set,

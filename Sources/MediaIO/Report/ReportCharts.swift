@@ -340,6 +340,12 @@ struct ReportCharts {
 
     // MARK: - Form issues
 
+    /// `text` as it fits in `width` at `advance` per character: whole, or cut with "…".
+    static func fitted(_ text: String, width: Double, advance: Double) -> String {
+        let fits = max(2, Int(width / advance))
+        return text.count <= fits ? text : String(text.prefix(fits - 1)) + "…"
+    }
+
     /// Issue moments on a time line, under the repetitions.
     func issueTimeline(_ canvas: inout some ChartCanvas) {
         let end = max(1, statistics.durationSeconds)
@@ -401,9 +407,15 @@ struct ReportCharts {
             let color = event.isSafety ? ReportStyle.danger : ReportStyle.caution
             let px = x(event.seconds)
             canvas.circle(x: px, y: axisY, radius: font * 0.4, fill: color)
-            let label = "\(HTMLText.clock(event.seconds, tenths: true)) \(event.text)"
+            // A label wider than the chart is cut with "…" at its end: placed from its start, it would lose its
+            // beginning past the left edge ("p your body in a straight line…").
+            let label = Self.fitted(
+                "\(HTMLText.clock(event.seconds, tenths: true)) \(event.text)",
+                width: right - left,
+                advance: font * 0.56
+            )
             let labelWidth = Double(label.count) * font * 0.56
-            let startX = min(max(left, px - font * 0.3), right - labelWidth)
+            let startX = max(left, min(px - font * 0.3, right - labelWidth))
             guard let row = rowEnds.firstIndex(where: { $0 < startX }) else {
                 hidden += 1
                 continue

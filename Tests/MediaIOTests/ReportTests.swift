@@ -458,7 +458,8 @@ struct ReportChartLabelTests {
     @Test func aLongFormLabelKeepsItsBeginning() {
         var exercise = ReportInput.Exercise(name: "Push-up", angleName: "Elbow flexion", targetRange: 90...120)
         exercise.repetitions = [.init(index: 1, startSeconds: 1, endSeconds: 3, peakDegrees: 100, rangeOfMotion: 100)]
-        let cue = "Keep your body in a straight line from your shoulders through your hips to your heels, all the way down"
+        let cue =
+            "Keep your body in a straight line from your shoulders through your hips to your heels, all the way down"
         exercise.events = [.init(seconds: 2.5, text: cue)]
         let stats = ExerciseStatistics(exercise)
         var recorder = TextRecorder()

@@ -26,8 +26,7 @@ actor LiveMailbox {
 
     /// Waits (up to `timeout` seconds) for a message of `type`; returns it.
     func wait(for type: String, count: Int = 1, timeout: Double = 180) async throws -> JSONValue {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
+        for _ in 0..<Self.polls(timeout, every: 0.005) {
             let found = messages.filter { $0["type"]?.stringValue == type }
             if found.count >= count { return found[count - 1] }
             try await Task.sleep(for: .milliseconds(5))
@@ -35,6 +34,13 @@ actor LiveMailbox {
         throw LiveTestError(
             "no \(count) '\(type)' message within \(timeout) s; got \(messages.map { $0["type"]?.stringValue ?? "?" })"
         )
+    }
+
+    /// How many polls `timeout` seconds of waiting are. A deadline in polls, not in wall-clock time: on a loaded
+    /// machine, where the test's own task may not run for a while (two cores, other suites' synchronous work), the
+    /// wait is as long in the test's own time, and a server that never answers still fails it.
+    static func polls(_ timeout: Double, every interval: Double) -> Int {
+        max(1, Int((timeout / interval).rounded(.up)))
     }
 
     func all(_ type: String) -> [JSONValue] { messages.filter { $0["type"]?.stringValue == type } }
@@ -46,8 +52,7 @@ actor LiveMailbox {
         timeout: Double = 60,
         _ condition: @Sendable ([JSONValue]) -> Bool
     ) async throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
+        for _ in 0..<Self.polls(timeout, every: 0.005) {
             if condition(messages) { return }
             try await Task.sleep(for: .milliseconds(5))
         }
@@ -58,13 +63,10 @@ actor LiveMailbox {
 
     /// Waits (up to `timeout` seconds) until the server has closed the socket.
     func waitUntilClosed(timeout: Double = 60) async throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !closed {
-            guard Date() < deadline else {
-                throw LiveTestError("the server did not close the socket within \(timeout) s")
-            }
+        for _ in 0..<Self.polls(timeout, every: 0.02) where !closed {
             try await Task.sleep(for: .milliseconds(20))
         }
+        if !closed { throw LiveTestError("the server did not close the socket within \(timeout) s of waiting") }
     }
 }
 

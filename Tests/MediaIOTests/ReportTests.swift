@@ -471,27 +471,6 @@ struct ReportChartLabelTests {
         #expect(label?.text.hasSuffix("…") == true)
     }
 
-    /// Against an open-ended target (≥ 100 %), a repetition past the coach's band is not amber: its bar reaches the
-    /// target line it is drawn against.
-    @Test func pastAnOpenEndedTargetIsInTarget() {
-        var exercise = ReportInput.Exercise(
-            name: "Push-up",
-            angleName: "Elbow flexion",
-            targetRange: 1.0...Double.infinity,
-            rangeOfMotionUnit: .fraction
-        )
-        var rep = ReportInput.Repetition(index: 1, startSeconds: 1, endSeconds: 3, peakDegrees: 121, rangeOfMotion: 1.2)
-        rep.rangeStatus = .beyond
-        rep.verdict = .good
-        exercise.repetitions = [rep]
-        #expect(ExerciseStatistics.status(of: rep, in: exercise) == .within)
-        rep.verdict = .needsWork
-        #expect(ExerciseStatistics.status(of: rep, in: exercise) == .needsWork)
-        exercise.targetRange = 0.8...1.0
-        rep.verdict = .good
-        #expect(ExerciseStatistics.status(of: rep, in: exercise) == .beyond)
-    }
-
     @Test(arguments: [[144.0, 151, 147, 145, 149], [97, 104, 88, 112, 95], [60, 180]])
     func rangeOfMotionLabelsDoNotOverlap(percentages: [Double]) {
         // pull-up_14's five repetitions (the tallest last but one, the last almost as tall), the squat set,

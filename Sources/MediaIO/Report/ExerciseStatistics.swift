@@ -78,10 +78,7 @@ struct ExerciseStatistics {
         // flagged (a hold at the peak too short, a rounded back) needs work: it was called "short".
         switch range {
         case .short?: return .short
-        // Against an open-ended target ("≥ 100 %") going further is no miss: the chart's bar reaches its target
-        // line, and an amber bar there contradicted it. A peak past a safe range is a safety warning instead.
-        case .beyond?:
-            return isOpenEnded(exercise) ? (rep.verdict == .needsWork ? .needsWork : .within) : .beyond
+        case .beyond?: return .beyond
         case .within?: return rep.verdict == .needsWork ? .needsWork : .within
         case .notMeasurable?, nil:
             return rep.verdict == .good ? .goodForm : rep.verdict == .notChecked ? .notChecked : .needsWork

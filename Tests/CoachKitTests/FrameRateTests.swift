@@ -76,7 +76,8 @@ struct FrameRateTests {
     }
 
     @Test func aHeldTouchCountsAtEveryRate() {
-        // The thumb on one fingertip for 0.4 s, away 0.6 s, five times.
+        // The thumb on one fingertip for 0.35 s, away 0.65 s, five times (letting go is seen from the first frame
+        // away to one 0.25 s later: at 5 fps three frames away).
         for fps in [30.0, 15, 10, 7.5, 5] {
             var touches = TouchCounter(
                 configuration: .init(touchDistance: 0.2, releaseDistance: 0.3, countsNewTarget: false)
@@ -84,7 +85,7 @@ struct FrameRateTests {
             for i in 0..<Int(5 * fps) {
                 let t = Double(i) / fps
                 let phase = t.truncatingRemainder(dividingBy: 1)
-                _ = touches.ingest(distance: phase < 0.4 ? 0.1 : 0.6, target: 1, at: t)
+                _ = touches.ingest(distance: phase < 0.35 ? 0.1 : 0.6, target: 1, at: t)
             }
             #expect(touches.count == 5, "\(fps) fps: \(touches.count)")
         }

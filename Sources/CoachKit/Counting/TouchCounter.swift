@@ -10,7 +10,9 @@
 /// capture times: with fewer frames (a busy server), the median is of those in its span (none filtered at
 /// 5 fps or less) and the hold needs two frames in a row at least `holdSeconds` apart (at 30 fps, three frames;
 /// at 15 fps or less, any two in a row), so the same touch counts at any frame rate down to one where it lasts
-/// less than two frames.
+/// less than two frames. Letting go likewise needs frames over the release distance from one to another
+/// `releaseSeconds` later (nine at 30 fps, three at 5 fps: a let-go shorter than two frame intervals and
+/// `releaseSeconds` together may not be seen).
 ///
 /// ```swift
 /// var touches = TouchCounter(configuration: .init(touchDistance: 0.2, releaseDistance: 0.3, countsNewTarget: true))

@@ -164,7 +164,8 @@ public struct PeriodicMotionCounter: Sendable {
             minimumRange: c.minimumRange,
             minimumSeconds: c.minimumSeconds,
             maximumSeconds: c.maximumSeconds,
-            windowSeconds: c.windowSeconds
+            windowSeconds: c.windowSeconds,
+            countsSamples: true
         )
     }
 

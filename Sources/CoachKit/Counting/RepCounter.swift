@@ -50,6 +50,11 @@ public struct RepCounter: Sendable {
         public var debounceSeconds: Double
         /// The span of capture time the signal is median-filtered over (``MedianFilter``).
         public var medianSeconds: Double
+        /// Counts samples instead of reading their times: the median of the last five samples and a debounce of
+        /// two, whatever their spacing. For ``PeriodicMotionCounter``, whose counter is fed frames live and its
+        /// 10-Hz samples in a replay: with times, its replays (two samples in 0.165 s) changed full-rate counts
+        /// of long pull-up videos (docs/frame-rates.md).
+        public var countsSamples: Bool
 
         public init(
             direction: Double,
@@ -60,7 +65,8 @@ public struct RepCounter: Sendable {
             upperFraction: Double = 0.65,
             windowSeconds: Double = 8,
             debounceSeconds: Double = 0.06,
-            medianSeconds: Double = MedianFilter.defaultSpanSeconds
+            medianSeconds: Double = MedianFilter.defaultSpanSeconds,
+            countsSamples: Bool = false
         ) {
             precondition(direction == 1 || direction == -1, "direction (\(direction)) must be +1 or -1")
             precondition(minimumRange > 0, "minimumRange (\(minimumRange)) must be positive")
@@ -77,6 +83,7 @@ public struct RepCounter: Sendable {
             self.windowSeconds = windowSeconds
             self.debounceSeconds = debounceSeconds
             self.medianSeconds = medianSeconds
+            self.countsSamples = countsSamples
         }
 
         /// The configuration a repetition definition implies.
@@ -244,9 +251,12 @@ public struct RepCounter: Sendable {
             previousSeconds = nil
             return .none
         }
-        let covered = previousSeconds.map { min(max(seconds - $0, 0), Self.longestSampleSeconds) } ?? 0
+        let covered =
+            configuration.countsSamples
+            ? configuration.debounceSeconds / 2
+            : previousSeconds.map { min(max(seconds - $0, 0), Self.longestSampleSeconds) } ?? 0
         previousSeconds = seconds
-        let filtered = median.ingest(value, at: seconds)
+        let filtered = configuration.countsSamples ? median.ingest(value) : median.ingest(value, at: seconds)
         lastValue = filtered
         let s = filtered * configuration.direction
         record(s, at: seconds)

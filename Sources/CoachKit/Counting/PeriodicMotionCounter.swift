@@ -7,7 +7,9 @@ public import PoseKit
 /// when every frame has it, z); these features are sampled on a 10-Hz grid of capture time, each sample
 /// interpolated between the frames around it, so the windows, clips and periods counted in samples are the
 /// same stretches of time at any frame rate (a busy server's 7.5 fps as a camera's 30); across a gap of more
-/// than ``longestInterpolation`` nothing is invented, the grid starts again at the next frame. Every two seconds (every second until the first one), the principal component of these trajectories over the
+/// than ``longestInterpolation`` nothing is invented, the grid starts again at the next frame. The projection's
+/// own ``RepCounter`` counts samples (``RepCounter/Configuration/countsSamples``: frames live, 10-Hz samples in
+/// a replay), as it always did: with capture times its replays changed full-rate counts. Every two seconds (every second until the first one), the principal component of these trajectories over the
 /// last `windowSeconds` (two typical repetitions when they are slower; until the first repetition, up to
 /// `maximumSeconds`) is found by power iteration; the pose is projected on it and the projection is
 /// counted by a ``RepCounter`` (median filter + adaptive hysteresis, the rest side being the side the

@@ -181,6 +181,10 @@ public struct RepCounter: Sendable {
     /// since the one before), and when the last sample was (`nil` at the start and after an invalid stretch).
     private var aboveSeconds = 0.0
     private var previousSeconds: Double?
+    /// The median's and the debounce's clock is capture time less the gaps bridged (``bridgeGap(at:)``);
+    /// `previousSeconds` is on it, `previousInterval` the time between the last two samples on it.
+    private var bridgedSeconds = 0.0
+    private var previousInterval = 0.0
     /// The most time one sample stands for in the debounce: after a longer gap, not the gap.
     public static let longestSampleSeconds = 0.1
     private var startSeconds = 0.0
@@ -251,12 +255,14 @@ public struct RepCounter: Sendable {
             previousSeconds = nil
             return .none
         }
+        let clock = seconds - bridgedSeconds
         let covered =
             configuration.countsSamples
             ? configuration.debounceSeconds / 2
-            : previousSeconds.map { min(max(seconds - $0, 0), Self.longestSampleSeconds) } ?? 0
-        previousSeconds = seconds
-        let filtered = configuration.countsSamples ? median.ingest(value) : median.ingest(value, at: seconds)
+            : previousSeconds.map { min(max(clock - $0, 0), Self.longestSampleSeconds) } ?? 0
+        previousInterval = previousSeconds.map { max(clock - $0, 0) } ?? 0
+        previousSeconds = clock
+        let filtered = configuration.countsSamples ? median.ingest(value) : median.ingest(value, at: clock)
         lastValue = filtered
         let s = filtered * configuration.direction
         record(s, at: seconds)
@@ -355,6 +361,24 @@ public struct RepCounter: Sendable {
         case .rest: return s < lo + configuration.upperFraction * range
         case .unknown: return true
         }
+    }
+
+    /// Tells the counter that the samples up to `seconds` were skipped, not lost: a glitch of the pose estimator
+    /// or a gap that the session bridges (the counter fed nothing meanwhile). The next sample then follows the
+    /// last one by the interval before it, as if the gap were not there: the median still holds the samples from
+    /// before it (at 30 fps four, as when the filter counted samples) and the gap counts in no debounce. Without
+    /// it, a 0.25-s glitch emptied the 0.165-s median, whose first value after it (a knee the pose's smoothing
+    /// still pulled aside) ended the squat under way, which then counted twice. Nothing after an invalid
+    /// stretch or before any sample.
+    ///
+    /// ```swift
+    /// if skippedFrames { counter.bridgeGap(at: t) }
+    /// _ = counter.ingest(value, at: t)
+    /// ```
+    public mutating func bridgeGap(at seconds: Double) {
+        guard let previous = previousSeconds else { return }
+        let gap = seconds - bridgedSeconds - previous
+        if gap > previousInterval { bridgedSeconds += gap - previousInterval }
     }
 
     /// Whether the last completed sample is in the rest zone (used to reset per-repetition statistics).

@@ -75,6 +75,9 @@ public struct CoachingSession: Sendable {
 
     // Definition-driven counting.
     var counters: [RepCounter] = []
+    /// Whether the counters were skipped (a glitch, a held gap) since they were last fed: the next feed bridges
+    /// the gap (``RepCounter/bridgeGap(at:)``).
+    var countersSkipped = false
     var counterSides: [BodySide?] = []
     var peakS: [Double] = []
     var values: [Double] = []  // angle index × 2 + side, this frame
@@ -456,6 +459,8 @@ public struct CoachingSession: Sendable {
                 updateHold(given.definition, valid: settled, dt: dt, at: t)
             } else if !held {
                 count(given.definition, valid: valid, at: t, pose: pose)
+            } else {
+                countersSkipped = true
             }
         case .recognised:
             recognize(pose, steady: valid, at: t)
@@ -499,7 +504,9 @@ public struct CoachingSession: Sendable {
         previousFrameHadPerson = false
         // A glitch or a held gap drops nothing.
         let held = presence.ingestNobody(at: t).held
-        if !held {
+        if held {
+            countersSkipped = true
+        } else {
             for i in counters.indices { _ = counters[i].ingest(nil, at: t, valid: false) }
             if depthCheck.trusted == nil {
                 for i in flatCounters.indices { _ = flatCounters[i].ingest(nil, at: t, valid: false) }

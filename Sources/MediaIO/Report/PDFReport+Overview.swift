@@ -35,24 +35,7 @@ extension PDFReport {
         let total = max(1, needed.reduce(0, +))
         let widths = needed.map { page.contentWidth * $0 / total }
         let starts = widths.indices.map { left + widths[..<$0].reduce(0, +) }
-        func header() {
-            canvas.setFont(size: 10.5, bold: true)
-            canvas.setColor(ReportStyle.ink)
-            canvas.drawText(table.title, x: left, y: page.y + 12)
-            page.y += 20
-            canvas.setFont(size: 7.5, bold: true)
-            canvas.setColor(ReportStyle.muted)
-            for (name, x) in zip(table.header, starts) { canvas.drawText(name, x: x, y: page.y + 10) }
-            page.y += 14
-            canvas.strokeLine(
-                x1: left,
-                y1: page.y,
-                x2: left + page.contentWidth,
-                y2: page.y,
-                width: 1,
-                color: ReportStyle.grid
-            )
-        }
+        func header() { drawTableHeader(table.title, Array(zip(table.header, starts)), on: page) }
         page.ensure(34 + rowHeight * 2)
         header()
         for row in table.rows {

@@ -276,24 +276,7 @@ struct PDFReport {
         let notesX = columns[columns.count - 1].1
         let pillWidth = 58.0
         let rowHeight = 15.0
-        func header() {
-            canvas.setFont(size: 10.5, bold: true)
-            canvas.setColor(ReportStyle.ink)
-            canvas.drawText("Repetitions", x: left, y: page.y + 12)
-            page.y += 20
-            canvas.setFont(size: 7.5, bold: true)
-            canvas.setColor(ReportStyle.muted)
-            for (name, x) in columns { canvas.drawText(name, x: left + x, y: page.y + 10) }
-            page.y += 14
-            canvas.strokeLine(
-                x1: left,
-                y1: page.y,
-                x2: left + page.contentWidth,
-                y2: page.y,
-                width: 1,
-                color: ReportStyle.grid
-            )
-        }
+        func header() { drawTableHeader("Repetitions", columns.map { ($0.0, left + $0.1) }, on: page) }
         page.ensure(34 + rowHeight * 2)
         header()
         for rep in exercise.repetitions {
@@ -342,6 +325,28 @@ struct PDFReport {
             )
         }
         page.y += 16
+    }
+
+    /// A table's title, its column names at their x positions and the rule under them; `page.y` moves past them.
+    func drawTableHeader(_ title: String, _ columns: [(name: String, x: Double)], on page: Page) {
+        let canvas = page.canvas
+        let left = Self.margin
+        canvas.setFont(size: 10.5, bold: true)
+        canvas.setColor(ReportStyle.ink)
+        canvas.drawText(title, x: left, y: page.y + 12)
+        page.y += 20
+        canvas.setFont(size: 7.5, bold: true)
+        canvas.setColor(ReportStyle.muted)
+        for (name, x) in columns { canvas.drawText(name, x: x, y: page.y + 10) }
+        page.y += 14
+        canvas.strokeLine(
+            x1: left,
+            y1: page.y,
+            x2: left + page.contentWidth,
+            y2: page.y,
+            width: 1,
+            color: ReportStyle.grid
+        )
     }
 
     private func drawStills(_ stills: [ReportInput.Still], on page: Page) {

@@ -118,6 +118,8 @@ def one_run(args, server, therapist, y4m, pass_seconds, clip, mode, run, shots):
         else:
             open_page(driver, server.url)
             Select(driver.find_element(By.ID, "exercise")).select_by_value(exercise if mode == "given" else "")
+        if hand and driver.find_element(By.ID, "pinch-start").is_selected():
+            driver.find_element(By.ID, "pinch-start").click()  # started by the button, as test_hand_page's fist set
         driver.execute_script(SETUP_LOG)
         driver.find_element(By.ID, "start-camera").click()
         started = time.time()
@@ -133,11 +135,13 @@ def one_run(args, server, therapist, y4m, pass_seconds, clip, mode, run, shots):
         state = None
         while time.time() < deadline:
             state = driver.execute_script("return window.ptcoach.state")
-            if state and state.get("summary"):
+            if state and state.get("summary") is not None:  # {} when nothing was coached
                 break
             time.sleep(0.2)
-        if not state or not state.get("summary"):
-            return {"error": "no summary in 60 s after End set"}
+        if not state or state.get("summary") is None:
+            screenshot_page(driver, shots / f"{Path(video).stem}-{mode}-{run}-no-summary.png")
+            shown = driver.execute_script("const e = document.getElementById('error'); return e.hidden ? '' : e.textContent")
+            return {"error": f"no summary in 60 s after End set {shown}".strip()}
         screenshot_page(driver, shots / f"{Path(video).stem}-{mode}-{run}-summary.png")
         summary = state["summary"]
         reps = summary.get("reps")

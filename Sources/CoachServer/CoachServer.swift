@@ -236,7 +236,7 @@ public enum CoachServer {
                 .object([
                     "id": .string(e.id), "name": .string(e.name), "view": .string(e.view.rawValue),
                     "kind": .string(e.isHold ? "hold" : "reps"), "summary": .string(e.summary),
-                    "primary": .string(e.primaryAngle.rawValue),
+                    "primary": .string(e.primaryAngle.rawValue), "handsOverhead": .bool(e.raisesHandsOverhead),
                 ])
             }
             // The hand exercises, marked "hand": true, when the server has the hand model.

@@ -23,6 +23,18 @@ struct ExerciseLibraryTests {
         }
     }
 
+    /// The live page's hands-up gesture (end the set) is not offered for these: their own movement puts the hands
+    /// above the head (a pull-up hangs from the bar the whole set).
+    @Test func exercisesThatRaiseTheHandsOverheadAreKnownFromTheirDefinition() throws {
+        let library = try ExerciseLibrary.bundled()
+        let overhead = Set(library.exercises.filter(\.raisesHandsOverhead).map(\.id))
+        #expect(
+            overhead == [
+                "pull-up", "shoulder-press", "jumping-jack", "burpee", "shoulder-flexion", "shoulder-abduction",
+                "shoulder-scaption",
+            ])
+    }
+
     @Test func unknownIDListsValidOnes() throws {
         let library = try ExerciseLibrary.bundled()
         let error = #expect(throws: CoachKitError.self) { try library.exercise(id: "sqaut") }

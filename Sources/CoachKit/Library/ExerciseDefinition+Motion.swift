@@ -140,3 +140,17 @@ extension ExerciseDefinition {
         }
     }
 }
+
+extension ExerciseDefinition {
+    /// Whether the exercise's own movement holds or lifts the hands above the head: hanging from a bar, pressing
+    /// overhead, a jump with the hands travelling (jumping jack, burpee), or an upper-arm raise whose target goes
+    /// past 120° (the arm then points up). The live page's hands-up gesture would end such a set by mistake.
+    public var raisesHandsOverhead: Bool {
+        if posture == .hanging || motion.direction == .inward || motion.hands == .move { return true }
+        guard motion.segment == .upperArm, [.forward, .sideways, .scapular].contains(motion.direction) else {
+            return false
+        }
+        let overhead = 120.0  // degrees of shoulder flexion/abduction past which the hand is above the shoulder's top
+        return (target?.max ?? repetition?.peak ?? 0) > overhead
+    }
+}

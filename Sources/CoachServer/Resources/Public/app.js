@@ -47,6 +47,7 @@ let answeredOnce = false;
 let prescribed = null;
 let touchFree = null; // a body set from the camera: start, pause and end without touching the laptop
 let exerciseGiven = false; // the set's exercise was given (picked, or the programme's), not recognised
+let givenName = null; // its name, from the server's `ready`
 
 /** Sets an element's text only when it changes (so live regions announce changes, not every frame). */
 function setText(el, text) {
@@ -200,6 +201,7 @@ function begin({ playOnReady = false, sample = false } = {}) {
       onReady(msg);
       if (!sample && !msg.exercise?.hand) startTouchFree(msg);
       if (msg.exercise?.name) setText(ui.badge, msg.exercise.name);
+      givenName = msg.exercise?.name ?? null;
       if (playOnReady) ui.video.play().catch((err) => showError(`The sample video could not be played: ${err.message}`));
     },
     frame: onFrame,
@@ -457,7 +459,9 @@ function onSummary(msg) {
   for (const el of [ui.warning, ui.cue, ui.position, ui.gesture]) show(el, false);
   hook.reps = summary.reps ?? hook.reps;
   const unit = hook.lastState?.angleUnit ?? "°";
-  const name = summary.exerciseName ?? summary.exercise ?? "No exercise recognised";
+  // An exercise given keeps its name when nothing was coached (a hand set that waited for a pinch): "No exercise
+  // recognised" is only true when the coach was asked to recognise one.
+  const name = summary.exerciseName ?? summary.exercise ?? givenName ?? "No exercise recognised";
   const reps = summary.reps ?? 0;
   const target = summary.prescribedReps ?? prescribed;
   setText(ui.summaryReps, `${name}: ${reps}${target ? ` of ${target}` : ""} repetition${(target ?? reps) === 1 ? "" : "s"}`);

@@ -7,16 +7,15 @@ const HOLD_SECONDS = 2; // both hands above the head this long ends the set
 const AWAY_SECONDS = 1; // out of the picture this long shows "paused"
 const MIN_CONFIDENCE = 0.3;
 
-/** Exercises whose own movement raises the hands above the head: the gesture would end their sets by mistake. */
-const OVERHEAD = /^shoulder(Flexion|Abduction|Scaption)$/;
-
 export class TouchFree {
   /**
    * @param {object} options `exercises` (the library), `ids` (the exercises of the set, or of the programme),
    *   `restSeconds` (the prescription's rest; `null` for none), `end()` to end the set, `say(text)`, `show(text)`
    */
   constructor({ exercises, ids, restSeconds, end, say, show }) {
-    const overhead = ids.some((id) => OVERHEAD.test(exercises.find((e) => e.id === id)?.primary ?? ""));
+    // Exercises whose own movement puts the hands above the head (a pull-up hangs from the bar; the library's
+    // `handsOverhead`, from each definition): the gesture would end their sets by mistake.
+    const overhead = ids.some((id) => exercises.find((e) => e.id === id)?.handsOverhead ?? true);
     this.gesture = !overhead && ids.length > 0;
     this.restSeconds = restSeconds;
     Object.assign(this, { end, say, show });

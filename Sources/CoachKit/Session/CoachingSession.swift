@@ -48,6 +48,9 @@ public struct CoachingSession: Sendable {
 
     // Definition-driven counting.
     var counters: [RepCounter] = []
+    /// Whether the counters were skipped (a glitch, a held gap) since they were last fed: the next feed bridges
+    /// the gap (``RepCounter/bridgeGap(at:)``).
+    var countersSkipped = false
     var counterSides: [BodySide?] = []
     /// The exercise's angles and each repetition's statistics (3-D when the keypoints have depth, else the image
     /// plane).
@@ -329,6 +332,8 @@ public struct CoachingSession: Sendable {
                 updateHold(given.definition, valid: settled, dt: dt, at: t)
             } else if !held {
                 count(given.definition, valid: valid, at: t, pose: pose)
+            } else {
+                countersSkipped = true
             }
         case .recognised:
             recognize(pose, steady: valid, at: t)
@@ -373,7 +378,9 @@ public struct CoachingSession: Sendable {
         // A glitch or a held gap drops nothing.
         let (presence, guidance) = setUp.ingestNobody(at: t)
         let held = presence.held
-        if !held {
+        if held {
+            countersSkipped = true
+        } else {
             for i in counters.indices { _ = counters[i].ingest(nil, at: t, valid: false) }
             if setUp.depthTrusted == nil {
                 for i in flatCounters.indices { _ = flatCounters[i].ingest(nil, at: t, valid: false) }

@@ -213,8 +213,17 @@ public struct CoachingSession: Sendable {
                 for side in 0..<(kind.isSided ? 2 : 1) {
                     for direction in [1.0, -1.0] {
                         secondary.append(
+                            // Fed the ring's 10-Hz samples, not frames: it counts samples (a median of five, 0.5 s,
+                            // and a debounce of two, as before the counters read capture times), which are already
+                            // spaced in time. A median of 0.165 s held two of them: each angle's noise then passed,
+                            // an angle counted more than the movement and took over (two recordings one after the
+                            // other were then judged as the exercise recognised last).
                             RepCounter(
-                                configuration: .init(direction: direction, minimumRange: Tuning.otherAngleMinimumRange)
+                                configuration: .init(
+                                    direction: direction,
+                                    minimumRange: Tuning.otherAngleMinimumRange,
+                                    countsSamples: true
+                                )
                             )
                         )
                         secondarySlots.append(k * 2 + side)

@@ -4,7 +4,12 @@ public import PoseKit
 /// `HumanBodyActionCounter`).
 ///
 /// Each frame, 13 joints are expressed relative to the root and divided by the torso length (x, y and,
-/// when every frame has it, z). Every two seconds (every second until the first one), the principal component of these trajectories over the
+/// when every frame has it, z); these features are sampled on a 10-Hz grid of capture time, each sample
+/// interpolated between the frames around it, so the windows, clips and periods counted in samples are the
+/// same stretches of time at any frame rate (a busy server's 7.5 fps as a camera's 30); across a gap of more
+/// than ``longestInterpolation`` nothing is invented, the grid starts again at the next frame. The projection's
+/// own ``RepCounter`` counts samples (``RepCounter/Configuration/countsSamples``: frames live, 10-Hz samples in
+/// a replay), as it always did: with capture times its replays changed full-rate counts. Every two seconds (every second until the first one), the principal component of these trajectories over the
 /// last `windowSeconds` (two typical repetitions when they are slower; until the first repetition, up to
 /// `maximumSeconds`) is found by power iteration; the pose is projected on it and the projection is
 /// counted by a ``RepCounter`` (median filter + adaptive hysteresis, the rest side being the side the
@@ -75,7 +80,12 @@ public struct PeriodicMotionCounter: Sendable {
     var windowBreaks: [Bool]
     var ringCount = 0
     var ringNext = 0
-    private var lastSampleSeconds = -Double.infinity
+    /// The previous valid frame (−∞ after an invalid one: nothing to interpolate from) and its features.
+    private var lastFrameSeconds = -Double.infinity
+    private var lastFeature: [Double]
+    /// The grid of samples: `gridStart + k × sampleSeconds`, the next one `nextSample`.
+    private var gridStart = 0.0
+    private var nextSample = 0
     private var samplesSinceUpdate = 0
     // Current features, held for missing joints.
     var feature: [Double]
@@ -130,6 +140,7 @@ public struct PeriodicMotionCounter: Sendable {
         windowTimes = Array(repeating: 0, count: capacity)
         windowBreaks = Array(repeating: true, count: capacity)
         feature = Array(repeating: 0, count: dimension)
+        lastFeature = Array(repeating: 0, count: dimension)
         mean = Array(repeating: 0, count: dimension)
         countedLow = Array(repeating: -.infinity, count: dimension)
         countedHigh = Array(repeating: .infinity, count: dimension)
@@ -155,7 +166,8 @@ public struct PeriodicMotionCounter: Sendable {
             minimumRange: c.minimumRange,
             minimumSeconds: c.minimumSeconds,
             maximumSeconds: c.maximumSeconds,
-            windowSeconds: c.windowSeconds
+            windowSeconds: c.windowSeconds,
+            countsSamples: true
         )
     }
 
@@ -179,22 +191,54 @@ public struct PeriodicMotionCounter: Sendable {
         guard valid, let pose, updateFeature(pose, useDepth: useDepth) else {
             _ = counter.ingest(nil, at: seconds, valid: false)
             breakPending = true
+            lastFrameSeconds = -.infinity
             return 0
         }
-        if seconds - lastSampleSeconds >= Self.sampleSeconds * 0.95 || seconds < lastSampleSeconds {
-            lastSampleSeconds = seconds
-            store(at: seconds)
+        sample(at: seconds)
+        guard hasComponent else { return completed.count }
+        if case .completed(let rep) = counter.ingest(project(feature), at: seconds) {
+            accept(rep)
+        }
+        return completed.count
+    }
+
+    /// The longest time between two frames that samples are interpolated across: a frame rate of 3 fps.
+    static let longestInterpolation = 0.35
+
+    /// Stores the samples of the 10-Hz grid up to this frame (the features in `feature`): each interpolated
+    /// linearly between the frames around it, so any frame rate gives the same samples, 0.1 s apart, that the
+    /// window, the clip and the periodicity assume. The grid starts at the first frame, and again after an invalid
+    /// frame, a frame captured before the last one, or a gap longer than ``longestInterpolation`` (which the
+    /// ring holds as a gap in the samples' times, as when the caller holds frames back: a replay bridges it, up
+    /// to ``longestBridge``, only when the movement continues where it was).
+    private mutating func sample(at seconds: Double) {
+        let gap = seconds - lastFrameSeconds
+        if !(gap >= 0 && gap <= Self.longestInterpolation) {
+            gridStart = seconds
+            nextSample = 0
+        }
+        while true {
+            let t = gridStart + Double(nextSample) * Self.sampleSeconds
+            guard t <= seconds + 1e-6 else { break }
+            if t < seconds - 1e-6 {
+                // Between the last frame and this one.
+                let w = (t - lastFrameSeconds) / gap
+                for d in 0..<dimension { scratch[d] = lastFeature[d] + w * (feature[d] - lastFeature[d]) }
+                swap(&scratch, &feature)
+                store(at: t)
+                swap(&scratch, &feature)
+            } else {
+                store(at: seconds)  // this frame's own time, not the grid's rounding of it
+            }
+            nextSample += 1
             samplesSinceUpdate += 1
             if ringCount >= min(windowSamples, 30), samplesSinceUpdate >= (hasComponent ? 20 : 10) {
                 samplesSinceUpdate = 0
                 updateComponent()
             }
         }
-        guard hasComponent else { return completed.count }
-        if case .completed(let rep) = counter.ingest(project(feature), at: seconds) {
-            accept(rep)
-        }
-        return completed.count
+        lastFrameSeconds = seconds
+        for d in 0..<dimension { lastFeature[d] = feature[d] }
     }
 
     /// Whether the movement has been found (the first principal component, after 3 s).

@@ -1,13 +1,27 @@
 /// Counts repetitions of a scalar signal (an exercise's primary angle) with hysteresis whose thresholds
 /// adapt to the person's own range.
 ///
-/// The signal is median-filtered (5 samples), then a repetition is an excursion from the rest side past
-/// the upper threshold and back below the lower one. The thresholds sit at `lowerFraction` and
+/// The signal is median-filtered over `medianSeconds` of capture time (five frames at 25–30 fps), then a
+/// repetition is an excursion from the rest side past the upper threshold (held for `debounceSeconds`) and back
+/// below the lower one. The thresholds sit at `lowerFraction` and
 /// `upperFraction` of the range observed over the recent window (at least `windowSeconds`, and two
 /// median repetitions long once there are some), so a patient who reaches only 60° of a 90° target is
 /// still counted. An excursion smaller than `minimumRange`, shorter than `minimumSeconds` or longer
 /// than `maximumSeconds` is not a repetition. After an invalid stretch (person walking, out of frame),
 /// the counter waits for the rest position before it counts again. See `Guides.md`.
+///
+/// Every rule reads the samples' capture times, so a server that drops frames when it is busy counts the same
+/// movement the same. With fewer samples than a rule assumes: the median is of the samples within its span (at
+/// 5 fps or less, the value itself: glitches pass, but the movement is not flattened); in the debounce each
+/// sample stands for the time since the one before, at most 0.1 s (two frames at 25–30 fps, one at 16 fps or
+/// fewer: a glitch then is not debounced, a brisk repetition seen once past the threshold still counts). The
+/// observed range is kept in buckets of at least 0.1 s (a
+/// bucket closes at the first sample 0.1 s after it opened) and the window is a number of buckets: under
+/// 10 fps a bucket holds one sample and lasts until the next, so the window covers more time than
+/// `windowSeconds` (16 s instead of 8 at 5 fps; at 30 fps 8 to 10.7 s, as buckets hold three or four
+/// frames) — the thresholds adapt more slowly, the count is the same for a steady exercise. Samples further
+/// apart than a repetition's phases (under about 3 fps) cannot follow it: an excursion between two samples
+/// is not seen.
 ///
 /// ```swift
 /// var counter = RepCounter(configuration: .init(direction: 1, minimumRange: 25))
@@ -28,8 +42,19 @@ public struct RepCounter: Sendable {
         public var upperFraction: Double
         /// The shortest window the observed range is taken over.
         public var windowSeconds: Double
-        /// Consecutive samples beyond the upper threshold needed to start a repetition.
-        public var debounceSamples: Int
+        /// How long the signal stays beyond the upper threshold before a repetition starts, each sample beyond
+        /// it standing for the time since the sample before (at most ``RepCounter/longestSampleSeconds``): 0.06 s
+        /// is two frames at 25–30 fps, four at 60; at 16 fps or fewer one sample is enough (a glitch is then
+        /// not debounced, but a brisk push-up seen in one sample at its top is still counted). 0 starts on the
+        /// first sample.
+        public var debounceSeconds: Double
+        /// The span of capture time the signal is median-filtered over (``MedianFilter``).
+        public var medianSeconds: Double
+        /// Counts samples instead of reading their times: the median of the last five samples and a debounce of
+        /// two, whatever their spacing. For ``PeriodicMotionCounter``, whose counter is fed frames live and its
+        /// 10-Hz samples in a replay: with times, its replays (two samples in 0.165 s) changed full-rate counts
+        /// of long pull-up videos (docs/frame-rates.md).
+        public var countsSamples: Bool
 
         public init(
             direction: Double,
@@ -39,7 +64,9 @@ public struct RepCounter: Sendable {
             lowerFraction: Double = 0.35,
             upperFraction: Double = 0.65,
             windowSeconds: Double = 8,
-            debounceSamples: Int = 2
+            debounceSeconds: Double = 0.06,
+            medianSeconds: Double = MedianFilter.defaultSpanSeconds,
+            countsSamples: Bool = false
         ) {
             precondition(direction == 1 || direction == -1, "direction (\(direction)) must be +1 or -1")
             precondition(minimumRange > 0, "minimumRange (\(minimumRange)) must be positive")
@@ -54,7 +81,9 @@ public struct RepCounter: Sendable {
             self.lowerFraction = lowerFraction
             self.upperFraction = upperFraction
             self.windowSeconds = windowSeconds
-            self.debounceSamples = debounceSamples
+            self.debounceSeconds = debounceSeconds
+            self.medianSeconds = medianSeconds
+            self.countsSamples = countsSamples
         }
 
         /// The configuration a repetition definition implies.
@@ -124,7 +153,7 @@ public struct RepCounter: Sendable {
     public private(set) var phase: Phase = .unknown
     public private(set) var count = 0
 
-    private var median = MedianFilter()
+    private var median: MedianFilter
     // Ring of 0.1-s buckets: the min and max of the (direction-normalised) signal in each.
     private static let bucketSeconds = 0.1
     /// The ring's length: 20 s of buckets.
@@ -148,7 +177,16 @@ public struct RepCounter: Sendable {
     private var lastRestSeconds = 0.0
     private var peak = -Double.infinity
     private var peakSeconds = 0.0
-    private var above = 0
+    /// How long the signal has been beyond the upper threshold (the samples beyond it in a row, each for the time
+    /// since the one before), and when the last sample was (`nil` at the start and after an invalid stretch).
+    private var aboveSeconds = 0.0
+    private var previousSeconds: Double?
+    /// The median's and the debounce's clock is capture time less the gaps bridged (``bridgeGap(at:)``);
+    /// `previousSeconds` is on it, `previousInterval` the time between the last two samples on it.
+    private var bridgedSeconds = 0.0
+    private var previousInterval = 0.0
+    /// The most time one sample stands for in the debounce: after a longer gap, not the gap.
+    public static let longestSampleSeconds = 0.1
     private var startSeconds = 0.0
     private var durations: (Double, Double, Double) = (0, 0, 0)
 
@@ -167,6 +205,7 @@ public struct RepCounter: Sendable {
 
     public init(configuration: Configuration) {
         self.configuration = configuration
+        median = MedianFilter(spanSeconds: configuration.medianSeconds)
         let capacity = Self.bucketCapacity
         bucketMin = Array(repeating: 0, count: capacity)
         bucketMax = Array(repeating: 0, count: capacity)
@@ -212,10 +251,18 @@ public struct RepCounter: Sendable {
                 phase = .unknown
                 median.reset()
             }
-            above = 0
+            aboveSeconds = 0
+            previousSeconds = nil
             return .none
         }
-        let filtered = median.ingest(value)
+        let clock = seconds - bridgedSeconds
+        let covered =
+            configuration.countsSamples
+            ? configuration.debounceSeconds / 2
+            : previousSeconds.map { min(max(clock - $0, 0), Self.longestSampleSeconds) } ?? 0
+        previousInterval = previousSeconds.map { max(clock - $0, 0) } ?? 0
+        previousSeconds = clock
+        let filtered = configuration.countsSamples ? median.ingest(value) : median.ingest(value, at: clock)
         lastValue = filtered
         let s = filtered * configuration.direction
         record(s, at: seconds)
@@ -231,19 +278,19 @@ public struct RepCounter: Sendable {
                 phase = .rest
                 restMin = s
                 lastRestSeconds = seconds
-                above = 0
+                aboveSeconds = 0
             }
             return .none
         case .rest:
             if !enough || s <= lower {
                 restMin = min(restMin, s)
                 lastRestSeconds = seconds
-                above = 0
+                aboveSeconds = 0
                 return .none
             }
             if s >= upper {
-                above += 1
-                if above >= configuration.debounceSamples {
+                aboveSeconds += covered
+                if aboveSeconds >= configuration.debounceSeconds - 1e-9 {
                     phase = .active
                     startSeconds = lastRestSeconds
                     peak = s
@@ -251,7 +298,7 @@ public struct RepCounter: Sendable {
                     return .started
                 }
             } else {
-                above = 0
+                aboveSeconds = 0
             }
             return .none
         case .active:
@@ -268,7 +315,7 @@ public struct RepCounter: Sendable {
             let rest = restMin
             restMin = s
             lastRestSeconds = seconds
-            above = 0
+            aboveSeconds = 0
             let duration = seconds - startSeconds
             guard duration >= configuration.minimumSeconds, peak - rest >= configuration.minimumRange else {
                 return .none
@@ -316,6 +363,24 @@ public struct RepCounter: Sendable {
         }
     }
 
+    /// Tells the counter that the samples up to `seconds` were skipped, not lost: a glitch of the pose estimator
+    /// or a gap that the session bridges (the counter fed nothing meanwhile). The next sample then follows the
+    /// last one by the interval before it, as if the gap were not there: the median still holds the samples from
+    /// before it (at 30 fps four, as when the filter counted samples) and the gap counts in no debounce. Without
+    /// it, a 0.25-s glitch emptied the 0.165-s median, whose first value after it (a knee the pose's smoothing
+    /// still pulled aside) ended the squat under way, which then counted twice. Nothing after an invalid
+    /// stretch or before any sample.
+    ///
+    /// ```swift
+    /// if skippedFrames { counter.bridgeGap(at: t) }
+    /// _ = counter.ingest(value, at: t)
+    /// ```
+    public mutating func bridgeGap(at seconds: Double) {
+        guard let previous = previousSeconds else { return }
+        let gap = seconds - bridgedSeconds - previous
+        if gap > previousInterval { bridgedSeconds += gap - previousInterval }
+    }
+
     /// Whether the last completed sample is in the rest zone (used to reset per-repetition statistics).
     public var isAtRest: Bool { phase != .active && lastRestSeconds >= 0 }
 
@@ -333,7 +398,8 @@ public struct RepCounter: Sendable {
         currentMax = -.infinity
         windowMin = .infinity
         windowMax = -.infinity
-        above = 0
+        aboveSeconds = 0
+        previousSeconds = nil
     }
 
     // MARK: - Window

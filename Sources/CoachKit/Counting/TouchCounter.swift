@@ -4,8 +4,15 @@
 /// once the two parted (over ``Configuration/releaseDistance`` for ``Configuration/releaseSeconds``), or, with
 /// ``Configuration/countsNewTarget``, at once on another target (the thumb sliding from one fingertip to the next).
 ///
-/// The distance is median-filtered (5 samples) as the repetition counter's signal is; a target must be the
-/// nearest for ``Configuration/holdFrames`` frames in a row, so one frame of tracking noise is no touch.
+/// The distance is median-filtered over ``MedianFilter/defaultSpanSeconds`` of capture time as the repetition
+/// counter's signal is; a target must be the nearest, under the touch distance, from a frame to one at least
+/// ``Configuration/holdSeconds`` later, so one frame of tracking noise is no touch. Both read the frames'
+/// capture times: with fewer frames (a busy server), the median is of those in its span (none filtered at
+/// 5 fps or less) and the hold needs two frames in a row at least `holdSeconds` apart (at 30 fps, three frames;
+/// at 15 fps or less, any two in a row), so the same touch counts at any frame rate down to one where it lasts
+/// less than two frames. Letting go likewise needs frames over the release distance from one to another
+/// `releaseSeconds` later (nine at 30 fps, three at 5 fps: a let-go shorter than two frame intervals and
+/// `releaseSeconds` together may not be seen).
 ///
 /// ```swift
 /// var touches = TouchCounter(configuration: .init(touchDistance: 0.2, releaseDistance: 0.3, countsNewTarget: true))
@@ -20,21 +27,22 @@ public struct TouchCounter: Sendable {
         public var releaseSeconds: Double
         /// A touch on another target counts without a release in between.
         public var countsNewTarget: Bool
-        public var holdFrames: Int
+        /// How long a touch is held before it counts (0.06 s: three frames at 30 fps).
+        public var holdSeconds: Double
 
         public init(
             touchDistance: Double,
             releaseDistance: Double,
             releaseSeconds: Double = 0.25,
             countsNewTarget: Bool,
-            holdFrames: Int = 3
+            holdSeconds: Double = 0.06
         ) {
             precondition(touchDistance > 0 && releaseDistance > touchDistance, "release must be beyond touch")
             self.touchDistance = touchDistance
             self.releaseDistance = releaseDistance
             self.releaseSeconds = releaseSeconds
             self.countsNewTarget = countsNewTarget
-            self.holdFrames = holdFrames
+            self.holdSeconds = holdSeconds
         }
     }
 
@@ -62,7 +70,8 @@ public struct TouchCounter: Sendable {
     private var released = true
     private var lastTarget: Int?
     private var candidate: Int?
-    private var run = 0
+    /// Since when the candidate target has been touched, frame after frame.
+    private var runSince: Double?
     private var releaseStart: Double?
     private var sinceSeconds: Double?
     private var restDistance = 0.0
@@ -83,7 +92,7 @@ public struct TouchCounter: Sendable {
     public mutating func ingest(distance: Double?, target: Int, at seconds: Double, valid: Bool = true) -> Event {
         guard valid, let distance, distance.isFinite else {
             median.reset()
-            run = 0
+            runSince = nil
             candidate = nil
             released = true
             lastTarget = nil
@@ -91,11 +100,11 @@ public struct TouchCounter: Sendable {
             lastValue = nil
             return .none
         }
-        let value = median.ingest(distance)
+        let value = median.ingest(distance, at: seconds)
         lastValue = value
         if sinceSeconds == nil { sinceSeconds = seconds }
         guard value < configuration.touchDistance else {
-            run = 0
+            runSince = nil
             candidate = nil
             restDistance = max(restDistance, value)
             if value > configuration.releaseDistance {
@@ -111,9 +120,10 @@ public struct TouchCounter: Sendable {
             return .none
         }
         releaseStart = nil
-        run = candidate == target ? run + 1 : 1
+        let since = candidate == target ? runSince ?? seconds : seconds
+        runSince = since
         candidate = target
-        guard run >= configuration.holdFrames,
+        guard seconds - since >= configuration.holdSeconds - 1e-9,
             released || configuration.countsNewTarget && target != lastTarget
         else { return .none }
         let touch = Touch(

@@ -7,6 +7,12 @@ extension CoachingSession {
 
     mutating func count(_ exercise: ExerciseDefinition, valid: Bool, at t: Double, pose: Pose) {
         guard let spec = exercise.repetition else { return }
+        if countersSkipped {
+            countersSkipped = false
+            for c in counters.indices { counters[c].bridgeGap(at: t) }
+            for c in flatCounters.indices { flatCounters[c].bridgeGap(at: t) }
+            for k in secondary.indices { secondary[k].bridgeGap(at: t) }
+        }
         if valid { updateSlotSeen(pose) }
         // 10-Hz ring of this exercise's angles, for repetitions counted from the movement.
         if valid, ring.isDue(at: t), ring.capacity > 0 {

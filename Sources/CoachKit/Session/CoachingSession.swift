@@ -48,6 +48,9 @@ public struct CoachingSession: Sendable {
 
     // Definition-driven counting.
     var counters: [RepCounter] = []
+    /// Whether the counters were skipped (a glitch, a held gap) since they were last fed: the next feed bridges
+    /// the gap (``RepCounter/bridgeGap(at:)``).
+    var countersSkipped = false
     var counterSides: [BodySide?] = []
     /// The exercise's angles and each repetition's statistics (3-D when the keypoints have depth, else the image
     /// plane).
@@ -210,8 +213,17 @@ public struct CoachingSession: Sendable {
                 for side in 0..<(kind.isSided ? 2 : 1) {
                     for direction in [1.0, -1.0] {
                         secondary.append(
+                            // Fed the ring's 10-Hz samples, not frames: it counts samples (a median of five, 0.5 s,
+                            // and a debounce of two, as before the counters read capture times), which are already
+                            // spaced in time. A median of 0.165 s held two of them: each angle's noise then passed,
+                            // an angle counted more than the movement and took over (two recordings one after the
+                            // other were then judged as the exercise recognised last).
                             RepCounter(
-                                configuration: .init(direction: direction, minimumRange: Tuning.otherAngleMinimumRange)
+                                configuration: .init(
+                                    direction: direction,
+                                    minimumRange: Tuning.otherAngleMinimumRange,
+                                    countsSamples: true
+                                )
                             )
                         )
                         secondarySlots.append(k * 2 + side)
@@ -329,6 +341,8 @@ public struct CoachingSession: Sendable {
                 updateHold(given.definition, valid: settled, dt: dt, at: t)
             } else if !held {
                 count(given.definition, valid: valid, at: t, pose: pose)
+            } else {
+                countersSkipped = true
             }
         case .recognised:
             recognize(pose, steady: valid, at: t)
@@ -373,7 +387,9 @@ public struct CoachingSession: Sendable {
         // A glitch or a held gap drops nothing.
         let (presence, guidance) = setUp.ingestNobody(at: t)
         let held = presence.held
-        if !held {
+        if held {
+            countersSkipped = true
+        } else {
             for i in counters.indices { _ = counters[i].ingest(nil, at: t, valid: false) }
             if setUp.depthTrusted == nil {
                 for i in flatCounters.indices { _ = flatCounters[i].ingest(nil, at: t, valid: false) }

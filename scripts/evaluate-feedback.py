@@ -131,6 +131,9 @@ def clip_verdict(summary):
     return "unjudged", rules
 
 
+FORM_CLIPS = []  # (set name, group, truth, verdict, confidence) for the verdict-confidence section
+
+
 def section_form():
     print("Built-in form verdicts (analyze --exercise; clip bad if any repetition needs work)")
     for name, manifest, exercise in FORM_SETS:
@@ -158,6 +161,98 @@ def section_form():
                          "clips in view)"),
             f"rules fired: {rules or 'none'}")
         held_out_bounds(name, exercise, entries, summaries, truth)
+        groups = recording_groups([p for p, _ in entries])
+        rules = library_rules(exercise)
+        for summary, t, v, g in zip(summaries, truth, predicted, groups):
+            FORM_CLIPS.append((name, f"{name} {g}", t, v, verdict_confidence(summary, rules, v)))
+    verdict_calibration()
+
+
+def library_rules(exercise):
+    with open(os.path.join(REPO, "Sources", "CoachKit", "Resources", "Exercises", f"{exercise}.json")) as f:
+        return [r for r in json.load(f).get("formRules", []) if "max" in r or "min" in r]
+
+
+def rule_margin(rule, rep):
+    """How far inside its bound (positive) or past it (negative) a repetition keeps a rule, as a share of the bound;
+    None where the JSON has no value for it."""
+    bound = rule.get("max", rule.get("min"))
+    values = []
+    for a in rep["angles"]:
+        if a["angle"] != rule["angle"] or (rep.get("side") and a.get("side") and a["side"] != rep["side"]):
+            continue
+        value = a.get("atPeak") if rule["at"] == "peak" else (
+            a["max"] - a["min"] if rule["at"] == "range" else (a["max"] if "max" in rule else a["min"]))
+        if value is not None:
+            values.append(value)
+    if not values or not bound:
+        return None
+    if "max" in rule:
+        return (bound - max(values)) / abs(bound)
+    return (max(values) - bound) / abs(bound)
+
+
+def verdict_confidence(summary, rules, verdict):
+    """How clear a clip's verdict is: for "bad", the largest breach of a bound (share of the bound); for "good",
+    the smallest margin inside any bound checked; 0 for a clip not judged."""
+    if verdict == "unjudged" or summary is None:
+        return 0.0
+    margins = []
+    for rep in summary["repetitions"]:
+        if rep["verdict"] == "not-checked":
+            continue
+        unchecked = {u.get("rule") if isinstance(u, dict) else u for u in rep.get("uncheckedRules", [])}
+        margins += [m for r in rules if r["id"] not in unchecked for m in [rule_margin(r, rep)] if m is not None]
+    if not margins:
+        return 0.0
+    return max(-m for m in margins) if verdict == "bad" else min(margins)
+
+
+def verdict_calibration():
+    """A clip's verdict given only when its confidence is at least a margin fitted on the other recordings (all
+    form sets' recordings pooled, one held out at a time); below it, "form not judged from this view"."""
+    print("Form verdicts given only above a fitted margin (else 'form not judged from this view')")
+    groups = sorted({c[1] for c in FORM_CLIPS})
+
+    def confident(clips, m):
+        sure = [(t, v) for _, _, t, v, c in clips if v != "unjudged" and c >= m]
+        return sum(1 for t, v in sure if t == v), len(sure), len(clips)
+
+    def fit(clips):
+        grid = [k / 100 for k in range(0, 101)]
+        for m in grid:
+            right, sure, _ = confident(clips, m)
+            if sure and right / sure >= TARGET_PRECISION:
+                return m
+        return max(grid, key=lambda m: (confident(clips, m)[0] / max(1, confident(clips, m)[1]), -m))
+
+    held = {}
+    for g in groups:
+        m = fit([c for c in FORM_CLIPS if c[1] != g])
+        held[g] = m
+    for name, _, _ in FORM_SETS:
+        clips = [c for c in FORM_CLIPS if c[0] == name]
+        right = sure = 0
+        for c in clips:
+            r, s_, _ = confident([c], held[c[1]])
+            right, sure = right + r, sure + s_
+        right0, named0, _ = confident(clips, 0)
+        row("form, confident", f"{name} ({len(clips)} clips)",
+            f"precision {f'{right / sure:.2f}' if sure else '-'} ({right}/{sure}), coverage {sure / len(clips):.2f}; "
+            f"before: {right0 / max(1, named0):.2f} ({right0}/{named0}), coverage {named0 / len(clips):.2f}",
+            "grouped LOSO (margin fitted on the other recordings of all five sets)")
+    right = sum(confident([c], held[c[1]])[0] for c in FORM_CLIPS)
+    sure = sum(confident([c], held[c[1]])[1] for c in FORM_CLIPS)
+    right0, named0, n = confident(FORM_CLIPS, 0)
+    row("form, confident", f"pooled ({n} clips, {len(groups)} recordings)",
+        f"precision {right / max(1, sure):.3f} ({right}/{sure}), coverage {sure / n:.3f}; before: "
+        f"{right0 / max(1, named0):.3f}, coverage {named0 / n:.3f}; margins fitted: "
+        + ", ".join(f"{m:.2f} ×{k}" for m, k in collections.Counter(held.values()).most_common(4)),
+        "grouped LOSO (margin fitted on the other recordings)")
+    m = fit(FORM_CLIPS)
+    right, sure, n = confident(FORM_CLIPS, m)
+    row("form, confident", "margin fitted on all recordings", f"{m:.2f}; on those clips {right / max(1, sure):.3f} "
+        f"at coverage {sure / n:.3f}", "development set, not held out (fitted on these clips)")
 
 
 def rule_breached(rule, bound, rep):

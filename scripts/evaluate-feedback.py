@@ -30,6 +30,9 @@ import subprocess
 import sys
 import tempfile
 
+from feedback_calibration import (TARGET_PRECISION, code_threshold, confident, fit_threshold,
+                                  named_with_confidence, verdict_confidence)
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -171,41 +174,6 @@ def section_form():
 def library_rules(exercise):
     with open(os.path.join(REPO, "Sources", "CoachKit", "Resources", "Exercises", f"{exercise}.json")) as f:
         return [r for r in json.load(f).get("formRules", []) if "max" in r or "min" in r]
-
-
-def rule_margin(rule, rep):
-    """How far inside its bound (positive) or past it (negative) a repetition keeps a rule, as a share of the bound;
-    None where the JSON has no value for it."""
-    bound = rule.get("max", rule.get("min"))
-    values = []
-    for a in rep["angles"]:
-        if a["angle"] != rule["angle"] or (rep.get("side") and a.get("side") and a["side"] != rep["side"]):
-            continue
-        value = a.get("atPeak") if rule["at"] == "peak" else (
-            a["max"] - a["min"] if rule["at"] == "range" else (a["max"] if "max" in rule else a["min"]))
-        if value is not None:
-            values.append(value)
-    if not values or not bound:
-        return None
-    if "max" in rule:
-        return (bound - max(values)) / abs(bound)
-    return (max(values) - bound) / abs(bound)
-
-
-def verdict_confidence(summary, rules, verdict):
-    """How clear a clip's verdict is: for "bad", the largest breach of a bound (share of the bound); for "good",
-    the smallest margin inside any bound checked; 0 for a clip not judged."""
-    if verdict == "unjudged" or summary is None:
-        return 0.0
-    margins = []
-    for rep in summary["repetitions"]:
-        if rep["verdict"] == "not-checked":
-            continue
-        unchecked = {u.get("rule") if isinstance(u, dict) else u for u in rep.get("uncheckedRules", [])}
-        margins += [m for r in rules if r["id"] not in unchecked for m in [rule_margin(r, rep)] if m is not None]
-    if not margins:
-        return 0.0
-    return max(-m for m in margins) if verdict == "bad" else min(margins)
 
 
 def verdict_calibration():
@@ -461,7 +429,6 @@ def cut(path, seconds, folder):
 
 
 KIMORE_LIBRARY = {"kimore-es2": "lateral-trunk-tilt", "kimore-es5": "squat"}
-TARGET_PRECISION = 0.95
 
 
 def recognition_clips(videos):
@@ -481,41 +448,6 @@ def recognition_clips(videos):
             if exercise in known and "note" not in labels:
                 clips.append((exercise, path, source))
     return clips
-
-
-def named_with_confidence(summary):
-    """The exercise the coach recognised and the confidence it was named with (the highest of its segments', as
-    SessionSummary.recognitionConfidence); (None, 0) when it named none."""
-    if not summary or summary.get("exerciseSource") != "recognized" or not summary.get("exercise"):
-        return None, 0.0
-    confidences = [g["confidence"] for g in summary.get("segments", []) if g.get("exercise") == summary["exercise"]]
-    return summary["exercise"], max(confidences) if confidences else 0.0
-
-
-def confident(results, threshold):
-    """(right, confident, clips): the clips named at or above `threshold`, the right ones among them, all clips."""
-    sure = [(label, named) for label, named, c in results if named and c >= threshold]
-    return sum(1 for label, named in sure if label == named), len(sure), len(results)
-
-
-def fit_threshold(results):
-    """The smallest threshold (0.01 steps) whose confident names are at least TARGET_PRECISION right; where none
-    is, the one with the best precision."""
-    grid = [k / 100 for k in range(101)]
-    for t in grid:
-        right, sure, _ = confident(results, t)
-        if sure and right / sure >= TARGET_PRECISION:
-            return t
-    return max(grid, key=lambda t: (confident(results, t)[0] / max(1, confident(results, t)[1]), -t))
-
-
-def code_threshold():
-    path = os.path.join(REPO, "Sources", "CoachKit", "Recognition", "RecognitionConfidence.swift")
-    with open(path) as f:
-        for line in f:
-            if "init(namedAtLeast: Double = " in line:
-                return float(line.split("= ")[1].split(")")[0])
-    return None
 
 
 def section_recognition(videos):
@@ -612,14 +544,6 @@ def section_counts(videos):
             return h, (s or {}).get("reps", 0), int(e[1])
 
         results = parallel(one, entries)
-        per_movement = collections.defaultdict(lambda: [0, 0])
-        per_subject = collections.defaultdict(lambda: [0, 0])
-        for h, got, truth in results:
-            ok = abs(got - truth) <= 1
-            per_movement[h["exercise"]][0] += ok
-            per_movement[h["exercise"]][1] += 1
-            per_subject[h["subject"]][0] += ok
-            per_subject[h["subject"]][1] += 1
         mode = "exercise given" if given else "no exercise given"
         for subjects, held in [({"s01", "s02", "s03"}, "development set, not held out (subjects tuned on)"),
                                ({"s04", "s05"}, "not used to tune (subjects s04, s05)")]:

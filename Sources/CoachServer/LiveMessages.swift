@@ -78,6 +78,8 @@ enum LiveMessage {
             "exerciseName": string(s.exerciseName),
             "confidence": number(s.confidence, 100),
             "recognition": .string(recognition),
+            // The exercise recognised is below the fitted confidence: say this instead of its name.
+            "unsure": s.recognitionUnsure ? .string(RecognitionConfidence.unsureSentence) : .null,
             "reps": .number(Double(s.repCount)),
             // A repetition the recognised exercise's counter found and the movement has not confirmed (0 or 1).
             "provisionalReps": .number(Double(s.provisionalReps)),

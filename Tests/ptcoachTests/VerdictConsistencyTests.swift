@@ -122,3 +122,47 @@ struct VerdictConsistencyTests {
         }
     }
 }
+
+/// With no exercise given, the text output names the exercise recognised only at or above the fitted confidence;
+/// below it, it says it cannot tell and judges no repetition against the guess.
+struct AnalyzeUnsureRecognitionTests {
+    static func summary() throws -> SessionSummary {
+        let path = try SharedData.path("pose-tracks/kaiakol/pushup_correct_001.jsonl")
+        var source = try PoseTrackFrameSource(path: path)
+        let library = try ExerciseLibrary.bundled()
+        var session = CoachingSession(
+            configuration: .analysis(
+                exercise: nil,
+                library: library.exercises,
+                width: source.width,
+                height: source.height
+            )
+        )
+        while let frame = try source.next() { _ = session.ingest(frame) }
+        return session.summary()
+    }
+
+    @Test func belowTheThresholdTheTextSaysItCannotTell() throws {
+        let recognised = try Self.summary()
+        try #require(recognised.exerciseSource == .recognized && !recognised.repetitions.isEmpty)
+        let name = try #require(recognised.exerciseName)
+        var low = recognised
+        for i in low.segments.indices { low.segments[i].confidence = RecognitionConfidence.fitted.namedAtLeast - 0.1 }
+        let text = AnalyzeCommand.report(low, file: "clip")
+        let first = try #require(text.split(separator: "\n").first)
+        #expect(first.hasPrefix("clip: \(RecognitionConfidence.unsureSentence)"), "\(first)")
+        #expect(!first.contains(name), "\(first)")
+        for line in text.split(separator: "\n") where line.hasPrefix("  rep ") {
+            #expect(line.hasSuffix("not checked (\(AnalyzeCommand.unsureReason))"), "\(line)")
+        }
+    }
+
+    @Test func atTheThresholdTheTextNamesTheExercise() throws {
+        var high = try Self.summary()
+        for i in high.segments.indices { high.segments[i].confidence = RecognitionConfidence.fitted.namedAtLeast }
+        let text = AnalyzeCommand.report(high, file: "clip")
+        let name = try #require(high.exerciseName)
+        #expect(text.hasPrefix("clip: \(name) ("), "\(text)")
+        #expect(!text.contains(RecognitionConfidence.unsureSentence))
+    }
+}

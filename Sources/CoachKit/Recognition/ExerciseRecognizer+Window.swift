@@ -59,7 +59,7 @@ extension ExerciseRecognizer {
             }
         }
         // The winner's share against the runner-up and a background "none of these" hypothesis.
-        let confidence = bestScore / (bestScore + second + Self.background)
+        let confidence = bestScore / (bestScore + second + configuration.scoring.background)
         if best >= 0, confidence >= configuration.minimumConfidence {
             bestIndex = best
             state = .exercise(id: exercises[best].id, confidence: min(1, confidence))

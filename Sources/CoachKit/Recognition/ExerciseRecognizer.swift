@@ -15,18 +15,18 @@ public import PoseKit
 ///   does not name (`segment`, `also`, the other side for one-sided exercises) stays well below it;
 /// - **direction**: the swing points where the definition says (forward, sideways, backward, scapular,
 ///   inward, up; `around` = the forearm sweeps while the elbow angle stays and the upper arm stays put),
-///   a soft likelihood with a floor (``directionFloor``), since skeletons can show a limb's swing in the
+///   a soft likelihood with a floor (``Scoring/Configuration/directionFloor``), since skeletons can show a limb's swing in the
 ///   wrong direction (a thigh swinging backward counts as forward at half weight);
 /// - **reach**: how many degrees the segment turns between the two ends of its swing against the
-///   definition's `reach` (log-normal, ``reachTolerance``, with a floor): independent of the view and of
+///   definition's `reach` (log-normal, ``Scoring/Configuration/reachTolerance``, with a floor): independent of the view and of
 ///   where the swing starts, it separates raises that share a plane a camera cannot tell apart
 ///   (abduction overhead from scaption to shoulder height);
 /// - **hinge**: for a thigh movement that declares it, the knee bends about as far as the thigh turns (a
-///   knee lift) or stays straight (``hingeTolerance``, with a floor);
+///   knee lift) or stays straight (``Scoring/Configuration/hingeTolerance``, with a floor);
 /// - **hips**: still or moving, as declared; **posture**: upright / horizontal;
 /// - **excursion**: the primary angle's range against start → peak (a weak, wide term), and the
 ///   `throughout` form rules bounding other angles.
-/// The confidence is best / (best + second + ``background``), the winner's share against the runner-up
+/// The confidence is best / (best + second + ``Scoring/Configuration/background``), the winner's share against the runner-up
 /// and "none of these"; below `minimumConfidence` the state is `.lowConfidence`, with nobody seen for a
 /// second `.noPerson`. See `Guides.md` for how well this does.
 ///
@@ -44,12 +44,15 @@ public struct ExerciseRecognizer: Sendable {
         public var minimumConfidence: Double
         /// Measure in 3-D when keypoints have depth.
         public var useDepth: Bool
+        /// The tuned numbers of the score.
+        public var scoring: Scoring.Configuration
 
         public init(
             windowSeconds: Double = 6,
             strideSeconds: Double = 1,
             minimumConfidence: Double = 0.4,
-            useDepth: Bool = true
+            useDepth: Bool = true,
+            scoring: Scoring.Configuration = .init()
         ) {
             precondition(
                 windowSeconds > strideSeconds && strideSeconds > 0,
@@ -59,6 +62,7 @@ public struct ExerciseRecognizer: Sendable {
             self.strideSeconds = strideSeconds
             self.minimumConfidence = minimumConfidence
             self.useDepth = useDepth
+            self.scoring = scoring
         }
     }
 
@@ -85,40 +89,6 @@ public struct ExerciseRecognizer: Sendable {
     public static let flatAngleBase = overheadSlot + 1
     public static let featureCount = flatAngleBase + kinds.count * 2
     static let sampleSeconds = 0.1
-    /// The direction factor never drops below this: the chance that a skeleton shows a limb's swing in the
-    /// wrong direction (2-D ambiguity, distorted or mislabelled joints), so that one wrong heading does not
-    /// veto an exercise the rest of the evidence supports.
-    static let directionFloor = 0.1
-    /// The heading factor is exp(−(1 − cos Δ) / this): 0.5 gives 0.77 at 30° off (the scapular plane
-    /// against the frontal one; about what a depth estimate from one camera can tell apart), 0.14 at 90°.
-    static let headingTolerance = 0.5
-    /// The score of "none of these" in the confidence (winner / (winner + runner-up + background)).
-    static let background = 0.05
-    /// A thigh swinging backward counts as forward, times this.
-    static let reversedThighSense = 0.5
-    /// How far the turned angle may be from the definition's `reach`: a log-normal tolerance (0.25 ≈ a
-    /// factor of 1.28 at one standard deviation), with a floor for the same reason as the direction's.
-    static let reachTolerance = 0.25
-    static let reachFloor = 0.15
-    /// The knee's bend against the thigh's swing (both as chords): a straight-leg raise keeps it below
-    /// 0.5, a knee lift above; beyond that the fit falls as exp(−excess / this), to a floor for the same
-    /// reason as the direction's.
-    static let hingeTolerance = 0.15
-    static let hingeFloor = 0.1
-    /// `motion.hands`: anchored hands travel at most this much (against the shoulders' travel) for full
-    /// credit, moving hands at least `movingHands`; beyond, the fit falls as exp(−excess / tolerance) (twice
-    /// the tolerance for moving hands) to the floor, for the same reason as the direction's.
-    static let anchoredHands = 0.5
-    static let movingHands = 1.5
-    static let handsTolerance = 0.3
-    static let handsFloor = 0.1
-    /// The share of the window with the hands beyond the head that, with anchored hands, is hanging from a bar
-    /// (at the top of a pull-up the hands are at the chin, below the head).
-    static let hangingOverhead = 0.4
-    /// Below this share (where the hands are seen) nobody hangs from them: a squat's arms raised forward to
-    /// balance, anchored as they move with nothing, made a pull-up of a 1.1-s squat (see Guides.md, "Cases behind
-    /// the code").
-    static let hangingOverheadAtLeast = 0.2
 
     public let configuration: Configuration
     public let exercises: [ExerciseDefinition]

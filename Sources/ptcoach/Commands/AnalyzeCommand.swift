@@ -373,8 +373,8 @@ struct AnalyzeCommand: AsyncParsableCommand {
         try summary.jsonText(file: file, prescribedReps: prescribedReps, prescribedHoldSeconds: prescribedHoldSeconds)
     }
 
-    /// Below this recognition confidence the text output says the recogniser is unsure.
-    static let unsureConfidence = 0.7
+    /// Why a repetition of an exercise the coach could not tell is not judged.
+    static let unsureReason = "the exercise is not known: pick it"
 
     static func report(
         _ summary: SessionSummary,
@@ -383,17 +383,16 @@ struct AnalyzeCommand: AsyncParsableCommand {
     ) -> String {
         func f(_ x: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", x) }
         var lines: [String] = []
-        // How sure the recogniser is, when it named the exercise: its words are only as good as that.
-        let confidence = summary.segments.filter { $0.exercise == summary.exercise }.map(\.confidence).max()
-        let sureness =
-            summary.exerciseSource == .recognized
-            ? confidence.map {
-                ", confidence \(f($0, 2))"
-                    + ($0 < Self.unsureConfidence ? "; unsure: give --exercise if it is not" : "")
-            } ?? "" : ""
+        // How sure the recogniser is, when it named the exercise: below the fitted threshold it names none (its
+        // names there were right too rarely, RecognitionConfidence) and asks for the exercise.
+        let unsure = summary.recognitionUnsure
+        let sureness = summary.recognitionConfidence.map { ", confidence \(f($0, 2))" } ?? ""
         let exercise =
-            summary.exerciseName.map { "\($0) (\(summary.exercise!), \(summary.exerciseSource.rawValue)\(sureness))" }
-            ?? "no library exercise recognised"
+            unsure
+            ? "\(RecognitionConfidence.unsureSentence) (give --exercise; recognition confidence "
+                + "\(f(summary.recognitionConfidence ?? 0, 2)) is below \(f(RecognitionConfidence.fitted.namedAtLeast, 2)))"
+            : summary.exerciseName.map { "\($0) (\(summary.exercise!), \(summary.exerciseSource.rawValue)\(sureness))" }
+                ?? "no library exercise recognised"
         lines.append("\(file): \(exercise)")
         let done =
             prescribedReps.map { "\(summary.reps) of \($0) prescribed repetitions" }
@@ -412,7 +411,14 @@ struct AnalyzeCommand: AsyncParsableCommand {
                     : ", \(primary.angle.displayName)\(side) not measured (keypoints guessed: "
                         + "\(f(primary.min, 0))–\(f(primary.max, 0))\(primary.angle.unit) is past what the joint can do)"
             }
-            // Against the repetition's own exercise, judged once when it was counted (the report says the same).
+            // Against the repetition's own exercise, judged once when it was counted (the report says the same);
+            // not against an exercise the coach could not tell.
+            if unsure {
+                line += ", not checked (\(Self.unsureReason))"
+                if rep.gapSeconds > 0 { line += " [pose lost for \(f(rep.gapSeconds)) s]" }
+                lines.append(line)
+                continue
+            }
             if let range = rep.range {
                 let possible = rep.angles.first.flatMap { $0.angle.anatomicalRange }.map { $0.contains(range.peak) }
                 line +=

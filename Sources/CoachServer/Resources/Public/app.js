@@ -46,6 +46,7 @@ let stream = null; // the camera's MediaStream
 let answeredOnce = false;
 let prescribed = null;
 let touchFree = null; // a body set from the camera: start, pause and end without touching the laptop
+let lastUnsure = null; // the "can't tell which exercise" sentence last shown, so that it is said once
 let exerciseGiven = false; // the set's exercise was given (picked, or the programme's), not recognised
 let givenName = null; // its name, from the server's `ready`
 
@@ -396,10 +397,14 @@ function renderState(state, pose) {
   }
   show(ui.repCounter, true);
 
-  const name = state.exerciseName ?? (state.recognition === "noPerson" ? "Looking for you…" : "Recognising…");
+  // An exercise recognised below the fitted confidence is not named: the coach says it cannot tell, once aloud.
+  const unsure = textOf(state.unsure);
+  if (unsure && unsure !== lastUnsure) speaker.say(unsure, "setup");
+  lastUnsure = unsure;
+  const name = unsure ?? state.exerciseName ?? (state.recognition === "noPerson" ? "Looking for you…" : "Recognising…");
   // How sure the recogniser is: only of an exercise it recognised in someone it sees (an exercise given is not a
   // guess, and "100% sure" beside nobody seen is no truth).
-  const recognised = !exerciseGiven && state.exercise && state.recognition === "exercise" && !!pose;
+  const recognised = !exerciseGiven && !unsure && state.exercise && state.recognition === "exercise" && !!pose;
   const confidence = debug && recognised && Number.isFinite(state.confidence) ? `${Math.round(state.confidence * 100)}% sure` : "";
   if (ui.badge.dataset.text !== name + confidence) {
     ui.badge.dataset.text = name + confidence;

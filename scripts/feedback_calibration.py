@@ -1,0 +1,77 @@
+"""The calibration helpers of scripts/evaluate-feedback.py: how sure a recognised name or a form verdict is, and
+the threshold fitted on some groups (docs/evaluation-protocol.md)."""
+
+import os
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TARGET_PRECISION = 0.95
+
+
+def rule_margin(rule, rep):
+    """How far inside its bound (positive) or past it (negative) a repetition keeps a rule, as a share of the bound;
+    None where the JSON has no value for it."""
+    bound = rule.get("max", rule.get("min"))
+    values = []
+    for a in rep["angles"]:
+        if a["angle"] != rule["angle"] or (rep.get("side") and a.get("side") and a["side"] != rep["side"]):
+            continue
+        value = a.get("atPeak") if rule["at"] == "peak" else (
+            a["max"] - a["min"] if rule["at"] == "range" else (a["max"] if "max" in rule else a["min"]))
+        if value is not None:
+            values.append(value)
+    if not values or not bound:
+        return None
+    if "max" in rule:
+        return (bound - max(values)) / abs(bound)
+    return (max(values) - bound) / abs(bound)
+
+
+def verdict_confidence(summary, rules, verdict):
+    """How clear a clip's verdict is: for "bad", the largest breach of a bound (share of the bound); for "good",
+    the smallest margin inside any bound checked; 0 for a clip not judged."""
+    if verdict == "unjudged" or summary is None:
+        return 0.0
+    margins = []
+    for rep in summary["repetitions"]:
+        if rep["verdict"] == "not-checked":
+            continue
+        unchecked = {u.get("rule") if isinstance(u, dict) else u for u in rep.get("uncheckedRules", [])}
+        margins += [m for r in rules if r["id"] not in unchecked for m in [rule_margin(r, rep)] if m is not None]
+    if not margins:
+        return 0.0
+    return max(-m for m in margins) if verdict == "bad" else min(margins)
+
+
+def named_with_confidence(summary):
+    """The exercise the coach recognised and the confidence it was named with (the highest of its segments', as
+    SessionSummary.recognitionConfidence); (None, 0) when it named none."""
+    if not summary or summary.get("exerciseSource") != "recognized" or not summary.get("exercise"):
+        return None, 0.0
+    confidences = [g["confidence"] for g in summary.get("segments", []) if g.get("exercise") == summary["exercise"]]
+    return summary["exercise"], max(confidences) if confidences else 0.0
+
+
+def confident(results, threshold):
+    """(right, confident, clips): the clips named at or above `threshold`, the right ones among them, all clips."""
+    sure = [(label, named) for label, named, c in results if named and c >= threshold]
+    return sum(1 for label, named in sure if label == named), len(sure), len(results)
+
+
+def fit_threshold(results):
+    """The smallest threshold (0.01 steps) whose confident names are at least TARGET_PRECISION right; where none
+    is, the one with the best precision."""
+    grid = [k / 100 for k in range(101)]
+    for t in grid:
+        right, sure, _ = confident(results, t)
+        if sure and right / sure >= TARGET_PRECISION:
+            return t
+    return max(grid, key=lambda t: (confident(results, t)[0] / max(1, confident(results, t)[1]), -t))
+
+
+def code_threshold():
+    path = os.path.join(REPO, "Sources", "CoachKit", "Recognition", "RecognitionConfidence.swift")
+    with open(path) as f:
+        for line in f:
+            if "init(namedAtLeast: Double = " in line:
+                return float(line.split("= ")[1].split(")")[0])
+    return None

@@ -278,7 +278,7 @@ public enum CoachServer {
             } else {
                 // Still open, or interrupted: the repetitions saved so far.
                 let repetitions = try await hub.store.repetitions(setID: set.id)
-                object["repetitions"] = LiveMessage.codable(repetitions)
+                object["repetitions"] = JSONValue.encoding(repetitions)
             }
             return json(.object(object))
         }
@@ -398,7 +398,7 @@ public enum CoachServer {
             "safetyWarnings": .number(Double(set.safetyWarnings)),
             "practice": set.practice.map { .string($0.rawValue) } ?? .null,
             "programmeVersion": set.programmeVersion.map { .number(Double($0)) } ?? .null,
-            "prescription": set.prescription.map { LiveMessage.codable($0) } ?? .null,
+            "prescription": set.prescription.map { JSONValue.encoding($0) } ?? .null,
             "stop": set.stopReason.map(JSONValue.string) ?? .null,
             "reviewedAt": optional(set.reviewedAt.map(formatter.string(from:))),
             "report": set.summaryJSON == nil || set.summaryJSON == "null"

@@ -58,20 +58,22 @@ final class LiveHandCoach: @unchecked Sendable {
             let step = ingest(found.frame, width: found.width, height: found.height)
             let elapsed = ContinuousClock.now - frame.received
             let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
-            let message = LiveMessage.handFrame(
-                id: frame.id,
-                seconds: frame.seconds,
-                dropped: dropped,
-                serverMilliseconds: milliseconds,
-                step: step,
-                coach: self,
-                prescribedReps: prescribedReps
-            )
+            let message = ServerMessage.frame(
+                .init(
+                    id: frame.id,
+                    seconds: frame.seconds,
+                    dropped: dropped,
+                    serverMilliseconds: milliseconds,
+                    step: step,
+                    coach: self,
+                    prescribedReps: prescribedReps
+                )
+            ).jsonText
             let repetition = step.repetition.map { Repetition($0, exercise: exercise.id, measure: exercise.primary) }
             return (message, before != .ended && control.setState == .ended, repetition)
         } catch {
-            let code = error.kind == .badImage ? "bad-frame" : "hand-model"
-            return (LiveMessage.error(code, "frame \(frame.id): \(error.message)"), false, nil)
+            let code: LiveProtocolError.Code = error.kind == .badImage ? .badFrame : .handModel
+            return (ServerMessage.error(.init(code, "frame \(frame.id): \(error.message)")).jsonText, false, nil)
         }
     }
 
@@ -206,9 +208,9 @@ final class LiveHandCoach: @unchecked Sendable {
     }
 }
 
-extension LiveMessage {
+extension ServerMessage.Frame {
     /// The answer to one frame of a hand set: the hands, the coach's state and the gesture state.
-    static func handFrame(
+    init(
         id: Int,
         seconds: Double,
         dropped: Int,
@@ -216,23 +218,22 @@ extension LiveMessage {
         step: LiveHandCoach.Step,
         coach: LiveHandCoach,
         prescribedReps: Int?
-    ) -> String {
-        func number(_ x: Double?, _ scale: Double = 10) -> JSONValue {
-            guard let x, x.isFinite else { return .null }
-            return .number((x * scale).rounded() / scale)
-        }
+    ) {
         let exercise = coach.exercise
-        let hands = step.hands.enumerated().map { index, hand -> JSONValue in
-            var joints: [String: JSONValue] = [:]
+        let rounded = { (x: Double?, scale: Double) in LiveState.rounded(x, scale) }
+        let hands = step.hands.enumerated().map { index, hand in
+            var joints: [String: [Double]] = [:]
             for joint in HandJoint.allCases {
                 let k = hand[joint]
                 guard k.confidence > 0, k.x.isFinite, k.y.isFinite else { continue }
-                joints[joint.name] = .array([number(k.x), number(k.y), number(k.confidence, 100)])
+                joints[joint.name] = [rounded(k.x, 10) ?? 0, rounded(k.y, 10) ?? 0, rounded(k.confidence, 100) ?? 0]
             }
-            return .object([
-                "side": .string(hand.chirality.rawValue), "coached": .bool(index == step.coached),
-                "gesture": .bool(index == step.gestureHand), "keypoints": .object(joints),
-            ])
+            return Hand(
+                side: hand.chirality.rawValue,
+                coached: index == step.coached,
+                gesture: index == step.gestureHand,
+                keypoints: joints
+            )
         }
         let gestureState: String
         if step.openPalm {
@@ -244,46 +245,51 @@ extension LiveMessage {
             case .unknown, .apart, .possibleApart: gestureState = "none"
             }
         }
-        let state: [String: JSONValue] = [
-            "hand": .bool(true),
-            "exercise": .string(exercise.id), "exerciseName": .string(exercise.name),
-            "confidence": .null, "recognition": .string("exercise"),
-            "reps": .number(Double(step.snapshot?.reps ?? coach.reps)), "provisionalReps": .number(0),
-            "prescribedReps": prescribedReps.map { .number(Double($0)) } ?? .null,
-            "angle": number(step.snapshot?.value, exercise.primary.isDegrees ? 10 : 100),
-            "angleKind": .string(exercise.primary.rawValue), "angleName": .string(exercise.primary.displayName),
-            "angleUnit": .string(exercise.primary.isDegrees ? "°" : ""), "angleJoint": .null, "side": .null,
-            "target": exercise.target.map { .array([.number($0.min), .number($0.max)]) } ?? .null,
-            "rangeOfMotion": step.setState == .running ? number(step.snapshot?.progress, 100) : .null,
-            "cue": step.cue.map { .string($0.text) } ?? .null,
-            "cueKind": step.cue.map { .string($0.kind.rawValue) } ?? .null,
-            "warning": .null, "setup": coach.setUpLine(step).map(JSONValue.string) ?? .null,
-            "hold": .null, "peakHold": .null,
-        ]
-        var events: [JSONValue] = step.newCues.map {
-            .object([
-                "type": .string("cue"), "kind": .string($0.kind.rawValue), "text": .string($0.text),
-                "seconds": .number($0.seconds),
-            ])
-        }
-        if let repetition = step.repetition {
-            events.append(.object(["type": .string("handRep"), "repetition": codable(repetition)]))
-        }
-        if let command = step.command {
-            events.append(.object(["type": .string("gesture"), "command": .string(command.rawValue)]))
-        }
-        return JSONValue.object([
-            "type": .string("frame"), "id": .number(Double(id)), "t": .number(seconds),
-            "dropped": .number(Double(dropped)), "serverMs": .number((serverMilliseconds * 10).rounded() / 10),
-            "pose": .null, "hands": .array(hands), "state": .object(state),
-            "gesture": .object([
-                "state": .string(gestureState), "pinch": .string(step.pinch.rawValue),
-                "hand": step.gestureHand.map { .number(Double($0)) } ?? .null,
-                "set": .string(step.setState.rawValue),
-                "command": step.command.map { .string($0.rawValue) } ?? .null,
-                "hint": .string(LiveHandCoach.gestureHint(step.setState)),
-            ]),
-            "events": .array(events),
-        ]).jsonText
+        let state = LiveState(
+            hand: true,
+            exercise: exercise.id,
+            exerciseName: exercise.name,
+            confidence: nil,
+            recognition: "exercise",
+            reps: step.snapshot?.reps ?? coach.reps,
+            provisionalReps: 0,
+            prescribedReps: prescribedReps,
+            angle: rounded(step.snapshot?.value, exercise.primary.isDegrees ? 10 : 100),
+            angleKind: exercise.primary.rawValue,
+            angleName: exercise.primary.displayName,
+            angleUnit: exercise.primary.isDegrees ? "°" : "",
+            angleJoint: nil,
+            side: nil,
+            target: exercise.target.map { [$0.min, $0.max] },
+            rangeOfMotion: step.setState == .running ? rounded(step.snapshot?.progress, 100) : nil,
+            cue: step.cue?.text,
+            cueKind: step.cue?.kind,
+            warning: nil,
+            setup: coach.setUpLine(step),
+            hold: nil,
+            peakHold: nil
+        )
+        var events: [LiveEvent] = step.newCues.map { .cue(kind: $0.kind, text: $0.text, seconds: $0.seconds) }
+        if let repetition = step.repetition { events.append(.handRep(repetition)) }
+        if let command = step.command { events.append(.gesture(command: command)) }
+        let gesture = Gesture(
+            state: gestureState,
+            pinch: step.pinch.rawValue,
+            hand: step.gestureHand,
+            set: step.setState,
+            command: step.command,
+            hint: LiveHandCoach.gestureHint(step.setState)
+        )
+        self.init(
+            id: id,
+            t: seconds,
+            dropped: dropped,
+            serverMs: (serverMilliseconds * 10).rounded() / 10,
+            pose: nil,
+            hands: hands,
+            gesture: gesture,
+            state: state,
+            events: events
+        )
     }
 }

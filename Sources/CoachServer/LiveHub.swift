@@ -157,24 +157,29 @@ final class LiveHub: Service, @unchecked Sendable {
     /// Ends a set and saves it: waits for the frame being coached, gives its estimator back, saves the summary
     /// after the repetition saves in flight (`saves`), and returns the summary message for its socket. `nil` when
     /// the set was already finished (by its socket, or by the shutdown's sweep).
-    func finish(_ set: LiveSet, after saves: SaveLog?) async -> String? {
+    func finish(_ set: LiveSet, after saves: SaveLog?) async -> ServerMessage.Summary? {
         guard set.claimFinish() else { return nil }
         set.stop()
         while pool.isBusy(set) { try? await Task.sleep(for: .milliseconds(2)) }
         set.releaseEstimator()
         defer { unregister(set) }
         await saves?.drain()
+        var message = ServerMessage.Summary(
+            session: set.id,
+            dropped: set.droppedFrames,
+            events: [],
+            message: "no frame was coached in this set",
+            hand: set.hands != nil
+        )
         guard let outcome = set.outcome() else {
             try? await store.close(setID: set.id, summary: nil, summaryJSON: nil, angleSeriesJSON: nil, at: Date())
-            return JSONValue.object([
-                "type": .string("summary"), "session": .string(set.id), "summary": .null,
-                "message": .string("no frame was coached in this set"),
-            ]).jsonText
+            message.practice = try? await store.set(id: set.id)?.practice
+            return message
         }
         // Hand lengths to a hundredth, degrees to a tenth.
         let scale = set.hands.map { $0.exercise.primary.isDegrees ? 10.0 : 100 } ?? 10
         let series = JSONValue.array(outcome.series.map { $0.row(scale: scale) })
-        var storageProblem: String?
+        message.message = outcome.problem
         do {
             try await store.close(
                 setID: set.id,
@@ -185,25 +190,20 @@ final class LiveHub: Service, @unchecked Sendable {
             )
         } catch {
             logger.error("live: \(error)")
-            storageProblem = "the set's summary could not be saved (\(error)); its repetitions were saved as they came"
+            message.message =
+                "the set's summary could not be saved (\(error)); its repetitions were saved as they came"
         }
         logger.info("live: set \(set.id) ended: \(outcome.summary.reps) reps, \(set.droppedFrames) frames dropped")
-        let base = "/api/sessions/\(set.id)"
-        let report = "{\"html\":\"\(base)/report.html\",\"pdf\":\"\(base)/report.pdf\"}"
-        let hand = set.hands == nil ? "false" : "true"
-        let endEvents = JSONValue.array(outcome.events.compactMap(LiveMessage.event)).jsonText
-        let message = storageProblem ?? outcome.problem
+        message.events = outcome.events.compactMap(LiveEvent.init)
+        message.report = .init(session: set.id)
+        message.summary = try? EmbeddedJSON(text: outcome.json)
         // A patient's set that crossed a safety limit stops the exercise (StopAdvice); practice is said too.
         let saved = try? await store.set(id: set.id)
-        let stop = saved.flatMap {
+        message.stop = saved.flatMap {
             $0.patientID == nil || $0.stopReason == nil ? nil : StopAdvice.text(for: $0, name: nil)
         }
-        return
-            "{\"type\":\"summary\",\"session\":\"\(set.id)\",\"dropped\":\(set.droppedFrames),\"events\":\(endEvents),"
-            + "\"message\":\(message.map { JSONValue.string($0).jsonText } ?? "null"),"
-            + "\"stop\":\(stop.map { JSONValue.string($0).jsonText } ?? "null"),"
-            + "\"practice\":\(saved?.practice.map { JSONValue.string($0.rawValue).jsonText } ?? "null"),"
-            + "\"hand\":\(hand),\"report\":\(report),\"summary\":\(outcome.json)}"
+        message.practice = saved?.practice
+        return message
     }
 
     func run() async throws {

@@ -8,7 +8,7 @@ import PoseKit
 /// frames). Camera frames wait in a one-frame slot for the ``InferencePool``; keypoint frames are coached at
 /// once on the socket's task. Either way one frame is coached at a time, in the order sent.
 final class LiveSet: FrameQueueing, @unchecked Sendable {
-    enum Input: String, Sendable { case camera, keypoints }
+    typealias Input = LiveInput
 
     struct CameraFrame: Sendable {
         var id: Int
@@ -162,12 +162,8 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
             coach(found.frame, id: frame.id, width: found.width, height: found.height, received: frame.received)
             return true
         } catch {
-            send(
-                LiveMessage.error(
-                    error.kind == .badImage ? "bad-frame" : "pose-model",
-                    "frame \(frame.id): \(error.message)"
-                )
-            )
+            let code: LiveProtocolError.Code = error.kind == .badImage ? .badFrame : .poseModel
+            send(ServerMessage.error(.init(code, "frame \(frame.id): \(error.message)")).jsonText)
             return false
         }
     }
@@ -181,17 +177,16 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
 
     // MARK: - Keypoint frames
 
-    /// Coaches a keypoint frame at once (`{"type":"frame","id":…,"t":…,"poses":[…]}`).
+    /// Coaches a keypoint frame at once (`{"type":"frame","id":…,"t":…,"poses":[…]}`, its `id` read).
     ///
     /// - Returns: an error message for the client when the frame is refused, else `nil`.
-    func coachKeypoints(_ json: JSONValue, received: ContinuousClock.Instant) -> String? {
+    func coachKeypoints(id: Int, text: String, received: ContinuousClock.Instant) -> String? {
         guard var decoder = keypoints, let header = keypoints?.header else {
             return "this set was started with input \"camera\": send JPEG frames as binary messages"
         }
-        guard let id = json["id"]?.intValue, id >= 0 else { return "a frame needs an \"id\", a whole number ≥ 0" }
         let frame: PoseFrame
         do {
-            frame = try decoder.decode(json)
+            frame = try decoder.decode(line: text)
         } catch {
             return "frame \(id): \(error.message)"
         }
@@ -237,16 +232,20 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
         for event in sent { saveRepetitions(of: event) }
         let elapsed = ContinuousClock.now - received
         send(
-            LiveMessage.frame(
-                id: id,
-                seconds: frame.seconds,
-                dropped: droppedSoFar,
-                serverMilliseconds: Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds)
-                    * 1000,
-                snapshot: snapshot,
-                prescribedReps: prescribedReps,
-                events: sent
-            )
+            ServerMessage.frame(
+                .init(
+                    id: id,
+                    seconds: frame.seconds,
+                    dropped: droppedSoFar,
+                    serverMilliseconds: Double(elapsed.components.attoseconds) / 1e15 + Double(
+                        elapsed.components.seconds
+                    )
+                        * 1000,
+                    snapshot: snapshot,
+                    prescribedReps: prescribedReps,
+                    events: sent
+                )
+            ).jsonText
         )
     }
 

@@ -425,7 +425,7 @@ enum ClinicAPI {
 
     /// - Parameter names: the exercises' names by id (``LiveHub/exerciseNames``).
     static func programmeJSON(_ programme: Programme, names: [String: String]) -> JSONValue {
-        var object = LiveMessage.codable(programme).objectValue ?? [:]
+        var object = JSONValue.encoding(programme).objectValue ?? [:]
         object["createdAt"] = .string(ISO8601DateFormatter().string(from: programme.createdAt))
         object["names"] = .array(
             programme.items.map { item in .string(names[item.exercise] ?? item.exercise) }

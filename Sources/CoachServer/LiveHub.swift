@@ -4,10 +4,11 @@ import Foundation
 import Logging
 import PoseKit
 import ServiceLifecycle
+import Synchronization
 
 /// What every live connection shares: the inference workers, the store, the library and the session limit.
 /// As a service it outlives the HTTP server at shutdown: sets still open then are finished and saved.
-final class LiveHub: Service, @unchecked Sendable {
+final class LiveHub: Service, Sendable {
     let configuration: CoachServerConfiguration
     let library: [ExerciseDefinition]
     let store: any ClinicStore
@@ -21,12 +22,16 @@ final class LiveHub: Service, @unchecked Sendable {
     /// The names of the body and hand exercises, by id.
     let exerciseNames: [String: String]
 
-    private let lock = NSLock()
-    private var cameraSeats = 0
-    /// Keypoint sets open, by the client's address.
-    private var keypointSeats: [String: Int] = [:]
-    private var open: [ObjectIdentifier: LiveSet] = [:]
-    private var connections: [ObjectIdentifier: LiveConnection] = [:]
+    /// The seats taken, the sets open and the sockets connected.
+    private struct State {
+        var cameraSeats = 0
+        /// Keypoint sets open, by the client's address.
+        var keypointSeats: [String: Int] = [:]
+        var open: [ObjectIdentifier: LiveSet] = [:]
+        var connections: [ObjectIdentifier: LiveConnection] = [:]
+    }
+
+    private let state = Mutex(State())
 
     init(
         configuration: CoachServerConfiguration,
@@ -53,87 +58,77 @@ final class LiveHub: Service, @unchecked Sendable {
     /// measured rate leaves every session, the new one included, its minimum frame rate (``InferenceCapacity``).
     /// At a limit, `nil` and the refusal: its words, and when to try again.
     func takeCameraSeat() -> (message: String, retryAfterSeconds: Int)? {
-        lock.lock()
-        defer { lock.unlock() }
         let limit = configuration.maxCameraSessions
-        guard cameraSeats < limit else {
-            return ("the server is coaching \(limit) camera sessions, its limit; try again later", 60)
+        return state.withLock { state in
+            guard state.cameraSeats < limit else {
+                return ("the server is coaching \(limit) camera sessions, its limit; try again later", 60)
+            }
+            if case .busy(let retry, let rate) = pool.admission(running: state.cameraSeats) {
+                let minimum = Int(pool.minimumFramesPerSecond)
+                return (
+                    "the server is busy: its pose model manages \(Int(rate)) frames a second, enough for the "
+                        + "\(state.cameraSeats) camera session(s) running at \(minimum) frames a second each and no "
+                        + "more; try again in \(retry) s",
+                    retry
+                )
+            }
+            state.cameraSeats += 1
+            return nil
         }
-        if case .busy(let retry, let rate) = pool.admission(running: cameraSeats) {
-            let minimum = Int(pool.minimumFramesPerSecond)
-            return (
-                "the server is busy: its pose model manages \(Int(rate)) frames a second, enough for the "
-                    + "\(cameraSeats) camera session(s) running at \(minimum) frames a second each and no more; "
-                    + "try again in \(retry) s",
-                retry
-            )
-        }
-        cameraSeats += 1
-        return nil
     }
 
     func releaseCameraSeat() {
-        lock.lock()
-        cameraSeats -= 1
-        lock.unlock()
+        state.withLock { $0.cameraSeats -= 1 }
     }
 
     /// Takes one of the keypoint sets allowed to `address` and in all; at a limit, `nil` and the refusal's words.
     func takeKeypointSeat(address: String) -> String? {
-        lock.withLock {
-            let (perAddress, inAll) = (configuration.maxKeypointSessionsPerAddress, configuration.maxKeypointSessions)
-            if keypointSeats.values.reduce(0, +) >= inAll {
+        let (perAddress, inAll) = (configuration.maxKeypointSessionsPerAddress, configuration.maxKeypointSessions)
+        return state.withLock { state in
+            if state.keypointSeats.values.reduce(0, +) >= inAll {
                 return "the server has \(inAll) keypoint sets open, its limit; try again later"
             }
-            if keypointSeats[address, default: 0] >= perAddress {
+            if state.keypointSeats[address, default: 0] >= perAddress {
                 return "\(perAddress) keypoint sets are open from your address, the limit; end one, or try again later"
             }
-            keypointSeats[address, default: 0] += 1
+            state.keypointSeats[address, default: 0] += 1
             return nil
         }
     }
 
     func releaseKeypointSeat(address: String) {
-        lock.withLock {
-            keypointSeats[address, default: 1] -= 1
-            if keypointSeats[address] == 0 { keypointSeats[address] = nil }
+        state.withLock { state in
+            state.keypointSeats[address, default: 1] -= 1
+            if state.keypointSeats[address] == 0 { state.keypointSeats[address] = nil }
         }
     }
 
     func register(_ connection: LiveConnection) {
-        lock.withLock { connections[ObjectIdentifier(connection)] = connection }
+        state.withLock { $0.connections[ObjectIdentifier(connection)] = connection }
     }
 
     func unregister(_ connection: LiveConnection) {
-        lock.withLock { connections[ObjectIdentifier(connection)] = nil }
+        state.withLock { $0.connections[ObjectIdentifier(connection)] = nil }
     }
 
     /// Sends each open socket its set's summary, saves the set and closes the socket with 1001.
     func closeConnections() async {
-        let open = lock.withLock { Array(connections.values) }
+        let open = state.withLock { Array($0.connections.values) }
         await withTaskGroup(of: Void.self) { group in
             for connection in open { group.addTask { await connection.shutDown() } }
         }
     }
 
     func register(_ set: LiveSet) {
-        lock.lock()
-        open[ObjectIdentifier(set)] = set
-        lock.unlock()
+        state.withLock { $0.open[ObjectIdentifier(set)] = set }
     }
 
     func unregister(_ set: LiveSet) {
-        lock.lock()
-        open[ObjectIdentifier(set)] = nil
-        lock.unlock()
+        state.withLock { $0.open[ObjectIdentifier(set)] = nil }
     }
 
     /// Sets being coached now.
-    var openSets: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return open.count
-    }
+    var openSets: Int { state.withLock { $0.open.count } }
 
     /// What a programme's item prescribes: a body exercise of the library as the coach follows it, or a hand
     /// exercise (only on a server with the hand model: the patient could not do it live otherwise).
@@ -215,7 +210,7 @@ final class LiveHub: Service, @unchecked Sendable {
         }
         try? await gracefulShutdown()
         // The HTTP server has stopped and its sockets have closed (each saving its set); anything left is saved here.
-        let left = lock.withLock { Array(open.values) }
+        let left = state.withLock { Array($0.open.values) }
         for set in left { _ = await finish(set, after: nil) }
         pool.stop()
         logger.info("live: stopped; \(left.count) set(s) saved at shutdown")

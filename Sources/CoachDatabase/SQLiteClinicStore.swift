@@ -1,4 +1,5 @@
 public import CoachKit
+public import CoachStore
 public import Foundation
 import GRDB
 
@@ -499,10 +500,10 @@ public final class SQLiteClinicStore: ClinicStore {
 
     // MARK: - Helpers
 
-    private static func user(_ row: Row) -> User {
+    private static func user(_ row: Row) throws -> User {
         User(
             id: row["id"],
-            role: Role(rawValue: row["role"]) ?? .patient,
+            role: try StoreCoding.role(row["role"], userID: row["id"]),
             name: row["name"],
             login: row["login"],
             passwordHash: row["passwordHash"],
@@ -537,7 +538,7 @@ public final class SQLiteClinicStore: ClinicStore {
         )
         record.endedAt = row["endedAt"]
         record.reps = row["reps"]
-        record.status = SetRecord.Status(rawValue: row["status"]) ?? .interrupted
+        record.status = try StoreCoding.status(row["status"], setID: row["id"])
         record.summaryJSON = row["summaryJSON"]
         record.angleSeriesJSON = row["angleSeriesJSON"]
         record.patientID = row["patientID"]

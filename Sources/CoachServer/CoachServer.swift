@@ -221,8 +221,7 @@ public enum CoachServer {
     static func reportedSet(_ set: SetRecord) -> ReportedSet? {
         guard let text = set.summaryJSON, text != "null" else { return nil }
         let series =
-            set.angleSeriesJSON.flatMap { try? JSONValue.parse($0) }?.arrayValue?.compactMap(AngleSample.init(row:))
-            ?? []
+            set.angleSeriesJSON.map(AngleSample.series(json:)) ?? []
         if let summary = try? SessionSummary(jsonText: text) {
             return ReportedSet(set: set, summary: summary, angleSeries: series)
         }

@@ -22,6 +22,10 @@ actor LiveConnection {
     /// The patient logged in on the browser that opened the socket, if any.
     private let patient: User?
     private var phase = LiveSocketPhase()
+    /// The last set's finishing (its save and summary), for the shutdown to wait for.
+    private var finishing: Task<Void, Never>?
+    /// The 1001 close was sent (or is being).
+    private var goingAway = false
     private let saves = SaveLog()
     /// The client's address, for the limit of keypoint sets per address.
     private let address: String
@@ -235,9 +239,14 @@ actor LiveConnection {
     private func finish(_ set: LiveSet, seat: LiveSocketPhase.Seat) async {
         release(seat)
         // Saved in a task of its own: a socket's task is cancelled when the server stops, and the save must not be.
-        let (hub, saves) = (hub, saves)
-        let message = await Task { await hub.finish(set, after: saves) }.value
-        if let message { send(.summary(message)) }
+        let (hub, saves, output) = (hub, saves, output)
+        let task = Task {
+            if let message = await hub.finish(set, after: saves) {
+                output(.text(ServerMessage.summary(message).jsonText))
+            }
+        }
+        finishing = task
+        await task.value
     }
 
     /// A held open palm ended the set whose id is `setID`: finish it as `end` does, if it is still the one running.
@@ -252,11 +261,16 @@ actor LiveConnection {
         await finish(set, seat: seat)
     }
 
-    /// The server is shutting down: save the set, say so, close with 1001.
+    /// The server is shutting down: save the set, say so, close with 1001. A set being finished already (its
+    /// socket closing at the same time) is waited for, so that its summary goes before the close.
     func shutDown() async {
-        guard !phase.isClosed else { return }
-        let running = phase.close()
-        if let (set, seat) = running { await finish(set, seat: seat) }
+        guard !goingAway else { return }
+        goingAway = true
+        if let (set, seat) = phase.close() {
+            await finish(set, seat: seat)
+        } else {
+            await finishing?.value
+        }
         output(.close(.goingAway, "server shutting down"))
     }
 }

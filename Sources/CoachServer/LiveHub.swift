@@ -173,14 +173,14 @@ final class LiveHub: Service, Sendable {
         }
         // Hand lengths to a hundredth, degrees to a tenth.
         let scale = set.hands.map { $0.exercise.primary.isDegrees ? 10.0 : 100 } ?? 10
-        let series = JSONValue.array(outcome.series.map { $0.row(scale: scale) })
+        let series = AngleSample.seriesJSON(outcome.series, scale: scale)
         message.message = outcome.problem
         do {
             try await store.close(
                 setID: set.id,
                 summary: outcome.summary,
                 summaryJSON: outcome.json,
-                angleSeriesJSON: series.jsonText,
+                angleSeriesJSON: series,
                 at: Date()
             )
         } catch {

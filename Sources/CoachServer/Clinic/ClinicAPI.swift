@@ -60,20 +60,19 @@ enum ClinicAPI {
         return InvitationResponse(code: code, expiresAt: WireDate.string(expires), link: "/clinic.html#join=\(code)")
     }
 
+    /// A patient's history and progress over the last year: at most 200 sets, practice left out.
     static func overview(
         _ patient: User,
         store: any ClinicStore,
         names: [String: String]
-    ) async throws -> JSONValue {
+    ) async throws -> PatientOverview {
         let (programme, sets, progress) = try await Self.progress(of: patient, days: 365, limit: 5000, store: store)
-        var object = userJSON(patient)
-        for (key, value) in progress.json.objectValue ?? [:] { object[key] = value }
-        object["programme"] = programme.map { programmeJSON($0, names: names) } ?? .null
-        // Practice sets are not the patient's sets (unless kept): not listed.
-        object["sets"] = .array(
-            sets.filter { $0.practice == nil }.prefix(200).map { JSONValue.encoding(SetResponse($0)) }
+        return PatientOverview(
+            patient,
+            progress: ProgressResponse(progress),
+            programme: programme.map { ProgrammeResponse($0, names: names) },
+            sets: sets.filter { $0.practice == nil }.prefix(200).map(SetResponse.init)
         )
-        return .object(object)
     }
 
     /// A patient's current programme, their sets of the last `days` days (newest first) and what they add up to.
@@ -86,23 +85,6 @@ enum ClinicAPI {
         let programme = try await store.programme(patientID: patient.id, version: nil)
         let sets = try await store.sets(patientID: patient.id, since: .now - days * 86400, limit: limit)
         return (programme, sets, PatientProgress(sets: sets, programme: programme, now: .now))
-    }
-
-    /// - Parameter names: the exercises' names by id (``LiveHub/exerciseNames``).
-    static func programmeJSON(_ programme: Programme, names: [String: String]) -> JSONValue {
-        var object = JSONValue.encoding(programme).objectValue ?? [:]
-        object["createdAt"] = .string(ISO8601DateFormatter().string(from: programme.createdAt))
-        object["names"] = .array(
-            programme.items.map { item in .string(names[item.exercise] ?? item.exercise) }
-        )
-        return .object(object)
-    }
-
-    static func userJSON(_ user: User) -> [String: JSONValue] {
-        [
-            "id": .string(user.id), "name": .string(user.name), "role": .string(user.role.rawValue),
-            "joined": .bool(user.login != nil),
-        ]
     }
 
     /// `?from=YYYY-MM-DD&to=YYYY-MM-DD` (days in UTC, `to` included), by default the last 28 days.

@@ -157,20 +157,34 @@ struct LiveSetPlan: Sendable {
         holdSeconds = seconds
     }
 
-    /// The pose-track header of a keypoint set's start message (30 fps unless said).
+    /// The pose-track header line a keypoint set's start message makes: its fields, 30 fps unless said.
+    private struct HeaderLine: Encodable {
+        var format = "pose-track"
+        var version = 1
+        var keypoints: [String]?
+        var width: Int?
+        var height: Int?
+        var dimensions: Int?
+        var fps: Double
+    }
+
+    /// The pose-track header of a keypoint set's start message, checked as a pose-track file's first line is.
     private static func keypointHeader(_ start: StartMessage) throws(LiveProtocolError) -> PoseTrackHeader {
-        var object: [String: JSONValue] = ["format": .string("pose-track"), "version": .number(1)]
-        object["keypoints"] = start.keypoints.map { .array($0.map(JSONValue.string)) }
-        object["width"] = start.width.map { .number(Double($0)) }
-        object["height"] = start.height.map { .number(Double($0)) }
-        object["dimensions"] = start.dimensions.map { .number(Double($0)) }
-        object["fps"] = .number(start.fps ?? 30)
+        let line = HeaderLine(
+            keypoints: start.keypoints,
+            width: start.width,
+            height: start.height,
+            dimensions: start.dimensions,
+            fps: start.fps ?? 30
+        )
         do {
-            return try PoseTrackHeader(json: .object(object))
+            let text = String(decoding: try JSONEncoder().encode(line), as: UTF8.self)
+            return try PoseTrackHeader(line: text)
         } catch {
+            let message = (error as? PoseKitError)?.message ?? "\(error)"
             throw LiveProtocolError(
                 .badMessage,
-                error.message.replacingOccurrences(of: "not a pose-track header", with: "not a keypoint start message")
+                message.replacingOccurrences(of: "not a pose-track header", with: "not a keypoint start message")
             )
         }
     }

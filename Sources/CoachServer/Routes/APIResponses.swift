@@ -3,7 +3,6 @@ import CoachStore
 import Foundation
 import Hummingbird
 import NIOCore
-import PoseKit
 
 // The JSON API's answers as the server's own wire types (never the domain's), encoded by the context's encoder.
 
@@ -172,18 +171,14 @@ struct SetResponse: ResponseEncodable {
     }
 }
 
-/// An answer the clinic still builds as a ``PoseKit/JSONValue`` (a patient's progress, the programme with its
-/// names, the FHIR bundle), written as it is.
-struct JSONValueResponse: ResponseGenerator {
-    var value: JSONValue
-    var contentType = "application/json; charset=utf-8"
+/// A JSON value or `null` (a route whose answer may be nothing, as `GET /api/me/programme` without a programme:
+/// Hummingbird answers a `nil` with 204, the pages expect `null`).
+struct OptionalResponse<Value: Encodable & Sendable>: ResponseEncodable {
+    var value: Value?
 
-    func response(from request: Request, context: some RequestContext) throws -> Response {
-        Response(
-            status: .ok,
-            headers: [.contentType: contentType],
-            body: .init(byteBuffer: ByteBuffer(string: value.jsonText))
-        )
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(value)
     }
 }
 

@@ -2,7 +2,6 @@ import CoachKit
 import CoachStore
 import Foundation
 import Hummingbird
-import PoseKit
 
 /// Logging in and out, joining with an invitation code, and what the logged-in person sees of themselves:
 /// `/api/login`, `/api/logout`, `/api/join`, `/api/me`, `/api/me/programme`.
@@ -89,25 +88,24 @@ struct AccountsController: Sendable {
 
     /// The patient's programme with today's counted sets of each item (as the live set numbers them) and the items
     /// stopped until the therapist has seen a set (pain 7 or more, a safety stop); `null` without a programme.
-    @Sendable func programme(_ request: Request, context: CoachRequestContext) async throws -> JSONValueResponse {
+    @Sendable func programme(
+        _ request: Request,
+        context: CoachRequestContext
+    ) async throws -> OptionalResponse<ProgrammeResponse> {
         let viewer = try context.requireViewer()
         guard let programme = try await store.programme(patientID: viewer.user.id, version: nil) else {
-            return JSONValueResponse(value: .null)
+            return OptionalResponse(value: nil)
         }
-        var object = ClinicAPI.programmeJSON(programme, names: names).objectValue ?? [:]
         let sets = try await store.sets(patientID: viewer.user.id, since: nil, limit: 1000)
-        object["doneToday"] = .array(
-            programme.items.indices.map { index in
-                .number(Double(StopAdvice.setsDoneToday(sets, item: index, version: programme.version)))
+        var response = ProgrammeResponse(programme, names: names)
+        response.doneToday = programme.items.indices.map {
+            StopAdvice.setsDoneToday(sets, item: $0, version: programme.version)
+        }
+        response.stopped = programme.items.map { item in
+            StopAdvice.blocking(sets, exercise: item.exercise).map {
+                StopAdvice.text(for: $0, name: names[item.exercise])
             }
-        )
-        object["stopped"] = .array(
-            programme.items.map { item in
-                StopAdvice.blocking(sets, exercise: item.exercise).map {
-                    JSONValue.string(StopAdvice.text(for: $0, name: names[item.exercise]))
-                } ?? JSONValue.null
-            }
-        )
-        return JSONValueResponse(value: .object(object))
+        }
+        return OptionalResponse(value: response)
     }
 }

@@ -29,9 +29,9 @@ struct PatientsController: Sendable {
 
     /// The therapist's patients: those with a set waiting for the therapist (pain 7 or more, a safety stop)
     /// first, then by name.
-    @Sendable func list(_ request: Request, context: CoachRequestContext) async throws -> JSONValueResponse {
+    @Sendable func list(_ request: Request, context: CoachRequestContext) async throws -> [PatientRow] {
         let viewer = try context.requireViewer()
-        var rows: [(needsReview: Bool, row: JSONValue)] = []
+        var rows: [PatientRow] = []
         for patient in try await store.patients(therapistID: viewer.user.id) {
             let (programme, _, progress) = try await ClinicAPI.progress(
                 of: patient,
@@ -39,14 +39,9 @@ struct PatientsController: Sendable {
                 limit: 2000,
                 store: store
             )
-            let summary = progress.json
-            var row = ClinicAPI.userJSON(patient)
-            for key in ["adherence", "flags", "lastSession", "needsReview"] { row[key] = summary[key] }
-            row["hasProgramme"] = .bool(programme != nil)
-            rows.append((progress.needsReview, .object(row)))
+            rows.append(PatientRow(patient, progress: ProgressResponse(progress), hasProgramme: programme != nil))
         }
-        let ordered = rows.filter { $0.needsReview } + rows.filter { !$0.needsReview }
-        return JSONValueResponse(value: .array(ordered.map { $0.row }))
+        return rows.filter(\.needsReview) + rows.filter { !$0.needsReview }
     }
 
     @Sendable func create(
@@ -85,15 +80,15 @@ struct PatientsController: Sendable {
     }
 
     /// A patient's history and progress (audited when a therapist looks).
-    @Sendable func overview(_ request: Request, context: CoachRequestContext) async throws -> JSONValueResponse {
+    @Sendable func overview(_ request: Request, context: CoachRequestContext) async throws -> PatientOverview {
         let viewer = try context.requireViewer()
         let patient = try await ClinicAPI.patient(context, viewer: viewer, store: store)
         try await ClinicAPI.audit(viewer, patient, "viewed history and progress", store: store)
-        return JSONValueResponse(value: try await ClinicAPI.overview(patient, store: store, names: hub.exerciseNames))
+        return try await ClinicAPI.overview(patient, store: store, names: hub.exerciseNames)
     }
 
     /// A new version of the programme: every item must be an exercise the server can coach, with numbers in range.
-    @Sendable func saveProgramme(_ request: Request, context: CoachRequestContext) async throws -> JSONValueResponse {
+    @Sendable func saveProgramme(_ request: Request, context: CoachRequestContext) async throws -> ProgrammeResponse {
         let viewer = try context.requireViewer()
         let patient = try await ClinicAPI.patient(context, viewer: viewer, store: store)
         let (daysPerWeek, items) = try await request.decode(as: ProgrammeRequest.self, context: context).validated()
@@ -108,7 +103,7 @@ struct PatientsController: Sendable {
             Programme(patientID: patient.id, items: items, daysPerWeek: daysPerWeek, createdBy: viewer.user.id)
         )
         try await ClinicAPI.audit(viewer, patient, "changed the programme (version \(saved.version))", store: store)
-        return JSONValueResponse(value: ClinicAPI.programmeJSON(saved, names: hub.exerciseNames))
+        return ProgrammeResponse(saved, names: hub.exerciseNames)
     }
 
     @Sendable func auditLog(_ request: Request, context: CoachRequestContext) async throws -> [AuditEntryResponse] {

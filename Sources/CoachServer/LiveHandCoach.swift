@@ -219,33 +219,73 @@ extension ServerMessage.Frame {
         coach: LiveHandCoach,
         prescribedReps: Int?
     ) {
+        var events: [LiveEvent] = step.newCues.map { .cue(kind: $0.kind, text: $0.text, seconds: $0.seconds) }
+        if let repetition = step.repetition { events.append(.handRep(repetition)) }
+        if let command = step.command { events.append(.gesture(command: command)) }
+        self.init(
+            id: id,
+            t: seconds,
+            dropped: dropped,
+            serverMs: (serverMilliseconds * 10).rounded() / 10,
+            pose: nil,
+            hands: step.hands.enumerated().map { Hand($1, index: $0, step: step) },
+            gesture: Gesture(step),
+            state: LiveState(step, coach: coach, prescribedReps: prescribedReps),
+            events: events
+        )
+    }
+}
+
+extension ServerMessage.Frame.Hand {
+    /// A hand found: its side, whether it is the coached one and the one the gestures are read from, its keypoints
+    /// `[x, y, c]` to a tenth of a pixel.
+    init(_ hand: HandPose, index: Int, step: LiveHandCoach.Step) {
+        var joints: [String: [Double]] = [:]
+        for joint in HandJoint.allCases {
+            let k = hand[joint]
+            guard k.confidence > 0, k.x.isFinite, k.y.isFinite else { continue }
+            joints[joint.name] = [
+                (k.x * 10).rounded() / 10, (k.y * 10).rounded() / 10, (k.confidence * 100).rounded() / 100,
+            ]
+        }
+        self.init(
+            side: hand.chirality.rawValue,
+            coached: index == step.coached,
+            gesture: index == step.gestureHand,
+            keypoints: joints
+        )
+    }
+}
+
+extension ServerMessage.Frame.Gesture {
+    /// The gesture state a frame left: the open palm's evidence, else the pinch's.
+    init(_ step: LiveHandCoach.Step) {
+        let state =
+            if step.openPalm {
+                "openPalm"
+            } else {
+                switch step.pinch {
+                case .possiblePinch: "possiblePinch"
+                case .pinched: "pinched"
+                case .unknown, .apart, .possibleApart: "none"
+                }
+            }
+        self.init(
+            state: state,
+            pinch: step.pinch.rawValue,
+            hand: step.gestureHand,
+            set: step.setState,
+            command: step.command,
+            hint: LiveHandCoach.gestureHint(step.setState)
+        )
+    }
+}
+
+extension LiveState {
+    /// A hand set's state after a frame: the body state's fields from the hand coach, `hand: true`.
+    init(_ step: LiveHandCoach.Step, coach: LiveHandCoach, prescribedReps: Int?) {
         let exercise = coach.exercise
-        let rounded = { (x: Double?, scale: Double) in LiveState.rounded(x, scale) }
-        let hands = step.hands.enumerated().map { index, hand in
-            var joints: [String: [Double]] = [:]
-            for joint in HandJoint.allCases {
-                let k = hand[joint]
-                guard k.confidence > 0, k.x.isFinite, k.y.isFinite else { continue }
-                joints[joint.name] = [rounded(k.x, 10) ?? 0, rounded(k.y, 10) ?? 0, rounded(k.confidence, 100) ?? 0]
-            }
-            return Hand(
-                side: hand.chirality.rawValue,
-                coached: index == step.coached,
-                gesture: index == step.gestureHand,
-                keypoints: joints
-            )
-        }
-        let gestureState: String
-        if step.openPalm {
-            gestureState = "openPalm"
-        } else {
-            switch step.pinch {
-            case .possiblePinch: gestureState = "possiblePinch"
-            case .pinched: gestureState = "pinched"
-            case .unknown, .apart, .possibleApart: gestureState = "none"
-            }
-        }
-        let state = LiveState(
+        self.init(
             hand: true,
             exercise: exercise.id,
             exerciseName: exercise.name,
@@ -254,42 +294,20 @@ extension ServerMessage.Frame {
             reps: step.snapshot?.reps ?? coach.reps,
             provisionalReps: 0,
             prescribedReps: prescribedReps,
-            angle: rounded(step.snapshot?.value, exercise.primary.isDegrees ? 10 : 100),
+            angle: Self.rounded(step.snapshot?.value, exercise.primary.isDegrees ? 10 : 100),
             angleKind: exercise.primary.rawValue,
             angleName: exercise.primary.displayName,
             angleUnit: exercise.primary.isDegrees ? "°" : "",
             angleJoint: nil,
             side: nil,
             target: exercise.target.map { [$0.min, $0.max] },
-            rangeOfMotion: step.setState == .running ? rounded(step.snapshot?.progress, 100) : nil,
+            rangeOfMotion: step.setState == .running ? Self.rounded(step.snapshot?.progress, 100) : nil,
             cue: step.cue?.text,
             cueKind: step.cue?.kind,
             warning: nil,
             setup: coach.setUpLine(step),
             hold: nil,
             peakHold: nil
-        )
-        var events: [LiveEvent] = step.newCues.map { .cue(kind: $0.kind, text: $0.text, seconds: $0.seconds) }
-        if let repetition = step.repetition { events.append(.handRep(repetition)) }
-        if let command = step.command { events.append(.gesture(command: command)) }
-        let gesture = Gesture(
-            state: gestureState,
-            pinch: step.pinch.rawValue,
-            hand: step.gestureHand,
-            set: step.setState,
-            command: step.command,
-            hint: LiveHandCoach.gestureHint(step.setState)
-        )
-        self.init(
-            id: id,
-            t: seconds,
-            dropped: dropped,
-            serverMs: (serverMilliseconds * 10).rounded() / 10,
-            pose: nil,
-            hands: hands,
-            gesture: gesture,
-            state: state,
-            events: events
         )
     }
 }

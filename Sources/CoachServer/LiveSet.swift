@@ -2,11 +2,16 @@ import CoachKit
 import CoachStore
 import Foundation
 import PoseKit
+import Synchronization
 
 /// One set coached live: the `CoachingSession` fed with the frames of one socket, and what it needs to see
 /// them (a pose estimator that tracks this person, for camera frames; a pose-track frame decoder, for keypoint
 /// frames). Camera frames wait in a one-frame slot for the ``InferencePool``; keypoint frames are coached at
 /// once on the socket's task. Either way one frame is coached at a time, in the order sent.
+///
+/// `@unchecked Sendable`: the coaching state (the session, the estimator, the series) is touched by one inference
+/// worker, or the socket's task for keypoint frames, at a time (``InferencePool`` runs a set on one worker at
+/// once); the slot and counters the socket's task and the workers share are under a `Mutex`.
 final class LiveSet: FrameQueueing, @unchecked Sendable {
     typealias Input = LiveInput
 
@@ -44,13 +49,17 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
     /// Called with each repetition as it completes (to save it).
     private let completed: @Sendable (Repetition) -> Void
 
-    // The waiting slot and the counters: under `lock`.
-    private let lock = NSLock()
-    private var waiting: CameraFrame?
-    private var dropped = 0
-    private var lastSentSeconds = -Double.infinity
-    private var ended = false
-    private var finishClaimed = false
+    /// The waiting slot and the counters, shared by the socket's task and the workers.
+    private struct Slot {
+        var waiting: CameraFrame?
+        var dropped = 0
+        /// The capture time of the last frame offered.
+        var lastSentSeconds: Double?
+        var ended = false
+        var finishClaimed = false
+    }
+
+    private let slot = Mutex(Slot())
 
     // The coaching state: touched by one worker (or the socket's task) at a time.
     private var coach: CoachingSession?
@@ -115,35 +124,30 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
     ///
     /// - Returns: an error message for the client when the frame is refused, else `nil`.
     func offer(_ frame: CameraFrame) -> String? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !ended else { return nil }
-        guard frame.seconds >= lastSentSeconds else {
-            return
-                "frame \(frame.id) was captured at \(frame.seconds) s, before the previous frame (\(lastSentSeconds) s); "
-                + "capture times must not go back"
+        slot.withLock { slot in
+            guard !slot.ended else { return nil }
+            if let last = slot.lastSentSeconds, frame.seconds < last {
+                return "frame \(frame.id) was captured at \(frame.seconds) s, before the previous frame (\(last) s); "
+                    + "capture times must not go back"
+            }
+            slot.lastSentSeconds = frame.seconds
+            if slot.waiting != nil { slot.dropped += 1 }
+            slot.waiting = frame
+            return nil
         }
-        lastSentSeconds = frame.seconds
-        if waiting != nil { dropped += 1 }
-        waiting = frame
-        return nil
     }
 
-    var hasWaitingFrame: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return waiting != nil
-    }
+    var hasWaitingFrame: Bool { slot.withLock { $0.waiting != nil } }
 
     @discardableResult func processWaitingFrame() -> Bool {
-        lock.lock()
-        let frame = waiting
-        waiting = nil
-        lock.unlock()
+        let frame = slot.withLock { slot in
+            defer { slot.waiting = nil }
+            return slot.waiting
+        }
         guard let frame else { return false }
         if let hands {
             let answer = hands.coach(frame, dropped: droppedFrames, prescribedReps: prescribedReps)
-            if let message = answer.message, !lock.withLock({ ended }) { send(message) }
+            if let message = answer.message, !slot.withLock({ $0.ended }) { send(message) }
             if let repetition = answer.repetition { completed(repetition) }
             if answer.ended { gestureEnded() }
             return true
@@ -217,10 +221,7 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
         {
             series.append(AngleSample(seconds: frame.seconds, degrees: degrees))
         }
-        lock.lock()
-        let droppedSoFar = dropped
-        let isEnded = ended
-        lock.unlock()
+        let (droppedSoFar, isEnded) = slot.withLock { ($0.dropped, $0.ended) }
         guard !isEnded else {
             // The set's end sends them (with the summary), so that the events sent still fold to its repetitions;
             // they are saved now, as they would have been (the summary's save replaces them all).
@@ -262,19 +263,19 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
 
     /// Whether the caller is the one to finish and save the set (its socket, or the shutdown's sweep): `true` once.
     func claimFinish() -> Bool {
-        lock.withLock {
-            defer { finishClaimed = true }
-            return !finishClaimed
+        slot.withLock { slot in
+            defer { slot.finishClaimed = true }
+            return !slot.finishClaimed
         }
     }
 
     /// Stops taking frames: the one waiting is dropped; one being processed finishes.
     func stop() {
-        lock.lock()
-        ended = true
-        if waiting != nil { dropped += 1 }
-        waiting = nil
-        lock.unlock()
+        slot.withLock { slot in
+            slot.ended = true
+            if slot.waiting != nil { slot.dropped += 1 }
+            slot.waiting = nil
+        }
     }
 
     /// Gives the estimator back for another session, once ``stop()`` was called and no worker is on the set.
@@ -316,9 +317,5 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
         return (events, summary, json, series, problem)
     }
 
-    var droppedFrames: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return dropped
-    }
+    var droppedFrames: Int { slot.withLock { $0.dropped } }
 }

@@ -68,10 +68,13 @@ let package = Package(
             dependencies: ["PoseKit", "CoachKit", "CCairo", "CTurboJPEG"],
             swiftSettings: swiftSettings
         ),
+        // The store's port: the `ClinicStore` protocol and its records, without the database drivers.
+        .target(name: "CoachStore", dependencies: ["CoachKit"], swiftSettings: swiftSettings),
+        // The store's adapters: SQLite (GRDB) and PostgreSQL (PostgresNIO).
         .target(
-            name: "CoachStore",
+            name: "CoachDatabase",
             dependencies: [
-                "CoachKit", .product(name: "GRDB", package: "GRDB.swift"),
+                "CoachKit", "CoachStore", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
@@ -102,7 +105,7 @@ let package = Package(
         .executableTarget(
             name: "ptcoach",
             dependencies: [
-                "PoseKit", "CoachKit", "PoseEstimation", "MediaIO", "CoachStore", "CoachServer",
+                "PoseKit", "CoachKit", "PoseEstimation", "MediaIO", "CoachStore", "CoachDatabase", "CoachServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -140,7 +143,7 @@ let package = Package(
         .testTarget(
             name: "CoachStoreTests",
             dependencies: [
-                "CoachStore", "CoachKit", "CoachTestSupport",
+                "CoachStore", "CoachDatabase", "CoachKit", "CoachTestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings
@@ -148,7 +151,7 @@ let package = Package(
         .testTarget(
             name: "CoachServerTests",
             dependencies: [
-                "CoachServer", "CoachStore", "CoachKit", "PoseKit", "CoachTestSupport",
+                "CoachServer", "CoachStore", "CoachDatabase", "CoachKit", "PoseKit", "CoachTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),

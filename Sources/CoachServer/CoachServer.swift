@@ -72,6 +72,24 @@ public enum CoachServer {
             makeHandEstimator: makeHandEstimator,
             logger: logger
         )
+        let router = try buildRouter(hub: hub, reports: reports, logger: logger)
+        let application = try buildApplication(
+            router: router,
+            hub: hub,
+            logger: logger,
+            onServerRunning: onServerRunning
+        )
+        return (application, LiveShutdown(hub: hub))
+    }
+
+    /// The one place the routes are wired: the pages and sample videos, the JSON API, the live socket, and the
+    /// middlewares every answer goes through.
+    static func buildRouter(
+        hub: LiveHub,
+        reports: any ReportRendering,
+        logger: Logger
+    ) throws -> Router<CoachRequestContext> {
+        let configuration = hub.configuration
         let router = Router(context: CoachRequestContext.self)
         router.middlewares.add(LogRequestsMiddleware(.debug))
         router.middlewares.add(ResponseHeadersMiddleware())
@@ -84,65 +102,25 @@ public enum CoachServer {
             router.middlewares.add(FileMiddleware(samples.directory, urlBasePath: "/samples", logger: logger))
         }
         let auth = ClinicAuth(
-            store: store,
+            store: hub.store,
             bcryptCost: configuration.bcryptCost,
             secureCookies: configuration.tlsCertificate != nil
         )
         addAPI(to: router, hub: hub, samples: samples, reports: reports, auth: auth)
-        ClinicAPI.add(to: router, hub: hub, auth: auth, reports: reports)
-        let maxMessage = configuration.maxFrameBytes + (64 << 10)
-        router.ws(
-            "/live",
-            shouldUpgrade: { request, _ in
-                try checkOrigin(request)
-                return .upgrade([:])
-            },
-            onUpgrade: { inbound, outbound, context in
-                let outbox = LiveOutbox()
-                // A patient logged in on this browser: their sets are saved as theirs and can follow the programme.
-                let patient = try? await auth.viewer(context.request).map(\.user).flatMap {
-                    $0.role == .patient ? $0 : nil
-                }
-                let address = context.requestContext.remoteAddress?.ipAddress ?? "unknown"
-                let connection = LiveConnection(hub: hub, patient: patient, address: address, logger: context.logger) {
-                    outbox.send($0)
-                }
-                hub.register(connection)
-                defer { hub.unregister(connection) }
-                await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask {
-                        // A writer that has stopped (socket gone) must not leave the reader waiting for room.
-                        defer { outbox.finish() }
-                        for await item in outbox.messages {
-                            defer { outbox.written() }
-                            switch item {
-                            case .text(let text):
-                                try await outbound.write(.text(text))
-                            case .close(let code, let reason):
-                                try await outbound.close(code, reason: reason)
-                                return
-                            }
-                        }
-                    }
-                    await withGracefulShutdownHandler {
-                        do {
-                            for try await message in inbound.messages(maxSize: maxMessage) {
-                                guard await connection.handle(message) else { break }
-                                await outbox.waitForRoom()
-                            }
-                        } catch {
-                            context.logger.info("live: socket ended: \(error)")
-                        }
-                    } onGracefulShutdown: {
-                        Task { await connection.shutDown() }
-                    }
-                    await connection.finish()
-                    outbox.finish()
-                    _ = try? await group.next()
-                    group.cancelAll()
-                }
-            }
-        )
+        addLiveSocket(to: router, hub: hub, auth: auth, maxMessage: configuration.maxMessageBytes)
+        return router
+    }
+
+    /// The HTTP server around `router`: HTTP/1 with the WebSocket upgrade, TLS when configured, inside the guards
+    /// of docs/server.md.
+    static func buildApplication(
+        router: Router<CoachRequestContext>,
+        hub: LiveHub,
+        logger: Logger,
+        onServerRunning: @escaping @Sendable (_ port: Int) async -> Void
+    ) throws -> some ApplicationProtocol {
+        let configuration = hub.configuration
+        let maxMessage = configuration.maxMessageBytes
         var tls: TLSConfiguration?
         if let certificate = configuration.tlsCertificate, let key = configuration.tlsKey {
             do {
@@ -194,7 +172,7 @@ public enum CoachServer {
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger
         )
-        return (application, LiveShutdown(hub: hub))
+        return application
     }
 
     /// Whether a request comes from this server's own pages. A browser may open the live socket only from them
@@ -220,6 +198,8 @@ public enum CoachServer {
 
     // MARK: - API
 
+    /// The JSON API: one controller per resource, under `/api`, each route reading who is logged in from the
+    /// context (``ViewerMiddleware``; ``RequireViewer`` where a login or a role is needed).
     private static func addAPI(
         to router: Router<CoachRequestContext>,
         hub: LiveHub,
@@ -227,85 +207,13 @@ public enum CoachServer {
         reports: any ReportRendering,
         auth: ClinicAuth
     ) {
-        let library = hub.library
-        router.get("/health") { _, _ in
-            json(.object(["status": .string("ok"), "sessions": .number(Double(hub.openSets))]))
-        }
-        router.get("/api/exercises") { _, _ in
-            var list: [JSONValue] = library.map { e in
-                .object([
-                    "id": .string(e.id), "name": .string(e.name), "view": .string(e.view.rawValue),
-                    "kind": .string(e.isHold ? "hold" : "reps"), "summary": .string(e.summary),
-                    "primary": .string(e.primaryAngle.rawValue), "handsOverhead": .bool(e.raisesHandsOverhead),
-                ])
-            }
-            // The hand exercises, marked "hand": true, when the server has the hand model.
-            let hands = hub.handEstimators == nil ? [] : hub.handLibrary
-            list += hands.map { e in
-                .object([
-                    "id": .string(e.id), "name": .string(e.name), "view": .string(e.view.rawValue),
-                    "kind": .string("reps"), "summary": .string(e.summary), "primary": .string(e.primary.rawValue),
-                    "hand": .bool(true),
-                ])
-            }
-            return json(.array(list))
-        }
-        router.get("/api/samples") { _, _ in
-            json(.array((samples?.list ?? []).map(\.json)))
-        }
-        router.get("/api/sessions") { request, _ in
-            // Your own sets (a patient), or your patients' (a therapist); sets coached without logging in are
-            // listed to nobody.
-            let viewer = try await auth.require(request)
-            let limit = request.uri.queryParameters.get("limit", as: Int.self).map { min(max($0, 1), 1000) } ?? 50
-            var sets: [SetRecord] = []
-            let patients =
-                viewer.user.role == .patient
-                ? [viewer.user] : try await hub.store.patients(therapistID: viewer.user.id)
-            for patient in patients {
-                // Practice sets (a sample video, or not from the programme and not kept) are not the patient's.
-                sets += try await hub.store.sets(patientID: patient.id, since: nil, limit: limit)
-                    .filter { $0.practice == nil }
-            }
-            sets = Array(sets.sorted { $0.startedAt > $1.startedAt }.prefix(limit))
-            return json(.array(sets.map { .object(setJSON($0)) }))
-        }
-        router.get("/api/sessions/:id") { request, context in
-            let set = try await savedSet(request, context, hub: hub, auth: auth)
-            var object = setJSON(set)
-            if let text = set.summaryJSON, let summary = try? JSONValue.parse(text) {
-                object["summary"] = summary
-            } else {
-                // Still open, or interrupted: the repetitions saved so far.
-                let repetitions = try await hub.store.repetitions(setID: set.id)
-                object["repetitions"] = LiveMessage.codable(repetitions)
-            }
-            return json(.object(object))
-        }
-        router.get("/api/sessions/:id/:report") { request, context in
-            let set = try await savedSet(request, context, hub: hub, auth: auth)
-            let name = context.parameters.get("report") ?? ""
-            guard let format = ["report.html": "html", "report.pdf": "pdf"][name] else {
-                throw HTTPError(.notFound, message: "no such report: use report.html or report.pdf")
-            }
-            guard let reported = reportedSet(set) else {
-                throw HTTPError(
-                    .conflict,
-                    message: "this set has no summary yet (still running, or nobody was coached)"
-                )
-            }
-            let bytes = try report(
-                [reported],
-                reports: reports,
-                format: format,
-                title: setTitle(reported, library: hub.library)
-            )
-            return Response(
-                status: .ok,
-                headers: [.contentType: format == "pdf" ? "application/pdf" : "text/html; charset=utf-8"],
-                body: .init(byteBuffer: ByteBuffer(bytes: bytes))
-            )
-        }
+        let library = LibraryController(hub: hub, samples: samples)
+        router.get("/health", use: library.health)
+        let api = router.group("/api").add(middleware: ViewerMiddleware(auth: auth))
+        api.addRoutes(library.endpoints)
+        api.addRoutes(AccountsController(auth: auth, store: hub.store, names: hub.exerciseNames).endpoints)
+        api.addRoutes(PatientsController(hub: hub, reports: reports).endpoints, atPath: "/patients")
+        api.addRoutes(SessionsController(hub: hub, reports: reports).endpoints, atPath: "/sessions")
     }
 
     /// A saved set with its summary and angle series, or `nil` when it has no summary (running, nobody coached). A
@@ -313,8 +221,7 @@ public enum CoachServer {
     static func reportedSet(_ set: SetRecord) -> ReportedSet? {
         guard let text = set.summaryJSON, text != "null" else { return nil }
         let series =
-            set.angleSeriesJSON.flatMap { try? JSONValue.parse($0) }?.arrayValue?.compactMap(AngleSample.init(row:))
-            ?? []
+            set.angleSeriesJSON.map(AngleSample.series(json:)) ?? []
         if let summary = try? SessionSummary(jsonText: text) {
             return ReportedSet(set: set, summary: summary, angleSeries: series)
         }
@@ -344,78 +251,14 @@ public enum CoachServer {
     static func report(
         _ sets: [ReportedSet],
         reports: any ReportRendering,
-        format: String,
+        format: ReportFormat,
         title: (title: String, subtitle: String)
     ) throws -> [UInt8] {
         do {
-            return try reports.report(sets, title: title.title, subtitle: title.subtitle, format: format)
+            return try reports.report(sets, title: title.title, subtitle: title.subtitle, format: format.rawValue)
         } catch {
             throw HTTPError(.internalServerError, message: "the report could not be written: \(error)")
         }
-    }
-
-    private static func savedSet(
-        _ request: Request,
-        _ context: CoachRequestContext,
-        hub: LiveHub,
-        auth: ClinicAuth
-    ) async throws -> SetRecord {
-        let id = context.parameters.get("id") ?? ""
-        let viewer = try await auth.viewer(request)
-        guard let set = try await hub.store.set(id: id),
-            try await ClinicAPI.canRead(set, viewer: viewer, store: hub.store)
-        else {
-            throw HTTPError(.notFound, message: "no saved set \(id) of yours; GET /api/sessions lists them")
-        }
-        if let viewer, let patient = set.patientID, patient != viewer.user.id {
-            try await hub.store.record(
-                AuditEntry(
-                    actorID: viewer.user.id,
-                    actorName: viewer.user.name,
-                    patientID: patient,
-                    action: "opened set \(set.id)"
-                )
-            )
-        }
-        return set
-    }
-
-    static func setJSON(_ set: SetRecord) -> [String: JSONValue] {
-        func optional(_ x: String?) -> JSONValue { x.map(JSONValue.string) ?? .null }
-        let formatter = ISO8601DateFormatter()
-        return [
-            "id": .string(set.id), "startedAt": .string(formatter.string(from: set.startedAt)),
-            "endedAt": optional(set.endedAt.map(formatter.string(from:))), "input": .string(set.input),
-            "exercise": optional(set.exercise), "exerciseName": optional(set.exerciseName),
-            "prescribedReps": set.prescribedReps.map { .number(Double($0)) } ?? .null,
-            "prescribedHoldSeconds": set.prescribedHoldSeconds.map(JSONValue.number) ?? .null,
-            "reps": .number(Double(set.reps)), "status": .string(set.status.rawValue),
-            "programmeItem": set.programmeItem.map { .number(Double($0)) } ?? .null,
-            "setNumber": set.setNumber.map { .number(Double($0)) } ?? .null,
-            "pain": set.pain.map { .number(Double($0)) } ?? .null,
-            "difficulty": set.difficulty.map { .number(Double($0)) } ?? .null,
-            "peakAngle": set.peakAngle.map(JSONValue.number) ?? .null,
-            "safetyWarnings": .number(Double(set.safetyWarnings)),
-            "practice": set.practice.map { .string($0.rawValue) } ?? .null,
-            "programmeVersion": set.programmeVersion.map { .number(Double($0)) } ?? .null,
-            "prescription": set.prescription.map { LiveMessage.codable($0) } ?? .null,
-            "stop": set.stopReason.map(JSONValue.string) ?? .null,
-            "reviewedAt": optional(set.reviewedAt.map(formatter.string(from:))),
-            "report": set.summaryJSON == nil || set.summaryJSON == "null"
-                ? .null
-                : .object([
-                    "html": .string("/api/sessions/\(set.id)/report.html"),
-                    "pdf": .string("/api/sessions/\(set.id)/report.pdf"),
-                ]),
-        ]
-    }
-
-    private static func json(_ value: JSONValue) -> Response {
-        Response(
-            status: .ok,
-            headers: [.contentType: "application/json; charset=utf-8"],
-            body: .init(byteBuffer: ByteBuffer(string: value.jsonText))
-        )
     }
 }
 
@@ -435,13 +278,6 @@ struct SampleVideos: Sendable {
         var path: String
         var exercise: String
         var reps: Int?
-
-        var json: JSONValue {
-            .object([
-                "name": .string(name), "url": .string("/samples/" + path), "exercise": .string(exercise),
-                "reps": reps.map { .number(Double($0)) } ?? .null,
-            ])
-        }
     }
 
     let directory: String

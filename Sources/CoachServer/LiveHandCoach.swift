@@ -58,20 +58,22 @@ final class LiveHandCoach: @unchecked Sendable {
             let step = ingest(found.frame, width: found.width, height: found.height)
             let elapsed = ContinuousClock.now - frame.received
             let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
-            let message = LiveMessage.handFrame(
-                id: frame.id,
-                seconds: frame.seconds,
-                dropped: dropped,
-                serverMilliseconds: milliseconds,
-                step: step,
-                coach: self,
-                prescribedReps: prescribedReps
-            )
+            let message = ServerMessage.frame(
+                .init(
+                    id: frame.id,
+                    seconds: frame.seconds,
+                    dropped: dropped,
+                    serverMilliseconds: milliseconds,
+                    step: step,
+                    coach: self,
+                    prescribedReps: prescribedReps
+                )
+            ).jsonText
             let repetition = step.repetition.map { Repetition($0, exercise: exercise.id, measure: exercise.primary) }
             return (message, before != .ended && control.setState == .ended, repetition)
         } catch {
-            let code = error.kind == .badImage ? "bad-frame" : "hand-model"
-            return (LiveMessage.error(code, "frame \(frame.id): \(error.message)"), false, nil)
+            let code: LiveProtocolError.Code = error.kind == .badImage ? .badFrame : .handModel
+            return (ServerMessage.error(.init(code, "frame \(frame.id): \(error.message)")).jsonText, false, nil)
         }
     }
 
@@ -206,9 +208,9 @@ final class LiveHandCoach: @unchecked Sendable {
     }
 }
 
-extension LiveMessage {
+extension ServerMessage.Frame {
     /// The answer to one frame of a hand set: the hands, the coach's state and the gesture state.
-    static func handFrame(
+    init(
         id: Int,
         seconds: Double,
         dropped: Int,
@@ -216,74 +218,97 @@ extension LiveMessage {
         step: LiveHandCoach.Step,
         coach: LiveHandCoach,
         prescribedReps: Int?
-    ) -> String {
-        func number(_ x: Double?, _ scale: Double = 10) -> JSONValue {
-            guard let x, x.isFinite else { return .null }
-            return .number((x * scale).rounded() / scale)
+    ) {
+        var events: [LiveEvent] = step.newCues.map { .cue(kind: $0.kind, text: $0.text, seconds: $0.seconds) }
+        if let repetition = step.repetition { events.append(.handRep(repetition)) }
+        if let command = step.command { events.append(.gesture(command: command)) }
+        self.init(
+            id: id,
+            t: seconds,
+            dropped: dropped,
+            serverMs: (serverMilliseconds * 10).rounded() / 10,
+            pose: nil,
+            hands: step.hands.enumerated().map { Hand($1, index: $0, step: step) },
+            gesture: Gesture(step),
+            state: LiveState(step, coach: coach, prescribedReps: prescribedReps),
+            events: events
+        )
+    }
+}
+
+extension ServerMessage.Frame.Hand {
+    /// A hand found: its side, whether it is the coached one and the one the gestures are read from, its keypoints
+    /// `[x, y, c]` to a tenth of a pixel.
+    init(_ hand: HandPose, index: Int, step: LiveHandCoach.Step) {
+        var joints: [String: [Double]] = [:]
+        for joint in HandJoint.allCases {
+            let k = hand[joint]
+            guard k.confidence > 0, k.x.isFinite, k.y.isFinite else { continue }
+            joints[joint.name] = [
+                (k.x * 10).rounded() / 10, (k.y * 10).rounded() / 10, (k.confidence * 100).rounded() / 100,
+            ]
         }
+        self.init(
+            side: hand.chirality.rawValue,
+            coached: index == step.coached,
+            gesture: index == step.gestureHand,
+            keypoints: joints
+        )
+    }
+}
+
+extension ServerMessage.Frame.Gesture {
+    /// The gesture state a frame left: the open palm's evidence, else the pinch's.
+    init(_ step: LiveHandCoach.Step) {
+        let state =
+            if step.openPalm {
+                "openPalm"
+            } else {
+                switch step.pinch {
+                case .possiblePinch: "possiblePinch"
+                case .pinched: "pinched"
+                case .unknown, .apart, .possibleApart: "none"
+                }
+            }
+        self.init(
+            state: state,
+            pinch: step.pinch.rawValue,
+            hand: step.gestureHand,
+            set: step.setState,
+            command: step.command,
+            hint: LiveHandCoach.gestureHint(step.setState)
+        )
+    }
+}
+
+extension LiveState {
+    /// A hand set's state after a frame: the body state's fields from the hand coach, `hand: true`.
+    init(_ step: LiveHandCoach.Step, coach: LiveHandCoach, prescribedReps: Int?) {
         let exercise = coach.exercise
-        let hands = step.hands.enumerated().map { index, hand -> JSONValue in
-            var joints: [String: JSONValue] = [:]
-            for joint in HandJoint.allCases {
-                let k = hand[joint]
-                guard k.confidence > 0, k.x.isFinite, k.y.isFinite else { continue }
-                joints[joint.name] = .array([number(k.x), number(k.y), number(k.confidence, 100)])
-            }
-            return .object([
-                "side": .string(hand.chirality.rawValue), "coached": .bool(index == step.coached),
-                "gesture": .bool(index == step.gestureHand), "keypoints": .object(joints),
-            ])
-        }
-        let gestureState: String
-        if step.openPalm {
-            gestureState = "openPalm"
-        } else {
-            switch step.pinch {
-            case .possiblePinch: gestureState = "possiblePinch"
-            case .pinched: gestureState = "pinched"
-            case .unknown, .apart, .possibleApart: gestureState = "none"
-            }
-        }
-        let state: [String: JSONValue] = [
-            "hand": .bool(true),
-            "exercise": .string(exercise.id), "exerciseName": .string(exercise.name),
-            "confidence": .null, "recognition": .string("exercise"),
-            "reps": .number(Double(step.snapshot?.reps ?? coach.reps)), "provisionalReps": .number(0),
-            "prescribedReps": prescribedReps.map { .number(Double($0)) } ?? .null,
-            "angle": number(step.snapshot?.value, exercise.primary.isDegrees ? 10 : 100),
-            "angleKind": .string(exercise.primary.rawValue), "angleName": .string(exercise.primary.displayName),
-            "angleUnit": .string(exercise.primary.isDegrees ? "°" : ""), "angleJoint": .null, "side": .null,
-            "target": exercise.target.map { .array([.number($0.min), .number($0.max)]) } ?? .null,
-            "rangeOfMotion": step.setState == .running ? number(step.snapshot?.progress, 100) : .null,
-            "cue": step.cue.map { .string($0.text) } ?? .null,
-            "cueKind": step.cue.map { .string($0.kind.rawValue) } ?? .null,
-            "warning": .null, "setup": coach.setUpLine(step).map(JSONValue.string) ?? .null,
-            "hold": .null, "peakHold": .null,
-        ]
-        var events: [JSONValue] = step.newCues.map {
-            .object([
-                "type": .string("cue"), "kind": .string($0.kind.rawValue), "text": .string($0.text),
-                "seconds": .number($0.seconds),
-            ])
-        }
-        if let repetition = step.repetition {
-            events.append(.object(["type": .string("handRep"), "repetition": codable(repetition)]))
-        }
-        if let command = step.command {
-            events.append(.object(["type": .string("gesture"), "command": .string(command.rawValue)]))
-        }
-        return JSONValue.object([
-            "type": .string("frame"), "id": .number(Double(id)), "t": .number(seconds),
-            "dropped": .number(Double(dropped)), "serverMs": .number((serverMilliseconds * 10).rounded() / 10),
-            "pose": .null, "hands": .array(hands), "state": .object(state),
-            "gesture": .object([
-                "state": .string(gestureState), "pinch": .string(step.pinch.rawValue),
-                "hand": step.gestureHand.map { .number(Double($0)) } ?? .null,
-                "set": .string(step.setState.rawValue),
-                "command": step.command.map { .string($0.rawValue) } ?? .null,
-                "hint": .string(LiveHandCoach.gestureHint(step.setState)),
-            ]),
-            "events": .array(events),
-        ]).jsonText
+        self.init(
+            hand: true,
+            exercise: exercise.id,
+            exerciseName: exercise.name,
+            confidence: nil,
+            recognition: "exercise",
+            unsure: nil,
+            reps: step.snapshot?.reps ?? coach.reps,
+            provisionalReps: 0,
+            prescribedReps: prescribedReps,
+            angle: Self.rounded(step.snapshot?.value, exercise.primary.isDegrees ? 10 : 100),
+            angleKind: exercise.primary.rawValue,
+            angleName: exercise.primary.displayName,
+            angleUnit: exercise.primary.isDegrees ? "°" : "",
+            angleJoint: nil,
+            side: nil,
+            target: exercise.target.map { [$0.min, $0.max] },
+            rangeOfMotion: step.setState == .running ? Self.rounded(step.snapshot?.progress, 100) : nil,
+            cue: step.cue?.text,
+            cueKind: step.cue?.kind,
+            warning: nil,
+            setup: coach.setUpLine(step),
+            hold: nil,
+            peakHold: nil
+        )
     }
 }

@@ -4,10 +4,11 @@ import Foundation
 import Logging
 import PoseKit
 import ServiceLifecycle
+import Synchronization
 
 /// What every live connection shares: the inference workers, the store, the library and the session limit.
 /// As a service it outlives the HTTP server at shutdown: sets still open then are finished and saved.
-final class LiveHub: Service, @unchecked Sendable {
+final class LiveHub: Service, Sendable {
     let configuration: CoachServerConfiguration
     let library: [ExerciseDefinition]
     let store: any ClinicStore
@@ -21,12 +22,16 @@ final class LiveHub: Service, @unchecked Sendable {
     /// The names of the body and hand exercises, by id.
     let exerciseNames: [String: String]
 
-    private let lock = NSLock()
-    private var cameraSeats = 0
-    /// Keypoint sets open, by the client's address.
-    private var keypointSeats: [String: Int] = [:]
-    private var open: [ObjectIdentifier: LiveSet] = [:]
-    private var connections: [ObjectIdentifier: LiveConnection] = [:]
+    /// The seats taken, the sets open and the sockets connected.
+    private struct State {
+        var cameraSeats = 0
+        /// Keypoint sets open, by the client's address.
+        var keypointSeats: [String: Int] = [:]
+        var open: [ObjectIdentifier: LiveSet] = [:]
+        var connections: [ObjectIdentifier: LiveConnection] = [:]
+    }
+
+    private let state = Mutex(State())
 
     init(
         configuration: CoachServerConfiguration,
@@ -53,87 +58,77 @@ final class LiveHub: Service, @unchecked Sendable {
     /// measured rate leaves every session, the new one included, its minimum frame rate (``InferenceCapacity``).
     /// At a limit, `nil` and the refusal: its words, and when to try again.
     func takeCameraSeat() -> (message: String, retryAfterSeconds: Int)? {
-        lock.lock()
-        defer { lock.unlock() }
         let limit = configuration.maxCameraSessions
-        guard cameraSeats < limit else {
-            return ("the server is coaching \(limit) camera sessions, its limit; try again later", 60)
+        return state.withLock { state in
+            guard state.cameraSeats < limit else {
+                return ("the server is coaching \(limit) camera sessions, its limit; try again later", 60)
+            }
+            if case .busy(let retry, let rate) = pool.admission(running: state.cameraSeats) {
+                let minimum = Int(pool.minimumFramesPerSecond)
+                return (
+                    "the server is busy: its pose model manages \(Int(rate)) frames a second, enough for the "
+                        + "\(state.cameraSeats) camera session(s) running at \(minimum) frames a second each and no "
+                        + "more; try again in \(retry) s",
+                    retry
+                )
+            }
+            state.cameraSeats += 1
+            return nil
         }
-        if case .busy(let retry, let rate) = pool.admission(running: cameraSeats) {
-            let minimum = Int(pool.minimumFramesPerSecond)
-            return (
-                "the server is busy: its pose model manages \(Int(rate)) frames a second, enough for the "
-                    + "\(cameraSeats) camera session(s) running at \(minimum) frames a second each and no more; "
-                    + "try again in \(retry) s",
-                retry
-            )
-        }
-        cameraSeats += 1
-        return nil
     }
 
     func releaseCameraSeat() {
-        lock.lock()
-        cameraSeats -= 1
-        lock.unlock()
+        state.withLock { $0.cameraSeats -= 1 }
     }
 
     /// Takes one of the keypoint sets allowed to `address` and in all; at a limit, `nil` and the refusal's words.
     func takeKeypointSeat(address: String) -> String? {
-        lock.withLock {
-            let (perAddress, inAll) = (configuration.maxKeypointSessionsPerAddress, configuration.maxKeypointSessions)
-            if keypointSeats.values.reduce(0, +) >= inAll {
+        let (perAddress, inAll) = (configuration.maxKeypointSessionsPerAddress, configuration.maxKeypointSessions)
+        return state.withLock { state in
+            if state.keypointSeats.values.reduce(0, +) >= inAll {
                 return "the server has \(inAll) keypoint sets open, its limit; try again later"
             }
-            if keypointSeats[address, default: 0] >= perAddress {
+            if state.keypointSeats[address, default: 0] >= perAddress {
                 return "\(perAddress) keypoint sets are open from your address, the limit; end one, or try again later"
             }
-            keypointSeats[address, default: 0] += 1
+            state.keypointSeats[address, default: 0] += 1
             return nil
         }
     }
 
     func releaseKeypointSeat(address: String) {
-        lock.withLock {
-            keypointSeats[address, default: 1] -= 1
-            if keypointSeats[address] == 0 { keypointSeats[address] = nil }
+        state.withLock { state in
+            state.keypointSeats[address, default: 1] -= 1
+            if state.keypointSeats[address] == 0 { state.keypointSeats[address] = nil }
         }
     }
 
     func register(_ connection: LiveConnection) {
-        lock.withLock { connections[ObjectIdentifier(connection)] = connection }
+        state.withLock { $0.connections[ObjectIdentifier(connection)] = connection }
     }
 
     func unregister(_ connection: LiveConnection) {
-        lock.withLock { connections[ObjectIdentifier(connection)] = nil }
+        state.withLock { $0.connections[ObjectIdentifier(connection)] = nil }
     }
 
     /// Sends each open socket its set's summary, saves the set and closes the socket with 1001.
     func closeConnections() async {
-        let open = lock.withLock { Array(connections.values) }
+        let open = state.withLock { Array($0.connections.values) }
         await withTaskGroup(of: Void.self) { group in
             for connection in open { group.addTask { await connection.shutDown() } }
         }
     }
 
     func register(_ set: LiveSet) {
-        lock.lock()
-        open[ObjectIdentifier(set)] = set
-        lock.unlock()
+        state.withLock { $0.open[ObjectIdentifier(set)] = set }
     }
 
     func unregister(_ set: LiveSet) {
-        lock.lock()
-        open[ObjectIdentifier(set)] = nil
-        lock.unlock()
+        state.withLock { $0.open[ObjectIdentifier(set)] = nil }
     }
 
     /// Sets being coached now.
-    var openSets: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return open.count
-    }
+    var openSets: Int { state.withLock { $0.open.count } }
 
     /// What a programme's item prescribes: a body exercise of the library as the coach follows it, or a hand
     /// exercise (only on a server with the hand model: the patient could not do it live otherwise).
@@ -157,53 +152,53 @@ final class LiveHub: Service, @unchecked Sendable {
     /// Ends a set and saves it: waits for the frame being coached, gives its estimator back, saves the summary
     /// after the repetition saves in flight (`saves`), and returns the summary message for its socket. `nil` when
     /// the set was already finished (by its socket, or by the shutdown's sweep).
-    func finish(_ set: LiveSet, after saves: SaveLog?) async -> String? {
+    func finish(_ set: LiveSet, after saves: SaveLog?) async -> ServerMessage.Summary? {
         guard set.claimFinish() else { return nil }
         set.stop()
         while pool.isBusy(set) { try? await Task.sleep(for: .milliseconds(2)) }
         set.releaseEstimator()
         defer { unregister(set) }
         await saves?.drain()
+        var message = ServerMessage.Summary(
+            session: set.id,
+            dropped: set.droppedFrames,
+            events: [],
+            message: "no frame was coached in this set",
+            hand: set.hands != nil
+        )
         guard let outcome = set.outcome() else {
             try? await store.close(setID: set.id, summary: nil, summaryJSON: nil, angleSeriesJSON: nil, at: Date())
-            return JSONValue.object([
-                "type": .string("summary"), "session": .string(set.id), "summary": .null,
-                "message": .string("no frame was coached in this set"),
-            ]).jsonText
+            message.practice = try? await store.set(id: set.id)?.practice
+            return message
         }
         // Hand lengths to a hundredth, degrees to a tenth.
         let scale = set.hands.map { $0.exercise.primary.isDegrees ? 10.0 : 100 } ?? 10
-        let series = JSONValue.array(outcome.series.map { $0.row(scale: scale) })
-        var storageProblem: String?
+        let series = AngleSample.seriesJSON(outcome.series, scale: scale)
+        message.message = outcome.problem
         do {
             try await store.close(
                 setID: set.id,
                 summary: outcome.summary,
                 summaryJSON: outcome.json,
-                angleSeriesJSON: series.jsonText,
+                angleSeriesJSON: series,
                 at: Date()
             )
         } catch {
             logger.error("live: \(error)")
-            storageProblem = "the set's summary could not be saved (\(error)); its repetitions were saved as they came"
+            message.message =
+                "the set's summary could not be saved (\(error)); its repetitions were saved as they came"
         }
         logger.info("live: set \(set.id) ended: \(outcome.summary.reps) reps, \(set.droppedFrames) frames dropped")
-        let base = "/api/sessions/\(set.id)"
-        let report = "{\"html\":\"\(base)/report.html\",\"pdf\":\"\(base)/report.pdf\"}"
-        let hand = set.hands == nil ? "false" : "true"
-        let endEvents = JSONValue.array(outcome.events.compactMap(LiveMessage.event)).jsonText
-        let message = storageProblem ?? outcome.problem
+        message.events = outcome.events.compactMap(LiveEvent.init)
+        message.report = .init(session: set.id)
+        message.summary = try? EmbeddedJSON(text: outcome.json)
         // A patient's set that crossed a safety limit stops the exercise (StopAdvice); practice is said too.
         let saved = try? await store.set(id: set.id)
-        let stop = saved.flatMap {
+        message.stop = saved.flatMap {
             $0.patientID == nil || $0.stopReason == nil ? nil : StopAdvice.text(for: $0, name: nil)
         }
-        return
-            "{\"type\":\"summary\",\"session\":\"\(set.id)\",\"dropped\":\(set.droppedFrames),\"events\":\(endEvents),"
-            + "\"message\":\(message.map { JSONValue.string($0).jsonText } ?? "null"),"
-            + "\"stop\":\(stop.map { JSONValue.string($0).jsonText } ?? "null"),"
-            + "\"practice\":\(saved?.practice.map { JSONValue.string($0.rawValue).jsonText } ?? "null"),"
-            + "\"hand\":\(hand),\"report\":\(report),\"summary\":\(outcome.json)}"
+        message.practice = saved?.practice
+        return message
     }
 
     func run() async throws {
@@ -215,7 +210,7 @@ final class LiveHub: Service, @unchecked Sendable {
         }
         try? await gracefulShutdown()
         // The HTTP server has stopped and its sockets have closed (each saving its set); anything left is saved here.
-        let left = lock.withLock { Array(open.values) }
+        let left = state.withLock { Array($0.open.values) }
         for set in left { _ = await finish(set, after: nil) }
         pool.stop()
         logger.info("live: stopped; \(left.count) set(s) saved at shutdown")

@@ -1,17 +1,27 @@
 import Foundation
+import Synchronization
 
 /// A live socket's outgoing messages, in order, none dropped: a repetition shown live is one the patient counts on.
 ///
 /// The socket's reader waits (``waitForRoom()``) while more than `limit` messages are queued, so a client that
 /// reads its answers slowly slows its own frames down instead of growing the server's memory or losing answers.
-final class LiveOutbox: @unchecked Sendable {
+final class LiveOutbox: Sendable {
     let messages: AsyncStream<LiveConnection.Outgoing>
     private let continuation: AsyncStream<LiveConnection.Outgoing>.Continuation
     private let limit: Int
-    private let lock = NSLock()
-    private var queued = 0
-    private var finished = false
-    private var waiters: [CheckedContinuation<Void, Never>] = []
+    private struct State {
+        var queued = 0
+        var finished = false
+        var waiters: [CheckedContinuation<Void, Never>] = []
+
+        /// The readers waiting for room, taken to be resumed.
+        mutating func takeWaiters() -> [CheckedContinuation<Void, Never>] {
+            defer { waiters = [] }
+            return waiters
+        }
+    }
+
+    private let state = Mutex(State())
 
     init(limit: Int = 256) {
         (messages, continuation) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
@@ -20,9 +30,9 @@ final class LiveOutbox: @unchecked Sendable {
 
     /// Queues a message for the socket's writer.
     func send(_ message: LiveConnection.Outgoing) {
-        let accepted = lock.withLock {
-            guard !finished else { return false }
-            queued += 1
+        let accepted = state.withLock { state in
+            guard !state.finished else { return false }
+            state.queued += 1
             return true
         }
         if accepted { continuation.yield(message) }
@@ -30,9 +40,9 @@ final class LiveOutbox: @unchecked Sendable {
 
     /// The writer has written one message.
     func written() {
-        let ready = lock.withLock {
-            queued -= 1
-            return queued <= limit / 2 ? takeWaiters() : []
+        let ready = state.withLock { state in
+            state.queued -= 1
+            return state.queued <= limit / 2 ? state.takeWaiters() : []
         }
         for waiter in ready { waiter.resume() }
     }
@@ -40,9 +50,9 @@ final class LiveOutbox: @unchecked Sendable {
     /// Returns when at most `limit` messages are queued (or the socket is ending).
     func waitForRoom() async {
         await withCheckedContinuation { waiter in
-            let wait = lock.withLock {
-                guard !finished, queued > limit else { return false }
-                waiters.append(waiter)
+            let wait = state.withLock { state in
+                guard !state.finished, state.queued > limit else { return false }
+                state.waiters.append(waiter)
                 return true
             }
             if !wait { waiter.resume() }
@@ -51,16 +61,11 @@ final class LiveOutbox: @unchecked Sendable {
 
     /// No more messages: the writer ends once it has written those queued, and no reader waits any longer.
     func finish() {
-        let ready = lock.withLock {
-            finished = true
-            return takeWaiters()
+        let ready = state.withLock { state in
+            state.finished = true
+            return state.takeWaiters()
         }
         continuation.finish()
         for waiter in ready { waiter.resume() }
-    }
-
-    private func takeWaiters() -> [CheckedContinuation<Void, Never>] {
-        defer { waiters = [] }
-        return waiters
     }
 }

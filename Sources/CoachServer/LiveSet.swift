@@ -2,13 +2,18 @@ import CoachKit
 import CoachStore
 import Foundation
 import PoseKit
+import Synchronization
 
 /// One set coached live: the `CoachingSession` fed with the frames of one socket, and what it needs to see
 /// them (a pose estimator that tracks this person, for camera frames; a pose-track frame decoder, for keypoint
 /// frames). Camera frames wait in a one-frame slot for the ``InferencePool``; keypoint frames are coached at
 /// once on the socket's task. Either way one frame is coached at a time, in the order sent.
+///
+/// `@unchecked Sendable`: the coaching state (the session, the estimator, the series) is touched by one inference
+/// worker, or the socket's task for keypoint frames, at a time (``InferencePool`` runs a set on one worker at
+/// once); the slot and counters the socket's task and the workers share are under a `Mutex`.
 final class LiveSet: FrameQueueing, @unchecked Sendable {
-    enum Input: String, Sendable { case camera, keypoints }
+    typealias Input = LiveInput
 
     struct CameraFrame: Sendable {
         var id: Int
@@ -44,13 +49,17 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
     /// Called with each repetition as it completes (to save it).
     private let completed: @Sendable (Repetition) -> Void
 
-    // The waiting slot and the counters: under `lock`.
-    private let lock = NSLock()
-    private var waiting: CameraFrame?
-    private var dropped = 0
-    private var lastSentSeconds = -Double.infinity
-    private var ended = false
-    private var finishClaimed = false
+    /// The waiting slot and the counters, shared by the socket's task and the workers.
+    private struct Slot {
+        var waiting: CameraFrame?
+        var dropped = 0
+        /// The capture time of the last frame offered.
+        var lastSentSeconds: Double?
+        var ended = false
+        var finishClaimed = false
+    }
+
+    private let slot = Mutex(Slot())
 
     // The coaching state: touched by one worker (or the socket's task) at a time.
     private var coach: CoachingSession?
@@ -115,35 +124,30 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
     ///
     /// - Returns: an error message for the client when the frame is refused, else `nil`.
     func offer(_ frame: CameraFrame) -> String? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !ended else { return nil }
-        guard frame.seconds >= lastSentSeconds else {
-            return
-                "frame \(frame.id) was captured at \(frame.seconds) s, before the previous frame (\(lastSentSeconds) s); "
-                + "capture times must not go back"
+        slot.withLock { slot in
+            guard !slot.ended else { return nil }
+            if let last = slot.lastSentSeconds, frame.seconds < last {
+                return "frame \(frame.id) was captured at \(frame.seconds) s, before the previous frame (\(last) s); "
+                    + "capture times must not go back"
+            }
+            slot.lastSentSeconds = frame.seconds
+            if slot.waiting != nil { slot.dropped += 1 }
+            slot.waiting = frame
+            return nil
         }
-        lastSentSeconds = frame.seconds
-        if waiting != nil { dropped += 1 }
-        waiting = frame
-        return nil
     }
 
-    var hasWaitingFrame: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return waiting != nil
-    }
+    var hasWaitingFrame: Bool { slot.withLock { $0.waiting != nil } }
 
     @discardableResult func processWaitingFrame() -> Bool {
-        lock.lock()
-        let frame = waiting
-        waiting = nil
-        lock.unlock()
+        let frame = slot.withLock { slot in
+            defer { slot.waiting = nil }
+            return slot.waiting
+        }
         guard let frame else { return false }
         if let hands {
             let answer = hands.coach(frame, dropped: droppedFrames, prescribedReps: prescribedReps)
-            if let message = answer.message, !lock.withLock({ ended }) { send(message) }
+            if let message = answer.message, !slot.withLock({ $0.ended }) { send(message) }
             if let repetition = answer.repetition { completed(repetition) }
             if answer.ended { gestureEnded() }
             return true
@@ -162,12 +166,8 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
             coach(found.frame, id: frame.id, width: found.width, height: found.height, received: frame.received)
             return true
         } catch {
-            send(
-                LiveMessage.error(
-                    error.kind == .badImage ? "bad-frame" : "pose-model",
-                    "frame \(frame.id): \(error.message)"
-                )
-            )
+            let code: LiveProtocolError.Code = error.kind == .badImage ? .badFrame : .poseModel
+            send(ServerMessage.error(.init(code, "frame \(frame.id): \(error.message)")).jsonText)
             return false
         }
     }
@@ -181,17 +181,16 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
 
     // MARK: - Keypoint frames
 
-    /// Coaches a keypoint frame at once (`{"type":"frame","id":…,"t":…,"poses":[…]}`).
+    /// Coaches a keypoint frame at once (`{"type":"frame","id":…,"t":…,"poses":[…]}`, its `id` read).
     ///
     /// - Returns: an error message for the client when the frame is refused, else `nil`.
-    func coachKeypoints(_ json: JSONValue, received: ContinuousClock.Instant) -> String? {
+    func coachKeypoints(id: Int, text: String, received: ContinuousClock.Instant) -> String? {
         guard var decoder = keypoints, let header = keypoints?.header else {
             return "this set was started with input \"camera\": send JPEG frames as binary messages"
         }
-        guard let id = json["id"]?.intValue, id >= 0 else { return "a frame needs an \"id\", a whole number ≥ 0" }
         let frame: PoseFrame
         do {
-            frame = try decoder.decode(json)
+            frame = try decoder.decode(line: text)
         } catch {
             return "frame \(id): \(error.message)"
         }
@@ -222,10 +221,7 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
         {
             series.append(AngleSample(seconds: frame.seconds, degrees: degrees))
         }
-        lock.lock()
-        let droppedSoFar = dropped
-        let isEnded = ended
-        lock.unlock()
+        let (droppedSoFar, isEnded) = slot.withLock { ($0.dropped, $0.ended) }
         guard !isEnded else {
             // The set's end sends them (with the summary), so that the events sent still fold to its repetitions;
             // they are saved now, as they would have been (the summary's save replaces them all).
@@ -237,16 +233,20 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
         for event in sent { saveRepetitions(of: event) }
         let elapsed = ContinuousClock.now - received
         send(
-            LiveMessage.frame(
-                id: id,
-                seconds: frame.seconds,
-                dropped: droppedSoFar,
-                serverMilliseconds: Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds)
-                    * 1000,
-                snapshot: snapshot,
-                prescribedReps: prescribedReps,
-                events: sent
-            )
+            ServerMessage.frame(
+                .init(
+                    id: id,
+                    seconds: frame.seconds,
+                    dropped: droppedSoFar,
+                    serverMilliseconds: Double(elapsed.components.attoseconds) / 1e15 + Double(
+                        elapsed.components.seconds
+                    )
+                        * 1000,
+                    snapshot: snapshot,
+                    prescribedReps: prescribedReps,
+                    events: sent
+                )
+            ).jsonText
         )
     }
 
@@ -263,19 +263,19 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
 
     /// Whether the caller is the one to finish and save the set (its socket, or the shutdown's sweep): `true` once.
     func claimFinish() -> Bool {
-        lock.withLock {
-            defer { finishClaimed = true }
-            return !finishClaimed
+        slot.withLock { slot in
+            defer { slot.finishClaimed = true }
+            return !slot.finishClaimed
         }
     }
 
     /// Stops taking frames: the one waiting is dropped; one being processed finishes.
     func stop() {
-        lock.lock()
-        ended = true
-        if waiting != nil { dropped += 1 }
-        waiting = nil
-        lock.unlock()
+        slot.withLock { slot in
+            slot.ended = true
+            if slot.waiting != nil { slot.dropped += 1 }
+            slot.waiting = nil
+        }
     }
 
     /// Gives the estimator back for another session, once ``stop()`` was called and no worker is on the set.
@@ -317,9 +317,5 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
         return (events, summary, json, series, problem)
     }
 
-    var droppedFrames: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return dropped
-    }
+    var droppedFrames: Int { slot.withLock { $0.dropped } }
 }

@@ -118,7 +118,7 @@ struct LiveProtocolTests {
         #expect(shown.count == summary["reps"]?.intValue, "\(name)")
         #expect(shown == repetitions, "\(name): the repetitions shown are the summary's")
         #expect(run.savedCount == shown.count, "\(name): \(run.savedCount ?? -1) saved, \(shown.count) shown")
-        #expect(run.saved.map { LiveMessage.codable($0) } == shown, "\(name): the repetitions saved are those shown")
+        #expect(run.saved.map { JSONValue.encoding($0) } == shown, "\(name): the repetitions saved are those shown")
     }
 
     @Test("A phantom repetition withdrawn over the socket: a rep never repeats an index, the count is the saved one")
@@ -161,17 +161,19 @@ struct LiveProtocolTests {
         let cut = frames.count * 3 / 4
         for (k, frame) in messages.frames.enumerated() {
             if k == cut { set.stop() }
-            #expect(set.coachKeypoints(try JSONValue.parse(frame), received: .now) == nil)
+            #expect(set.coachKeypoints(id: k, text: frame, received: .now) == nil)
         }
         let outcome = try #require(set.outcome())
         let answers = sent.value.compactMap { try? JSONValue.parse($0) }
         #expect(answers.count == cut, "no answer after the end")
-        let end = JSONValue.object([
-            "type": .string("summary"), "events": .array(outcome.events.compactMap(LiveMessage.event)),
-        ])
+        let end = try JSONValue.parse(
+            ServerMessage.summary(
+                .init(session: "test", dropped: 0, events: outcome.events.compactMap(LiveEvent.init), hand: false)
+            ).jsonText
+        )
         let shown = Self.followed(answers + [end], name: "ended early")
         #expect(outcome.summary.reps == 3)
-        #expect(shown == outcome.summary.repetitions.map { LiveMessage.codable($0) })
+        #expect(shown == outcome.summary.repetitions.map { JSONValue.encoding($0) })
     }
 
     /// Recordings whose repetitions the coach revises during the set (re-judged once named, withdrawn, recounted).

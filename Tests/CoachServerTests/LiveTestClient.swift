@@ -1,3 +1,4 @@
+import CoachDatabase
 import CoachKit
 import CoachStore
 import CoachTestSupport
@@ -127,7 +128,7 @@ struct NoReports: ReportRendering {
 
 enum LiveTestServer {
     /// A temporary SQLite store.
-    static func store() throws -> (SQLiteClinicStore, String) {
+    static func store() throws -> (any ClinicStore, String) {
         let folder = NSTemporaryDirectory() + "ptcoach-live-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         return (try SQLiteClinicStore(path: folder + "/ptcoach.sqlite"), folder)

@@ -1,3 +1,4 @@
+import CoachDatabase
 import CoachKit
 import CoachStore
 import CoachTestSupport

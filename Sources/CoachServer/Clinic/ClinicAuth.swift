@@ -4,6 +4,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdBcrypt
+import Synchronization
 
 /// Someone logged in, as the request's cookie says.
 struct Viewer: Sendable {
@@ -71,31 +72,11 @@ struct ClinicAuth: Sendable {
 
     /// The login session of the request's cookie, or `nil`.
     func viewer(_ request: Request) async throws -> Viewer? {
-        guard let token = Self.cookie(Self.cookieName, in: request) else { return nil }
+        guard let token = request.cookies[Self.cookieName]?.value, !token.isEmpty else { return nil }
         guard let session = try await store.loginSession(tokenHash: Self.sha256(token), at: .now),
             let user = try await store.user(id: session.userID)
         else { return nil }
         return Viewer(user: user, session: session)
-    }
-
-    /// The viewer, or 401; 403 for the wrong role; for a state-changing request, 403 without the login's CSRF token.
-    func require(_ request: Request, role: Role? = nil) async throws -> Viewer {
-        guard let viewer = try await viewer(request) else {
-            throw HTTPError(.unauthorized, message: "log in first (POST /api/login)")
-        }
-        if let role, viewer.user.role != role {
-            throw HTTPError(.forbidden, message: "this is for \(role.rawValue)s")
-        }
-        if request.method != .get && request.method != .head {
-            let sent = request.headers[Self.csrfHeader] ?? ""
-            guard Self.constantTimeEqual(sent, viewer.session.csrfToken) else {
-                throw HTTPError(
-                    .forbidden,
-                    message: "missing or wrong X-CSRF-Token header: reload the page (GET /api/me gives the token)"
-                )
-            }
-        }
-        return viewer
     }
 
     /// Checks a password and starts a new login session (a new token every time: a session id planted before login
@@ -141,26 +122,23 @@ struct ClinicAuth: Sendable {
 
     /// Ends the request's login session, if any.
     func logout(_ request: Request) async throws {
-        if let token = Self.cookie(Self.cookieName, in: request) {
+        if let token = request.cookies[Self.cookieName]?.value, !token.isEmpty {
             try await store.removeLoginSession(tokenHash: Self.sha256(token))
         }
     }
 
-    func cookieHeader(token: String?) -> String {
-        var parts = ["\(Self.cookieName)=\(token ?? "")", "Path=/", "HttpOnly", "SameSite=Strict"]
-        parts.append(token == nil ? "Max-Age=0" : "Max-Age=\(Int(Self.sessionSeconds))")
-        if secureCookies { parts.append("Secure") }
-        return parts.joined(separator: "; ")
-    }
-
-    static func cookie(_ name: String, in request: Request) -> String? {
-        for header in request.headers[values: .cookie] {
-            for pair in header.split(separator: ";") {
-                let trimmed = pair.trimmingCharacters(in: .whitespaces)
-                if trimmed.hasPrefix(name + "=") { return String(trimmed.dropFirst(name.count + 1)) }
-            }
-        }
-        return nil
+    /// The login cookie: the session's token (HttpOnly, SameSite=Strict, for the session's lifetime; Secure over
+    /// HTTPS), or with `nil` an empty one that ends it in the browser.
+    func cookie(token: String?) -> Cookie {
+        Cookie(
+            name: Self.cookieName,
+            value: token ?? "",
+            maxAge: token == nil ? 0 : Int(Self.sessionSeconds),
+            path: "/",
+            secure: secureCookies,
+            httpOnly: true,
+            sameSite: .strict
+        )
     }
 
     static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
@@ -175,10 +153,9 @@ struct ClinicAuth: Sendable {
 /// Failed logins in the last 15 minutes, per login name (5 allowed) and per address (30 allowed), and failed joins
 /// (an invitation code unknown, used or expired) per address (10 allowed: a person mistypes a code a few times, a
 /// guesser needs millions). Kept in memory: each server instance limits on its own.
-final class LoginLimiter: @unchecked Sendable {
+final class LoginLimiter: Sendable {
     static let window: Double = 15 * 60
-    private let lock = NSLock()
-    private var failures: [String: [Date]] = [:]
+    private let failures = Mutex<[String: [Date]]>([:])
 
     private func limit(_ key: String) -> Int {
         if key.hasPrefix("login:") { return 5 }
@@ -187,7 +164,7 @@ final class LoginLimiter: @unchecked Sendable {
 
     /// Seconds until a blocked key may try again, or `nil`.
     func blockedSeconds(_ keys: [String], now: Date) -> Double? {
-        lock.withLock {
+        failures.withLock { failures in
             var wait: Double?
             for key in keys {
                 let recent = (failures[key] ?? []).filter { now.timeIntervalSince($0) < Self.window }
@@ -201,12 +178,12 @@ final class LoginLimiter: @unchecked Sendable {
     }
 
     func fail(_ keys: [String], now: Date) {
-        lock.withLock {
+        failures.withLock { failures in
             for key in keys { failures[key, default: []].append(now) }
         }
     }
 
     func succeed(_ key: String) {
-        lock.withLock { failures[key] = nil }
+        failures.withLock { $0[key] = nil }
     }
 }

@@ -157,37 +157,4 @@ struct PatientProgress: Sendable {
         formatter.dateFormat = "d MMM HH:mm"
         return formatter.string(from: date)
     }
-
-    var json: JSONValue {
-        let formatter = ISO8601DateFormatter()
-        func number(_ x: Int?) -> JSONValue { x.map { .number(Double($0)) } ?? .null }
-        func point(_ p: Point) -> JSONValue {
-            .object([
-                "date": .string(formatter.string(from: p.date)), "set": .string(p.setID),
-                "peakAngle": p.peakAngle.map(JSONValue.number) ?? .null, "reps": number(p.reps),
-                "prescribedReps": number(p.prescribedReps), "pain": number(p.pain),
-                "difficulty": number(p.difficulty),
-                "targetMin": p.prescription?.targetMin.map(JSONValue.number) ?? .null,
-                "targetMax": p.prescription?.targetMax.map(JSONValue.number) ?? .null,
-                "safetyMax": p.prescription?.safetyMax.map(JSONValue.number) ?? .null,
-            ])
-        }
-        let adherence: JSONValue = .object([
-            "daysDone": number(daysDone), "daysPrescribed": number(daysPrescribed),
-            "setsDone": number(setsDone), "setsPrescribed": number(setsPrescribed),
-        ])
-        let flagList: [JSONValue] = flags.map {
-            .object([
-                "kind": .string($0.kind.rawValue), "message": .string($0.message),
-                "exercise": $0.exercise.map(JSONValue.string) ?? .null, "set": $0.setID.map(JSONValue.string) ?? .null,
-            ])
-        }
-        let series: [String: JSONValue] = progress.mapValues { .array($0.map(point)) }
-        return .object([
-            "adherence": adherence,
-            "lastSession": lastSession.map { .string(formatter.string(from: $0)) } ?? .null,
-            "flags": .array(flagList), "needsReview": .bool(needsReview),
-            "progress": .object(series),
-        ])
-    }
 }

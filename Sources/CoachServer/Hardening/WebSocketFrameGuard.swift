@@ -39,11 +39,13 @@ final class WebSocketFrameGuard: ChannelDuplexHandler, RemovableChannelHandler {
             return
         }
         refused = true
-        let text = LiveMessage.error(
-            "bad-frame",
-            "a message of \(bytes) bytes is over the server's limit of \(limit) bytes; the socket is closed "
-                + "(send camera frames of at most the ready message's maxFrameBytes of JPEG)"
-        )
+        let text = ServerMessage.error(
+            .init(
+                .badFrame,
+                "a message of \(bytes) bytes is over the server's limit of \(limit) bytes; the socket is closed "
+                    + "(send camera frames of at most the ready message's maxFrameBytes of JPEG)"
+            )
+        ).jsonText
         var frames = context.channel.allocator.buffer(capacity: text.utf8.count + 64)
         Self.writeFrame(opcode: 0x1, payload: Array(text.utf8), to: &frames)
         // 1009: message too big; the reason fits a control frame's 125 bytes.

@@ -94,6 +94,19 @@ public struct PoseTrackFrameDecoder: Sendable {
         return PoseFrame(seconds: seconds, poses: poses)
     }
 
+    /// The frame one JSON text holds (a line of a pose-track file, or a frame a live client sent).
+    ///
+    /// - Throws: ``PoseKitError`` `.malformedFrame` for text that is not JSON, else as ``decode(_:)``.
+    public mutating func decode(line: some StringProtocol) throws(PoseKitError) -> PoseFrame {
+        let json: JSONValue
+        do {
+            json = try JSONValue.parse(line)
+        } catch {
+            throw fail("the frame is not valid JSON (\(error))")
+        }
+        return try decode(json)
+    }
+
     /// The hands a parsed frame object of a hand pose-track holds: one ``HandPose`` per entry of `"poses"`, its
     /// side from the optional `"chirality"` array (`"left"`, `"right"` or `"unknown"`, one per pose).
     ///

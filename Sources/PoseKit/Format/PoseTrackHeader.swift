@@ -111,6 +111,19 @@ public struct PoseTrackHeader: Sendable, Hashable {
         return JSONValue.object(object).jsonText
     }
 
+    /// Reads a header from its JSON line (the first line of a pose-track file, or one a client made of its fields).
+    ///
+    /// - Throws: ``PoseKitError`` `.malformedHeader` for text that is not JSON, else as ``init(json:kind:)``.
+    public init(line: some StringProtocol, kind: Kind = .body) throws(PoseKitError) {
+        let json: JSONValue
+        do {
+            json = try JSONValue.parse(line)
+        } catch {
+            throw PoseKitError(.malformedHeader, "not a pose-track header: the line is not JSON (\(error))", line: 1)
+        }
+        try self.init(json: json, kind: kind)
+    }
+
     /// Reads a header from its parsed JSON line.
     ///
     /// - Parameter kind: what the reader wants: bodies (the default) or hands. A header of the other kind is an

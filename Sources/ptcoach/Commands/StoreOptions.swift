@@ -1,4 +1,5 @@
 import ArgumentParser
+import CoachDatabase
 import CoachStore
 import Foundation
 

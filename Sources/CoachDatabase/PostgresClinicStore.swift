@@ -1,4 +1,5 @@
 public import CoachKit
+public import CoachStore
 public import Foundation
 public import Logging
 import NIOSSL
@@ -489,7 +490,7 @@ public final class PostgresClinicStore: ClinicStore {
                 )
                 record.endedAt = try value("ended_at", Date?.self)
                 record.reps = try value("reps", Int.self)
-                record.status = SetRecord.Status(rawValue: try value("status", String.self)) ?? .interrupted
+                record.status = try StoreCoding.status(try value("status", String.self), setID: record.id)
                 record.summaryJSON = try value("summary_json", String?.self)
                 record.angleSeriesJSON = try value("angle_series_json", String?.self)
                 record.patientID = try value("patient_id", String?.self)

@@ -1,4 +1,5 @@
 public import CoachKit
+public import CoachStore
 public import Foundation
 import GRDB
 
@@ -286,48 +287,33 @@ public final class SQLiteClinicStore: ClinicStore {
         if let login = user.login, try await self.user(login: login) != nil {
             throw StoreError("the login \(login) is taken; choose another")
         }
-        try await write("save the account") { db in
-            try db.execute(
-                sql: """
-                    INSERT INTO user (id, role, name, login, passwordHash, therapistID, createdAt)
-                        VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    user.id, user.role.rawValue, user.name, user.login?.lowercased(), user.passwordHash,
-                    user.therapistID, user.createdAt,
-                ]
-            )
-        }
+        try await write("save the account") { db in try UserRow(user).insert(db) }
     }
 
     public func user(id: String) async throws(StoreError) -> User? {
         try await read("read the account") { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM user WHERE id = ?", arguments: [id]).map(Self.user)
-        }
+            try UserRow.fetchOne(db, key: id)
+        }.map { row throws(StoreError) in try row.user() }
     }
 
     public func user(login: String) async throws(StoreError) -> User? {
         try await read("read the account") { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM user WHERE login = ?", arguments: [login.lowercased()])
-                .map(Self.user)
-        }
+            try UserRow.filter(Column("login") == login.lowercased()).fetchOne(db)
+        }.map { row throws(StoreError) in try row.user() }
     }
 
     public func patients(therapistID: String) async throws(StoreError) -> [User] {
         try await read("read the patients") { db in
-            try Row.fetchAll(
-                db,
-                sql: "SELECT * FROM user WHERE therapistID = ? AND role = 'patient' ORDER BY name COLLATE NOCASE",
-                arguments: [therapistID]
-            ).map(Self.user)
-        }
+            try UserRow.filter(Column("therapistID") == therapistID && Column("role") == Role.patient.rawValue)
+                .order(Column("name").collating(.nocase)).fetchAll(db)
+        }.map { row throws(StoreError) in try row.user() }
     }
 
     public func therapists() async throws(StoreError) -> [User] {
         try await read("read the therapists") { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM user WHERE role = 'therapist' ORDER BY name COLLATE NOCASE")
-                .map(Self.user)
-        }
+            try UserRow.filter(Column("role") == Role.therapist.rawValue).order(Column("name").collating(.nocase))
+                .fetchAll(db)
+        }.map { row throws(StoreError) in try row.user() }
     }
 
     public func add(_ session: LoginSession) async throws(StoreError) {
@@ -336,32 +322,14 @@ public final class SQLiteClinicStore: ClinicStore {
                 sql: "DELETE FROM loginSession WHERE expiresAt < ?",
                 arguments: [session.createdAt]
             )
-            try db.execute(
-                sql: """
-                    INSERT INTO loginSession (tokenHash, userID, csrfToken, createdAt, expiresAt) VALUES (?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    session.tokenHash, session.userID, session.csrfToken, session.createdAt, session.expiresAt,
-                ]
-            )
+            try LoginSessionRow(session).insert(db)
         }
     }
 
     public func loginSession(tokenHash: String, at date: Date) async throws(StoreError) -> LoginSession? {
         try await read("read the login") { db in
-            try Row.fetchOne(
-                db,
-                sql: "SELECT * FROM loginSession WHERE tokenHash = ? AND expiresAt > ?",
-                arguments: [tokenHash, date]
-            ).map {
-                LoginSession(
-                    tokenHash: $0["tokenHash"],
-                    userID: $0["userID"],
-                    csrfToken: $0["csrfToken"],
-                    createdAt: $0["createdAt"],
-                    expiresAt: $0["expiresAt"]
-                )
-            }
+            try LoginSessionRow.filter(Column("tokenHash") == tokenHash && Column("expiresAt") > date).fetchOne(db)?
+                .session
         }
     }
 
@@ -397,7 +365,7 @@ public final class SQLiteClinicStore: ClinicStore {
         at date: Date
     ) async throws(StoreError) -> User? {
         if try await user(login: login) != nil { throw StoreError("the login \(login) is taken; choose another") }
-        return try await write("use the invitation") { db in
+        let row: UserRow? = try await write("use the invitation") { db in
             guard
                 let patientID = try String.fetchOne(
                     db,
@@ -410,106 +378,56 @@ public final class SQLiteClinicStore: ClinicStore {
                 sql: "UPDATE user SET login = ?, passwordHash = ? WHERE id = ?",
                 arguments: [login.lowercased(), passwordHash, patientID]
             )
-            return try Row.fetchOne(db, sql: "SELECT * FROM user WHERE id = ?", arguments: [patientID]).map(Self.user)
+            return try UserRow.fetchOne(db, key: patientID)
         }
+        return try row?.user()
     }
 
     public func save(_ programme: Programme) async throws(StoreError) -> Programme {
-        let itemsJSON = try StoreCoding.json(programme.items)
+        let row = try ProgrammeRow(programme)
         return try await write("save the programme") { db in
-            var saved = programme
-            saved.version =
+            var row = row
+            row.version =
                 (try Int.fetchOne(
                     db,
                     sql: "SELECT MAX(version) FROM programme WHERE patientID = ?",
                     arguments: [programme.patientID]
                 ) ?? 0) + 1
-            try db.execute(
-                sql: """
-                    INSERT INTO programme (patientID, version, itemsJSON, daysPerWeek, createdAt, createdBy)
-                        VALUES (?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    saved.patientID, saved.version, itemsJSON, saved.daysPerWeek, saved.createdAt, saved.createdBy,
-                ]
-            )
+            try row.insert(db)
+            var saved = programme
+            saved.version = row.version
             return saved
         }
     }
 
     public func programme(patientID: String, version: Int?) async throws(StoreError) -> Programme? {
-        let found: (Programme, String)? = try await read("read the programme") { db in
-            let row =
-                if let version {
-                    try Row.fetchOne(
-                        db,
-                        sql: "SELECT * FROM programme WHERE patientID = ? AND version = ?",
-                        arguments: [patientID, version]
-                    )
-                } else {
-                    try Row.fetchOne(
-                        db,
-                        sql: "SELECT * FROM programme WHERE patientID = ? ORDER BY version DESC LIMIT 1",
-                        arguments: [patientID]
-                    )
-                }
-            return row.map {
-                (
-                    Programme(
-                        patientID: $0["patientID"],
-                        version: $0["version"],
-                        items: [],
-                        daysPerWeek: $0["daysPerWeek"],
-                        createdAt: $0["createdAt"],
-                        createdBy: $0["createdBy"]
-                    ), $0["itemsJSON"]
-                )
+        let row: ProgrammeRow? = try await read("read the programme") { db in
+            let mine = ProgrammeRow.filter(Column("patientID") == patientID)
+            return
+                if let version
+            {
+                try mine.filter(Column("version") == version).fetchOne(db)
+            } else {
+                try mine.order(Column("version").desc).fetchOne(db)
             }
         }
-        guard let (found, itemsJSON) = found else { return nil }
-        return try StoreCoding.programme(found, itemsJSON: itemsJSON)
+        return try row?.programme()
     }
 
     public func record(_ entry: AuditEntry) async throws(StoreError) {
         try await write("write the audit log") { db in
-            try db.execute(
-                sql: "INSERT INTO audit (at, actorID, actorName, patientID, action) VALUES (?, ?, ?, ?, ?)",
-                arguments: [entry.at, entry.actorID, entry.actorName, entry.patientID, entry.action]
-            )
+            try AuditRow(entry).insert(db)
         }
     }
 
     public func audit(patientID: String, limit: Int) async throws(StoreError) -> [AuditEntry] {
         try await read("read the audit log") { db in
-            try Row.fetchAll(
-                db,
-                sql: "SELECT * FROM audit WHERE patientID = ? ORDER BY at DESC, id DESC LIMIT ?",
-                arguments: [patientID, limit]
-            ).map {
-                AuditEntry(
-                    at: $0["at"],
-                    actorID: $0["actorID"],
-                    actorName: $0["actorName"],
-                    patientID: $0["patientID"],
-                    action: $0["action"]
-                )
-            }
+            try AuditRow.filter(Column("patientID") == patientID)
+                .order(Column("at").desc, Column("id").desc).limit(limit).fetchAll(db).map(\.entry)
         }
     }
 
     // MARK: - Helpers
-
-    private static func user(_ row: Row) -> User {
-        User(
-            id: row["id"],
-            role: Role(rawValue: row["role"]) ?? .patient,
-            name: row["name"],
-            login: row["login"],
-            passwordHash: row["passwordHash"],
-            therapistID: row["therapistID"],
-            createdAt: row["createdAt"]
-        )
-    }
 
     private static func insert(_ repetition: Repetition, json: String, setID: String, db: Database) throws {
         try db.execute(
@@ -537,7 +455,7 @@ public final class SQLiteClinicStore: ClinicStore {
         )
         record.endedAt = row["endedAt"]
         record.reps = row["reps"]
-        record.status = SetRecord.Status(rawValue: row["status"]) ?? .interrupted
+        record.status = try StoreCoding.status(row["status"], setID: row["id"])
         record.summaryJSON = row["summaryJSON"]
         record.angleSeriesJSON = row["angleSeriesJSON"]
         record.patientID = row["patientID"]

@@ -1,4 +1,5 @@
 import CoachKit
+public import CoachStore
 public import Foundation
 import Logging
 import PostgresNIO
@@ -165,7 +166,7 @@ extension PostgresClinicStore {
                 users.append(
                     User(
                         id: id,
-                        role: Role(rawValue: role) ?? .patient,
+                        role: try StoreCoding.role(role, userID: id),
                         name: name,
                         login: login,
                         passwordHash: hash,

@@ -4,7 +4,8 @@ public import PoseKit
 ///
 /// The demonstration goes through the coach exactly as an analysis with no exercise given and an empty library
 /// does (person selection, smoothing, set-up check): the exercise-agnostic ``PeriodicMotionCounter`` finds the
-/// repetitions. Every joint angle of ``AngleKind`` is then measured on the selected person's smoothed poses, and
+/// repetitions (where it finds none, each joint angle is counted on its own as a definition would count it, and
+/// the angle that counts most gives them: ``angleRepetitions(_:samples:useDepth:width:height:)``). Every joint angle of ``AngleKind`` is then measured on the selected person's smoothed poses, and
 /// the one that moves most, consistently in every repetition (the lower quartile of its per-repetition range),
 /// becomes the primary angle. Its rest and peak give the repetition, the peak with a margin the default target
 /// band; the repetitions' timing gives the tempo; the view estimator the camera view; angles that stayed still
@@ -98,6 +99,7 @@ public struct ExerciseLearner: Sendable {
     ) throws(CoachKitError) -> LearnedExercise {
         let exerciseID: String
         if let id { exerciseID = id } else { exerciseID = try Self.id(forName: name) }
+        let frames = Array(frames)
         var session = CoachingSession(
             configuration: .analysis(exercise: nil, library: [], width: width, height: height)
         )
@@ -117,8 +119,11 @@ public struct ExerciseLearner: Sendable {
             error.message += "; the demonstration must show one person, whole body in the picture"
             throw error
         }
-        let summary = session.summary()
-        let repetitions = summary.repetitions.map { (start: $0.startSeconds, end: $0.endSeconds) }
+        let useDepth = session.setUp.depthTrusted == true
+        var repetitions = session.summary().repetitions.map { (start: $0.startSeconds, end: $0.endSeconds) }
+        if repetitions.count < configuration.minimumRepetitions {
+            repetitions = angleRepetitions(frames, samples: samples, useDepth: useDepth, width: width, height: height)
+        }
         guard repetitions.count >= configuration.minimumRepetitions else {
             let found = repetitions.isEmpty ? "no repetition" : "only \(repetitions.count) repetitions"
             throw CoachKitError(
@@ -127,7 +132,6 @@ public struct ExerciseLearner: Sendable {
                     + "whole range, pausing briefly at the start position, with the whole body in the picture"
             )
         }
-        let useDepth = session.setUp.depthTrusted == true
         var analysis = DemonstrationAnalysis(
             samples: samples,
             repetitions: repetitions,

@@ -64,6 +64,24 @@ struct ExerciseLearnerTests {
         #expect(d.side == .both)
     }
 
+    @Test func theTherapistMayNameThePrimaryAngle() throws {
+        // The squat's knees move most, but the therapist wants the hip measured
+        let frames = SyntheticExercise(kind: .squat).frames(reps: 5)
+        let learner = ExerciseLearner()
+        let d = try learner.learn(frames, width: 640, height: 480, name: "Hip hinge", primary: .hipFlexion).definition
+        #expect(d.primaryAngle == .hipFlexion)
+        #expect(d.angles.first == .hipFlexion)
+        // A ratio, or an angle that did not move, is refused
+        #expect(throws: CoachKitError.self) {
+            try learner.learn(frames, width: 640, height: 480, name: "X", primary: .kneeWidthRatio)
+        }
+        #expect {
+            try learner.learn(frames, width: 640, height: 480, name: "X", primary: .elbowFlexion)
+        } throws: { error in
+            ((error as? CoachKitError)?.message ?? "").contains("elbowFlexion moved by only")
+        }
+    }
+
     @Test func anArmRaisedSidewaysSeenFromTheFrontIsShoulderAbduction() throws {
         let d = try Self.learn(SyntheticExercise(kind: .shoulderAbduction, peakDegrees: 100)).definition
         #expect(d.primaryAngle == .shoulderAbduction)

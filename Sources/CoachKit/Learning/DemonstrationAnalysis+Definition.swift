@@ -6,10 +6,28 @@ extension DemonstrationAnalysis {
     /// The learned definition, read back through the library's own validation.
     ///
     /// - Throws: ``CoachKitError`` `.unmeasurable` when no angle moved enough to count on.
-    mutating func definition(id: String, name: String, source: String) throws(CoachKitError) -> LearnedExercise {
+    mutating func definition(
+        id: String,
+        name: String,
+        source: String,
+        given: AngleKind? = nil
+    ) throws(CoachKitError) -> LearnedExercise {
         let view = self.view
-        let (primary, bilateral, scores) = self.primary()
+        var (primary, bilateral, scores) = self.primary()
+        if let given {
+            // The therapist named the angle: measured as the chosen one would be, on its own best side.
+            let measured = Self.shoulderFamily.contains(given) ? AngleKind.shoulderFlexion : given
+            (primary, bilateral) = measuredSide(of: measured)
+        }
         guard primary.consistentRange >= configuration.minimumPrimaryRange else {
+            if let given {
+                throw CoachKitError(
+                    .unmeasurable,
+                    "\(source): \(given.rawValue) moved by only \(Int(primary.consistentRange.rounded()))° in every "
+                        + "repetition (under \(Int(configuration.minimumPrimaryRange))°); choose the angle that "
+                        + "carries the movement, or leave the choice to the learner"
+                )
+            }
             throw CoachKitError(
                 .unmeasurable,
                 "\(source): no joint angle moved consistently in the \(repetitions.count) repetitions found (the "
@@ -19,7 +37,11 @@ extension DemonstrationAnalysis {
             )
         }
         var angle = primary.angle
-        if Self.shoulderFamily.contains(angle) { angle = shoulderName(primary, view: view) }
+        if let given {
+            angle = given
+        } else if Self.shoulderFamily.contains(angle) {
+            angle = shoulderName(primary, view: view)
+        }
         let stats = primary.repetitions.compactMap { $0 }
         let rest = primary.rest
         let peak = primary.peak

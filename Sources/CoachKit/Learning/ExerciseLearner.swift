@@ -86,6 +86,7 @@ public struct ExerciseLearner: Sendable {
     ///   - width: The image size the keypoints refer to.
     ///   - name: The exercise's display name, as the therapist gives it.
     ///   - id: The exercise id; derived from `name` when `nil` ("Step-up" → `step-up`).
+    ///   - primary: The primary angle, when the therapist names it; else the angle that moved most.
     ///   - source: What the demonstration is called in error messages (a file name).
     /// - Throws: ``CoachKitError`` `.unmeasurable` when nobody is seen, no repetition is found, or no joint angle
     ///   moved consistently; `.invalidDefinition` when the name gives no id.
@@ -95,8 +96,16 @@ public struct ExerciseLearner: Sendable {
         height: Double,
         name: String,
         id: String? = nil,
+        primary: AngleKind? = nil,
         source: String = "the demonstration"
     ) throws(CoachKitError) -> LearnedExercise {
+        if let primary, !primary.countsRepetitions {
+            throw CoachKitError(
+                .invalidDefinition,
+                "\(primary.rawValue) cannot count repetitions (a ratio, or how still the upper arm stays); "
+                    + "choose a joint angle"
+            )
+        }
         let exerciseID: String
         if let id { exerciseID = id } else { exerciseID = try Self.id(forName: name) }
         let frames = Array(frames)
@@ -138,7 +147,7 @@ public struct ExerciseLearner: Sendable {
             useDepth: useDepth,
             configuration: configuration
         )
-        return try analysis.definition(id: exerciseID, name: name, source: source)
+        return try analysis.definition(id: exerciseID, name: name, source: source, given: primary)
     }
 
     /// An exercise id from a display name: lower-case letters and digits, other characters as single dashes.

@@ -29,6 +29,16 @@ struct LearnCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The exercise id (lower-case letters, digits, -); derived from --name when left out.")
     var id: String?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The primary angle (e.g. kneeFlexion), when you know it; else the angle that moved most.",
+            discussion:
+                "One of: \(AngleKind.allCases.filter(\.countsRepetitions).map(\.rawValue).joined(separator: ", "))."
+        )
+    )
+    var primary: String?
+
     @Option(name: .shortAndLong, help: "Write the definition here (.json); printed when left out.")
     var output: String?
 
@@ -41,6 +51,12 @@ struct LearnCommand: AsyncParsableCommand {
     func validate() throws {
         if name.trimmingCharacters(in: .whitespaces).isEmpty {
             throw ValidationError("--name must not be empty: give the exercise's name, e.g. --name \"Step-up\"")
+        }
+        if let primary, AngleKind(rawValue: primary)?.countsRepetitions != true {
+            let names = AngleKind.allCases.filter(\.countsRepetitions).map(\.rawValue).joined(separator: ", ")
+            throw ValidationError(
+                "--primary must be a joint angle that counts repetitions (\(names)), got '\(primary)'"
+            )
         }
         if let output, !output.hasSuffix(".json") {
             throw ValidationError("-o must name a .json file (an exercise definition), got '\(output)'")
@@ -103,6 +119,7 @@ struct LearnCommand: AsyncParsableCommand {
                 height: Double(header.height),
                 name: name,
                 id: id,
+                primary: primary.flatMap(AngleKind.init(rawValue:)),
                 source: input
             )
         } catch {

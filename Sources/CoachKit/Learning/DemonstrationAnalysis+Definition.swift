@@ -60,7 +60,8 @@ extension DemonstrationAnalysis {
         let file = LearnedExercise.Schema(
             id: id,
             name: name,
-            summary: "Learned from a demonstration: \(repetitions.count) repetitions of about "
+            summary:
+                "Learned from a demonstration: \(repetitions.count) repetition\(repetitions.count == 1 ? "" : "s") of about "
                 + "\(String(format: "%.0f", tempo.repetitionSeconds.rounded())) s, \(angle.displayName) "
                 + "from \(Int(rest.rounded()))° to \(Int(peak.rounded()))°.",
             view: view == .front ? "front" : view == .side ? "side" : "any",

@@ -49,7 +49,7 @@ public struct LearnedExercise: Sendable {
         let d = definition
         func number(_ value: Double) -> String { String(format: "%g", value) }
         var lines = [
-            "\(d.name) (\(d.id)): learned from \(repetitions) repetitions, "
+            "\(d.name) (\(d.id)): learned from \(repetitions) repetition\(repetitions == 1 ? "" : "s"), "
                 + "about \(String(format: "%.1f", tempo.repetitionSeconds)) s each "
                 + "(\(String(format: "%.1f", tempo.toPeakSeconds)) s to the peak, "
                 + "\(String(format: "%.1f", tempo.atPeakSeconds)) s there, "
@@ -71,7 +71,9 @@ public struct LearnedExercise: Sendable {
         }
         lines.append("largest consistent ranges: " + others.joined(separator: ", "))
         if repetitions < 3 {
-            lines.append("note: only \(repetitions) repetition(s); 3–5 show better what every repetition shares")
+            lines.append(
+                "note: only \(repetitions) repetition\(repetitions == 1 ? "" : "s"); 3–5 show better what every repetition shares"
+            )
         }
         return lines.joined(separator: "\n")
     }

@@ -204,12 +204,12 @@ extension DemonstrationAnalysis {
         let lean = series(.trunkLean, nil).values.compactMap { $0 }
         guard !lean.isEmpty else { return .any }
         let trunk = Self.median(lean)
-        if trunk > 55 { return .horizontal }
-        if trunk > 35 { return .any }
+        if trunk > configuration.horizontalFromLean { return .horizontal }
+        if trunk > configuration.uprightUpToLean { return .any }
         let thighs = [series(.hipFlexion, .left), series(.hipFlexion, .right)].map {
             Self.median($0.values.compactMap { $0 })
         }
-        if thighs.allSatisfy({ $0 >= 60 }) { return .seated }
+        if thighs.allSatisfy({ $0 >= configuration.seatedHipFlexion }) { return .seated }
         var above = 0
         for sample in samples {
             let pose = sample.pose
@@ -218,7 +218,7 @@ extension DemonstrationAnalysis {
             let wrists = [pose[.leftWrist], pose[.rightWrist]].filter { $0.confidence > 0 }
             if !wrists.isEmpty, wrists.allSatisfy({ $0.y < head }) { above += 1 }
         }
-        return Double(above) >= 0.6 * Double(samples.count) ? .hanging : .upright
+        return Double(above) >= configuration.hangingShare * Double(samples.count) ? .hanging : .upright
     }
 
     /// Form rules for the parts that stayed still (`at: range`), most important first.
@@ -247,7 +247,7 @@ extension DemonstrationAnalysis {
             else { continue }
             let limit = (max(configuration.stillRuleMinimum, 2 * typical) / 5).rounded(.up) * 5
             let held = Self.median(stats.compactMap { $0?.rest })
-            let straight = abs(held) < 20
+            let straight = abs(held) < configuration.straightBelow
             let (id, cue): (String, String) =
                 switch kind {
                 case .trunkLean: ("trunk-still", "Keep your trunk still")

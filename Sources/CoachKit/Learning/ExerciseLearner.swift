@@ -59,6 +59,19 @@ public struct ExerciseLearner: Sendable {
         /// The peak is held when the angle stays within 10 % of the excursion from it (the tempo's `atPeakSeconds`)
         /// for at least this long in the median repetition; the definition then prescribes that hold.
         public var holdFromSeconds = 2.0
+        /// The posture from the trunk's median lean (degrees from the vertical): over `horizontalFromLean` lying
+        /// (plank, push-up: 70–90°), up to `uprightUpToLean` standing or sitting (a squat's lean averages 10–30°
+        /// over a set); between, `any` (a hinge, a burpee).
+        public var horizontalFromLean = 55.0
+        public var uprightUpToLean = 35.0
+        /// Upright with both thighs forward by at least this (hip flexion, degrees) is seated: a chair's 90°, less a
+        /// slouch and a 2-D view's foreshortening.
+        public var seatedHipFlexion = 60.0
+        /// Upright with both wrists above the head (half a torso above the shoulders) in at least this share of the
+        /// poses is hanging (a bar held between repetitions too).
+        public var hangingShare = 0.6
+        /// A still part held under this angle (degrees) is held straight: "Keep your knee straight", not "still".
+        public var straightBelow = 20.0
         /// The hips lowering by more than this share of the torso on the way to the peak makes the way down
         /// eccentric (squat, lunge, push-up).
         public var loweringTorsoShare = 0.1

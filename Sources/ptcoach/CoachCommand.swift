@@ -44,7 +44,8 @@ struct CoachCommand: AsyncParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            PosesCommand.self, AnalyzeCommand.self, ExercisesCommand.self, TrainCommand.self, PredictCommand.self,
+            PosesCommand.self, AnalyzeCommand.self, LearnCommand.self, ExercisesCommand.self, TrainCommand.self,
+            PredictCommand.self,
             EvaluateClassifierCommand.self, EvaluateRepsCommand.self, EvaluateDelaysCommand.self, ServeCommand.self,
             UsersCommand.self,
         ]

@@ -32,7 +32,8 @@ struct ExerciseLibraryTests {
             overhead == [
                 "pull-up", "shoulder-press", "jumping-jack", "burpee", "shoulder-flexion", "shoulder-abduction",
                 "shoulder-scaption",
-            ])
+            ]
+        )
     }
 
     @Test func unknownIDListsValidOnes() throws {

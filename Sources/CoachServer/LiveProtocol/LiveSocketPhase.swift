@@ -29,7 +29,7 @@ struct LiveSocketPhase: Sendable {
         case coachCamera(LiveSet)
         /// End the running set (``ending()``) and send its summary.
         case end
-        /// Closed: nothing more is read.
+        /// Closed: the message is ignored.
         case ignore
     }
 

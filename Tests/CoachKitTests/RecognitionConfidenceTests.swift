@@ -1,5 +1,6 @@
 import CoachKit
 import CoachTestSupport
+import PoseKit
 import Testing
 
 /// The fitted threshold below which a recognised exercise is not named: on the snapshot the live coach shows and on
@@ -57,5 +58,29 @@ struct RecognitionConfidenceTests {
             try SharedData.path("pose-tracks/kaiakol/pushup_correct_001.jsonl"),
             exercise: nil
         )
+    }
+}
+
+/// With no exercise given, a repetition completed while the exercise is recognised below the fitted confidence is
+/// counted aloud, never praised or corrected as that exercise.
+struct UnsureRecognitionCueTests {
+    @Test func anUnsureExerciseIsCountedNotCorrected() throws {
+        // Given KIMORE's lateral trunk tilt, which the recogniser calls a shoulder press at about 0.5
+        let path = try SharedData.path("pose-tracks/kimore/es2_rec2.jsonl")
+        let (header, frames) = try PoseTrackReader.readAll(path: path)
+        var session = try BuiltInFeedbackTests.session(exercise: nil, header: header)
+        var unsureRepetitions = 0
+        for frame in frames {
+            let events = session.ingest(frame)
+            // Then every cue given while unsure, at a repetition, only counts it
+            guard session.snapshot.recognitionUnsure else { continue }
+            for event in events {
+                if case .repCompleted = event { unsureRepetitions += 1 }
+                guard case .cue(let cue) = event else { continue }
+                #expect(cue.kind != .form, "a form cue for an exercise the coach cannot tell: \(cue.text)")
+                if cue.kind == .encouragement { #expect(cue.text.hasPrefix("Rep "), "\(cue.text)") }
+            }
+        }
+        #expect(unsureRepetitions > 0, "no repetition completed while the recognition was unsure")
     }
 }

@@ -206,13 +206,16 @@ extension CoachingSession {
         asGiven.pending = true
         snapshot.repCount = repetitions.count
         events.append(.repCompleted(repetition))
-        if let issue = repetition.issues.first {
+        // An exercise recognised below the fitted confidence is not one to praise or correct by: the coach says it
+        // cannot tell which it is (RecognitionConfidence), so it only counts.
+        let unsure = mode.isRecognised && snapshot.recognitionUnsure
+        if let issue = repetition.issues.first, !unsure {
             _ = cues.offer(Cue(kind: .form, text: issue.cue, priority: issue.priority, seconds: t))
         } else if repetition.safetyBreaches.isEmpty {
             // The exercise's own praise; a repetition whose form was not checked (no exercise recognised, a view
-            // that does not suit it) is counted aloud instead of praised.
+            // that does not suit it, an exercise recognised too unsurely) is counted aloud instead of praised.
             let praise =
-                repetition.verdict == .notChecked
+                repetition.verdict == .notChecked || unsure
                 ? "Rep \(repetitions.count)"
                 : mode.exercise?.praise ?? recognizedExercise?.praise ?? "Good rep!"
             _ = cues.offer(Cue(kind: .encouragement, text: praise, priority: 1, seconds: t))

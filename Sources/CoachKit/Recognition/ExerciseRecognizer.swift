@@ -84,7 +84,7 @@ public struct ExerciseRecognizer: Sendable {
     /// The recognizer itself does not use them.
     public static let flatAngleBase = overheadSlot + 1
     public static let featureCount = flatAngleBase + kinds.count * 2
-    static let sampleSeconds = 0.1
+    static let sampleSeconds = SampleGrid.seconds
     /// The direction factor never drops below this: the chance that a skeleton shows a limb's swing in the
     /// wrong direction (2-D ambiguity, distorted or mislabelled joints), so that one wrong heading does not
     /// veto an exercise the rest of the evidence supports.
@@ -136,6 +136,8 @@ public struct ExerciseRecognizer: Sendable {
     var ringCount = 0
     private var ringNext = 0
     private var lastSampleSeconds = -Double.infinity
+    /// Which frames are samples (the session's ring takes the same ones).
+    private var grid = SampleGrid()
     private var lastDecisionSeconds = -Double.infinity
     private var lastPoseSeconds = -Double.infinity
     /// Whether a decision was made on the current window since it last restarted.
@@ -214,7 +216,8 @@ public struct ExerciseRecognizer: Sendable {
         }
         if let pose, steady {
             lastPoseSeconds = seconds
-            if seconds - lastSampleSeconds >= Self.sampleSeconds * 0.95 {
+            if grid.isDue(at: seconds) {
+                grid.take(at: seconds)
                 lastSampleSeconds = seconds
                 measure(pose)
                 let base = ringNext * Self.featureCount
@@ -262,6 +265,7 @@ public struct ExerciseRecognizer: Sendable {
         decidedOnWindow = false
         ringNext = 0
         lastSampleSeconds = -.infinity
+        grid.reset()
         lastDecisionSeconds = -.infinity
         lastPoseSeconds = -.infinity
         state = .noPerson

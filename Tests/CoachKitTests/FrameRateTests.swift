@@ -1,8 +1,9 @@
-@testable import CoachKit
 import CoachTestSupport
 import Foundation
 import PoseKit
 import Testing
+
+@testable import CoachKit
 
 /// The same movement gives the same count however many of its frames arrive: a busy live server drops camera
 /// frames, so a set recorded at 30 fps is counted from 15, 10, 7.5 or 5 of them a second, or from a random 70 %.

@@ -142,7 +142,9 @@ public struct ExerciseRecognizer: Sendable {
     private var lastPoseSeconds = -Double.infinity
     /// Whether a decision was made on the current window since it last restarted.
     private var decidedOnWindow = false
-    /// The samples a window needs before a decision (12 at 10 Hz: 1.1 s).
+    /// The samples a window needs before a decision (12 at 10 Hz: 1.1 s at any rate of 10 fps or more). **Fewer
+    /// frames**: one sample a frame (``SampleGrid``), so the first decision waits longer, 1.5 s at 7.5 fps and
+    /// 2.2 s at 5 fps, and the window holds more time (its capacity is in samples).
     private var minimumSamples: Int { min(capacity, 12) }
     var scratch: [Double]
     var low: [Double]

@@ -455,4 +455,47 @@ extension CoachingSessionTests {
             #expect(try Self.run(frames, exercise: nil).session.summary().reps == 0, "\(kind)")
         }
     }
+
+    // MARK: - The angle shown
+
+    @Test func theOverlayShowsTheSideWhoseRepetitionsCount() throws {
+        // The left arm curls six times; the right arm, from 2 s to 7 s, is raised once slowly to 150° and held,
+        // more range than the left's but no repetition of the curl's rhythm. Once the left's repetitions count,
+        // the overlay's angle is the left's, the side the summary reports, not the side that moved more.
+        var frames = SyntheticCurl.good.frames(reps: 6)
+        var rightMovedMore = false
+        for f in frames.indices {
+            let t = frames[f].seconds
+            let raised = Swift.max(0, Swift.min(1, t - 2, 7 - t))
+            guard raised > 0 else { continue }
+            var pose = frames[f].poses[0]
+            let shoulder = pose[.rightShoulder]
+            let elbow = pose[.rightElbow]
+            let upper = (elbow.x - shoulder.x, elbow.y - shoulder.y)
+            let length = (upper.0 * upper.0 + upper.1 * upper.1).squareRoot() * 0.7 / 0.8
+            let direction = atan2(upper.0, upper.1) + (8 + raised * 142) * .pi / 180
+            pose[.rightWrist] = Keypoint(
+                x: elbow.x + length * sin(direction),
+                y: elbow.y + length * cos(direction),
+                confidence: 0.9
+            )
+            frames[f].poses[0] = pose
+            let right = AngleKind.elbowFlexion.measure(pose, side: .right, useDepth: false) ?? 0
+            if right > 140 { rightMovedMore = true }
+        }
+        #expect(rightMovedMore)
+        var session = CoachingSession(
+            configuration: .init(exercise: try Self.library()["bicep-curl"]!, library: try Self.library().exercises)
+        )
+        var wrongSide: [Double] = []
+        for frame in frames {
+            _ = session.ingest(frame)
+            if let counted = session.repetitions.first?.side, session.snapshot.side != counted {
+                wrongSide.append(frame.seconds)
+            }
+        }
+        #expect(session.repetitions.count >= 5)
+        #expect(session.repetitions.allSatisfy { $0.side == .left })
+        #expect(wrongSide.isEmpty, "the overlay showed the other side at \(wrongSide.prefix(5)) s")
+    }
 }

@@ -1,8 +1,9 @@
-import CoachKit
 import CoachTestSupport
 import Foundation
 import PoseKit
 import Testing
+
+@testable import CoachKit
 
 /// The same movement gives the same count however many of its frames arrive: a busy live server drops camera
 /// frames, so a set recorded at 30 fps is counted from 15, 10, 7.5 or 5 of them a second, or from a random 70 %.
@@ -114,6 +115,45 @@ struct FrameRateTests {
         #expect(full == 8)
         for (name, keep) in Self.thinnings {
             #expect(count(Self.thinned(frames, keep)) == full, "\(name)")
+        }
+    }
+
+    @Test(arguments: [(30.0, 100), (29.97, 100), (25, 100), (20, 100), (15, 100), (10, 100), (7.5, 75), (5, 50)])
+    func theTenHertzSamplesAreTheFirstFrameOfEachTenthOfASecond(fps: Double, samples: Int) {
+        // 10 s of frames: one sample in each 0.1-s interval of capture time that holds a frame, the first of it.
+        var grid = SampleGrid()
+        var times: [Double] = []
+        for i in 0..<Int((10 * fps).rounded()) {
+            // Times as a pose-track writes them (to 1e-4 s): 0.3 is read back as 0.3, not 0.30000000000000004.
+            let t = (Double(i) / fps * 10_000).rounded() / 10_000
+            if grid.isDue(at: t) {
+                grid.take(at: t)
+                times.append(t)
+            }
+        }
+        #expect(times.count == samples, "\(fps) fps: \(times.count) samples")
+        for (k, t) in times.enumerated() where fps >= 10 {
+            // Within one frame interval after its grid point.
+            #expect(t >= Double(k) / 10 - 1e-9 && t < Double(k) / 10 + 1 / fps, "\(fps) fps: sample \(k) at \(t)")
+        }
+        // A frame captured before the last sample (a new recording) is one again.
+        #expect(grid.isDue(at: 0.05))
+    }
+
+    @Test func theRingSamplesTheSameMomentsAtEveryRateFromTenFramesASecond() {
+        // The ring's samples of a squat set at 30 and at 15 fps: one each 0.1 s, within a frame of each other.
+        func sampled(fps: Double) -> [Double] {
+            var ring = AngleSampleRing(capacity: 100)
+            for i in 0..<Int(8 * fps) where ring.isDue(at: Double(i) / fps) {
+                _ = ring.beginSample(at: Double(i) / fps)
+            }
+            return (0..<ring.count).map { ring.times[ring.index(chronological: $0)] }
+        }
+        let full = sampled(fps: 30)
+        for fps in [25.0, 15, 10] {
+            let fewer = sampled(fps: fps)
+            #expect(fewer.count == full.count, "\(fps) fps: \(fewer.count) samples of \(full.count)")
+            #expect(zip(full, fewer).allSatisfy { abs($0 - $1) < 1 / fps }, "\(fps) fps")
         }
     }
 }

@@ -69,6 +69,25 @@ struct PresenceTrackerTests {
         #expect(!after.held)
     }
 
+    @Test(arguments: [(30.0, 3), (15, 2), (5, 2)])
+    func theReturnFromAGapIsDecidedOverTheSameTimeAtAnyFrameRate(fps: Double, frames: Int) {
+        // 0.06 s from the first frame back: three frames at 30 fps, two (both voting) at 15 or 5 fps.
+        var tracker = PresenceTracker(configuration: .init())
+        _ = Self.run(&tracker, from: 0, seconds: 2, valid: true)
+        _ = tracker.ingestNobody(at: 2)
+        _ = tracker.ingestNobody(at: 2.5)
+        var decided: Bool?
+        var used = 0
+        while decided == nil, used < 10 {
+            let t = 2.8 + Double(used) / fps
+            _ = tracker.ingest(valid: true, walking: false, bodyX: 510, torso: 200, at: t)
+            decided = tracker.decideGapReturn(continues: true, at: t)
+            used += 1
+        }
+        #expect(decided == true)
+        #expect(used == frames, "\(fps) fps: decided after \(used) frames")
+    }
+
     @Test func aGapAfterWhichThePersonIsElsewhereIsNotBridged() {
         var tracker = PresenceTracker(configuration: .init())
         _ = Self.run(&tracker, from: 0, seconds: 2, valid: true)

@@ -53,6 +53,22 @@ struct SetUpCheckTests {
         #expect(lastWalking > 3.2 && lastWalking < 5)
     }
 
+    @Test(arguments: [30.0, 15, 7.5, 5])
+    func walkingIsCaughtAtEveryFrameRate(fps: Double) {
+        // Still for 3 s, then walking at 1.5 torso lengths a second for 2 s. At 5 fps the trail's oldest sample is
+        // 2 s old, past the 1.5 s compared: walking was never caught there.
+        var detector = WalkingDetector(configuration: .init())
+        var caughtAt: Double?
+        for i in 0..<Int(5 * fps) {
+            let t = Double(i) / fps
+            let walking = detector.ingest(Self.standing(x: 300 * Swift.max(0, t - 3)), at: t)
+            if t < 3 { #expect(!walking, "\(fps) fps: walking at \(t) s while still") }
+            if walking, caughtAt == nil { caughtAt = t }
+        }
+        #expect(caughtAt != nil, "\(fps) fps: walking never caught")
+        if let caughtAt { #expect(caughtAt < 4.2, "\(fps) fps: caught at \(caughtAt) s") }
+    }
+
     @Test func hipsMovingOverStillFeetAreNoWalk() {
         // A squat or a hinge: the root moves, the feet stay.
         var detector = WalkingDetector(configuration: .init())

@@ -266,6 +266,14 @@ def check_summary_words(driver, summary):
     shown = driver.execute_script("return window.ptcoach.state.repetitions.map(r => r.index)")
     check("events fold to the summary's repetitions", shown == [r.get("index") for r in reps],
           f"events tell {shown}, the summary has {[r.get('index') for r in reps]}")
+    # The overlay showed each repetition's judged peak, the summary's (a repetition judged again later may differ:
+    # only the last value shown for an index is compared).
+    peaks = {p["index"]: p for p in driver.execute_script("return window.ptcoach.state.repPeaksShown")}
+    judged_peaks = {r.get("index"): r.get("peakAngle") for r in reps if r.get("peakAngle") is not None}
+    differing = [(i, peaks[i]["value"], v) for i, v in judged_peaks.items() if i in peaks and abs(peaks[i]["value"] - v) > 0.5]
+    check("overlay: each repetition's judged peak shown", judged_peaks.keys() <= peaks.keys() and not differing,
+          f"shown {[(i, round(p['value']), p['side']) for i, p in peaks.items()]}, summary "
+          f"{[(i, round(v)) for i, v in judged_peaks.items()]}")
     badge = driver.find_element(By.ID, "exercise-badge").text
     check("badge: no sureness beside an exercise given", "sure" not in badge, badge)
 

@@ -88,7 +88,7 @@ public struct ExerciseRecognizer: Sendable {
     /// The recognizer itself does not use them.
     public static let flatAngleBase = overheadSlot + 1
     public static let featureCount = flatAngleBase + kinds.count * 2
-    static let sampleSeconds = 0.1
+    static let sampleSeconds = SampleGrid.seconds
 
     public let configuration: Configuration
     public let exercises: [ExerciseDefinition]
@@ -106,11 +106,15 @@ public struct ExerciseRecognizer: Sendable {
     var ringCount = 0
     private var ringNext = 0
     private var lastSampleSeconds = -Double.infinity
+    /// Which frames are samples (the session's ring takes the same ones).
+    private var grid = SampleGrid()
     private var lastDecisionSeconds = -Double.infinity
     private var lastPoseSeconds = -Double.infinity
     /// Whether a decision was made on the current window since it last restarted.
     private var decidedOnWindow = false
-    /// The samples a window needs before a decision (12 at 10 Hz: 1.1 s).
+    /// The samples a window needs before a decision (12 at 10 Hz: 1.1 s at any rate of 10 fps or more). **Fewer
+    /// frames**: one sample a frame (``SampleGrid``), so the first decision waits longer, 1.5 s at 7.5 fps and
+    /// 2.2 s at 5 fps, and the window holds more time (its capacity is in samples).
     private var minimumSamples: Int { min(capacity, 12) }
     var scratch: [Double]
     var low: [Double]
@@ -184,7 +188,8 @@ public struct ExerciseRecognizer: Sendable {
         }
         if let pose, steady {
             lastPoseSeconds = seconds
-            if seconds - lastSampleSeconds >= Self.sampleSeconds * 0.95 {
+            if grid.isDue(at: seconds) {
+                grid.take(at: seconds)
                 lastSampleSeconds = seconds
                 measure(pose)
                 let base = ringNext * Self.featureCount
@@ -232,6 +237,7 @@ public struct ExerciseRecognizer: Sendable {
         decidedOnWindow = false
         ringNext = 0
         lastSampleSeconds = -.infinity
+        grid.reset()
         lastDecisionSeconds = -.infinity
         lastPoseSeconds = -.infinity
         state = .noPerson

@@ -1,4 +1,4 @@
-/// The last 30 s of the body's angles at 10 Hz, in the recogniser's sample layout
+/// The last 30 s of the body's angles at 10 Hz (``SampleGrid``), in the recogniser's sample layout
 /// (``ExerciseRecognizer/featureCount`` values a sample: each ``ExerciseRecognizer/kinds`` angle's left and right
 /// at `ExerciseRecognizer.index(kind) * 2`, the image plane's from ``ExerciseRecognizer/flatAngleBase``), for the
 /// repetitions counted from the movement (measured afterwards from the samples they span) and the holds named late.
@@ -24,8 +24,8 @@ struct AngleSampleRing: Sendable {
     private(set) var next = 0
     /// The samples written (at most the capacity).
     private(set) var count = 0
-    /// When the last sample was taken.
-    private var lastSampleSeconds = -Double.infinity
+    /// Which frames are samples: the first in each 0.1-s interval of capture time.
+    private var grid = SampleGrid()
 
     /// A ring of `capacity` samples (0: none are kept).
     init(capacity: Int) {
@@ -35,12 +35,13 @@ struct AngleSampleRing: Sendable {
 
     var capacity: Int { times.count }
 
-    /// Whether a sample is due at `t`: about 0.1 s after the last.
-    func isDue(at t: Double) -> Bool { t - lastSampleSeconds >= 0.095 }
+    /// Whether a sample is due at `t`: the first frame in its 0.1-s interval of capture time (``SampleGrid``), so
+    /// that the series sampled is the same at any frame rate of 10 fps or more.
+    func isDue(at t: Double) -> Bool { grid.isDue(at: t) }
 
     /// Takes a sample at `t` and returns its index; its values are the oldest sample's until written.
     mutating func beginSample(at t: Double) -> Int {
-        lastSampleSeconds = t
+        grid.take(at: t)
         let i = next
         times[i] = t
         next = (next + 1) % capacity

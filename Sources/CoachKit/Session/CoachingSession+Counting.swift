@@ -62,13 +62,15 @@ extension CoachingSession {
                 angles.startRepetition(counter: c, side: counterSides[c])
             }
         }
-        // The working side and the overlay's numbers: the side that moves more; a side never measured (the far
-        // arm hidden in a side view) has no range.
+        // The working side and the overlay's numbers: the side whose repetitions count (the side they are
+        // measured and judged on, so that the overlay's angle is of the side the summary reports), before the first
+        // the side that moves more; a side never measured (the far arm hidden in a side view) has no range.
         var best = 0
         if counters.count == 2 {
             let spread0 = counters[0].observedRange.map { $0.high - $0.low } ?? -1
             let spread1 = counters[1].observedRange.map { $0.high - $0.low } ?? -1
             if spread1 > spread0 { best = 1 }
+            if source.signal == .primaryAngle, let counting = countingCounter { best = counting }
         }
         if !counters.isEmpty {
             let workingSide = counterSides[best]

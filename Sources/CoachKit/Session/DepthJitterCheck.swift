@@ -8,7 +8,10 @@ public import PoseKit
 /// `minimumJoints` of them gave a second difference, the depth is trusted when its mean jitter is at most
 /// `ratio` × that of x and y. Poses with fewer (someone half in the picture, walking in, a skeleton
 /// the estimator lost) neither count toward the verdict nor are needed for it: the first frames of a
-/// recording decide nothing when they show little of the person. Measured on the first 30 frames of the recordings
+/// recording decide nothing when they show little of the person. **Fewer frames** (a busy live server): the verdict
+/// still waits for `frames` poses (1 s at 30 fps, 6 s at 5 fps), and until then the session measures in the image
+/// plane as it does before any verdict; frames further apart move more between them, in the image and in depth
+/// alike, so the ratio compares the same two jitters. Measured on the first 30 frames of the recordings
 /// here: Kinect (UI-PRMD s01–s03, KIMORE) 0.36–2.2; MediaPipe's z from the 83 videos and KERAAL's
 /// BlazePose z 2.9–35. The verdict is made once and kept. Allocation-free after `init`.
 ///

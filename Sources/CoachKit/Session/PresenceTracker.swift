@@ -42,9 +42,12 @@ struct PresenceTracker: Sendable {
         var held: Bool { glitch || gapOpen || returnsFromGap }
     }
 
-    /// Frames the return from a gap is decided over: the first frames after a gap are still settling in the
-    /// smoother, so the verdict is a majority of them.
-    static let gapDecisionFrames = 3
+    /// How long, from its first frame, the return from a gap is decided over: the first frames after a gap are
+    /// still settling in the smoother, so the verdict is a majority of the frames in that time. Capture time, not
+    /// frames, so that a busy server decides over the same moment of the movement: 3 frames at 17 to 30 fps (as
+    /// the rule of 3 frames it replaces), 5 at 60 fps; **fewer frames** (16 fps or less) 2, which must then both
+    /// find the angle continuing the repetition.
+    static let gapDecisionSeconds = 0.06
 
     let configuration: Configuration
     /// The first frame with a person in the recording.
@@ -173,7 +176,7 @@ struct PresenceTracker: Sendable {
     mutating func decideGapReturn(continues: Bool, at t: Double) -> Bool? {
         gapReturnFrames += 1
         if gapReturnInPlace, continues { gapReturnVotes += 1 }
-        guard !gapReturnInPlace || gapReturnFrames >= Self.gapDecisionFrames else { return nil }
+        guard !gapReturnInPlace || t - gapEndedAt >= Self.gapDecisionSeconds - 1e-9 else { return nil }
         bridging = false
         let bridged = gapReturnInPlace && 2 * gapReturnVotes > gapReturnFrames
         if bridged {

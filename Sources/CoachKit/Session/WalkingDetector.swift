@@ -21,7 +21,9 @@ struct WalkingDetector: Sendable {
         /// Feet below this confidence are not followed.
         var minimumJointConfidence: Double = 0.2
         /// The trail's spacing (seconds): about ten samples a second, a little less than 0.1 s so that a 10-Hz source
-        /// is not skipped for jitter in its timestamps.
+        /// is not skipped for jitter in its timestamps. The comparison reads the samples' times: **fewer frames**
+        /// (under 10 fps) give one sample a frame, the trail of ``trailSamples`` then reaches further back than a
+        /// second, and the oldest sample within ``longestComparisonSeconds`` is compared.
         var sampleSeconds = 0.095
         /// The trail's samples: a second of them and the one a second ago.
         var trailSamples = 11
@@ -111,13 +113,21 @@ struct WalkingDetector: Sendable {
             state = .still  // on the floor, not walking
             return false
         }
-        var oldestIndex = next
-        if !trail[oldestIndex].isFinite { oldestIndex = 0 }
+        // The oldest sample at most `longestComparisonSeconds` ago: at 10 fps or more the trail's oldest (a second
+        // ago); with fewer frames the trail reaches further back (2 s at 5 fps, where its oldest was always too
+        // old and walking was never seen), and after a gap its samples from before it are passed over.
+        var oldestIndex = -1
+        for j in 0..<trail.count {
+            let i = (next + j) % trail.count
+            if trail[i].isFinite, t - trailTimes[i] <= configuration.longestComparisonSeconds {
+                oldestIndex = i
+                break
+            }
+        }
+        guard oldestIndex >= 0, torso > 0, t - trailTimes[oldestIndex] >= configuration.shortestComparisonSeconds
+        else { return isWalking(at: t) }
         let oldest = trail[oldestIndex]
         let elapsed = t - trailTimes[oldestIndex]
-        guard oldest.isFinite, torso > 0, elapsed <= configuration.longestComparisonSeconds,
-            elapsed >= configuration.shortestComparisonSeconds
-        else { return isWalking(at: t) }
         let limit = configuration.walkingTorsoLengths * min(1, elapsed)
         let oldestRoot = rootTrail[oldestIndex]
         if abs(x - oldest) / torso > limit, !oldestRoot.isFinite || abs(root.x - oldestRoot) / torso > limit {

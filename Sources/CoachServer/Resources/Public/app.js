@@ -35,6 +35,8 @@ const hook = {
   // Hand sets: frames whose hands were drawn, the most hands received in one frame, the gesture states seen and the
   // colour drawn on the index tip when pinched.
   handsDrawn: 0, handsReceived: 0, gestures: [], pinchedPixel: null, pinchedFrame: null, setStates: [],
+  // The judged peak the overlay showed for each repetition (`{index, value, side}`), in the order counted.
+  repPeaksShown: [],
 };
 window.ptcoach = { state: hook };
 
@@ -49,6 +51,11 @@ let touchFree = null; // a body set from the camera: start, pause and end withou
 let lastUnsure = null; // the "can't tell which exercise" sentence last shown, so that it is said once
 let exerciseGiven = false; // the set's exercise was given (picked, or the programme's), not recognised
 let givenName = null; // its name, from the server's `ready`
+// The last repetition's judged peak, drawn at its side's joint for `REP_PEAK_SECONDS` of capture time after it was
+// counted: the number the summary, the report and the CLI give for it. The live angle is one frame's value of
+// the side moving now, and at the end of a repetition it is already back at rest.
+let repPeak = null;
+const REP_PEAK_SECONDS = 1.5;
 
 /** Sets an element's text only when it changes (so live regions announce changes, not every frame). */
 function setText(el, text) {
@@ -296,7 +303,9 @@ function resetHud() {
     reps: 0, framesSent: 0, framesAnswered: 0, lastState: null, summary: null, repetitions: [],
     provisional: null, provisionalEvents: { shown: 0, confirmed: 0, withdrawn: 0 },
     handsDrawn: 0, handsReceived: 0, gestures: [], pinchedPixel: null, pinchedFrame: null, setStates: [],
+    repPeaksShown: [],
   });
+  repPeak = null;
   ui.repCounter.classList.remove("provisional");
   show(ui.gesture, false);
   setText(ui.setupText, "Connecting to the coach…");
@@ -316,16 +325,17 @@ function onFrame(msg, image, stats) {
   hook.lastState = state;
   const hands = msg.hands ?? null;
   if (hands) hook.handsReceived = Math.max(hook.handsReceived, hands.length);
+  const events = msg.events ?? [];
+  noteRepPeak(events, msg.t);
   if (image) {
     answeredOnce = true;
-    if (drawAnswer(ui.canvas, image, msg.pose, state, hands, msg.gesture)) {
+    if (drawAnswer(ui.canvas, image, msg.pose, state, hands, msg.gesture, repPeak)) {
       if (hands?.length) hook.handsDrawn++;
       else hook.posesDrawn++;
     }
     if (msg.gesture) notePinch(hands, msg.gesture);
     fitViewport();
   }
-  const events = msg.events ?? [];
   // A repetition that confirms the provisional one shown was counted already: no second bump.
   const confirms = events.some((e) => e.type === "repProvisionalEnded" && e.confirmed);
   for (const event of events) {
@@ -338,6 +348,20 @@ function onFrame(msg, image, stats) {
   if (msg.gesture) renderGesture(msg.gesture);
   if (state) renderState(state, msg.pose ?? (hands?.length ? hands : null));
   touchFree?.frame(msg.t ?? 0, msg.pose ?? null, state?.reps ?? 0);
+}
+
+/** Keeps the judged peak of a repetition counted in this frame (a revision withdraws the one shown) until
+ * `REP_PEAK_SECONDS` of capture time `t` have passed. */
+function noteRepPeak(events, t) {
+  for (const event of events) {
+    const rep = event.repetition;
+    if (event.type === "rep" && rep && Number.isFinite(rep.peakAngle)) {
+      repPeak = { index: rep.index, value: rep.peakAngle, side: rep.side ?? null, until: (t ?? 0) + REP_PEAK_SECONDS };
+      hook.repPeaksShown.push({ index: rep.index, value: rep.peakAngle, side: rep.side ?? null });
+    }
+    if (event.type === "repsRevised") repPeak = null;
+  }
+  if (repPeak && (t ?? 0) > repPeak.until) repPeak = null;
 }
 
 /** Follows the repetitions as docs/live-protocol.md tells them: a `rep` adds one, a `repsRevised` replaces all. */

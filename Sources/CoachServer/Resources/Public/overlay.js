@@ -37,7 +37,7 @@ function point(pose, name) {
  * Draws `image` (the frame sent) and the coach's answer for it onto `canvas`.
  * Returns true when a skeleton was drawn.
  */
-export function drawAnswer(canvas, image, pose, state, hands = null, gesture = null) {
+export function drawAnswer(canvas, image, pose, state, hands = null, gesture = null, repPeak = null) {
   if (canvas.width !== image.width || canvas.height !== image.height) {
     canvas.width = image.width;
     canvas.height = image.height;
@@ -50,7 +50,7 @@ export function drawAnswer(canvas, image, pose, state, hands = null, gesture = n
   let drawn = pose ? drawSkeleton(ctx, pose, unit) : false;
   if (hands?.length) drawn = drawHands(ctx, hands, gesture, unit) || drawn;
   if (state) {
-    if (pose) drawAngle(ctx, pose, state, unit);
+    if (pose) drawAngle(ctx, pose, state, unit, repPeak);
     drawGauge(ctx, state, unit);
     drawHold(ctx, state.peakHold ?? state.hold, unit);
   }
@@ -161,8 +161,17 @@ export function formatAngle(value, unit = "°") {
   return unit ? `${Math.round(value)}${unit}` : value.toFixed(2);
 }
 
-/** The arc at the measured joint between its two bones, with the angle in degrees beside it. */
-function drawAngle(ctx, pose, state, unit) {
+/** The arc at the measured joint between its two bones, with the angle in degrees beside it; just after a
+ * repetition, its judged peak (`repPeak`: `{index, value, side}`) under it, at the joint of the side it was
+ * measured on. */
+function drawAngle(ctx, pose, state, unit, repPeak = null) {
+  const joint = repPeak?.side && state.angleJoint ? state.angleJoint.replace(/^(left|right)/, repPeak.side) : state.angleJoint;
+  if (repPeak && joint) {
+    const at = point(pose, joint);
+    const size = 16 * unit;
+    if (at) label(ctx, `Rep ${repPeak.index}: ${formatAngle(repPeak.value, state.angleUnit ?? "°")}`,
+      at[0] + 34 * unit, at[1] + 26 * unit, size, "#fff");
+  }
   const vertex = state.angleJoint && point(pose, state.angleJoint);
   if (!vertex || state.angle == null) return;
   const m = /^(left|right)(.+)$/.exec(state.angleJoint);

@@ -69,6 +69,18 @@ struct AnalyzeTextHonestyTests {
         #expect(summary.repetitions[0].angles[0].angle.anatomicalRange?.contains(150) == true)
     }
 
+    @Test func theJSONMarksAnAngleTheJointCannotTakeAsNotPossible() throws {
+        let summary = try Self.summary([Self.pullUp(1)])
+        let encoded = try JSONEncoder().encode(summary.repetitions[0].angles)
+        let angles = try #require(JSONSerialization.jsonObject(with: encoded) as? [[String: Any]])
+        // The left elbow (3–123°) is a measurement; the right one's 1–173° is not, and says so.
+        #expect(angles[0]["possible"] == nil)
+        #expect(angles[1]["possible"] as? Bool == false)
+        #expect(angles[1]["max"] as? Double == 173)
+        // Read back, the ranges are the same (the flag follows from them).
+        #expect(try JSONDecoder().decode([Repetition.AngleRange].self, from: encoded) == summary.repetitions[0].angles)
+    }
+
     @Test func noRepetitionJudgedIsFormNotCheckedNeverPraisedNorBest() throws {
         let summary = try Self.summary([Self.pullUp(1), Self.pullUp(2, left: (5, 110))])
         #expect(summary.formNotCheckedReason == "the camera view does not suit the exercise")

@@ -27,3 +27,19 @@ extension Repetition.AngleRange {
         return possible.contains(min) && possible.contains(max)
     }
 }
+
+extension Repetition.AngleRange {
+    private enum EncodedKeys: String, CodingKey { case angle, side, min, max, atPeak, possible }
+
+    /// As synthesised, plus `"possible": false` for a range past what the joint can do: the JSON, like the text,
+    /// never gives a far arm's guessed 173° elbow as a measurement. Decoding ignores it (it follows from the rest).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: EncodedKeys.self)
+        try container.encode(angle, forKey: .angle)
+        try container.encodeIfPresent(side, forKey: .side)
+        try container.encode(min, forKey: .min)
+        try container.encode(max, forKey: .max)
+        try container.encode(atPeak, forKey: .atPeak)
+        if !isAnatomicallyPossible { try container.encode(false, forKey: .possible) }
+    }
+}

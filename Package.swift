@@ -101,12 +101,20 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // The one coaching pipeline: frame sources, the body and hand sessions stepped frame by frame, and the
+        // analysis passes of `ptcoach analyze` over it.
+        .target(
+            name: "CoachPipeline",
+            dependencies: ["PoseKit", "CoachKit", "MediaIO"],
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: - The one wiring point
         .executableTarget(
             name: "ptcoach",
             dependencies: [
-                "PoseKit", "CoachKit", "PoseEstimation", "MediaIO", "CoachStore", "CoachDatabase", "CoachServer",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "PoseKit", "CoachKit", "CoachPipeline", "PoseEstimation", "MediaIO", "CoachStore", "CoachDatabase",
+                "CoachServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
@@ -128,6 +136,11 @@ let package = Package(
         .testTarget(
             name: "CoachKitTests",
             dependencies: ["CoachKit", "PoseKit", "CoachTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CoachPipelineTests",
+            dependencies: ["CoachPipeline", "CoachKit", "PoseKit", "CoachTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -166,7 +179,8 @@ let package = Package(
         .testTarget(
             name: "ptcoachTests",
             dependencies: [
-                "ptcoach", "PoseKit", "CoachKit", "MediaIO", "CoachServer", "CoachStore", "CoachTestSupport",
+                "ptcoach", "PoseKit", "CoachKit", "CoachPipeline", "MediaIO", "CoachServer", "CoachStore",
+                "CoachTestSupport",
             ],
             swiftSettings: swiftSettings
         ),

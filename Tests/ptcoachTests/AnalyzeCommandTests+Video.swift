@@ -1,5 +1,6 @@
 import ArgumentParser
 import CoachKit
+import CoachPipeline
 import Foundation
 import MediaIO
 import PoseKit
@@ -83,7 +84,7 @@ extension AnalyzeCommandTests {
         )
         var source = try PoseTrackFrameSource(path: track)
         var session = CoachingSession(
-            configuration: AnalyzeCommand.sessionConfiguration(
+            configuration: BodyAnalysis.sessionConfiguration(
                 exercise: try ExerciseLibrary.bundled().exercise(id: "squat"),
                 library: try ExerciseLibrary.bundled(),
                 width: 1280,

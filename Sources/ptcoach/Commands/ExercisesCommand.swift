@@ -1,5 +1,6 @@
 import ArgumentParser
 import CoachKit
+import CoachPipeline
 import Foundation
 import PoseKit
 
@@ -16,7 +17,7 @@ struct ExercisesCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let library = try AnalyzeCommand.loadLibrary(directory: exercisesDirectory)
+        let library = try BodyAnalysis.loadLibrary(directory: exercisesDirectory)
         if json {
             let rows: [[String: JSONField]] = library.exercises.map { e in
                 [

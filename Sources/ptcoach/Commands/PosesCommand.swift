@@ -1,4 +1,5 @@
 import ArgumentParser
+import CoachPipeline
 import Foundation
 import MediaIO
 import PoseEstimation

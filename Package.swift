@@ -84,7 +84,7 @@ let package = Package(
         .target(
             name: "CoachServer",
             dependencies: [
-                "PoseKit", "CoachKit", "CoachStore",
+                "PoseKit", "CoachKit", "CoachPipeline", "CoachStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -101,11 +101,14 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
-        // The one coaching pipeline: frame sources, the body and hand sessions stepped frame by frame, and the
-        // analysis passes of `ptcoach analyze` over it.
+        // The one coaching pipeline: frame sources and the body and hand sessions stepped frame by frame, for
+        // `ptcoach analyze` and the live server alike.
+        .target(name: "CoachPipeline", dependencies: ["PoseKit", "CoachKit"], swiftSettings: swiftSettings),
+        // The passes of `ptcoach analyze` over the pipeline: the counting and drawing passes, the report's inputs,
+        // the text report; the hand analysis.
         .target(
-            name: "CoachPipeline",
-            dependencies: ["PoseKit", "CoachKit", "MediaIO"],
+            name: "CoachAnalysis",
+            dependencies: ["PoseKit", "CoachKit", "CoachPipeline", "MediaIO"],
             swiftSettings: swiftSettings
         ),
 
@@ -113,8 +116,8 @@ let package = Package(
         .executableTarget(
             name: "ptcoach",
             dependencies: [
-                "PoseKit", "CoachKit", "CoachPipeline", "PoseEstimation", "MediaIO", "CoachStore", "CoachDatabase",
-                "CoachServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "PoseKit", "CoachKit", "CoachPipeline", "CoachAnalysis", "PoseEstimation", "MediaIO", "CoachStore",
+                "CoachDatabase", "CoachServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
@@ -179,8 +182,8 @@ let package = Package(
         .testTarget(
             name: "ptcoachTests",
             dependencies: [
-                "ptcoach", "PoseKit", "CoachKit", "CoachPipeline", "MediaIO", "CoachServer", "CoachStore",
-                "CoachTestSupport",
+                "ptcoach", "PoseKit", "CoachKit", "CoachPipeline", "CoachAnalysis", "MediaIO", "CoachServer",
+                "CoachStore", "CoachTestSupport",
             ],
             swiftSettings: swiftSettings
         ),

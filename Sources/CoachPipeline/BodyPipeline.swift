@@ -2,8 +2,8 @@ public import CoachKit
 public import PoseKit
 
 /// The one loop that coaches a body exercise frame by frame: `ptcoach analyze`'s counting pass, its drawing
-/// pass and the report's replay all step a ``CoachKit/CoachingSession`` through it, so they see the same frames
-/// the same way.
+/// pass, the report's replay and the live server's sets (`LiveSet`, which keeps its own queue: the latest frame
+/// wins) all step a ``CoachKit/CoachingSession`` through it, so they see the same frames the same way.
 ///
 /// A synchronous stepper: ``step(_:)`` coaches one frame and hands back what the coach said on it (the session's
 /// own buffer, reused from frame to frame: no allocation per frame); ``events(from:configuration:name:)`` wraps it
@@ -33,6 +33,10 @@ public struct BodyPipeline {
         frames += 1
         return session.ingest(frame)
     }
+
+    /// The frames are all in: the repetitions found, named or judged only then
+    /// (``CoachKit/CoachingSession/finish()``).
+    public mutating func finish() -> [CoachEvent] { session.finish() }
 
     /// The session's summary, once the frames are in.
     ///

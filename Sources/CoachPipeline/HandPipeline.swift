@@ -2,7 +2,8 @@ public import CoachKit
 public import PoseKit
 
 /// The one loop that coaches a hand exercise frame by frame (``CoachKit/HandCoachingSession``): `ptcoach analyze`'s
-/// counting pass and its drawing pass step it, each frame with the body pose found at the same time, if any.
+/// counting pass, its drawing pass and the live server's hand sets (`LiveHandCoach`) step it, each frame with the
+/// body pose found at the same time, if any.
 ///
 /// ```swift
 /// var pipeline = HandPipeline(exercise: exercise, width: 1280, height: 720)

@@ -1,3 +1,4 @@
+import CoachAnalysis
 import CoachPipeline
 import Foundation
 import MediaIO

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CoachAnalysis
 import CoachPipeline
 import Foundation
 import MediaIO

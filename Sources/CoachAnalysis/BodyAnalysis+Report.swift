@@ -1,4 +1,5 @@
 public import CoachKit
+import CoachPipeline
 import Foundation
 import PoseKit
 

@@ -1,3 +1,4 @@
+import CoachPipeline
 public import PoseKit
 
 /// Draws each frame of the video once its poses are known, in time order (`analyze --annotate`).

@@ -1,4 +1,5 @@
 public import CoachKit
+import CoachPipeline
 
 extension SessionSummary {
     /// The part of a session that one exercise took: its repetitions, and the times it was being done.

@@ -84,7 +84,7 @@ let package = Package(
         .target(
             name: "CoachServer",
             dependencies: [
-                "PoseKit", "CoachKit", "CoachStore",
+                "PoseKit", "CoachKit", "CoachPipeline", "CoachStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -101,12 +101,23 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // The one coaching pipeline: frame sources and the body and hand sessions stepped frame by frame, for
+        // `ptcoach analyze` and the live server alike.
+        .target(name: "CoachPipeline", dependencies: ["PoseKit", "CoachKit"], swiftSettings: swiftSettings),
+        // The passes of `ptcoach analyze` over the pipeline: the counting and drawing passes, the report's inputs,
+        // the text report; the hand analysis.
+        .target(
+            name: "CoachAnalysis",
+            dependencies: ["PoseKit", "CoachKit", "CoachPipeline", "MediaIO"],
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: - The one wiring point
         .executableTarget(
             name: "ptcoach",
             dependencies: [
-                "PoseKit", "CoachKit", "PoseEstimation", "MediaIO", "CoachStore", "CoachDatabase", "CoachServer",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "PoseKit", "CoachKit", "CoachPipeline", "CoachAnalysis", "PoseEstimation", "MediaIO", "CoachStore",
+                "CoachDatabase", "CoachServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
@@ -128,6 +139,11 @@ let package = Package(
         .testTarget(
             name: "CoachKitTests",
             dependencies: ["CoachKit", "PoseKit", "CoachTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CoachPipelineTests",
+            dependencies: ["CoachPipeline", "CoachKit", "PoseKit", "CoachTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -166,7 +182,8 @@ let package = Package(
         .testTarget(
             name: "ptcoachTests",
             dependencies: [
-                "ptcoach", "PoseKit", "CoachKit", "MediaIO", "CoachServer", "CoachStore", "CoachTestSupport",
+                "ptcoach", "PoseKit", "CoachKit", "CoachPipeline", "CoachAnalysis", "MediaIO", "CoachServer",
+                "CoachStore", "CoachTestSupport",
             ],
             swiftSettings: swiftSettings
         ),

@@ -1,4 +1,5 @@
 import CoachKit
+import CoachPipeline
 import Foundation
 import PoseKit
 
@@ -18,7 +19,7 @@ final class LiveHandCoach: @unchecked Sendable {
     private var estimator: (any CameraHandEstimator)?
     private var estimatorFailed = false
     private var control: HandGestureControl
-    private var session: HandCoachingSession?
+    private var session: HandPipeline?
     private var lastCue: Cue?
     private var repsSeen = 0
     private(set) var series: [AngleSample] = []
@@ -107,13 +108,13 @@ final class LiveHandCoach: @unchecked Sendable {
     /// Coaches one frame of hands (a frame is counted only while the set runs) and reads the gestures.
     func ingest(_ frame: HandFrame, width: Int, height: Int) -> Step {
         if session == nil {
-            session = HandCoachingSession(exercise: exercise, width: Double(width), height: Double(height))
+            session = HandPipeline(exercise: exercise, width: Double(width), height: Double(height))
         }
         var snapshot: HandCoachingSession.Snapshot?
         var coached: Int?
         switch control.setState {
         case .running:
-            let s = session!.ingest(frame)
+            let s = session!.step(frame)
             snapshot = s
             coached = s.coachedIndex
             framesCoached += 1
@@ -146,7 +147,7 @@ final class LiveHandCoach: @unchecked Sendable {
         var repetition: HandSessionSummary.Repetition?
         if let reps = snapshot?.reps, reps > repsSeen {
             repsSeen = reps
-            repetition = session!.summary().repetitions.last
+            repetition = session!.summary.repetitions.last
         }
         if let cue = newCues.last { lastCue = cue }
         if let cue = lastCue, frame.seconds - cue.seconds > Self.cueSeconds { lastCue = nil }
@@ -195,7 +196,7 @@ final class LiveHandCoach: @unchecked Sendable {
     /// `nil` if the set never ran.
     func outcome(id: String, prescribedReps: Int?) -> (stored: SessionSummary, json: String, problem: String?)? {
         guard let session, framesCoached > 0 else { return nil }
-        let summary = session.summary()
+        let summary = session.summary
         guard let json = try? summary.jsonText(file: "live:\(id)", prescribedReps: prescribedReps) else { return nil }
         let stored = summary.stored
         var problem: String?

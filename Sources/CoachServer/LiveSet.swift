@@ -1,4 +1,5 @@
 import CoachKit
+import CoachPipeline
 import CoachStore
 import Foundation
 import PoseKit
@@ -62,7 +63,7 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
     private let slot = Mutex(Slot())
 
     // The coaching state: touched by one worker (or the socket's task) at a time.
-    private var coach: CoachingSession?
+    private var coach: BodyPipeline?
     private var estimator: (any CameraPoseEstimator)?
     private let estimators: CameraEstimatorPool<any CameraPoseEstimator>?
     /// A hand exercise's coach, for a hand set (then `exercise` is `nil` and no body is coached).
@@ -107,7 +108,7 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
         self.completed = completed
         if let keypointHeader {
             keypoints = PoseTrackFrameDecoder(header: keypointHeader)
-            coach = CoachingSession(
+            coach = BodyPipeline(
                 configuration: .analysis(
                     exercise: exercise,
                     library: library,
@@ -203,7 +204,7 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
 
     private func coach(_ frame: PoseFrame, id: Int, width: Int, height: Int, received: ContinuousClock.Instant) {
         if coach == nil {
-            coach = CoachingSession(
+            coach = BodyPipeline(
                 configuration: .analysis(
                     exercise: exercise,
                     library: library,
@@ -212,7 +213,7 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
                 )
             )
         }
-        let events = coach!.ingest(frame)
+        let events = coach!.step(frame)
         framesCoached += 1
         let snapshot = coach!.snapshot
         // The report's angle chart, at up to 10 Hz.
@@ -299,11 +300,11 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
         let events = ledger.translate(unsent + coach.finish())
         unsent = []
         self.coach = coach
-        let summary = coach.summary()
+        let summary = coach.session.summary()
         // The checks `ptcoach analyze` makes: nobody seen, or the joints the exercise needs never seen.
         var problem: String?
         do {
-            try coach.checkCoached(frames: framesCoached, name: "this set")
+            try coach.session.checkCoached(frames: framesCoached, name: "this set")
         } catch {
             problem = error.message
         }

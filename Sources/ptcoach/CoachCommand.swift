@@ -1,4 +1,5 @@
 import ArgumentParser
+import CoachPipeline
 import Foundation
 
 /// The entry point: the command line's own rules first, then ``CoachCommand``.
@@ -54,19 +55,8 @@ struct CoachCommand: AsyncParsableCommand {
 
 /// A failure the user can fix: printed as one line (`Error: …`); exit code 1 when the work failed, 64 when an
 /// option or value was refused (``refused(_:)``, as a `ValidationError` is).
-struct CLIError: Error, CustomStringConvertible {
-    var message: String
-    var exitCode: Int32 = 1
-    init(_ message: String) { self.message = message }
-    var description: String { message }
-
-    /// An option or value the command refuses, found once it runs (an unknown exercise, a report type): exit 64.
-    static func refused(_ message: String) -> CLIError {
-        var error = CLIError(message)
-        error.exitCode = ExitCode.validationFailure.rawValue
-        return error
-    }
-}
+/// The commands' errors are the analysis pipeline's: one line, exit 1, or 64 for a refused value.
+typealias CLIError = AnalysisError
 
 extension CoachCommand {
     /// The exit status `main` gives for `error` (a refused ``CLIError`` is 64, as a `ValidationError`).

@@ -1,5 +1,7 @@
 import ArgumentParser
+import CoachAnalysis
 import CoachKit
+import CoachPipeline
 import Foundation
 import MediaIO
 import PoseKit
@@ -83,7 +85,7 @@ extension AnalyzeCommandTests {
         )
         var source = try PoseTrackFrameSource(path: track)
         var session = CoachingSession(
-            configuration: AnalyzeCommand.sessionConfiguration(
+            configuration: BodyAnalysis.sessionConfiguration(
                 exercise: try ExerciseLibrary.bundled().exercise(id: "squat"),
                 library: try ExerciseLibrary.bundled(),
                 width: 1280,

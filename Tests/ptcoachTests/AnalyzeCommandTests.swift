@@ -1,5 +1,7 @@
 import ArgumentParser
+import CoachAnalysis
 import CoachKit
+import CoachPipeline
 import Foundation
 import MediaIO
 import PoseKit
@@ -347,7 +349,7 @@ struct AnalyzeCommandTests {
                "tempo":{"toPeakSeconds":1,"fromPeakSeconds":1,"concentricSeconds":1,"eccentricSeconds":1}}]}
             """#
         let summary = try JSONDecoder().decode(SessionSummary.self, from: Data(json.utf8))
-        let text = AnalyzeCommand.report(summary, file: "pull-up.jsonl")
+        let text = BodyAnalysis.report(summary, file: "pull-up.jsonl")
         let line =
             "rep 1: 6.1–8.5 s, elbow flexion right 1–158°, past the target range (158°, target 110–150°), good form"
         #expect(text.contains(line), "\(text)")
@@ -360,7 +362,7 @@ struct AnalyzeCommandTests {
         unnamed.repetitions[0].range = nil
         unnamed.repetitions[0].verdict = .notChecked
         unnamed.repetitions[0].uncheckedReason = "no exercise recognised"
-        let unnamedText = AnalyzeCommand.report(unnamed, file: "f")
+        let unnamedText = BodyAnalysis.report(unnamed, file: "f")
         #expect(unnamedText.contains("rep 1: 6.1–8.5 s, form not checked (no exercise recognised)"), "\(unnamedText)")
     }
 
@@ -375,7 +377,7 @@ struct AnalyzeCommandTests {
              "safetyWarnings":[],"cues":[],"averages":{},"durationSeconds":50,"secondsWithPerson":50,"repetitions":[]}
             """#
         let summary = try JSONDecoder().decode(SessionSummary.self, from: Data(json.utf8))
-        let text = AnalyzeCommand.report(summary, file: "f")
+        let text = BodyAnalysis.report(summary, file: "f")
         #expect(text.contains("  hold 1: 17.2–18.9 s, held 1.7 s of 10 s\n"), "\(text)")
         #expect(text.contains("  hold 2: 34.2–46.7 s, held 12.5 s of 10 s (done)"), "\(text)")
     }
@@ -463,21 +465,21 @@ struct AnalyzeCommandTests {
         let track = Self.shared.appendingPathComponent("pose-tracks/kaiakol/pushup_correct_003.jsonl").path
         let library = try ExerciseLibrary.bundled()
         var source = try PoseTrackFrameSource(path: track)
-        let configuration = AnalyzeCommand.sessionConfiguration(
+        let configuration = BodyAnalysis.sessionConfiguration(
             exercise: nil,
             library: library,
             width: source.width,
             height: source.height
         )
         var series: [ReportInput.AngleSample] = []
-        let summary = try AnalyzeCommand.analyze(source: &source, configuration: configuration, name: "t") { s in
-            if let sample = AnalyzeCommand.angleSample(of: s) { series.append(sample) }
+        let summary = try BodyPipeline.run(source: &source, configuration: configuration, name: "t") { s in
+            if let sample = BodyAnalysis.angleSample(of: s) { series.append(sample) }
         }
         let first = try #require(summary.repetitions.first, "a push-up is counted")
         try #require(summary.exercise != nil, "an exercise is recognised")
         // Named after the first repetition began: the chart had nothing for its start.
         try #require((series.first?.seconds ?? .infinity) > first.startSeconds, "named before the first repetition")
-        let full = try AnalyzeCommand.seriesFromTheStart(
+        let full = try BodyAnalysis.seriesFromTheStart(
             series,
             summary: summary,
             track: track,

@@ -1,4 +1,6 @@
+import CoachAnalysis
 import CoachKit
+import CoachPipeline
 import Foundation
 import MediaIO
 import PoseKit
@@ -48,7 +50,7 @@ struct AnalyzeTextHonestyTests {
 
     @Test func theTextGivesTheMeasuredSidesAngleNotTheGuessedFarArm() throws {
         let summary = try Self.summary([Self.pullUp(1), Self.pullUp(2)])
-        let text = AnalyzeCommand.report(summary, file: "pull-up_9.mp4")
+        let text = BodyAnalysis.report(summary, file: "pull-up_9.mp4")
         #expect(text.contains("rep 1: 3.0–5.0 s, elbow flexion left 3–123°"), "\(text)")
         #expect(!text.contains("173"), "\(text)")
         #expect(summary.repetitions[0].measuredPrimaryRange?.side == .left)
@@ -57,7 +59,7 @@ struct AnalyzeTextHonestyTests {
     @Test func anAngleTheJointCannotTakeIsNotGivenAsMeasured() throws {
         // The measured side itself swept to 173°: keypoints guessed, not an elbow.
         let summary = try Self.summary([Self.pullUp(1, left: (1, 173))])
-        let text = AnalyzeCommand.report(summary, file: "f")
+        let text = BodyAnalysis.report(summary, file: "f")
         #expect(text.contains("elbow flexion left not measured"), "\(text)")
         #expect(text.contains("range not measured"), "\(text)")
         #expect(!text.contains("target reached"), "\(text)")
@@ -84,7 +86,7 @@ struct AnalyzeTextHonestyTests {
     @Test func noRepetitionJudgedIsFormNotCheckedNeverPraisedNorBest() throws {
         let summary = try Self.summary([Self.pullUp(1), Self.pullUp(2, left: (5, 110))])
         #expect(summary.formNotCheckedReason == "the camera view does not suit the exercise")
-        let text = AnalyzeCommand.report(summary, file: "f")
+        let text = BodyAnalysis.report(summary, file: "f")
         #expect(text.contains("form not checked: the camera view does not suit the exercise"), "\(text)")
         #expect(!text.contains("good form:"), "\(text)")
         let captions = AnalysisOutputs.stillRepetitions(summary.repetitions).map(\.caption)
@@ -109,7 +111,7 @@ struct AnalyzeTextHonestyTests {
             {"angle":"elbowFlexion","side":"left","value":151,"limit":150,"text":"Stop","seconds":4.2,\
             "peak":156,"durationSeconds":0.2}
             """
-        let text = AnalyzeCommand.report(try Self.summary([Self.pullUp(1)], safety: warning), file: "f")
+        let text = BodyAnalysis.report(try Self.summary([Self.pullUp(1)], safety: warning), file: "f")
         let lines = text.split(separator: "\n").filter { $0.contains("safety at") }
         #expect(lines == ["  safety at 4.2 s: Stop (elbow flexion peak 156°, limit 150°, 0.2 s)"], "\(text)")
     }

@@ -1,4 +1,5 @@
 import CoachKit
+import CoachPipeline
 import Foundation
 import PoseKit
 import Testing

@@ -1,3 +1,4 @@
+import CoachPipeline
 import Foundation
 import Testing
 

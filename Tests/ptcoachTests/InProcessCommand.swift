@@ -1,4 +1,5 @@
 import ArgumentParser
+import CoachPipeline
 import Testing
 
 @testable import ptcoach

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CoachKit
+import CoachPipeline
 import CoachTestSupport
 import Foundation
 import PoseKit

@@ -1,5 +1,7 @@
 import ArgumentParser
+import CoachAnalysis
 import CoachKit
+import CoachPipeline
 import Foundation
 import MediaIO
 import PoseEstimation
@@ -176,18 +178,18 @@ struct PosesCommandTests {
         }
 
         // The same count either way (the hand count is 1).
-        let library = try AnalyzeCommand.loadLibrary(directory: nil)
+        let library = try BodyAnalysis.loadLibrary(directory: nil)
         let squat = try library.exercise(id: "squat")
         var counts: [Int] = []
         for path in [one, two] {
             var source = try PoseTrackFrameSource(path: path)
-            let configuration = AnalyzeCommand.sessionConfiguration(
+            let configuration = BodyAnalysis.sessionConfiguration(
                 exercise: squat,
                 library: library,
                 width: source.width,
                 height: source.height
             )
-            counts.append(try AnalyzeCommand.analyze(source: &source, configuration: configuration, name: path).reps)
+            counts.append(try BodyPipeline.run(source: &source, configuration: configuration, name: path).reps)
         }
         #expect(counts[1] == counts[0], "one stream counts \(counts[0]) squats, two segments \(counts[1])")
     }

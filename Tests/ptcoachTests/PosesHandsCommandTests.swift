@@ -1,5 +1,6 @@
 import ArgumentParser
 import CoachKit
+import CoachPipeline
 import Foundation
 import PoseKit
 import Testing

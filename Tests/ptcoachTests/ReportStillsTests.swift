@@ -1,4 +1,6 @@
+import CoachAnalysis
 import CoachKit
+import CoachPipeline
 import Foundation
 import Testing
 

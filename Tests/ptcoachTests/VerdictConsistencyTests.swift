@@ -1,4 +1,6 @@
+import CoachAnalysis
 import CoachKit
+import CoachPipeline
 import CoachTestSupport
 import Foundation
 import MediaIO
@@ -49,7 +51,7 @@ struct VerdictConsistencyTests {
         let summary = session.summary()
         try #require(!summary.repetitions.isEmpty, "\(file): no repetition counted")
 
-        let text = AnalyzeCommand.report(summary, file: file)
+        let text = BodyAnalysis.report(summary, file: file)
         let json = try #require(try JSONValue.parse(summary.jsonText(file: file)).objectValue)
         let jsonReps = try #require(json["repetitions"]?.arrayValue)
         let html = ReportWriter.html(ReportInput(title: "t", exercises: [ReportInput.Exercise(summary: summary)]))
@@ -148,19 +150,19 @@ struct AnalyzeUnsureRecognitionTests {
         let name = try #require(recognised.exerciseName)
         var low = recognised
         for i in low.segments.indices { low.segments[i].confidence = RecognitionConfidence.fitted.namedAtLeast - 0.1 }
-        let text = AnalyzeCommand.report(low, file: "clip")
+        let text = BodyAnalysis.report(low, file: "clip")
         let first = try #require(text.split(separator: "\n").first)
         #expect(first.hasPrefix("clip: \(RecognitionConfidence.unsureSentence)"), "\(first)")
         #expect(!first.contains(name), "\(first)")
         for line in text.split(separator: "\n") where line.hasPrefix("  rep ") {
-            #expect(line.hasSuffix("not checked (\(AnalyzeCommand.unsureReason))"), "\(line)")
+            #expect(line.hasSuffix("not checked (\(BodyAnalysis.unsureReason))"), "\(line)")
         }
     }
 
     @Test func atTheThresholdTheTextNamesTheExercise() throws {
         var high = try Self.summary()
         for i in high.segments.indices { high.segments[i].confidence = RecognitionConfidence.fitted.namedAtLeast }
-        let text = AnalyzeCommand.report(high, file: "clip")
+        let text = BodyAnalysis.report(high, file: "clip")
         let name = try #require(high.exerciseName)
         #expect(text.hasPrefix("clip: \(name) ("), "\(text)")
         #expect(!text.contains(RecognitionConfidence.unsureSentence))

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CoachKit
+import CoachPipeline
 import PoseKit
 
 /// The model options `train` and `evaluate-classifier` share: how a sequence classifier is built.

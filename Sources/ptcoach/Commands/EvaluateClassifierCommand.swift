@@ -1,5 +1,6 @@
 import ArgumentParser
 import CoachKit
+import CoachPipeline
 import Foundation
 
 /// `ptcoach evaluate-classifier`: an honest accuracy estimate of `ptcoach train` on a manifest, by

@@ -1,5 +1,7 @@
 import ArgumentParser
+import CoachAnalysis
 import CoachKit
+import CoachPipeline
 import Foundation
 import PoseKit
 
@@ -27,7 +29,7 @@ struct EvaluateDelaysCommand: AsyncParsableCommand {
     var perFile = false
 
     func run() async throws {
-        let library = try AnalyzeCommand.loadLibrary(directory: nil)
+        let library = try BodyAnalysis.loadLibrary(directory: nil)
         guard let enumerator = FileManager.default.enumerator(atPath: folder) else {
             throw CLIError("cannot read the folder \(folder): check the path")
         }

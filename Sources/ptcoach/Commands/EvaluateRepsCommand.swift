@@ -1,5 +1,7 @@
 import ArgumentParser
+import CoachAnalysis
 import CoachKit
+import CoachPipeline
 import Foundation
 import PoseKit
 
@@ -76,7 +78,7 @@ struct EvaluateRepsCommand: AsyncParsableCommand {
             throw CLIError("cannot read the manifest '\(manifest)': check the path")
         }
         let base = (manifest as NSString).deletingLastPathComponent
-        let library = try AnalyzeCommand.loadLibrary(directory: nil)
+        let library = try BodyAnalysis.loadLibrary(directory: nil)
         let heldOutSubjects = Set(heldOut.split(separator: ",").map(String.init))
         var results: [Result] = []
         let rows: [CSVRows.Row]

@@ -1,5 +1,7 @@
 import ArgumentParser
+import CoachAnalysis
 import CoachKit
+import CoachPipeline
 import Foundation
 import PoseKit
 
@@ -16,7 +18,7 @@ struct ExercisesCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let library = try AnalyzeCommand.loadLibrary(directory: exercisesDirectory)
+        let library = try BodyAnalysis.loadLibrary(directory: exercisesDirectory)
         if json {
             let rows: [[String: JSONField]] = library.exercises.map { e in
                 [

@@ -1,4 +1,5 @@
 import CoachKit
+import CoachPipeline
 import Foundation
 
 /// The hand classifier's cross-validation as `train` and `evaluate-classifier` report it: folds that keep each

@@ -1,5 +1,7 @@
 import ArgumentParser
+import CoachAnalysis
 import CoachKit
+import CoachPipeline
 import Foundation
 import MediaIO
 import PoseKit

@@ -1,4 +1,6 @@
 import ArgumentParser
+import CoachAnalysis
+import CoachPipeline
 import Foundation
 import MediaIO
 import PoseEstimation

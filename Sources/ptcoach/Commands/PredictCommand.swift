@@ -1,5 +1,6 @@
 import ArgumentParser
 import CoachKit
+import CoachPipeline
 import Foundation
 import PoseKit
 
@@ -152,7 +153,7 @@ struct PredictCommand: AsyncParsableCommand {
         let modelName = library[id]?.name.lowercased() ?? id
         return paths.map { path in
             guard var frames = try? PoseTrackFrameSource(path: path),
-                let summary = try? AnalyzeCommand.analyze(
+                let summary = try? BodyPipeline.run(
                     source: &frames,
                     configuration: .analysis(
                         exercise: nil,

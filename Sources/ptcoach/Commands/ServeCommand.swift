@@ -1,5 +1,7 @@
 import ArgumentParser
+import CoachAnalysis
 import CoachKit
+import CoachPipeline
 import CoachServer
 import CoachStore
 import Foundation
@@ -78,7 +80,7 @@ struct ServeCommand: AsyncParsableCommand {
         LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
         var logger = Logger(label: "ptcoach")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
-        let library = try AnalyzeCommand.loadLibrary(directory: exercisesDirectory)
+        let library = try BodyAnalysis.loadLibrary(directory: exercisesDirectory)
         // The pose runtime is checked now, not at the first camera frame: a missing set-up is one clear line.
         do {
             _ = try MediaPipeRuntime.locate()

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CoachDatabase
+import CoachPipeline
 import CoachStore
 import Foundation
 

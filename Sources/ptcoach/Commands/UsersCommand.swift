@@ -1,4 +1,5 @@
 import ArgumentParser
+import CoachPipeline
 import CoachServer
 import CoachStore
 import Foundation

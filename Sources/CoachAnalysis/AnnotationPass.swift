@@ -1,7 +1,8 @@
-import CoachKit
+public import CoachKit
+import CoachPipeline
 import Foundation
-import MediaIO
-import PoseKit
+public import MediaIO
+public import PoseKit
 import Synchronization
 
 /// The second pass of `ptcoach analyze`: the coaching session replayed in step with the pictures, each frame
@@ -15,7 +16,7 @@ import Synchronization
 /// let stills = try AnnotationPass.run(track: "poses.jsonl", video: info, session: configuration,
 ///                                     annotate: "out.mp4", overwrite: false, stillTimes: [3.2, 7.9])
 /// ```
-enum AnnotationPass {
+public enum AnnotationPass {
     /// Replays `track` over the video's frames (or a plain background for a pose-track input).
     ///
     /// - Parameters:
@@ -25,7 +26,7 @@ enum AnnotationPass {
     ///   - prescribedReps: the repetitions prescribed, shown beside the count ("4 / 10").
     ///   - stillTimes: the times (seconds) of the frames to return, with the overlay drawn.
     /// - Returns: one image per entry of `stillTimes` (the frame nearest that time), `nil` if no frame was drawn.
-    static func run(
+    public static func run(
         track: String,
         video: VideoInfo?,
         session configuration: CoachingSession.Configuration,
@@ -43,7 +44,7 @@ enum AnnotationPass {
             // rgb0: drawn on in place (see OverlayRenderer), and what the encoder reads best.
             decoder = try video.map { try PrefetchingVideoDecoder(path: $0.path, info: $0, bytesPerPixel: 4) }
         } catch {
-            throw CLIError("\(error)")
+            throw AnalysisError("\(error)")
         }
         defer { decoder?.stop() }
         let encoder = try annotate.map {
@@ -52,7 +53,7 @@ enum AnnotationPass {
         var finished = false
         defer { if !finished { encoder?.cancel() } }
 
-        var session = CoachingSession(configuration: configuration)
+        var pipeline = BodyPipeline(configuration: configuration)
         let renderer = OverlayRenderer()
         let background = OverlayColor(red: 38, green: 42, blue: 48)
         var stills = NearestStills(times: stillTimes)
@@ -62,17 +63,17 @@ enum AnnotationPass {
                 do {
                     picture = try decoder.next()
                 } catch {
-                    throw CLIError("\(error)")
+                    throw AnalysisError("\(error)")
                 }
                 if picture == nil { break }
             }
-            _ = session.ingest(frame)
+            pipeline.step(frame)
             // Without a video to write, only a frame nearer a still's time than the last one is drawn.
             guard encoder != nil || stills.wants(frame.seconds) else {
                 if let picture { decoder?.recycle(picture.image) }
                 continue
             }
-            let state = OverlayState(snapshot: session.snapshot, people: frame.poses, prescribedReps: prescribedReps)
+            let state = OverlayState(snapshot: pipeline.snapshot, people: frame.poses, prescribedReps: prescribedReps)
             var image: RGBImage
             if var decoded = picture.take() {
                 // Taken out of `picture`, so the only reference: drawn in place, with no copy.
@@ -84,7 +85,7 @@ enum AnnotationPass {
             do {
                 try encoder?.append(image)
             } catch {
-                throw CLIError("\(error)")
+                throw AnalysisError("\(error)")
             }
             stills.offer(image, at: frame.seconds)
             decoder?.recycle(image)
@@ -92,7 +93,7 @@ enum AnnotationPass {
         do {
             try encoder?.finish()
         } catch {
-            throw CLIError("\(error)")
+            throw AnalysisError("\(error)")
         }
         finished = true
         return stills.images
@@ -100,15 +101,21 @@ enum AnnotationPass {
 
     /// The annotated video's encoder: `width`×`height` at `fps`.
     ///
-    /// - Throws: ``CLIError`` with the encoder's message (an existing file without `overwrite`, no ffmpeg, …).
-    static func encoder(path: String, width: Int, height: Int, fps: Double, overwrite: Bool) throws -> VideoEncoder {
+    /// - Throws: ``AnalysisError`` with the encoder's message (an existing file without `overwrite`, no ffmpeg, …).
+    public static func encoder(
+        path: String,
+        width: Int,
+        height: Int,
+        fps: Double,
+        overwrite: Bool
+    ) throws -> VideoEncoder {
         do {
             return try VideoEncoder(
                 path: path,
                 configuration: .init(width: width, height: height, framesPerSecond: fps, overwrite: overwrite)
             )
         } catch {
-            throw CLIError("\(error)")
+            throw AnalysisError("\(error)")
         }
     }
 }
@@ -134,17 +141,17 @@ enum AnnotationPass {
 /// ```
 // @unchecked: `drawing` is used by the drawing thread until it has ended (a semaphore), then by the caller;
 // the encoder likewise by the writing thread; the queues and `failure` are locked.
-final class VideoAnnotator: FrameAnnotating, @unchecked Sendable {
+public final class VideoAnnotator: FrameAnnotating, @unchecked Sendable {
     /// What the drawing thread owns while it runs.
     private final class Drawing: @unchecked Sendable {
         let header: PoseTrackHeader
-        var session: CoachingSession
+        var pipeline: BodyPipeline
         let renderer = OverlayRenderer()
         var frameSeconds: [Double] = []
         let prescribedReps: Int?
-        init(header: PoseTrackHeader, session: CoachingSession, prescribedReps: Int?) {
+        init(header: PoseTrackHeader, pipeline: BodyPipeline, prescribedReps: Int?) {
             self.header = header
-            self.session = session
+            self.pipeline = pipeline
             self.prescribedReps = prescribedReps
         }
     }
@@ -167,18 +174,18 @@ final class VideoAnnotator: FrameAnnotating, @unchecked Sendable {
     }
 
     /// The time of each frame drawn (to find the frame of a report still in the written video); after ``drain()``.
-    var frameSeconds: [Double] { drawing.frameSeconds }
+    public var frameSeconds: [Double] { drawing.frameSeconds }
 
     /// The written file.
-    var path: String { encoder.path }
+    public var path: String { encoder.path }
 
     /// `rgb0`: the overlay is drawn on the decoded bytes in place, and the encoder converts them to `yuv420p`
     /// from there (no copy to and from a Cairo surface).
-    let bytesPerPixel = 4
+    public let bytesPerPixel = 4
 
     /// Starts the encoder (writing to a hidden temporary file until ``finish()``), the drawing and the writing
     /// thread.
-    init(
+    public init(
         path: String,
         video: VideoInfo,
         header: PoseTrackHeader,
@@ -192,7 +199,7 @@ final class VideoAnnotator: FrameAnnotating, @unchecked Sendable {
         height = video.height
         drawing = Drawing(
             header: header,
-            session: CoachingSession(configuration: configuration),
+            pipeline: BodyPipeline(configuration: configuration),
             prescribedReps: prescribedReps
         )
         drawing.frameSeconds.reserveCapacity(video.estimatedFrameCount ?? 0)
@@ -207,7 +214,7 @@ final class VideoAnnotator: FrameAnnotating, @unchecked Sendable {
                 )
             )
         } catch {
-            throw CLIError("\(error)")
+            throw AnalysisError("\(error)")
         }
         incoming = BlockingQueue(capacity: queued)
         drawn = BlockingQueue(capacity: queued)
@@ -223,10 +230,10 @@ final class VideoAnnotator: FrameAnnotating, @unchecked Sendable {
             while var item = incoming.pop() {
                 do {
                     let frame = try decoder.decode(try JSONValue.parse(item.line))
-                    _ = drawing.session.ingest(frame)
+                    drawing.pipeline.step(frame)
                     drawing.renderer.render(
                         OverlayState(
-                            snapshot: drawing.session.snapshot,
+                            snapshot: drawing.pipeline.snapshot,
                             people: frame.poses,
                             prescribedReps: drawing.prescribedReps
                         ),
@@ -268,39 +275,39 @@ final class VideoAnnotator: FrameAnnotating, @unchecked Sendable {
 
     /// How many frames may wait at each step: 6, fewer for big frames (about 48 MiB a queue: 2 for 4K), so
     /// that a short stall of one thread does not hold up inference and memory stays bounded.
-    static func queueLength(width: Int, height: Int) -> Int {
+    public static func queueLength(width: Int, height: Int) -> Int {
         max(2, min(6, (48 << 20) / max(1, width * height * 4)))
     }
 
     /// Queues the frame for drawing and encoding; `image` comes back as another buffer of the same size (a
     /// spare one, or a new one), for the caller to reuse.
-    func annotate(line: String, image: inout RGBImage) throws {
-        if let failure = failure.message { throw CLIError(failure) }
+    public func annotate(line: String, image: inout RGBImage) throws {
+        if let failure = failure.message { throw AnalysisError(failure) }
         var handed = spare.tryPop() ?? RGBImage(width: width, height: height, bytesPerPixel: image.bytesPerPixel)
         swap(&handed, &image)
         guard incoming.push(Incoming(line: line, image: handed)) else {
-            throw CLIError(failure.message ?? "the annotated video's drawing stopped")
+            throw AnalysisError(failure.message ?? "the annotated video's drawing stopped")
         }
     }
 
     /// Waits until every queued frame is drawn and handed to ffmpeg.
     ///
-    /// - Throws: ``CLIError`` with the first failure of drawing or encoding.
-    func drain() throws {
+    /// - Throws: ``AnalysisError`` with the first failure of drawing or encoding.
+    public func drain() throws {
         if !drained {
             drained = true
             incoming.close()
             threadsDone.wait()
             threadsDone.wait()
         }
-        if let failure = failure.message { throw CLIError(failure) }
+        if let failure = failure.message { throw AnalysisError(failure) }
     }
 
     /// The summary of the session that drew the frames (the same as the counting pass's); after ``drain()``.
-    func summary() -> SessionSummary { drawing.session.summary() }
+    public func summary() -> SessionSummary { drawing.pipeline.session.summary() }
 
     /// Ends the video and moves it to its final name (draining first).
-    func finish() throws {
+    public func finish() throws {
         do {
             try drain()
         } catch {
@@ -311,12 +318,12 @@ final class VideoAnnotator: FrameAnnotating, @unchecked Sendable {
         do {
             try encoder.finish()
         } catch {
-            throw CLIError("\(error)")
+            throw AnalysisError("\(error)")
         }
     }
 
     /// Stops drawing and encoding; nothing is left under the final name.
-    func cancel() {
+    public func cancel() {
         finished = true
         if !drained {
             drained = true
@@ -329,7 +336,7 @@ final class VideoAnnotator: FrameAnnotating, @unchecked Sendable {
     }
 
     /// The frames of the finished video nearest each of `times` (seconds), as written (with the overlay).
-    func stills(at times: [Double]) -> [RGBImage?] {
+    public func stills(at times: [Double]) -> [RGBImage?] {
         guard !frameSeconds.isEmpty, let info = try? VideoInfo(probing: path), info.fps > 0 else {
             return times.map { _ in nil }
         }
@@ -366,23 +373,23 @@ private final class UncheckedTransfer<Value>: @unchecked Sendable {
 }
 
 /// The frames nearest given times (the report's stills), kept as the frames go by.
-struct NearestStills {
-    let times: [Double]
+public struct NearestStills {
+    public let times: [Double]
     /// One per time: the nearest frame offered so far, `nil` before any.
-    private(set) var images: [RGBImage?]
+    public private(set) var images: [RGBImage?]
     private var distance: [Double]
 
-    init(times: [Double]) {
+    public init(times: [Double]) {
         self.times = times
         images = Array(repeating: nil, count: times.count)
         distance = Array(repeating: .infinity, count: times.count)
     }
 
     /// Whether a frame at `seconds` would be nearer one of the times than the frames offered so far.
-    func wants(_ seconds: Double) -> Bool { times.indices.contains { abs(seconds - times[$0]) < distance[$0] } }
+    public func wants(_ seconds: Double) -> Bool { times.indices.contains { abs(seconds - times[$0]) < distance[$0] } }
 
     /// Keeps `image`, of the frame at `seconds`, for each time it is nearer than the frame kept.
-    mutating func offer(_ image: RGBImage, at seconds: Double) {
+    public mutating func offer(_ image: RGBImage, at seconds: Double) {
         for (k, time) in times.enumerated() where abs(seconds - time) < distance[k] {
             distance[k] = abs(seconds - time)
             images[k] = image

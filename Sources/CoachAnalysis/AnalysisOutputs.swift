@@ -1,48 +1,51 @@
-import CoachKit
+public import CoachKit
+import CoachPipeline
 import Foundation
-import MediaIO
+public import MediaIO
 import PoseKit
 
 /// The files `ptcoach analyze` writes besides its standard output: the annotated video and the report.
-enum AnalysisOutputs {
+public enum AnalysisOutputs {
     /// Checks the output paths before any work starts, so a bad name costs nothing and the input is never touched.
     ///
-    /// - Throws: ``CLIError/refused(_:)`` (exit 64: a refused value) for an unknown extension, an output equal to the
+    /// - Throws: ``AnalysisError/refused(_:)`` (exit 64: a refused value) for an unknown extension, an output equal to the
     ///   input, a missing folder, or an existing file without `--overwrite`.
-    static func validate(annotate: String?, report: String?, input: String, overwrite: Bool) throws {
+    public static func validate(annotate: String?, report: String?, input: String, overwrite: Bool) throws {
         if let annotate {
             let ext = (annotate as NSString).pathExtension.lowercased()
             guard ["mp4", "m4v", "mov", "webm"].contains(ext) else {
-                throw CLIError.refused("--annotate \(annotate): name the video .mp4 (H.264) or .webm (VP9)")
+                throw AnalysisError.refused("--annotate \(annotate): name the video .mp4 (H.264) or .webm (VP9)")
             }
             try check(annotate, option: "--annotate", input: input, overwrite: overwrite)
         }
         if let report {
             guard ReportWriter.Format(path: report) != nil else {
-                throw CLIError.refused("--report \(report): unknown report type; name it .html, .pdf or .json")
+                throw AnalysisError.refused("--report \(report): unknown report type; name it .html, .pdf or .json")
             }
             try check(report, option: "--report", input: input, overwrite: overwrite)
         }
         if let annotate, let report, same(annotate, report) {
-            throw CLIError.refused("--annotate and --report name the same file \(report); give them different names")
+            throw AnalysisError.refused(
+                "--annotate and --report name the same file \(report); give them different names"
+            )
         }
     }
 
-    static func check(_ path: String, option: String, input: String, overwrite: Bool) throws {
+    public static func check(_ path: String, option: String, input: String, overwrite: Bool) throws {
         if same(path, input) {
-            throw CLIError.refused("\(option) \(path) is the input file; choose another name so the input is kept")
+            throw AnalysisError.refused("\(option) \(path) is the input file; choose another name so the input is kept")
         }
         let folder = (path as NSString).deletingLastPathComponent
         var isDirectory: ObjCBool = false
         let directory = folder.isEmpty ? "." : folder
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw CLIError.refused("\(option) \(path): the folder \(directory) does not exist; create it first")
+            throw AnalysisError.refused("\(option) \(path): the folder \(directory) does not exist; create it first")
         }
         guard FileManager.default.isWritableFile(atPath: directory) else {
-            throw CLIError.refused("\(option) \(path): the folder \(directory) is not writable")
+            throw AnalysisError.refused("\(option) \(path): the folder \(directory) is not writable")
         }
         if FileManager.default.fileExists(atPath: path), !overwrite {
-            throw CLIError.refused("\(option) \(path) already exists; pass --overwrite to replace it")
+            throw AnalysisError.refused("\(option) \(path) already exists; pass --overwrite to replace it")
         }
     }
 
@@ -52,7 +55,7 @@ enum AnalysisOutputs {
     }
 
     /// The video behind `input`, or `nil` for a pose-track file (recognised by its first bytes, not its name).
-    static func videoInfo(_ input: String) throws -> VideoInfo? {
+    public static func videoInfo(_ input: String) throws -> VideoInfo? {
         if let handle = FileHandle(forReadingAtPath: input) {
             let head = (try? handle.read(upToCount: 64)) ?? Data()
             try? handle.close()
@@ -63,7 +66,7 @@ enum AnalysisOutputs {
         if ["jsonl", "json"].contains(URL(fileURLWithPath: input).pathExtension.lowercased()),
             FileManager.default.fileExists(atPath: input)
         {
-            throw CLIError(
+            throw AnalysisError(
                 "\(input):1: not a pose-track: its first line must be the JSON header ({\"format\":\"pose-track\", …}); "
                     + "write it with `ptcoach poses` or see the pose-track format"
             )
@@ -71,19 +74,21 @@ enum AnalysisOutputs {
         do {
             let info = try VideoInfo(probing: input)
             if info.isStillImage {
-                throw CLIError("\(input) is a still image; analyze needs a video or a pose-track (try `ptcoach poses`)")
+                throw AnalysisError(
+                    "\(input) is a still image; analyze needs a video or a pose-track (try `ptcoach poses`)"
+                )
             }
             return info
-        } catch let error as CLIError {
+        } catch let error as AnalysisError {
             throw error
         } catch {
-            throw CLIError("\(error)")
+            throw AnalysisError("\(error)")
         }
     }
 
     /// Draws the annotated video and the report stills in one pass (unless `annotated` already wrote the
     /// video while the poses were found: then the stills are read from it), then writes the report.
-    static func write(
+    public static func write(
         summary: SessionSummary,
         summaryJSON: String,
         series: [ReportInput.AngleSample],
@@ -154,7 +159,7 @@ enum AnalysisOutputs {
         do {
             try ReportWriter.write(input, to: report, overwrite: overwrite)
         } catch {
-            throw CLIError("\(error)")
+            throw AnalysisError("\(error)")
         }
     }
 
@@ -166,7 +171,7 @@ enum AnalysisOutputs {
     ///
     /// - Parameter shown: whether the live overlay showed the exercise during a repetition; when some did, the
     ///   stills are taken among those.
-    static func stillRepetitions(
+    public static func stillRepetitions(
         _ all: [Repetition],
         shown: (Repetition) -> Bool = { _ in true }
     ) -> [(rep: Repetition, caption: String)] {
@@ -207,7 +212,7 @@ enum AnalysisOutputs {
     /// a measured peak, the time within it where the primary angle is farthest from its value at the start. (The
     /// angle series starts when the exercise is named: a pull-up named within its second repetition had that
     /// repetition's still at the hang, 54°, instead of the top.)
-    static func peakSeconds(of rep: Repetition, in series: [ReportInput.AngleSample]) -> Double {
+    public static func peakSeconds(of rep: Repetition, in series: [ReportInput.AngleSample]) -> Double {
         if rep.peakAngle != nil {
             let peak = rep.startSeconds + rep.tempo.toPeakSeconds + (rep.tempo.atPeakSeconds ?? 0) / 2
             if peak >= rep.startSeconds, peak <= rep.endSeconds { return peak }

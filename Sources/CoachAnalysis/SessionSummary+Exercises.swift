@@ -1,17 +1,18 @@
-import CoachKit
+public import CoachKit
+import CoachPipeline
 
 extension SessionSummary {
     /// The part of a session that one exercise took: its repetitions, and the times it was being done.
-    struct ExercisePart {
+    public struct ExercisePart {
         /// The library id; `nil` for movement counted without a recognised exercise.
-        var exercise: String?
+        public var exercise: String?
         /// The summary narrowed to this exercise: its repetitions, their form issues, the safety warnings and
         /// holds within its times.
-        var summary: SessionSummary
+        public var summary: SessionSummary
         /// When the exercise was being done: its recognised segments and its repetitions.
-        var spans: [ClosedRange<Double>]
+        public var spans: [ClosedRange<Double>]
 
-        func contains(_ seconds: Double) -> Bool { spans.contains { $0.contains(seconds) } }
+        public func contains(_ seconds: Double) -> Bool { spans.contains { $0.contains(seconds) } }
     }
 
     /// The session split by exercise, in the order they were first done; one part when every repetition
@@ -20,7 +21,7 @@ extension SessionSummary {
     /// ```swift
     /// for part in summary.exerciseParts(names: names) { print(part.summary.exerciseName, part.summary.reps) }
     /// ```
-    func exerciseParts(names: [String: String]) -> [ExercisePart] {
+    public func exerciseParts(names: [String: String]) -> [ExercisePart] {
         var order: [String?] = []
         for rep in repetitions where !order.contains(rep.exercise) { order.append(rep.exercise) }
         guard order.count > 1 else { return [ExercisePart(exercise: exercise, summary: self, spans: [])] }

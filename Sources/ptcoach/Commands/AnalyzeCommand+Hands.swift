@@ -1,0 +1,157 @@
+import CoachAnalysis
+import CoachKit
+import CoachPipeline
+import Foundation
+import MediaIO
+import PoseKit
+
+extension AnalyzeCommand {
+    /// `analyze` of a hand exercise (``CoachPipeline/HandAnalysis``): its hands found first in a video.
+    static func runHands(_ command: AnalyzeCommand, exercise given: HandExerciseDefinition) throws {
+        var exercise = given
+        if let hold = command.hold {
+            guard exercise.repetition.acceptsHold(hold) else {
+                throw CLIError(
+                    "--hold must be above 0 and below \(String(format: "%g", exercise.repetition.maximumSeconds)) seconds "
+                        + "for '\(exercise.id)', got \(hold)"
+                )
+            }
+            exercise.repetition.holdSeconds = hold
+        }
+        let video = try AnalysisOutputs.videoInfo(command.input)
+        var track = command.input
+        var temporary: String?
+        defer { if let temporary { OutputFile.remove(temporary) } }
+        if let video {
+            let path = NSTemporaryDirectory() + "ptcoach-hands-\(getpid())-\(UUID().uuidString.prefix(8)).jsonl"
+            temporary = path
+            PartialFiles.register(path)
+            try PosesCommand.writePoseTrack(
+                of: command.input,
+                to: path,
+                segments: nil,
+                numPoses: 1,
+                hands: HandAnalysis.handsSought,
+                mode: .video,
+                quiet: false,
+                verbose: command.verbose,
+                probed: video,
+                temporary: true
+            )
+            track = path
+        }
+        // Wrist flexion and extension is measured on the body pose too, where the hand model has no hand.
+        var bodies: [Pose?] = []
+        let header: PoseTrackHeader
+        var frames: [HandFrame] = []
+        do {
+            var reader = try HandTrackReader(path: track)
+            header = reader.header
+            while let frame = try reader.next() { frames.append(frame) }
+        } catch {
+            throw CLIError(
+                "\(error); '\(exercise.id)' is a hand exercise: give a video, or a hand pose-track from `ptcoach poses VIDEO --hands`"
+            )
+        }
+        if exercise.primary == .handInclination, let video {
+            bodies = try bodyPoses(of: video, at: frames.map(\.seconds), verbose: command.verbose)
+        }
+        let (summary, series, fingerSeries) = try HandAnalysis.measure(
+            frames: frames,
+            bodies: bodies,
+            exercise: exercise,
+            width: Double(header.width),
+            height: Double(header.height),
+            name: command.input
+        )
+        let json: String
+        do {
+            json = try summary.jsonText(file: command.input, prescribedReps: command.reps)
+        } catch {
+            throw CLIError("\(command.input): \(error)")
+        }
+        var stills: [ReportInput.Still] = []
+        if command.annotate != nil || command.report.map({ ReportWriter.Format(path: $0) != .json }) == true {
+            let best = summary.repetitions.max {
+                $0.peak * exercise.repetition.direction < $1.peak * exercise.repetition.direction
+            }
+            let times = best.map { [$0.peakSeconds] } ?? []
+            let images = try HandAnalysis.annotate(
+                frames: frames,
+                bodies: bodies,
+                video: video,
+                header: header,
+                exercise: exercise,
+                to: command.annotate,
+                overwrite: command.overwrite,
+                prescribedReps: command.reps,
+                stillTimes: times
+            )
+            if let best, let image = images.first ?? nil {
+                stills.append(.init(caption: "Deepest repetition", repetition: best.index, image: image))
+            }
+        }
+        if let report = command.report {
+            let input = HandAnalysis.reportInput(
+                summary,
+                exercise: exercise,
+                series: series,
+                fingerSeries: fingerSeries,
+                stills: stills,
+                file: command.input,
+                prescribedReps: command.reps,
+                json: json
+            )
+            do {
+                try ReportWriter.write(input, to: report, overwrite: command.overwrite)
+            } catch {
+                throw CLIError("\(error)")
+            }
+        }
+        if command.json {
+            print(json)
+        } else {
+            print(summary.text(file: command.input, prescribedReps: command.reps))
+        }
+        let written = [command.annotate, command.report].compactMap { $0 }.map { "wrote \($0)\n" }.joined()
+        if !written.isEmpty {
+            if command.json {
+                FileHandle.standardError.write(Data(written.utf8))
+            } else {
+                print(written, terminator: "")
+            }
+        }
+    }
+
+    /// The body pose of `video` at each of `times` (the hand pass's frames): the person's, from the pose model in
+    /// video mode (`ptcoach poses`), the frame nearest in time; `nil` where none was found.
+    static func bodyPoses(of video: VideoInfo, at times: [Double], verbose: Bool) throws -> [Pose?] {
+        let path = NSTemporaryDirectory() + "ptcoach-body-\(getpid())-\(UUID().uuidString.prefix(8)).jsonl"
+        PartialFiles.register(path)
+        defer { OutputFile.remove(path) }
+        try PosesCommand.writePoseTrack(
+            of: video.path,
+            to: path,
+            segments: nil,
+            numPoses: 1,
+            mode: .video,
+            quiet: false,
+            verbose: verbose,
+            probed: video,
+            temporary: true
+        )
+        var found: [PoseFrame] = []
+        do {
+            var reader = try PoseTrackReader(path: path)
+            while let frame = try reader.next() { found.append(frame) }
+        } catch {
+            throw CLIError("\(video.path): the body pose pass could not be read: \(error)")
+        }
+        var next = 0
+        return times.map { t in
+            while next + 1 < found.count, abs(found[next + 1].seconds - t) <= abs(found[next].seconds - t) { next += 1 }
+            guard next < found.count, abs(found[next].seconds - t) < 0.05 else { return nil }
+            return found[next].poses.first
+        }
+    }
+}

@@ -43,6 +43,9 @@ extension CoachingSession {
         var provisional: Repetition?
         /// The id of the exercise it is given.
         private(set) var exerciseID: String?
+        /// When it was recognised, and the time of the first frame its session replayed.
+        private(set) var recognizedAt = -Double.infinity
+        private(set) var replayedFrom = Double.infinity
 
         /// Keeps `frame`, and coaches it in the exercise's session when there is one. `pose`: the movement's
         /// session's selected and smoothed pose of it.
@@ -65,7 +68,7 @@ extension CoachingSession {
 
         /// Starts the session given `exercise` over the frames kept; with none (or a hold, timed as given
         /// already), ends it.
-        mutating func start(_ exercise: ExerciseDefinition?, configuration: Configuration) {
+        mutating func start(_ exercise: ExerciseDefinition?, configuration: Configuration, at t: Double) {
             sessions.removeAll()
             repetitions.removeAll()
             exerciseID = nil
@@ -76,6 +79,8 @@ extension CoachingSession {
             given.emitsPoseEvents = false
             sessions = [CoachingSession(configuration: given)]
             exerciseID = exercise.id
+            recognizedAt = t
+            replayedFrom = start < frames.count ? frames[start].seconds : t
             for i in start..<frames.count { collect(sessions[0].ingest(frames[i])) }
             followsPose = start == 0 && framesDropped == 0
         }
@@ -103,8 +108,8 @@ extension CoachingSession {
     }
 
     /// Starts coaching `exercise`, just recognised (or none), as if it had been given.
-    mutating func startAsGiven(_ exercise: ExerciseDefinition?) {
-        asGiven.start(exercise, configuration: configuration)
+    mutating func startAsGiven(_ exercise: ExerciseDefinition?, at t: Double) {
+        asGiven.start(exercise, configuration: configuration, at: t)
     }
 
     /// Each repetition of the recognised exercise that overlaps one the exercise's session counted, and has not
@@ -157,8 +162,11 @@ extension CoachingSession {
             if i < repetitions.count - reportedNow { revised = true }
         }
         // Those reported in this frame: their events carry the measurement adopted. One reported before is revised
-        // (all of them, as the event says).
-        if revised {
+        // (all of them, as the event says); so are all when the count changed.
+        if let reportedNowKept = recountAsGiven(from: firstOurs, reportedNow: reportedNow, at: now) {
+            reportRevision(completedNow: reportedNowKept)
+            snapshot.repCount = repetitions.count
+        } else if revised {
             reportRevision(completedNow: reportedNow)
         } else if reportedNow > 0 {
             var k = repetitions.count - reportedNow
@@ -168,6 +176,54 @@ extension CoachingSession {
                 k += 1
             }
         }
+    }
+
+    /// Once the exercise is recognised at or above ``RecognitionConfidence/fitted``, the count agrees with its
+    /// session's over the frames that session replayed: a movement repetition (from `firstOurs`) that ended before
+    /// the recognition, took no measurement of the exercise's and overlaps none of its repetitions that another has
+    /// not taken, is withdrawn once the exercise's session counted past its end (an arm raise before a squat); the
+    /// exercise's repetitions that ended before the movement's first began are added in front (a first push-up the
+    /// movement counter missed while it warmed up). Returns how many of the last `reportedNow` repetitions (reported
+    /// in this frame) stay, or `nil` when nothing changed.
+    private mutating func recountAsGiven(from firstOurs: Int, reportedNow: Int, at now: Double) -> Int? {
+        guard let id = asGiven.exerciseID, let index = recognizedIndex, id == configuration.library[index].id,
+            !RecognitionConfidence.fitted.isUnsure(recognition.confidence), let first = repetitions.first,
+            let lastTheirs = asGiven.repetitions.last
+        else { return nil }
+        let theirs = asGiven.repetitions
+        var withdrawn = Set<Int>()
+        for i in firstOurs..<repetitions.count {
+            let rep = repetitions[i]
+            guard rep.endSeconds <= asGiven.recognizedAt, rep.startSeconds >= asGiven.replayedFrom,
+                lastTheirs.endSeconds >= rep.endSeconds, !theirs.contains(where: { Self.sameTimes($0, rep) })
+            else { continue }
+            let overlapsFree = theirs.contains { other in
+                other.startSeconds < rep.endSeconds && other.endSeconds > rep.startSeconds
+                    && !repetitions.contains { Self.sameTimes($0, other) }
+            }
+            if !overlapsFree { withdrawn.insert(i) }
+        }
+        var earlier: [Repetition] = []
+        for other in theirs {
+            guard other.endSeconds <= first.startSeconds else { break }
+            earlier.append(other)
+        }
+        guard !withdrawn.isEmpty || !earlier.isEmpty else { return nil }
+        let firstReportedNow = repetitions.count - reportedNow
+        log.recount(withdrawing: withdrawn, adding: earlier, at: now)
+        return reportedNow - withdrawn.filter { $0 >= firstReportedNow }.count
+    }
+
+    /// ``recountAsGiven(from:reportedNow:at:)`` once more at the end of the recording, over what its end counted.
+    mutating func recountAsGivenAtEnd() {
+        guard let now = clock.last else { return }
+        var reportedNow = 0
+        for event in events { if case .repCompleted = event { reportedNow += 1 } }
+        var firstOurs = repetitions.count
+        while firstOurs > 0, repetitions[firstOurs - 1].endSeconds >= now - 2 * AsGiven.replaySeconds { firstOurs -= 1 }
+        guard let kept = recountAsGiven(from: firstOurs, reportedNow: reportedNow, at: now) else { return }
+        reportRevision(completedNow: kept)
+        snapshot.repCount = repetitions.count
     }
 
     /// A repetition the exercise's session counted that the movement has not (yet): shown as provisional

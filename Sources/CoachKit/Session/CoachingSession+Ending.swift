@@ -20,6 +20,7 @@ extension CoachingSession {
         var ended = self
         if endsWithMore { ended.endRecording() }
         ended.countProvisionalAtEnd()
+        ended.recountAsGivenAtEnd()
         return ended.summarised()
     }
 
@@ -62,6 +63,7 @@ extension CoachingSession {
             }
         }
         countProvisionalAtEnd()
+        recountAsGivenAtEnd()
         // One the movement had time to confirm, and did not, is withdrawn.
         showProvisional(nil)
         finished = true

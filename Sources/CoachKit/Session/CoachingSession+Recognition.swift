@@ -98,7 +98,7 @@ extension CoachingSession {
         recognition.switched(to: index, confidence: confidence)
         snapshot.recognition = state
         snapshot.confidence = confidence
-        if index != previous { startAsGiven(index.map { configuration.library[$0] }) }
+        if index != previous { startAsGiven(index.map { configuration.library[$0] }, at: t) }
         if let index {
             let exercise = configuration.library[index]
             snapshot.exerciseID = exercise.id

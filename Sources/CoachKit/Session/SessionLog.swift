@@ -51,6 +51,32 @@ struct SessionLog: Sendable {
         }
     }
 
+    /// Withdraws the repetitions at `withdrawn` (their form issues with them) and puts `earlier`, repetitions found
+    /// before the first one counted, in front (their issues said at `t`); all are numbered again in order.
+    mutating func recount(withdrawing withdrawn: Set<Int>, adding earlier: [Repetition], at t: Double) {
+        var number = [Int: Int]()
+        var kept: [Repetition] = earlier
+        var spans = earlier.map { Span(start: $0.startSeconds, end: $0.endSeconds) }
+        for i in repetitions.indices where !withdrawn.contains(i) {
+            number[repetitions[i].index] = kept.count + 1
+            kept.append(repetitions[i])
+            spans.append(countedSpans[i])
+        }
+        for k in kept.indices { kept[k].index = k + 1 }
+        var issues: [SessionSummary.FormIssueEvent] = []
+        for (k, rep) in earlier.enumerated() {
+            for issue in rep.issues { issues.append(.init(seconds: t, repetition: k + 1, rule: issue.rule, cue: issue.cue)) }
+        }
+        for var issue in formIssues {
+            guard let n = number[issue.repetition] else { continue }
+            issue.repetition = n
+            issues.append(issue)
+        }
+        repetitions = kept
+        countedSpans = spans
+        formIssues = issues
+    }
+
     /// Records a cue given.
     mutating func log(_ cue: Cue) {
         cues.append(cue)

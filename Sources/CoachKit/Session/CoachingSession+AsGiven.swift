@@ -179,22 +179,25 @@ extension CoachingSession {
     }
 
     /// Once the exercise is recognised at or above ``RecognitionConfidence/fitted``, the count agrees with its
-    /// session's over the frames that session replayed: a movement repetition (from `firstOurs`) that ended before
-    /// the recognition, took no measurement of the exercise's and overlaps none of its repetitions that another has
-    /// not taken, is withdrawn once the exercise's session counted past its end (an arm raise before a squat); the
+    /// session's over the frames that session replayed: a movement repetition (from `firstOurs`) that began before
+    /// the exercise's first, ended before the recognition, took no measurement of the exercise's and overlaps none
+    /// of its repetitions that another has not taken, is withdrawn once the exercise's session counted past its end
+    /// (an arm raise before a squat; one in the middle of the set stays: a hurdle step's session given the exercise
+    /// missed one that the movement counted, m02_s03_oblique 10 of 10 would become 9); the
     /// exercise's repetitions that ended before the movement's first began are added in front (a first push-up the
     /// movement counter missed while it warmed up). Returns how many of the last `reportedNow` repetitions (reported
     /// in this frame) stay, or `nil` when nothing changed.
     private mutating func recountAsGiven(from firstOurs: Int, reportedNow: Int, at now: Double) -> Int? {
         guard let id = asGiven.exerciseID, let index = recognizedIndex, id == configuration.library[index].id,
             !RecognitionConfidence.fitted.isUnsure(recognition.confidence), let first = repetitions.first,
-            let lastTheirs = asGiven.repetitions.last
+            let firstTheirs = asGiven.repetitions.first, let lastTheirs = asGiven.repetitions.last
         else { return nil }
         let theirs = asGiven.repetitions
         var withdrawn = Set<Int>()
         for i in firstOurs..<repetitions.count {
             let rep = repetitions[i]
-            guard rep.endSeconds <= asGiven.recognizedAt, rep.startSeconds >= asGiven.replayedFrom,
+            guard rep.startSeconds < firstTheirs.startSeconds, rep.endSeconds <= asGiven.recognizedAt,
+                rep.startSeconds >= asGiven.replayedFrom,
                 lastTheirs.endSeconds >= rep.endSeconds, !theirs.contains(where: { Self.sameTimes($0, rep) })
             else { continue }
             let overlapsFree = theirs.contains { other in

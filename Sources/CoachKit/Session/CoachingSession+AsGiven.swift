@@ -11,7 +11,9 @@ import PoseKit
 /// counts a wrongly recognised movement with the wrong angle); each movement repetition that overlaps one of the
 /// exercise's takes that one's times, angles, range and verdict, as `--exercise` would give them, and keeps its
 /// number (and its count: ``SessionLog/countedSpans`` keep the movement's times). One that the exercise's session
-/// has not (yet) counted keeps the movement's measurement.
+/// has not (yet) counted keeps the movement's measurement. Once recognised at or above ``RecognitionConfidence``, the
+/// count agrees with the exercise's session before the movement's first repetitions too
+/// (``recountAsGiven(from:reportedNow:at:)``).
 extension CoachingSession {
     /// The frames kept and the session given the recognised exercise.
     struct AsGiven: Sendable {

@@ -65,7 +65,9 @@ struct SessionLog: Sendable {
         for k in kept.indices { kept[k].index = k + 1 }
         var issues: [SessionSummary.FormIssueEvent] = []
         for (k, rep) in earlier.enumerated() {
-            for issue in rep.issues { issues.append(.init(seconds: t, repetition: k + 1, rule: issue.rule, cue: issue.cue)) }
+            for issue in rep.issues {
+                issues.append(.init(seconds: t, repetition: k + 1, rule: issue.rule, cue: issue.cue))
+            }
         }
         for var issue in formIssues {
             guard let n = number[issue.repetition] else { continue }

@@ -25,6 +25,7 @@ import argparse
 import asyncio
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -258,6 +259,10 @@ def main():
             failed.append("rehab keypoints")
     finally:
         server.stop()
+        if not failed:
+            shutil.rmtree(tmp, ignore_errors=True)  # kept when a row failed: the server log and the sets saved
+        else:
+            print(f"INFO the server's log and database: {tmp}")
     table = ["| clip | exercise | mode | labelled | counts (run 1, 2, 3; hog marked *) | same | large set-up line between reps |",
              "|---|---|---|---|---|---|---|"]
     for row in results:

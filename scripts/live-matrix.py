@@ -10,7 +10,9 @@ code; the hand: given and programme), the clip is played once through Chromium's
 page, `--runs` times; during run `--hog-run` two CPU-bound processes (`yes > /dev/null`) run beside the server and
 the browser. Recorded per run: the count (the summary's), the exercise, the frames answered, every set-up sentence
 the page showed in large type while a person was drawn between the first and the last repetition (the
-`setupShown` log of the page's test hook), and two screenshots (mid-set and summary).
+`setupShown` log of the page's test hook), the longest stretch of capture time without a measured frame in the set
+the server saved (a browser that stalls under load sends none for a while: a repetition then is not in the input),
+and two screenshots (mid-set and summary).
 
 Then a UI-PRMD-style rehab movement (a pose-track of ../shared/data/pose-tracks/ui-prmd) goes through the socket as
 keypoint frames, sent as fast as the server answers and paced at real time beside two CPU-bound processes: the
@@ -148,10 +150,26 @@ def one_run(args, server, therapist, y4m, pass_seconds, clip, mode, run, shots):
         reps = summary.get("reps")
         # Repetition end times, in the video's seconds: set-up sentences between the first and the last count.
         banners = [s for s in state.get("setupShown", []) if s["pose"] > 0 and 1 <= s["reps"] < (reps or 0)]
+        link = driver.execute_script("return document.getElementById('report-html').getAttribute('href') || ''")
         return {"reps": reps, "exercise": summary.get("exercise"), "answered": state["framesAnswered"],
+                "gap": largest_gap(args.data, link.split("/api/sessions/")[-1].split("/")[0]),
                 "sent": state["framesSent"], "banners": banners, "allSetup": state.get("setupShown", [])}
     finally:
         driver.quit()
+
+
+def largest_gap(data, set_id):
+    """The longest stretch, in capture seconds, without a measured frame in the set's saved angle series (10-Hz
+    samples of the frames the server got with a person in them): a browser that stalls sends no frame for a while,
+    and a repetition in that stretch cannot be counted by any coach. None when the set is not found."""
+    import sqlite3
+    try:
+        with sqlite3.connect(data / "ptcoach.sqlite") as db:
+            row = db.execute("SELECT angleSeriesJSON FROM liveSet WHERE id = ?", (set_id,)).fetchone()
+    except sqlite3.Error:
+        return None
+    times = [sample[0] for sample in json.loads(row[0] or "[]")] if row else []
+    return round(max((b - a for a, b in zip(times, times[1:])), default=0.0), 2) if times else None
 
 
 def hog():
@@ -212,7 +230,7 @@ def main():
         args.labels[video] = labelled_reps(labels, videos / video) if not hand else hand_reps(labels, video)
     args.out.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix="ptcoach-matrix-"))
-    data = tmp / "data"
+    data = args.data = tmp / "data"
     add = subprocess.run([str(args.server_binary), "users", "add", "--role", "therapist", "--name", "Dr Matrix",
                           "--login", THERAPIST[0], "--password-stdin", "--data-directory", str(data)],
                          input=THERAPIST[1] + "\n", capture_output=True, text=True)
@@ -246,7 +264,8 @@ def main():
                     row["runs"].append(result)
                     print(f"{row['clip']} {mode} run {run}{' (CPU hog)' if hogs else ''}: "
                           f"{result.get('reps', result.get('error'))} reps, {result.get('answered')}/{result.get('sent')}"
-                          f" answered, banners {[b['text'] for b in result.get('banners', [])]}", flush=True)
+                          f" answered, largest gap {result.get('gap')} s, banners {[b['text'] for b in result.get('banners', [])]}",
+                          flush=True)
                 counts = {r.get("reps") for r in row["runs"]}
                 row["same"] = len(counts) == 1 and None not in counts
                 row["banner_free"] = all(not r.get("banners") for r in row["runs"])
@@ -263,10 +282,11 @@ def main():
             shutil.rmtree(tmp, ignore_errors=True)  # kept when a row failed: the server log and the sets saved
         else:
             print(f"INFO the server's log and database: {tmp}")
-    table = ["| clip | exercise | mode | labelled | counts (run 1, 2, 3; hog marked *) | same | large set-up line between reps |",
+    table = ["| clip | exercise | mode | labelled | counts (run 1, 2, 3; hog marked *; largest gap without a frame, s) "
+             "| same | large set-up line between reps |",
              "|---|---|---|---|---|---|---|"]
     for row in results:
-        counts = ", ".join(f"{r.get('reps', 'ERR')}{'*' if r['hog'] else ''}" for r in row["runs"])
+        counts = ", ".join(f"{r.get('reps', 'ERR')}{'*' if r['hog'] else ''} ({r.get('gap')})" for r in row["runs"])
         banners = "; ".join(sorted({b["text"] for r in row["runs"] for b in r.get("banners", [])})) or "none"
         table.append(f"| {row['clip']} | {row['exercise']} | {row['mode']} | {row['labelled']} | {counts} | "
                      f"{'yes' if row['same'] else 'NO'} | {banners} |")

@@ -23,21 +23,14 @@ extension AnalyzeCommand {
         var temporary: String?
         defer { if let temporary { OutputFile.remove(temporary) } }
         if let video {
-            let path = NSTemporaryDirectory() + "ptcoach-hands-\(getpid())-\(UUID().uuidString.prefix(8)).jsonl"
-            temporary = path
-            PartialFiles.register(path)
-            try PosesCommand.writePoseTrack(
+            let path = try PosesCommand.temporaryPoseTrack(
                 of: command.input,
-                to: path,
-                segments: nil,
-                numPoses: 1,
-                hands: HandAnalysis.handsSought,
-                mode: .video,
-                quiet: false,
-                verbose: command.verbose,
                 probed: video,
-                temporary: true
+                purpose: "hands",
+                hands: HandAnalysis.handsSought,
+                verbose: command.verbose
             )
+            temporary = path
             track = path
         }
         // Wrist flexion and extension is measured on the body pose too, where the hand model has no hand.
@@ -126,20 +119,8 @@ extension AnalyzeCommand {
     /// The body pose of `video` at each of `times` (the hand pass's frames): the person's, from the pose model in
     /// video mode (`ptcoach poses`), the frame nearest in time; `nil` where none was found.
     static func bodyPoses(of video: VideoInfo, at times: [Double], verbose: Bool) throws -> [Pose?] {
-        let path = NSTemporaryDirectory() + "ptcoach-body-\(getpid())-\(UUID().uuidString.prefix(8)).jsonl"
-        PartialFiles.register(path)
+        let path = try PosesCommand.temporaryPoseTrack(of: video.path, probed: video, purpose: "body", verbose: verbose)
         defer { OutputFile.remove(path) }
-        try PosesCommand.writePoseTrack(
-            of: video.path,
-            to: path,
-            segments: nil,
-            numPoses: 1,
-            mode: .video,
-            quiet: false,
-            verbose: verbose,
-            probed: video,
-            temporary: true
-        )
         var found: [PoseFrame] = []
         do {
             var reader = try PoseTrackReader(path: path)

@@ -141,10 +141,6 @@ struct AnalyzeCommand: AsyncParsableCommand {
         var committed = false
         defer { if !committed { annotator?.cancel() } }
         if let video {
-            // Unique per call: analyses may run side by side in one process (the tests do).
-            let path = NSTemporaryDirectory() + "ptcoach-analyze-\(getpid())-\(UUID().uuidString.prefix(8)).jsonl"
-            temporary = path
-            PartialFiles.register(path)
             // With --model the exercise is known only once all the poses are: the video is drawn afterwards.
             if let annotate, classifier == nil {
                 let header = PoseTrackHeader(
@@ -170,18 +166,14 @@ struct AnalyzeCommand: AsyncParsableCommand {
             }
             // With --annotate the stages run side by side (decoding, inference, drawing, encoding); the poses
             // are found as ``PosesCommand/annotatedStreams(info:cores:warmUpSeconds:)`` says.
-            try PosesCommand.writePoseTrack(
+            let path = try PosesCommand.temporaryPoseTrack(
                 of: input,
-                to: path,
-                segments: nil,
-                numPoses: 1,
-                mode: .video,
-                quiet: false,
-                verbose: verbose,
-                annotator: annotator,
                 probed: video,
-                temporary: true
+                purpose: "analyze",
+                verbose: verbose,
+                annotator: annotator
             )
+            temporary = path
             track = path
         }
         var modelPrediction: ActionClassifier.Prediction?

@@ -90,20 +90,8 @@ struct LearnCommand: AsyncParsableCommand {
         var temporary: String?
         defer { if let temporary { OutputFile.remove(temporary) } }
         if let video {
-            let path = NSTemporaryDirectory() + "ptcoach-learn-\(getpid())-\(UUID().uuidString.prefix(8)).jsonl"
+            let path = try PosesCommand.temporaryPoseTrack(of: input, probed: video, purpose: "learn", verbose: verbose)
             temporary = path
-            PartialFiles.register(path)
-            try PosesCommand.writePoseTrack(
-                of: input,
-                to: path,
-                segments: nil,
-                numPoses: 1,
-                mode: .video,
-                quiet: false,
-                verbose: verbose,
-                probed: video,
-                temporary: true
-            )
             track = path
         }
         let header: PoseTrackHeader

@@ -163,6 +163,40 @@ struct PosesCommand: AsyncParsableCommand {
         return share >= 0.15 ? share : 0
     }
 
+    /// The poses of the video `input` (probed as `video`) in a temporary pose-track, unique per call (analyses may run
+    /// side by side in one process: the tests do), registered to go on an interrupt and removed when finding the
+    /// poses fails. The caller removes it (`OutputFile.remove`) once read.
+    static func temporaryPoseTrack(
+        of input: String,
+        probed video: VideoInfo,
+        purpose: String,
+        hands: Int? = nil,
+        verbose: Bool,
+        annotator: (any FrameAnnotating)? = nil
+    ) throws -> String {
+        let path = NSTemporaryDirectory() + "ptcoach-\(purpose)-\(getpid())-\(UUID().uuidString.prefix(8)).jsonl"
+        PartialFiles.register(path)
+        do {
+            try writePoseTrack(
+                of: input,
+                to: path,
+                segments: nil,
+                numPoses: 1,
+                hands: hands,
+                mode: .video,
+                quiet: false,
+                verbose: verbose,
+                annotator: annotator,
+                probed: video,
+                temporary: true
+            )
+        } catch {
+            OutputFile.remove(path)
+            throw error
+        }
+        return path
+    }
+
     /// Writes the pose-track of the video or image `input` to `output` (`-` = standard output); what `poses`
     /// does, and the first step of `analyze` for a video. With `hands`, finds at most that many hands instead of
     /// the body (a hand pose-track). With `annotator` (bodies only), every frame is also handed to it in

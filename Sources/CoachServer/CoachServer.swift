@@ -30,6 +30,7 @@ public enum CoachServer {
         store: any ClinicStore,
         makeEstimator: @escaping CameraPoseEstimatorFactory,
         makeHandEstimator: CameraHandEstimatorFactory? = nil,
+        relay: any LiveRelay = LocalLiveRelay(),
         reports: any ReportRendering,
         logger: Logger,
         onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
@@ -41,7 +42,8 @@ public enum CoachServer {
             reports,
             logger,
             onServerRunning,
-            makeHandEstimator
+            makeHandEstimator,
+            relay: relay
         )
         // Services stop in the reverse of this order: the sockets are closed with a reason before the server goes.
         let group = ServiceGroup(
@@ -55,7 +57,8 @@ public enum CoachServer {
     }
 
     /// The application, and the service that closes the live sockets first at shutdown (tests run them as
-    /// ``run(configuration:store:makeEstimator:makeHandEstimator:reports:logger:onServerRunning:)`` does, or the application alone).
+    /// ``run(configuration:store:makeEstimator:makeHandEstimator:relay:reports:logger:onServerRunning:)`` does, or the
+    /// application alone). `relay` carries the live-watch messages between instances (one alone: in process).
     static func parts(
         _ configuration: CoachServerConfiguration,
         _ store: any ClinicStore,
@@ -63,13 +66,15 @@ public enum CoachServer {
         _ reports: any ReportRendering,
         _ logger: Logger,
         _ onServerRunning: @escaping @Sendable (_ port: Int) async -> Void,
-        _ makeHandEstimator: CameraHandEstimatorFactory? = nil
+        _ makeHandEstimator: CameraHandEstimatorFactory? = nil,
+        relay: any LiveRelay = LocalLiveRelay()
     ) throws -> (application: some ApplicationProtocol, shutdown: LiveShutdown) {
         let hub = LiveHub(
             configuration: configuration,
             store: store,
             makeEstimator: makeEstimator,
             makeHandEstimator: makeHandEstimator,
+            relay: relay,
             logger: logger
         )
         let router = try buildRouter(hub: hub, reports: reports, logger: logger)
@@ -108,6 +113,7 @@ public enum CoachServer {
         )
         addAPI(to: router, hub: hub, samples: samples, reports: reports, auth: auth)
         addLiveSocket(to: router, hub: hub, auth: auth, maxMessage: configuration.maxMessageBytes)
+        addWatchSocket(to: router, hub: hub, auth: auth)
         return router
     }
 

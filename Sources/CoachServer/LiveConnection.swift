@@ -29,6 +29,8 @@ actor LiveConnection {
     private let saves = SaveLog()
     /// The client's address, for the limit of keypoint sets per address.
     private let address: String
+    /// A logged-in patient's set as their therapist watches it (``openWatchFeed()``).
+    private var feed: LiveWatchFeed?
 
     init(
         hub: LiveHub,
@@ -45,6 +47,15 @@ actor LiveConnection {
     }
 
     private func send(_ message: ServerMessage) { output(.text(message.jsonText)) }
+
+    /// A logged-in patient's socket: their therapist may watch its sets (docs/live-watch.md).
+    func openWatchFeed() {
+        guard let patient, feed == nil else { return }
+        let output = output
+        let feed = LiveWatchFeed(patient: patient, router: hub.watch) { output(.text($0.jsonText)) }
+        self.feed = feed
+        feed.connected(endSet: { [weak self] in Task { await self?.endSet() } })
+    }
 
     private func refuse(_ error: LiveProtocolError) {
         logger.info("live: \(error.code.rawValue): \(error.message)")
@@ -172,7 +183,9 @@ actor LiveConnection {
         logger.info(
             "live: set \(set.id) started (\(plan.input.rawValue), \(plan.exercise?.id ?? plan.hand?.id ?? "recognised"))"
         )
-        send(.ready(.init(plan: plan, record: record, maxFrameBytes: hub.configuration.maxFrameBytes)))
+        let ready = ServerMessage.Ready(plan: plan, record: record, maxFrameBytes: hub.configuration.maxFrameBytes)
+        send(.ready(ready))
+        feed?.started(ready)
     }
 
     /// Takes the seat a set of `input` counts against.
@@ -217,6 +230,7 @@ actor LiveConnection {
                 LiveHandCoach(exercise: $0, startOnPinch: plan.startOnPinch, estimators: hub.handEstimators)
             },
             send: { output(.text($0)) },
+            watch: feed,
             completed: { repetition in
                 saves.add(
                     Task {
@@ -241,11 +255,11 @@ actor LiveConnection {
     private func finish(_ set: LiveSet, seat: LiveSocketPhase.Seat) async {
         release(seat)
         // Saved in a task of its own: a socket's task is cancelled when the server stops, and the save must not be.
-        let (hub, saves, output) = (hub, saves, output)
+        let (hub, saves, output, feed) = (hub, saves, output, feed)
         let task = Task {
-            if let message = await hub.finish(set, after: saves) {
-                output(.text(ServerMessage.summary(message).jsonText))
-            }
+            let text = await hub.finish(set, after: saves).map { ServerMessage.summary($0).jsonText }
+            if let text { output(.text(text)) }
+            feed?.ended(summary: text)
         }
         finishing = task
         await task.value
@@ -259,6 +273,7 @@ actor LiveConnection {
 
     /// The socket closed (or the server is stopping): the running set is finished and saved.
     func finish() async {
+        defer { feed?.disconnected() }
         guard let (set, seat) = phase.close() else { return }
         await finish(set, seat: seat)
     }
@@ -273,6 +288,7 @@ actor LiveConnection {
         } else {
             await finishing?.value
         }
+        feed?.disconnected()
         output(.close(.goingAway, "server shutting down"))
     }
 }

@@ -18,6 +18,8 @@ final class LiveHub: Service, Sendable {
     let handLibrary: [HandExerciseDefinition]
     let pool: InferencePool
     let logger: Logger
+    /// The live-watch relay's end on this instance: patients' sets to their therapists (docs/live-watch.md).
+    let watch: WatchRouter
 
     /// The names of the body and hand exercises, by id.
     let exerciseNames: [String: String]
@@ -38,8 +40,10 @@ final class LiveHub: Service, Sendable {
         store: any ClinicStore,
         makeEstimator: @escaping CameraPoseEstimatorFactory,
         makeHandEstimator: CameraHandEstimatorFactory? = nil,
+        relay: any LiveRelay = LocalLiveRelay(),
         logger: Logger
     ) {
+        watch = WatchRouter(relay: relay)
         handEstimators = makeHandEstimator.map { CameraEstimatorPool(make: $0) }
         handLibrary = configuration.handLibrary
         self.configuration = configuration

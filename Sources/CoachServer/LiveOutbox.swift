@@ -38,6 +38,17 @@ final class LiveOutbox: Sendable {
         if accepted { continuation.yield(message) }
     }
 
+    /// Queues a message that may be missed (a watcher's frame without events): dropped while more than `behind`
+    /// messages wait, so that a slow reader gets the latest picture rather than an ever later one.
+    func sendDroppable(_ message: LiveConnection.Outgoing, behind: Int = 8) {
+        let accepted = state.withLock { state in
+            guard !state.finished, state.queued <= behind else { return false }
+            state.queued += 1
+            return true
+        }
+        if accepted { continuation.yield(message) }
+    }
+
     /// The writer has written one message.
     func written() {
         let ready = state.withLock { state in

@@ -47,6 +47,8 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
     let startedAt = Date()
     /// Sends one text message to the client.
     private let send: @Sendable (String) -> Void
+    /// A logged-in patient's set: its frames for the therapist watching (docs/live-watch.md).
+    private let watch: LiveWatchFeed?
     /// Called with each repetition as it completes (to save it).
     private let completed: @Sendable (Repetition) -> Void
 
@@ -90,6 +92,7 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
         estimators: CameraEstimatorPool<any CameraPoseEstimator>?,
         hands: LiveHandCoach? = nil,
         send: @escaping @Sendable (String) -> Void,
+        watch: LiveWatchFeed? = nil,
         completed: @escaping @Sendable (Repetition) -> Void,
         gestureEnded: @escaping @Sendable () -> Void = {}
     ) {
@@ -105,6 +108,7 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
         self.prescribedHoldSeconds = prescribedHoldSeconds
         self.estimators = estimators
         self.send = send
+        self.watch = watch
         self.completed = completed
         if let keypointHeader {
             keypoints = PoseTrackFrameDecoder(header: keypointHeader)
@@ -148,7 +152,11 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
         guard let frame else { return false }
         if let hands {
             let answer = hands.coach(frame, dropped: droppedFrames, prescribedReps: prescribedReps)
-            if let message = answer.message, !slot.withLock({ $0.ended }) { send(message) }
+            if let message = answer.message, !slot.withLock({ $0.ended }) {
+                send(message)
+                let hasEvents = !message.contains(#""events":[]"#)
+                watch?.coached(message, seconds: frame.seconds, width: nil, height: nil, events: [], hasEvents: hasEvents)
+            }
             if let repetition = answer.repetition { completed(repetition) }
             if answer.ended { gestureEnded() }
             return true
@@ -233,7 +241,7 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
         let sent = ledger.translate(events)
         for event in sent { saveRepetitions(of: event) }
         let elapsed = ContinuousClock.now - received
-        send(
+        let text =
             ServerMessage.frame(
                 .init(
                     id: id,
@@ -248,7 +256,11 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
                     events: sent
                 )
             ).jsonText
-        )
+        send(text)
+        if let watch {
+            let hasEvents = sent.contains { LiveEvent($0) != nil }
+            watch.coached(text, seconds: frame.seconds, width: width, height: height, events: sent, hasEvents: hasEvents)
+        }
     }
 
     /// Saves the repetitions an event reports (a revision saves them all again).

@@ -33,6 +33,7 @@ extension CoachServer {
                 }
                 hub.register(connection)
                 defer { hub.unregister(connection) }
+                await connection.openWatchFeed()
                 await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {
                         // A writer that has stopped (socket gone) must not leave the reader waiting for room.

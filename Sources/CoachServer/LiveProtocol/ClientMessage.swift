@@ -14,6 +14,10 @@ struct LiveProtocolError: Error, Hashable, Sendable {
         case busy
         case poseModel = "pose-model"
         case handModel = "hand-model"
+        /// The watch socket: nobody logged in.
+        case unauthorized
+        /// The watch socket: not the patient's own therapist.
+        case forbidden
         case internalError = "internal"
     }
 

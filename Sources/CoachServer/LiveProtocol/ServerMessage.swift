@@ -16,6 +16,10 @@ enum ServerMessage: Codable, Hashable, Sendable {
     case frame(Frame)
     case summary(Summary)
     case error(ErrorMessage)
+    /// A patient's set: the therapists watching it now (docs/live-watch.md).
+    case watchers(Watchers)
+    /// A patient's set: what their therapist sent (a message, pause, resume, end).
+    case therapist(TherapistMessage)
 
     private enum TypeKey: String, CodingKey { case type }
 
@@ -26,6 +30,8 @@ enum ServerMessage: Codable, Hashable, Sendable {
         case "frame": self = .frame(try Frame(from: decoder))
         case "summary": self = .summary(try Summary(from: decoder))
         case "error": self = .error(try ErrorMessage(from: decoder))
+        case "watchers": self = .watchers(try Watchers(from: decoder))
+        case "therapist": self = .therapist(try TherapistMessage(from: decoder))
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .type,
@@ -50,6 +56,12 @@ enum ServerMessage: Codable, Hashable, Sendable {
         case .error(let error):
             try container.encode("error", forKey: .type)
             try error.encode(to: encoder)
+        case .watchers(let watchers):
+            try container.encode("watchers", forKey: .type)
+            try watchers.encode(to: encoder)
+        case .therapist(let message):
+            try container.encode("therapist", forKey: .type)
+            try message.encode(to: encoder)
         }
     }
 

@@ -110,8 +110,10 @@ struct PatientRow: ResponseEncodable {
     var flags: [ProgressResponse.Flag]
     var needsReview: Bool
     var hasProgramme: Bool
+    /// A set of the patient's is running now (the therapist can watch it: docs/live-watch.md).
+    var live: Bool
 
-    init(_ patient: User, progress: ProgressResponse, hasProgramme: Bool) {
+    init(_ patient: User, progress: ProgressResponse, hasProgramme: Bool, live: Bool = false) {
         let user = UserResponse(patient)
         (id, name, role, joined) = (user.id, user.name, user.role, user.joined)
         adherence = progress.adherence
@@ -119,6 +121,7 @@ struct PatientRow: ResponseEncodable {
         flags = progress.flags
         needsReview = progress.needsReview
         self.hasProgramme = hasProgramme
+        self.live = live
     }
 }
 

@@ -33,13 +33,20 @@ struct PatientsController: Sendable {
         let viewer = try context.requireViewer()
         var rows: [PatientRow] = []
         for patient in try await store.patients(therapistID: viewer.user.id) {
-            let (programme, _, progress) = try await ClinicAPI.progress(
+            let (programme, sets, progress) = try await ClinicAPI.progress(
                 of: patient,
                 days: 90,
                 limit: 2000,
                 store: store
             )
-            rows.append(PatientRow(patient, progress: ProgressResponse(progress), hasProgramme: programme != nil))
+            rows.append(
+                PatientRow(
+                    patient,
+                    progress: ProgressResponse(progress),
+                    hasProgramme: programme != nil,
+                    live: sets.contains { $0.status == .open }
+                )
+            )
         }
         return rows.filter(\.needsReview) + rows.filter { !$0.needsReview }
     }

@@ -98,6 +98,7 @@ struct ServeCommand: AsyncParsableCommand {
             }
         }
         let store = try await storage.open()
+        let relay = try await storage.openRelay()
         if let samples, !FileManager.default.fileExists(atPath: samples + "/labels.csv") {
             throw ValidationError(
                 "--samples \(samples) has no labels.csv (file,exercise,reps); give the folder that has one"
@@ -136,6 +137,7 @@ struct ServeCommand: AsyncParsableCommand {
                 store: store,
                 makeEstimator: { () throws(LiveFrameError) in try MediaPipeCameraEstimator() },
                 makeHandEstimator: makeHands,
+                relay: relay,
                 reports: LiveReportRenderer(library: library, hands: hands),
                 logger: logger,
                 onServerRunning: { port in

@@ -33,6 +33,16 @@ struct StoreOptions: ParsableArguments {
         return "--data-directory " + (path.contains(" ") ? "'\(path)'" : path)
     }
 
+    /// The live-watch relay: PostgreSQL's LISTEN/NOTIFY for instances sharing a database, else in process.
+    func openRelay() async throws -> any LiveRelay {
+        guard let postgres else { return LocalLiveRelay() }
+        do {
+            return try await PostgresLiveRelay(url: postgres)
+        } catch {
+            throw CLIError(error.description)
+        }
+    }
+
     func open() async throws -> any ClinicStore {
         do {
             if let postgres { return try await PostgresClinicStore(url: postgres) }

@@ -102,7 +102,7 @@ public final class PostgresLiveRelay: LiveRelay {
     deinit {
         outgoing.finish()
         incoming.finish()
-        tasks.withLock { $0.forEach { $0.cancel() } }
+        for task in tasks.withLock({ $0 }) { task.cancel() }
     }
 
     public func publish(_ message: String) { outgoing.yield(message) }

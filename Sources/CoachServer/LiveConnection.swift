@@ -257,9 +257,10 @@ actor LiveConnection {
         // Saved in a task of its own: a socket's task is cancelled when the server stops, and the save must not be.
         let (hub, saves, output, feed) = (hub, saves, output, feed)
         let task = Task {
-            let text = await hub.finish(set, after: saves).map { ServerMessage.summary($0).jsonText }
+            let summary = await hub.finish(set, after: saves)
+            let text = summary.map { ServerMessage.summary($0).jsonText }
             if let text { output(.text(text)) }
-            feed?.ended(summary: text)
+            feed?.ended(summary: summary, text: text)
         }
         finishing = task
         await task.value

@@ -154,8 +154,15 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
             let answer = hands.coach(frame, dropped: droppedFrames, prescribedReps: prescribedReps)
             if let message = answer.message, !slot.withLock({ $0.ended }) {
                 send(message)
-                let hasEvents = !message.contains(#""events":[]"#)
-                watch?.coached(message, seconds: frame.seconds, width: nil, height: nil, events: [], hasEvents: hasEvents)
+                // The hand coach's events are inside its message: a frame with some is always passed on.
+                watch?.coached(
+                    message,
+                    seconds: frame.seconds,
+                    width: nil,
+                    height: nil,
+                    events: [],
+                    hasEvents: !message.contains(#""events":[]"#)
+                )
             }
             if let repetition = answer.repetition { completed(repetition) }
             if answer.ended { gestureEnded() }
@@ -258,8 +265,15 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
             ).jsonText
         send(text)
         if let watch {
-            let hasEvents = sent.contains { LiveEvent($0) != nil }
-            watch.coached(text, seconds: frame.seconds, width: width, height: height, events: sent, hasEvents: hasEvents)
+            let events = sent.compactMap(LiveEvent.init)
+            watch.coached(
+                text,
+                seconds: frame.seconds,
+                width: width,
+                height: height,
+                events: events,
+                hasEvents: !events.isEmpty
+            )
         }
     }
 

@@ -49,16 +49,32 @@ struct LiveProtocolDocumentTests {
     @Test("Each server message of the page decodes into ServerMessage and encodes back as documented")
     func serverMessagesRoundTrip() throws {
         var checked = 0
+        var watch = 0
         for example in try Self.examples() {
             let documented = try JSONValue.parse(example)
             // The client's messages: a start, a keypoint frame (it has poses).
             guard documented["type"] != .string("start"), documented["poses"] == nil else { continue }
+            let type = documented["type"]?.stringValue ?? ""
+            // The watch socket's own messages and the therapist's commands (section 6).
+            if WatchMessage.ownTypes.contains(type) {
+                let message = try JSONDecoder.coach().decode(WatchMessage.self, from: Data(example.utf8))
+                #expect(try JSONValue.parse(message.jsonText) == documented, "\(example)")
+                watch += 1
+                continue
+            }
+            if WatchCommand.Kind(rawValue: type) != nil {
+                let command = try WatchCommand.decode(example)
+                #expect(try Self.encoded(command) == documented, "\(example)")
+                watch += 1
+                continue
+            }
             let message = try JSONDecoder.coach().decode(ServerMessage.self, from: Data(example.utf8))
             #expect(try Self.encoded(message) == documented, "\(example)")
             #expect(try JSONValue.parse(message.jsonText) == documented)
             checked += 1
         }
         #expect(checked >= 7)
+        #expect(watch >= 6, "\(watch) watch messages checked")
     }
 
     @Test("Each client message of the page is read as the server reads it, and a start encodes back as documented")

@@ -103,17 +103,11 @@ final class LiveWatchFeed: Sendable {
         seconds: Double,
         width: Int?,
         height: Int?,
-        events: [CoachEvent],
+        events: [LiveEvent],
         hasEvents: Bool
     ) {
         let (send, resized, gone) = state.withLock { state -> (Bool, Bool, [String]?) in
-            for event in events {
-                switch event {
-                case .repCompleted(let repetition): state.set.repetitions.append(repetition)
-                case .repetitionsRevised(let repetitions): state.set.repetitions = repetitions
-                default: break
-                }
-            }
+            Self.fold(events, into: &state.set.repetitions)
             var resized = false
             if let width, let height, state.set.width != width || state.set.height != height {
                 (state.set.width, state.set.height, resized) = (width, height, true)
@@ -132,9 +126,10 @@ final class LiveWatchFeed: Sendable {
         if send { router.toWatchers(patient: patient.id, text: text, flag: hasEvents ? .keep : .droppable) }
     }
 
-    /// The set ended and `text` (its `summary` message) was sent to the patient.
-    func ended(summary text: String?) {
+    /// The set ended and `text` (its `summary` message, with the events of the set's end) was sent to the patient.
+    func ended(summary: ServerMessage.Summary?, text: String?) {
         let watched = state.withLock { state in
+            Self.fold(summary?.events ?? [], into: &state.set.repetitions)
             state.set.session = nil
             state.set.paused = false
             return !state.watchers.isEmpty
@@ -190,6 +185,17 @@ final class LiveWatchFeed: Sendable {
             return WatchMessage.set(state.set).jsonText
         }
         router.toWatchers(patient: patient.id, text: text, flag: flag)
+    }
+
+    /// Follows the repetitions as the events tell them: a `rep` adds one, a `repsRevised` replaces them all.
+    private static func fold(_ events: [LiveEvent], into repetitions: inout [Repetition]) {
+        for event in events {
+            switch event {
+            case .rep(let repetition): repetitions.append(repetition)
+            case .repsRevised(let all): repetitions = all
+            default: break
+            }
+        }
     }
 
     /// Forgets the watchers not heard of for ``watcherTimeout``.

@@ -5,7 +5,8 @@
 # live (Tests/browser/test_hand_page.py: the count and the pinch on real hand videos), the clinic
 # in a real browser (Tests/browser/test_clinic.py: therapist, patient, programme, a set, the dashboard, FHIR
 # validated), the durability of live sets (Tests/browser/test_durability.py: concurrent sets, kill -9) and two
-# instances on one PostgreSQL database (Tests/browser/test_two_instances.py), and the server's promises probed from
+# instances on one PostgreSQL database (Tests/browser/test_two_instances.py), a therapist watching a patient's set live
+# from another instance (Tests/browser/test_live_watch.py), and the server's promises probed from
 # outside (Tests/browser/test_hardening.py: timeouts, malformed HTTP, limits, headers). A throw-away PostgreSQL server
 # (scripts/test-postgres.sh) runs for the length of the command.
 # Idempotent; quiet when there is nothing to set up. Extra arguments go to `swift test` (e.g. --filter) and
@@ -32,6 +33,9 @@ if [ $# -eq 0 ]; then
     python3 Tests/browser/test_durability.py --server-binary "$bin"
     echo "== two instances on one PostgreSQL database"
     python3 Tests/browser/test_two_instances.py --server-binary "$bin" --postgres "$PTCOACH_TEST_POSTGRES_URL"
+    echo "== a therapist watches a patient's live set (pull-up_14 as the camera), on another instance (PostgreSQL)"
+    python3 Tests/browser/test_live_watch.py --server-binary "$bin" --postgres "$PTCOACH_TEST_POSTGRES_URL" \
+        --screenshot "${TMPDIR:-/tmp}/ptcoach-watch.png"
     echo "== hardening: timeouts, malformed HTTP, limits, headers and file permissions, probed from outside"
     python3 Tests/browser/test_hardening.py --server-binary "$bin"
 fi

@@ -7,6 +7,7 @@ import { Speaker } from "./speech.js";
 import { TouchFree } from "./touchfree.js";
 import { keepSet, loadProgramme, onReady, onSummary as programmeSummary, programme, saveRating } from "./programme.js";
 import { formNotChecked, noIssues } from "./summary.js";
+import { watchCallbacks } from "./watched.js";
 
 const $ = (id) => document.getElementById(id);
 const ui = {
@@ -204,6 +205,7 @@ function begin({ playOnReady = false, sample = false } = {}) {
   prescribed = start.reps ?? null;
   exerciseGiven = !!(start.exercise || start.programmeItem != null);
   session = new LiveSession(ui.video, {
+    ...watchCallbacks({ session: () => session, say: (text) => speaker.say(text, "timing"), video: ui.video, sample, hook }),
     ready(msg) {
       prescribed = msg.reps ?? prescribed;
       onReady(msg);
@@ -307,12 +309,9 @@ function resetHud() {
   });
   repPeak = null;
   ui.repCounter.classList.remove("provisional");
-  show(ui.gesture, false);
+  for (const el of [ui.gesture, ui.warning, ui.cue, ui.repCounter]) show(el, false);
   setText(ui.setupText, "Connecting to the coach…");
   show(ui.position, true);
-  show(ui.warning, false);
-  show(ui.cue, false);
-  show(ui.repCounter, false);
   delete ui.repCounter.dataset.count;
   delete ui.badge.dataset.text;
   setText(ui.badge, ui.exercise.value ? ui.exercise.selectedOptions[0].text.replace(/ \(.*\)$/, "") : "Recognising…");

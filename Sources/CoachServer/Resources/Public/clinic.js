@@ -63,6 +63,10 @@ function loggedIn(me) {
   if (me.user.role === "therapist") {
     show($("patients-panel"), true);
     loadPatients();
+    // The list says who is doing a set now ("Live: watch"): kept fresh while it is shown.
+    state.refresh ??= setInterval(() => {
+      if (state.me?.role === "therapist" && !$("patients-panel").hidden) loadPatients().catch(() => {});
+    }, 10000);
     const id = new URLSearchParams(location.hash.slice(1)).get("patient");
     if (id) openPatient(id);
   } else {
@@ -114,6 +118,12 @@ async function loadPatients() {
     const nameCell = row.insertCell();
     nameCell.append(link);
     if (!p.joined) nameCell.append(text("span", " (invited)", "hint"));
+    if (p.live) {
+      // A set is running now: watch it live (skeleton and numbers only).
+      const watch = text("a", "● Live: watch", "live-badge");
+      watch.href = `./watch.html?patient=${encodeURIComponent(p.id)}`;
+      nameCell.append(watch);
+    }
     const a = p.adherence;
     // Each cell says what it holds, for the phone layout where the table's head is hidden.
     for (const [label, content] of [

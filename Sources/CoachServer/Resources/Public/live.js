@@ -12,7 +12,8 @@ export class LiveSession {
   /**
    * @param {HTMLVideoElement} video the frames' source (camera or sample video)
    * @param {object} on callbacks: ready(msg), frame(msg, image, stats), summary(msg), error(msg),
-   *   status(stats), closed(event, wasExpected)
+   *   status(stats), closed(event, wasExpected); a patient's set: watchers(msg), therapist(msg) (who watches, what
+   *   the therapist sent: docs/live-protocol.md section 6), sent(id) when a frame is captured
    */
   constructor(video, on) {
     this.video = video;
@@ -27,7 +28,13 @@ export class LiveSession {
     this.capturing = false;
     this.lastSentAt = -Infinity;
     this.lastMediaTime = -1;
+    this.paused = false; // the therapist paused the set: no frames until resumed
   }
+
+  /** Stops sending frames (the set stays open) until `resume()`. */
+  pause() { this.paused = true; }
+
+  resume() { this.paused = false; }
 
   /** Opens the socket and starts the set with `start` (the protocol's start message). */
   open(start) {
@@ -90,6 +97,12 @@ export class LiveSession {
       case "error":
         this.on.error?.(msg);
         break;
+      case "watchers":
+        this.on.watchers?.(msg);
+        break;
+      case "therapist":
+        this.on.therapist?.(msg);
+        break;
     }
   }
 
@@ -112,7 +125,7 @@ export class LiveSession {
   }
 
   #tick() {
-    if (!this.ready || this.ended || this.capturing) return;
+    if (!this.ready || this.ended || this.capturing || this.paused) return;
     const now = performance.now();
     for (const [id, e] of this.inFlight) {
       if (now - e.sentAt > STALE_MS) { e.image.close(); this.inFlight.delete(id); this.stats.lost++; }
@@ -135,6 +148,7 @@ export class LiveSession {
     this.ctx.drawImage(v, 0, 0, w, h);
     const id = this.nextId++;
     const seconds = (now - this.t0) / 1000;
+    this.on.sent?.(id);
     try {
       // Both take their copy of the canvas now, before it is drawn again.
       const [image, jpeg] = await Promise.all([

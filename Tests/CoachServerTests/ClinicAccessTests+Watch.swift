@@ -174,3 +174,56 @@ extension ClinicAccessTests {
         }
     }
 }
+
+extension ClinicAccessTests {
+    @Test("The therapist's pause reaches the patient's page, and their end ends and saves the set")
+    func watchPauseAndEnd() async throws {
+        let path = LiveTestServer.shared + "/pose-tracks/ui-prmd/m07_s01_front.jsonl"
+        try #require(FileManager.default.fileExists(atPath: path), "missing \(path)")
+        let (store, _) = try LiveTestServer.store()
+        let app = try LiveTestServer.application(store: store)
+        let set = try LiveSocketTests.keypointMessages(path, exercise: "shoulder-abduction")
+        let (watcher, patient) = (LiveMailbox(), LiveMailbox())
+        try await app.test(.live) { client in
+            let clinic = try await Self.clinic(store, client)
+            var configuration = WebSocketClientConfiguration()
+            configuration.additionalHeaders = [.cookie: try #require(clinic.logins[.patientA]?.cookie)]
+            async let watching = Self.watch(
+                client,
+                patient: clinic.patientA.id,
+                cookie: clinic.logins[.therapistA]?.cookie,
+                mailbox: watcher
+            ) { outbound in
+                try await watcher.wait(until: "frames of the set", timeout: 60) { messages in
+                    messages.contains { $0["type"]?.stringValue == "frame" }
+                }
+                try await outbound.write(.text(#"{"type":"pause"}"#))
+                try await watcher.wait(until: "the set paused", timeout: 60) { messages in
+                    messages.contains { $0["type"]?.stringValue == "set" && $0["paused"] == .bool(true) }
+                }
+                try await outbound.write(.text(#"{"type":"end"}"#))
+                _ = try await watcher.wait(for: "summary", timeout: 120)
+            }
+            _ = try await watcher.wait(for: "watching", timeout: 60)
+            try await LiveTestServer.session(client, mailbox: patient, configuration: configuration) { outbound in
+                _ = try await patient.wait(for: "watchers", timeout: 60)
+                // Half the set; the rest never comes: the therapist ends it.
+                try await LiveTestServer.sendSet(
+                    start: set.start,
+                    frames: set.frames.prefix(set.frames.count / 2),
+                    on: outbound,
+                    mailbox: patient
+                )
+                _ = try await patient.wait(for: "summary", timeout: 120)
+            }
+            _ = try await watching
+        }
+        let commands = await patient.all("therapist").compactMap { $0["command"]?.stringValue }
+        #expect(commands == ["pause", "end"], "\(commands)")
+        let summary = try #require(await patient.all("summary").first)
+        let id = try #require(summary["session"]?.stringValue)
+        let saved = try #require(try await store.set(id: id))
+        #expect(saved.status == .completed && saved.patientID != nil)
+        #expect(await watcher.all("summary").first?["session"]?.stringValue == id)
+    }
+}

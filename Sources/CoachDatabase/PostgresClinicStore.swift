@@ -155,6 +155,15 @@ public final class PostgresClinicStore: ClinicStore {
                 """
             ]
         ),
+        (
+            "v3: the clinic's own exercises",
+            [
+                """
+                CREATE TABLE clinic_exercise (id TEXT PRIMARY KEY, name TEXT NOT NULL, definition_json TEXT NOT NULL,
+                    preview_json TEXT NOT NULL, created_by TEXT NOT NULL, created_at TIMESTAMPTZ NOT NULL)
+                """
+            ]
+        ),
     ]
 
     private func migrate() async throws {

@@ -137,6 +137,16 @@ public final class SQLiteClinicStore: ClinicStore {
                 t.add(column: "reviewedBy", .text)
             }
         }
+        migrator.registerMigration("v4: the clinic's own exercises") { db in
+            try db.create(table: "clinicExercise") { t in
+                t.primaryKey("id", .text)
+                t.column("name", .text).notNull()
+                t.column("definitionJSON", .text).notNull()
+                t.column("previewJSON", .text).notNull()
+                t.column("createdBy", .text).notNull()
+                t.column("createdAt", .datetime).notNull()
+            }
+        }
         return migrator
     }
 
@@ -473,7 +483,7 @@ public final class SQLiteClinicStore: ClinicStore {
         return record
     }
 
-    private func write<T: Sendable>(
+    func write<T: Sendable>(
         _ what: String,
         _ body: @Sendable @escaping (Database) throws -> T
     ) async throws(StoreError) -> T {
@@ -484,7 +494,7 @@ public final class SQLiteClinicStore: ClinicStore {
         }
     }
 
-    private func read<T: Sendable>(
+    func read<T: Sendable>(
         _ what: String,
         _ body: @Sendable @escaping (Database) throws -> T
     ) async throws(StoreError) -> T {

@@ -31,6 +31,7 @@ public enum CoachServer {
         makeEstimator: @escaping CameraPoseEstimatorFactory,
         makeHandEstimator: CameraHandEstimatorFactory? = nil,
         relay: any LiveRelay = LocalLiveRelay(),
+        demonstrations: (any DemonstrationPoses)? = nil,
         reports: any ReportRendering,
         logger: Logger,
         onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
@@ -43,7 +44,8 @@ public enum CoachServer {
             logger,
             onServerRunning,
             makeHandEstimator,
-            relay: relay
+            relay: relay,
+            demonstrations: demonstrations
         )
         // Services stop in the reverse of this order: the sockets are closed with a reason before the server goes.
         let group = ServiceGroup(
@@ -57,7 +59,7 @@ public enum CoachServer {
     }
 
     /// The application, and the service that closes the live sockets first at shutdown (tests run them as
-    /// ``run(configuration:store:makeEstimator:makeHandEstimator:relay:reports:logger:onServerRunning:)`` does, or the
+    /// ``run(configuration:store:makeEstimator:makeHandEstimator:relay:demonstrations:reports:logger:onServerRunning:)`` does, or the
     /// application alone). `relay` carries the live-watch messages between instances (one alone: in process).
     static func parts(
         _ configuration: CoachServerConfiguration,
@@ -67,7 +69,8 @@ public enum CoachServer {
         _ logger: Logger,
         _ onServerRunning: @escaping @Sendable (_ port: Int) async -> Void,
         _ makeHandEstimator: CameraHandEstimatorFactory? = nil,
-        relay: any LiveRelay = LocalLiveRelay()
+        relay: any LiveRelay = LocalLiveRelay(),
+        demonstrations: (any DemonstrationPoses)? = nil
     ) throws -> (application: some ApplicationProtocol, shutdown: LiveShutdown) {
         let hub = LiveHub(
             configuration: configuration,
@@ -75,6 +78,7 @@ public enum CoachServer {
             makeEstimator: makeEstimator,
             makeHandEstimator: makeHandEstimator,
             relay: relay,
+            demonstrations: demonstrations,
             logger: logger
         )
         let router = try buildRouter(hub: hub, reports: reports, logger: logger)
@@ -220,6 +224,7 @@ public enum CoachServer {
         api.addRoutes(AccountsController(auth: auth, store: hub.store, names: hub.exerciseNames).endpoints)
         api.addRoutes(PatientsController(hub: hub, reports: reports).endpoints, atPath: "/patients")
         api.addRoutes(SessionsController(hub: hub, reports: reports).endpoints, atPath: "/sessions")
+        api.addRoutes(LearnController(hub: hub).endpoints, atPath: "/library")
     }
 
     /// A saved set with its summary and angle series, or `nil` when it has no summary (running, nobody coached). A

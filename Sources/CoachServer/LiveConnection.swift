@@ -221,7 +221,7 @@ actor LiveConnection {
             id: id,
             input: plan.input,
             exercise: plan.exercise,
-            library: hub.library,
+            library: hub.bundled,
             prescribedReps: plan.reps,
             prescribedHoldSeconds: plan.holdSeconds,
             keypointHeader: plan.keypointHeader,

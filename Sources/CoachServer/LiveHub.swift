@@ -10,7 +10,14 @@ import Synchronization
 /// As a service it outlives the HTTP server at shutdown: sets still open then are finished and saved.
 final class LiveHub: Service, Sendable {
     let configuration: CoachServerConfiguration
-    let library: [ExerciseDefinition]
+    /// The library the server was started with (bundled, or `--exercises-directory`); the one exercises are recognised
+    /// from when none is given.
+    let bundled: [ExerciseDefinition]
+    /// The clinic's own exercises (learned from demonstrations, kept in the store): re-read when a name is not found,
+    /// so that one learned on another instance is known here too.
+    private let learned = Mutex<[ExerciseDefinition]>([])
+    /// Finds the poses in a demonstration video, for the clinic's learning (`nil`: the server cannot learn).
+    let demonstrations: (any DemonstrationPoses)?
     let store: any ClinicStore
     let estimators: CameraEstimatorPool<any CameraPoseEstimator>
     /// The hand sets' estimators; `nil` when the server was given no hand model.
@@ -21,8 +28,16 @@ final class LiveHub: Service, Sendable {
     /// The live-watch relay's end on this instance: patients' sets to their therapists (docs/live-watch.md).
     let watch: WatchRouter
 
-    /// The names of the body and hand exercises, by id.
-    let exerciseNames: [String: String]
+    /// The names of the bundled body and hand exercises, by id.
+    private let bundledNames: [String: String]
+
+    /// Every body exercise the server coaches: the bundled library's, then the clinic's own.
+    var library: [ExerciseDefinition] { bundled + learned.withLock { $0 } }
+
+    /// The names of the body and hand exercises, the clinic's own included, by id.
+    var exerciseNames: [String: String] {
+        bundledNames.merging(learned.withLock { $0 }.map { ($0.id, $0.name) }) { bundled, _ in bundled }
+    }
 
     /// The seats taken, the sets open and the sockets connected.
     private struct State {
@@ -41,14 +56,16 @@ final class LiveHub: Service, Sendable {
         makeEstimator: @escaping CameraPoseEstimatorFactory,
         makeHandEstimator: CameraHandEstimatorFactory? = nil,
         relay: any LiveRelay = LocalLiveRelay(),
+        demonstrations: (any DemonstrationPoses)? = nil,
         logger: Logger
     ) {
         watch = WatchRouter(relay: relay)
+        self.demonstrations = demonstrations
         handEstimators = makeHandEstimator.map { CameraEstimatorPool(make: $0) }
         handLibrary = configuration.handLibrary
         self.configuration = configuration
-        self.library = configuration.library
-        exerciseNames = Dictionary(
+        bundled = configuration.library
+        bundledNames = Dictionary(
             configuration.library.map { ($0.id, $0.name) } + configuration.handLibrary.map { ($0.id, $0.name) },
             uniquingKeysWith: { body, _ in body }
         )
@@ -205,7 +222,30 @@ final class LiveHub: Service, Sendable {
         return message
     }
 
+    /// Reads the clinic's own exercises again from the store (a definition that no longer reads is left out, and
+    /// logged).
+    func refreshLearned() async {
+        guard let saved = try? await store.clinicExercises() else { return }
+        var definitions: [ExerciseDefinition] = []
+        for exercise in saved where !bundled.contains(where: { $0.id == exercise.id }) {
+            do throws(CoachKitError) {
+                definitions.append(try ExerciseDefinition(jsonText: exercise.definitionJSON, file: exercise.id))
+            } catch {
+                logger.error("library: the clinic's exercise \(exercise.id) does not read: \(error.message)")
+            }
+        }
+        learned.withLock { $0 = definitions }
+    }
+
+    /// `id` is a body exercise the server knows, re-reading the clinic's own exercises when it is not among them.
+    func knowsExercise(_ id: String) async -> Bool {
+        if library.contains(where: { $0.id == id }) || handLibrary.contains(where: { $0.id == id }) { return true }
+        await refreshLearned()
+        return library.contains(where: { $0.id == id })
+    }
+
     func run() async throws {
+        await refreshLearned()
         let interrupted = try await store.markInterrupted()
         if interrupted > 0 {
             logger.warning(

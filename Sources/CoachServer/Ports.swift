@@ -124,3 +124,12 @@ public struct AngleSample: Sendable, Hashable, Codable {
         self.fingers = fingers
     }
 }
+
+/// Finds the poses in a demonstration video the clinic learns an exercise from (`POST /api/library/learn`): the
+/// pose model in video mode over every frame, as `ptcoach learn` does. A pose-track upload needs none.
+public protocol DemonstrationPoses: Sendable {
+    /// The video's poses, one person a frame.
+    ///
+    /// - Throws: an error whose description says, in one line, why the file gave no poses (not a video, unreadable).
+    func poses(inVideoAt path: String) async throws -> (header: PoseTrackHeader, frames: [PoseFrame])
+}

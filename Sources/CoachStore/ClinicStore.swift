@@ -159,6 +159,11 @@ public protocol ClinicStore: Sendable {
     /// The patient's current programme, or one version of it.
     func programme(patientID: String, version: Int?) async throws(StoreError) -> Programme?
 
+    /// Saves an exercise of the clinic's own library (replacing one of the same id).
+    func save(_ exercise: ClinicExercise) async throws(StoreError)
+    /// The clinic's own exercises, by name.
+    func clinicExercises() async throws(StoreError) -> [ClinicExercise]
+
     func record(_ entry: AuditEntry) async throws(StoreError)
     /// The audit entries about a patient, newest first.
     func audit(patientID: String, limit: Int) async throws(StoreError) -> [AuditEntry]

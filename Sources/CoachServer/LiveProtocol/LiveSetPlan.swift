@@ -37,6 +37,8 @@ struct LiveSetPlan: Sendable {
             isSample: start.sample == true,
             startOnPinch: start.startOnPinch == true
         )
+        // An exercise of the clinic's own library may have been learned on another instance since.
+        if let id = start.exercise { _ = await hub.knowsExercise(id) }
         try plan.name(start, hub: hub)
         if let item = start.programmeItem {
             try await plan.follow(item: item, start: start, patient: patient, hub: hub)
@@ -113,6 +115,7 @@ struct LiveSetPlan: Sendable {
             )
         }
         let item = programme.items[index]
+        _ = await hub.knowsExercise(item.exercise)
         do throws(CoachKitError) {
             (exercise, hand) = try hub.prescribed(item)
         } catch {

@@ -107,6 +107,8 @@ struct ExerciseResponse: ResponseEncodable {
     var primary: String
     var handsOverhead: Bool?
     var hand: Bool?
+    /// An exercise of the clinic's own library (learned from a demonstration).
+    var clinic: Bool?
 }
 
 /// A sample video of `GET /api/samples`.

@@ -25,6 +25,7 @@ struct LibraryController: Sendable {
 
     /// The body exercises, then the hand exercises (marked `"hand": true`) when the server has the hand model.
     @Sendable func exercises(_ request: Request, context: CoachRequestContext) async throws -> [ExerciseResponse] {
+        await hub.refreshLearned()
         let body = hub.library.map { e in
             ExerciseResponse(
                 id: e.id,
@@ -33,7 +34,8 @@ struct LibraryController: Sendable {
                 kind: e.isHold ? "hold" : "reps",
                 summary: e.summary,
                 primary: e.primaryAngle.rawValue,
-                handsOverhead: e.raisesHandsOverhead
+                handsOverhead: e.raisesHandsOverhead,
+                clinic: hub.bundled.contains { $0.id == e.id } ? nil : true
             )
         }
         let hands = (hub.handEstimators == nil ? [] : hub.handLibrary).map { e in

@@ -100,6 +100,7 @@ struct PatientsController: Sendable {
         let patient = try await ClinicAPI.patient(context, viewer: viewer, store: store)
         let (daysPerWeek, items) = try await request.decode(as: ProgrammeRequest.self, context: context).validated()
         for (index, item) in items.enumerated() {
+            _ = await hub.knowsExercise(item.exercise)
             do throws(CoachKitError) {
                 _ = try hub.prescribed(item)
             } catch {

@@ -138,6 +138,7 @@ struct ServeCommand: AsyncParsableCommand {
                 makeEstimator: { () throws(LiveFrameError) in try MediaPipeCameraEstimator() },
                 makeHandEstimator: makeHands,
                 relay: relay,
+                demonstrations: VideoDemonstrationPoses(),
                 reports: LiveReportRenderer(library: library, hands: hands),
                 logger: logger,
                 onServerRunning: { port in

@@ -2,6 +2,8 @@
 // programme, progress and sessions, exports and audit log; a patient's own programme and history.
 // Everything shown goes through textContent: names and notes are never parsed as HTML.
 
+import { setUpLearning } from "./learn.js";
+
 const $ = (id) => document.getElementById(id);
 const state = { me: null, csrf: null, library: [], patient: null };
 window.ptcoach = { clinic: state };
@@ -44,7 +46,7 @@ async function start() {
 }
 
 function showLogin() {
-  for (const id of ["patients-panel", "patient-panel", "logout"]) show($(id), false);
+  for (const id of ["patients-panel", "patient-panel", "learn-panel", "logout"]) show($(id), false);
   $("who").textContent = "";
   show($("login-panel"), true);
   const code = new URLSearchParams(location.hash.slice(1)).get("join");
@@ -63,6 +65,10 @@ function loggedIn(me) {
   if (me.user.role === "therapist") {
     show($("patients-panel"), true);
     loadPatients();
+    setUpLearning({
+      csrf: () => state.csrf,
+      learned: async () => { state.library = await api("GET", "./api/exercises").catch(() => state.library); },
+    });
     // The list says who is doing a set now ("Live: watch"): kept fresh while it is shown.
     state.refresh ??= setInterval(() => {
       if (state.me?.role === "therapist" && !$("patients-panel").hidden) loadPatients().catch(() => {});

@@ -9,7 +9,8 @@ pull-up) and coaches one pass of it as a pull-up set while logged in; the therap
 patient "Live" in the list, opens the watch page and checks: the set's frames come (skeleton drawn on a neutral
 background), the count rises to the patient's, the repetition table fills, and nothing but JSON numbers arrives (no
 binary message, no message big enough to hold a picture, only the documented fields). The therapist sends a message:
-the patient's page shows it and says it, and shows who watches. With --postgres URL the two pages are on two
+the patient's page shows it and says it, and shows who watches. Then the therapist's clinic page learns an exercise
+from the same video (docs/learn.md, "In the clinic") and draws its preview. With --postgres URL the two pages are on two
 instances on one fresh PostgreSQL database (patient on the first, therapist on the second); else one instance with
 SQLite. Prints the delay from the patient's frame capture to the therapist's screen (p50/p95, scripts/watch-delay.py
 measures it over more sets). Every wait has a deadline. Exit status 1 when a check failed, 2 when it could not run.
@@ -197,12 +198,40 @@ def run(args, patient_server, therapist_server, y4m, pass_seconds, expected_reps
         if delays:
             print(f"INFO delay capture → therapist's screen ({'two instances' if args.postgres else 'one instance'}): "
                   f"p50 {percentile(delays, 50)} ms, p95 {percentile(delays, 95)} ms over {len(delays)} frames")
+        therapist_learns(therapist, therapist_server, args)
         severe = [e["message"] for d in (patient, therapist) for e in d.get_log("browser")
                   if e["level"] == "SEVERE" and "favicon" not in e["message"]]
         check("no browser errors", not severe, "; ".join(severe)[:600])
     finally:
         patient.quit()
         therapist.quit()
+
+
+def therapist_learns(driver, server, args):
+    """The clinic page learns an exercise from the demonstration video and draws its preview (docs/learn.md)."""
+    from selenium.webdriver.common.by import By
+    driver.get(server.url + "/clinic.html")
+    if not wait(driver, "return !document.getElementById('learn-panel').hidden", 15, "the learning panel"):
+        return
+    driver.find_element(By.ID, "learn-name").send_keys("Pull-up from the demo")
+    driver.find_element(By.ID, "learn-video").send_keys(str(args.video_path))
+    driver.find_element(By.ID, "learn-submit").click()
+    learned = wait(driver, "const l = window.ptcoach.learn; return (l.result || l.error) && l", 180,
+                   "the demonstration learned")
+    if not check("an exercise learned from the video", bool(learned) and learned["result"] is not None,
+                 str(learned and learned["error"])):
+        return
+    definition, preview = learned["result"]["definition"], learned["result"]["preview"]
+    check("the learned angle is the elbow's", definition["primary"] == "elbowFlexion", definition["primary"])
+    check("the preview's skeleton drawn with the band", learned["drawn"] and preview["state"]["target"] is not None,
+          f"target {preview['state']['target']}, angle {preview['state']['angle']}")
+    offered = wait(driver, "return window.ptcoach.clinic.library.some(e => e.id === 'pull-up-from-the-demo')", 15,
+                   "the learned exercise offered to programmes")
+    check("offered to programmes", bool(offered))
+    if args.screenshot:
+        path = args.screenshot.with_name(args.screenshot.stem + "-learn" + args.screenshot.suffix)
+        driver.find_element(By.ID, "learn-panel").screenshot(str(path))
+        print(f"INFO learning panel screenshot {path}")
 
 
 def main():
@@ -223,6 +252,7 @@ def main():
     if not video.exists():
         die(f"no video at {video}")
     expected_reps = labelled_reps(args.shared / "data/videos/labels.csv", video)
+    args.video_path = video
     tmp = Path(tempfile.mkdtemp(prefix="ptcoach-watch-"))
     servers = []
     try:

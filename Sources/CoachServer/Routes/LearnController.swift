@@ -115,7 +115,8 @@ struct LearnController: Sendable {
         do {
             return try await demonstrations.poses(inVideoAt: path)
         } catch {
-            throw HTTPError(.unprocessableContent, message: "no poses from the demonstration: \(error)")
+            let words = "\(error)".replacingOccurrences(of: path, with: file ?? "the demonstration")
+            throw HTTPError(.unprocessableContent, message: "no poses from the demonstration: \(words)")
         }
     }
 }

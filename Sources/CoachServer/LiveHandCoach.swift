@@ -37,6 +37,9 @@ final class LiveHandCoach: @unchecked Sendable {
         control = HandGestureControl(setState: startOnPinch ? .idle : .running)
     }
 
+    /// The last frame's picture, in pixels (what the hands' keypoints are measured in), for a therapist watching.
+    private(set) var pictureSize: (width: Int, height: Int)?
+
     /// One camera frame: its answer (a `frame` message, or an `error` one), whether an open palm ended the set, and
     /// the repetition it completed (to be saved as it comes, as a body set's are).
     func coach(
@@ -55,6 +58,7 @@ final class LiveHandCoach: @unchecked Sendable {
                 }
             }
             let found = try hands(frame)
+            pictureSize = (found.width, found.height)
             let before = control.setState
             let step = ingest(found.frame, width: found.width, height: found.height)
             let elapsed = ContinuousClock.now - frame.received

@@ -158,8 +158,8 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
                 watch?.coached(
                     message,
                     seconds: frame.seconds,
-                    width: nil,
-                    height: nil,
+                    width: hands.pictureSize?.width,
+                    height: hands.pictureSize?.height,
                     events: [],
                     hasEvents: !message.contains(#""events":[]"#)
                 )

@@ -155,6 +155,12 @@ struct ClinicAccessTests {
                 allowed: [.patientA, .therapistA]
             ),
             Cell(name: "list patients", method: .get, uri: "/api/patients", allowed: [.therapistA, .therapistB]),
+            Cell(
+                name: "the clinic's exercises",
+                method: .get,
+                uri: "/api/library",
+                allowed: [.therapistA, .therapistB]
+            ),
             Cell(name: "own programme", method: .get, uri: "/api/me/programme", allowed: [.patientA, .patientB]),
             Cell(
                 name: "list own sets",

@@ -4,12 +4,12 @@
     python3 Tests/browser/test_live_watch.py --server-binary .build/debug/ptcoach [--postgres URL] [--screenshot P]
 
 The patient's Chromium has ../shared/data/videos/calimiro/pull-up_14.mp4 (6 pull-ups) as its fake camera (as
-test_live_page.py, with 6 s of the first frame before it, so that the therapist is watching before the first
+test_live_page.py, with 10 s of the first frame before it, so that the therapist is watching before the first
 pull-up) and coaches one pass of it as a pull-up set while logged in; the therapist's Chromium logs in to the clinic, sees the
 patient "Live" in the list, opens the watch page and checks: the set's frames come (skeleton drawn on a neutral
 background), the count rises to the patient's, the repetition table fills, and nothing but JSON numbers arrives (no
 binary message, no message big enough to hold a picture, only the documented fields). The therapist sends a message:
-the patient's page shows it and says it, and shows who watches. Then the therapist's clinic page learns an exercise
+the patient's page shows it and says it, and shows who watches; a pause stops its frames until the therapist resumes. Then the therapist's clinic page learns an exercise
 from the same video (docs/learn.md, "In the clinic") and draws its preview. With --postgres URL the two pages are on two
 instances on one fresh PostgreSQL database (patient on the first, therapist on the second); else one instance with
 SQLite. Prints the delay from the patient's frame capture to the therapist's screen (p50/p95, scripts/watch-delay.py
@@ -152,6 +152,26 @@ def run(args, patient_server, therapist_server, y4m, pass_seconds, expected_reps
         check("therapist sees it delivered",
               wait(therapist, "return window.ptcoachWatch.delivered.length > 0", 15, "delivered") is not None)
 
+        # Pause (in the still frames before the first pull-up): the patient's page stops sending until resumed.
+        therapist.find_element(By.ID, "pause").click()
+        if wait(patient, "return window.ptcoach.state.therapist.some(m => m.command === 'pause')", 15,
+                "the pause on the patient's page"):
+            time.sleep(0.3)  # a frame being captured when the pause came may still go
+            before = patient.execute_script("return window.ptcoach.state.framesSent")
+            time.sleep(1.0)
+            after = patient.execute_script("return window.ptcoach.state.framesSent")
+            check("no frames sent while paused", after == before, f"{after - before} frames sent in 1 s of pause")
+            paused = wait(therapist, "return window.ptcoachWatch.set && window.ptcoachWatch.set.paused", 10,
+                          "the watch page told the set is paused")
+            check("the watch page shows the pause", bool(paused) and "Paused" in therapist.execute_script(
+                "return document.getElementById('watch-status').textContent"))
+        therapist.find_element(By.ID, "pause").click()  # now "Resume the set"
+        resumed = wait(patient, "return window.ptcoach.state.therapist.some(m => m.command === 'resume')", 15,
+                       "the resume on the patient's page")
+        sent = patient.execute_script("return window.ptcoach.state.framesSent")
+        check("frames sent again once resumed", bool(resumed) and wait(
+            patient, f"return window.ptcoach.state.framesSent > {sent}", 10, "frames after the resume") is not None)
+
         # The count rises on the therapist's screen while the patient exercises.
         counts = []
         camera_time = lambda: patient.execute_script("return document.getElementById('video').currentTime")
@@ -257,9 +277,10 @@ def main():
     servers = []
     try:
         y4m = tmp / "camera.y4m"
-        # The first frame held 6 s, the video, its last frame held 1 s; 640 pixels wide.
+        # The first frame held 10 s (the therapist connects, sends a message, pauses and resumes before the first
+        # pull-up), the video, its last frame held 1 s; 640 pixels wide.
         subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", str(video), "-an", "-vf",
-                        "scale=640:-2,tpad=start_duration=6:start_mode=clone:stop_duration=1:stop_mode=clone",
+                        "scale=640:-2,tpad=start_duration=10:start_mode=clone:stop_duration=1:stop_mode=clone",
                         "-pix_fmt", "yuv420p", str(y4m)], check=True)
         pass_seconds = video_seconds(y4m)
         probe = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v", "-show_entries", "stream=width,height",

@@ -229,12 +229,15 @@ public enum CoachServer {
 
     /// A saved set with its summary and angle series, or `nil` when it has no summary (running, nobody coached). A
     /// hand set's summary is the hand summary (`analyze --json`'s hand object).
-    static func reportedSet(_ set: SetRecord) -> ReportedSet? {
+    /// `library`: the exercises the server coaches (a clinic exercise's definition goes with its set to the report).
+    static func reportedSet(_ set: SetRecord, library: [ExerciseDefinition] = []) -> ReportedSet? {
         guard let text = set.summaryJSON, text != "null" else { return nil }
         let series =
             set.angleSeriesJSON.map(AngleSample.series(json:)) ?? []
         if let summary = try? SessionSummary(jsonText: text) {
-            return ReportedSet(set: set, summary: summary, angleSeries: series)
+            let id = summary.exercise ?? set.exercise
+            let definition = library.first { $0.id == id }
+            return ReportedSet(set: set, summary: summary, angleSeries: series, definition: definition)
         }
         guard let hand = try? JSONDecoder.coach().decode(HandSessionSummary.self, from: Data(text.utf8)) else {
             return nil

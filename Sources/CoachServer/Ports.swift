@@ -101,12 +101,22 @@ public struct ReportedSet: Sendable {
     public var angleSeries: [AngleSample]
     /// A hand set's own summary (its report shows it, with a chart per finger); `nil` for a body set.
     public var hand: HandSessionSummary?
+    /// The definition of the set's exercise as the server coached it, when the report writer's library may not have
+    /// it (an exercise of the clinic's own library, learned after the server started).
+    public var definition: ExerciseDefinition?
 
-    public init(set: SetRecord, summary: SessionSummary, angleSeries: [AngleSample], hand: HandSessionSummary? = nil) {
+    public init(
+        set: SetRecord,
+        summary: SessionSummary,
+        angleSeries: [AngleSample],
+        hand: HandSessionSummary? = nil,
+        definition: ExerciseDefinition? = nil
+    ) {
         self.set = set
         self.summary = summary
         self.angleSeries = angleSeries
         self.hand = hand
+        self.definition = definition
     }
 }
 

@@ -139,6 +139,37 @@ struct LiveReportRendererTests {
         #expect(!plain.contains("stop past") && !plain.contains("Prescribed"))
     }
 
+    @Test("A clinic exercise's set (its definition not in the renderer's library) reports its prescription")
+    func clinicExerciseInTheReport() throws {
+        let prescription = Prescription(
+            exercise: "squat",
+            sets: 3,
+            reps: 3,
+            targetMin: 60,
+            targetMax: 80,
+            safetyMax: 85
+        )
+        var reported = try Self.squatSet("s1", prescription: prescription, pain: 2)
+        let bundled = try ExerciseLibrary.bundled()
+        // The server started without it (learned since): only the set carries the definition.
+        let renderer = LiveReportRenderer(
+            library: try ExerciseLibrary(exercises: bundled.exercises.filter { $0.id != "squat" })
+        )
+        let line = "Prescribed (programme version 2, set 1 of 3): 3 repetitions, target 60–80°, stop past 85°"
+        let without = String(
+            decoding: try renderer.report([reported], title: "Squat", subtitle: "", format: "html"),
+            as: UTF8.self
+        )
+        #expect(!without.contains(line), "the renderer cannot know the exercise by itself")
+        reported.definition = bundled["squat"]
+        let html = String(
+            decoding: try renderer.report([reported], title: "Squat", subtitle: "", format: "html"),
+            as: UTF8.self
+        )
+        #expect(html.contains(line))
+        #expect(html.contains("stop past 85°</text>"))
+    }
+
     @Test("A date range opens with a clinical summary: adherence, the trend per exercise, each set with its time")
     func dateRangeSummary() throws {
         let prescription = Prescription(exercise: "squat", sets: 3, reps: 3, targetMin: 60, targetMax: 80)

@@ -163,7 +163,9 @@ struct PatientsController: Sendable {
         }
         let (from, to) = try ClinicAPI.dateRange(request)
         let sets = try await store.sets(patientID: patient.id, since: from, limit: 10_000)
-            .filter { $0.startedAt < to && $0.practice == nil }.reversed().compactMap(CoachServer.reportedSet)
+            .filter { $0.startedAt < to && $0.practice == nil }.reversed().compactMap {
+                CoachServer.reportedSet($0, library: hub.library)
+            }
         guard !sets.isEmpty else {
             throw HTTPError(.notFound, message: "no coached set between these dates; choose other dates")
         }

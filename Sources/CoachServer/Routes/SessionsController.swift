@@ -59,7 +59,7 @@ struct SessionsController: Sendable {
         guard let format = ReportFormat(fileName: context.parameter("report")) else {
             throw HTTPError(.notFound, message: "no such report: use report.html or report.pdf")
         }
-        guard let reported = CoachServer.reportedSet(set) else {
+        guard let reported = CoachServer.reportedSet(set, library: hub.library) else {
             throw HTTPError(.conflict, message: "this set has no summary yet (still running, or nobody was coached)")
         }
         let bytes = try CoachServer.report(

@@ -150,8 +150,10 @@ struct LiveReportRenderer: ReportRendering {
     private func section(_ reported: ReportedSet) -> ReportInput.Exercise {
         if let hand = reported.hand { return section(hand, of: reported) }
         // The prescription the set followed (its target band and stop-past limit), not the library's default.
-        let followed = Self.followed(reported.set, library: library.exercises)
-        var definition = followed ?? reported.summary.exercise.flatMap { library[$0] }
+        // A clinic exercise (learned after the server started) is not in `library`: the server sends its definition.
+        let known = library.exercises + (reported.definition.map { [$0] } ?? [])
+        let followed = Self.followed(reported.set, library: known)
+        var definition = followed ?? reported.summary.exercise.flatMap { library[$0] } ?? reported.definition
         if let hold = reported.set.prescribedHoldSeconds { definition?.repetition?.holdSeconds = hold }
         var section = ReportInput.Exercise(
             summary: reported.summary,

@@ -221,7 +221,7 @@ public enum CoachServer {
         router.get("/health", use: library.health)
         let api = router.group("/api").add(middleware: ViewerMiddleware(auth: auth))
         api.addRoutes(library.endpoints)
-        api.addRoutes(AccountsController(auth: auth, store: hub.store, names: hub.exerciseNames).endpoints)
+        api.addRoutes(AccountsController(auth: auth, store: hub.store) { hub.exerciseNames }.endpoints)
         api.addRoutes(PatientsController(hub: hub, reports: reports).endpoints, atPath: "/patients")
         api.addRoutes(SessionsController(hub: hub, reports: reports).endpoints, atPath: "/sessions")
         api.addRoutes(LearnController(hub: hub).endpoints, atPath: "/library")

@@ -85,6 +85,13 @@ struct ClinicLearnTests {
                 body: ByteBuffer(string: programme)
             ) { $0.status }
             #expect(saved == .ok)
+            // The patient's programme names it.
+            let mine = try await client.execute(
+                uri: "/api/me/programme",
+                method: .get,
+                headers: [.cookie: try #require(clinic.logins[.patientA]).cookie]
+            ) { try JSONValue.parse(String(buffer: $0.body)) }
+            #expect(mine["names"] == .array([.string("Arm raise")]), "\(mine)")
             let set = try LiveSocketTests.keypointMessages(path, exercise: "arm-raise")
             let mailbox = LiveMailbox()
             try await LiveTestServer.session(client, mailbox: mailbox) { outbound in

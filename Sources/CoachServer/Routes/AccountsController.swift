@@ -8,8 +8,10 @@ import Hummingbird
 struct AccountsController: Sendable {
     let auth: ClinicAuth
     let store: any ClinicStore
-    /// The exercises' names by id (``LiveHub/exerciseNames``).
-    let names: [String: String]
+    /// The exercises' names by id (``LiveHub/exerciseNames``: the clinic's own exercises change while it runs).
+    let exerciseNames: @Sendable () -> [String: String]
+
+    private var names: [String: String] { exerciseNames() }
 
     var endpoints: RouteCollection<CoachRequestContext> {
         let routes = RouteCollection(context: CoachRequestContext.self)

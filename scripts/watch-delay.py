@@ -19,6 +19,7 @@ import argparse
 import asyncio
 import json
 import os
+import shutil
 import struct
 import subprocess
 import sys
@@ -198,6 +199,7 @@ def main():
     print(f"| mean | {mean(cost[False]):.1f} | {mean(cost[True]):.1f} (×{mean(ratios):.3f}, rounds "
           f"{min(ratios):.3f}–{max(ratios):.3f}) |")
     print("\n" + "\n".join(pg_lines))
+    shutil.rmtree(tmp, ignore_errors=True)
 
 
 if __name__ == "__main__":

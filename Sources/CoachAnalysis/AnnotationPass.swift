@@ -134,7 +134,7 @@ public enum AnnotationPass {
 /// ```swift
 /// let annotator = try VideoAnnotator(path: "out.mp4", video: info, header: header, session: configuration,
 ///                                    overwrite: false)
-/// try PosesCommand.writePoseTrack(of: "in.mp4", to: track, …, annotator: annotator)
+/// try VideoPoses.writePoseTrack(of: "in.mp4", to: track, …, annotator: annotator)
 /// try annotator.drain()
 /// let summary = annotator.summary()
 /// try annotator.finish()

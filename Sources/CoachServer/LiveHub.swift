@@ -12,9 +12,9 @@ final class LiveHub: Service, Sendable {
     let configuration: CoachServerConfiguration
     let library: [ExerciseDefinition]
     let store: any ClinicStore
-    let estimators: CameraEstimatorPool<any CameraPoseEstimator>
+    let estimators: CameraEstimatorPool<PoseFrame>
     /// The hand sets' estimators; `nil` when the server was given no hand model.
-    let handEstimators: CameraEstimatorPool<any CameraHandEstimator>?
+    let handEstimators: CameraEstimatorPool<HandFrame>?
     let handLibrary: [HandExerciseDefinition]
     let pool: InferencePool
     let logger: Logger

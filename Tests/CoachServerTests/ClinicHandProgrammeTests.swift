@@ -21,7 +21,7 @@ struct ClinicHandProgrammeTests {
         let app = try LiveHandSetTests.application(
             store: store,
             hands: { () throws(LiveFrameError) in
-                ScriptedHandEstimator {
+                ScriptedHandEstimator.camera {
                     LiveHandSetTests.hands(fist: LiveHandSetTests.fist($0), other: .none, seconds: $0)
                 }
             }

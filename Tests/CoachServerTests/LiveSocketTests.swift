@@ -261,7 +261,7 @@ struct LiveSocketTests {
         let (application, shutdown) = try CoachServer.parts(
             try LiveTestServer.configuration(),
             store,
-            { () throws(LiveFrameError) in StandingPersonEstimator() },
+            { () throws(LiveFrameError) in StandingPersonEstimator.camera() },
             NoReports(),
             LiveTestServer.logger,
             { port.value = $0 }

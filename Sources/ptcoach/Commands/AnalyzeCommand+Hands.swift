@@ -23,7 +23,7 @@ extension AnalyzeCommand {
         var temporary: String?
         defer { if let temporary { OutputFile.remove(temporary) } }
         if let video {
-            let path = try PosesCommand.temporaryPoseTrack(
+            let path = try VideoPoses.temporaryPoseTrack(
                 of: command.input,
                 probed: video,
                 purpose: "hands",
@@ -119,7 +119,7 @@ extension AnalyzeCommand {
     /// The body pose of `video` at each of `times` (the hand pass's frames): the person's, from the pose model in
     /// video mode (`ptcoach poses`), the frame nearest in time; `nil` where none was found.
     static func bodyPoses(of video: VideoInfo, at times: [Double], verbose: Bool) throws -> [Pose?] {
-        let path = try PosesCommand.temporaryPoseTrack(of: video.path, probed: video, purpose: "body", verbose: verbose)
+        let path = try VideoPoses.temporaryPoseTrack(of: video.path, probed: video, purpose: "body", verbose: verbose)
         defer { OutputFile.remove(path) }
         var found: [PoseFrame] = []
         do {

@@ -166,7 +166,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
             }
             // With --annotate the stages run side by side (decoding, inference, drawing, encoding); the poses
             // are found as ``PosesCommand/annotatedStreams(info:cores:warmUpSeconds:)`` says.
-            let path = try PosesCommand.temporaryPoseTrack(
+            let path = try VideoPoses.temporaryPoseTrack(
                 of: input,
                 probed: video,
                 purpose: "analyze",

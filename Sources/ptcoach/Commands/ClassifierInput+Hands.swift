@@ -1,4 +1,5 @@
 import ArgumentParser
+import CoachAnalysis
 import CoachKit
 import CoachPipeline
 import Foundation
@@ -99,7 +100,7 @@ extension ClassifierInput {
         if isVideo(path) {
             let file = NSTemporaryDirectory() + "ptcoach-classifier-\(getpid())-\(UUID().uuidString).jsonl"
             temporary = file
-            try PosesCommand.writePoseTrack(
+            try VideoPoses.writePoseTrack(
                 of: path,
                 to: file,
                 segments: nil,

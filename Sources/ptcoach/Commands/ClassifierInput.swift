@@ -1,4 +1,5 @@
 import ArgumentParser
+import CoachAnalysis
 import CoachKit
 import CoachPipeline
 import Foundation
@@ -15,7 +16,7 @@ struct PoseTrackSequenceSource: PoseSequenceSource {
         if Self.videoExtensions.contains(ext) {
             let track = NSTemporaryDirectory() + "ptcoach-classifier-\(getpid())-\(UUID().uuidString).jsonl"
             defer { unlink(track) }
-            try PosesCommand.writePoseTrack(
+            try VideoPoses.writePoseTrack(
                 of: path,
                 to: track,
                 segments: nil,

@@ -229,7 +229,7 @@ public final class VideoAnnotator: FrameAnnotating, @unchecked Sendable {
             var decoder = PoseTrackFrameDecoder(header: drawing.header)
             while var item = incoming.pop() {
                 do {
-                    let frame = try decoder.decode(try JSONValue.parse(item.line))
+                    let frame = try decoder.decode(line: item.line)
                     drawing.pipeline.step(frame)
                     drawing.renderer.render(
                         OverlayState(

@@ -7,10 +7,10 @@ import HummingbirdTesting
 import HummingbirdWSTesting
 import HummingbirdWebSocket
 import NIOCore
-import PoseKit
 import Testing
 
 @testable import CoachServer
+@testable import PoseKit
 
 /// A hand estimator for unit tests: it reads nothing of the image and gives the hands the script has at the frame's
 /// time (generated hands, ``SyntheticHand``); as a camera session's, in a 640x480 picture.

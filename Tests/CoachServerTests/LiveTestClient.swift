@@ -11,10 +11,10 @@ import HummingbirdWebSocket
 import Logging
 import NIOCore
 import NIOWebSocket
-import PoseKit
 import Testing
 
 @testable import CoachServer
+@testable import PoseKit
 
 /// What a test client received on the live socket.
 actor LiveMailbox {

@@ -114,7 +114,7 @@ extension ClassifierInput {
         do {
             let (header, frames) = try HandTrackReader.readAll(path: track)
             var metadata: [String: String] = [:]
-            for key in header.labels.keys { metadata[key] = header.label(key) }
+            for key in header.labelNames { metadata[key] = header.label(key) }
             let sequence = HandSequence(frames: frames, name: path, metadata: metadata)
             return start == nil && end == nil ? sequence : sequence.trimmed(from: start, to: end)
         } catch {
@@ -149,7 +149,7 @@ extension ClassifierInput {
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8)
         else { throw AnalysisError("model \(path) cannot be read as UTF-8 text") }
         do {
-            if let json = try? JSONValue.parse(text), HandClassifier.isHandModel(json) {
+            if HandClassifier.isHandModel(jsonText: text) {
                 return .hand(try HandClassifier(jsonText: text, source: path))
             }
             return .body(try ActionClassifier(jsonText: text, source: path))

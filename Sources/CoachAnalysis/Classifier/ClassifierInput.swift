@@ -42,7 +42,7 @@ public struct PoseTrackSequenceSource: PoseSequenceSource {
     private func sequence(at path: String, name: String) throws -> PoseSequence {
         let (header, frames) = try PoseTrackReader.readAll(path: path)
         var metadata: [String: String] = [:]
-        for key in header.labels.keys { metadata[key] = header.label(key) }
+        for key in header.labelNames { metadata[key] = header.label(key) }
         return PoseSequence(frames: frames, name: name, metadata: metadata)
     }
 }

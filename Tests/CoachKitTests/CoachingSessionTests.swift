@@ -1,9 +1,8 @@
 import CoachKit
 import CoachTestSupport
 import Foundation
+import PoseKit
 import Testing
-
-@testable import PoseKit
 
 struct CoachingSessionTests {
     private static let bundled = Result { try ExerciseLibrary.bundled() }

@@ -1,9 +1,8 @@
 import CoachKit
 import CoachTestSupport
 import Foundation
+import PoseKit
 import Testing
-
-@testable import PoseKit
 
 /// ``ExerciseLearner`` on generated demonstrations whose joint angles are known: the angle that moves is found with
 /// its range, band, view and direction; the parts held still become rules; bad demonstrations are refused clearly.

@@ -2,8 +2,6 @@ import CoachKit
 import Foundation
 import Testing
 
-@testable import PoseKit
-
 struct ExerciseLibraryTests {
     static let requiredIDs = [
         "squat", "deep-squat", "sit-to-stand", "lunge", "inline-lunge", "side-lunge", "hurdle-step",

@@ -1,8 +1,7 @@
 import CoachKit
 import Foundation
+import PoseKit
 import Testing
-
-@testable import PoseKit
 
 // The motion blocks of the library: every repetition exercise has one, and a bad one names its field.
 extension ExerciseRecognizerTests {

@@ -1,9 +1,8 @@
 import CoachKit
 import CoachTestSupport
 import Foundation
+import PoseKit
 import Testing
-
-@testable import PoseKit
 
 /// Hand exercises end to end on generated hands (``SyntheticHand``): the library, the session's counting, the
 /// per-finger cues, the set-up cues, and no repetitions from noise.

@@ -1,9 +1,8 @@
 import CoachKit
 import CoachPipeline
 import CoachTestSupport
+import PoseKit
 import Testing
-
-@testable import PoseKit
 
 /// The pipeline's two faces, the synchronous stepper and the `AsyncSequence`, coach the same way.
 struct BodyPipelineTests {

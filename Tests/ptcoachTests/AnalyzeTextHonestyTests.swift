@@ -3,9 +3,9 @@ import CoachKit
 import CoachPipeline
 import Foundation
 import MediaIO
+import PoseKit
 import Testing
 
-@testable import PoseKit
 @testable import ptcoach
 
 /// The text output says only what was measured and judged: the angle of the side measured (not a far arm whose

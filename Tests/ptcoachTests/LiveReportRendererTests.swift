@@ -4,9 +4,9 @@ import CoachStore
 import CoachTestSupport
 import Foundation
 import MediaIO
+import PoseKit
 import Testing
 
-@testable import PoseKit
 @testable import ptcoach
 
 /// The report of a saved live hand set: the body report's HTML with the hand's section, as `ptcoach analyze

@@ -1,8 +1,7 @@
 import CoachKit
 import CoachTestSupport
+import PoseKit
 import Testing
-
-@testable import PoseKit
 
 /// The hand classifiers' features do not change with the hand's place, size or side, and the classifiers learn
 /// generated shapes and movements well enough to tell new ones apart.

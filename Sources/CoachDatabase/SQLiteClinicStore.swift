@@ -142,7 +142,7 @@ public final class SQLiteClinicStore: ClinicStore {
 
     /// A set's row with the largest primary angle of its repetitions.
     public func open(_ set: SetRecord) async throws(StoreError) {
-        let row = try LiveSetRow(opening: set)
+        let row = try SetRow(opening: set)
         try await write("save the new set") { db in try row.insert(db) }
     }
 
@@ -151,7 +151,7 @@ public final class SQLiteClinicStore: ClinicStore {
         try await write("save repetition \(repetition.index)") { db in
             try row.insert(db, onConflict: .replace)
             let count = try RepetitionRow.filter(Column("setID") == setID).fetchCount(db)
-            try LiveSetRow.filter(key: setID).updateAll(db, Column("reps").set(to: count))
+            _ = try SetRow.filter(key: setID).updateAll(db, Column("reps").set(to: count))
         }
     }
 
@@ -164,7 +164,7 @@ public final class SQLiteClinicStore: ClinicStore {
     ) async throws(StoreError) {
         guard let summary else {
             try await write("end the set") { db in
-                try LiveSetRow.filter(key: setID).updateAll(
+                _ = try SetRow.filter(key: setID).updateAll(
                     db,
                     Column("endedAt").set(to: date),
                     Column("status").set(to: SetRecord.Status.completed.rawValue)
@@ -176,9 +176,9 @@ public final class SQLiteClinicStore: ClinicStore {
         for repetition in summary.repetitions { encoded.append(try RepetitionRow(repetition, setID: setID)) }
         let repetitions = encoded
         try await write("save the set's summary") { db in
-            try RepetitionRow.filter(Column("setID") == setID).deleteAll(db)
+            _ = try RepetitionRow.filter(Column("setID") == setID).deleteAll(db)
             for row in repetitions { try row.insert(db, onConflict: .replace) }
-            try LiveSetRow.filter(key: setID).updateAll(
+            _ = try SetRow.filter(key: setID).updateAll(
                 db,
                 Column("endedAt").set(to: date),
                 Column("status").set(to: SetRecord.Status.completed.rawValue),
@@ -194,13 +194,13 @@ public final class SQLiteClinicStore: ClinicStore {
 
     public func sets(limit: Int) async throws(StoreError) -> [SetRecord] {
         try await read("read the sets") { db in
-            try Self.records(LiveSetRow.order(Column("startedAt").desc).limit(limit), db)
+            try Self.records(SetRow.order(Column("startedAt").desc).limit(limit), db)
         }
     }
 
     public func set(id: String) async throws(StoreError) -> SetRecord? {
         try await read("read set \(id)") { db in
-            try Self.records(LiveSetRow.filter(key: id), db).first
+            try Self.records(SetRow.filter(key: id), db).first
         }
     }
 
@@ -213,7 +213,7 @@ public final class SQLiteClinicStore: ClinicStore {
 
     public func markInterrupted() async throws(StoreError) -> Int {
         try await write("mark unfinished sets") { db in
-            try LiveSetRow.filter(Column("status") == SetRecord.Status.open.rawValue)
+            try SetRow.filter(Column("status") == SetRecord.Status.open.rawValue)
                 .updateAll(db, Column("status").set(to: SetRecord.Status.interrupted.rawValue))
         }
     }
@@ -222,7 +222,7 @@ public final class SQLiteClinicStore: ClinicStore {
 
     public func sets(patientID: String, since: Date?, limit: Int) async throws(StoreError) -> [SetRecord] {
         try await read("read the patient's sets") { db in
-            let mine = LiveSetRow.filter(Column("patientID") == patientID)
+            let mine = SetRow.filter(Column("patientID") == patientID)
                 .filter(Column("startedAt") >= since ?? Date.distantPast)
             return try Self.records(mine.order(Column("startedAt").desc).limit(limit), db)
         }
@@ -230,7 +230,7 @@ public final class SQLiteClinicStore: ClinicStore {
 
     public func rate(setID: String, pain: Int?, difficulty: Int?) async throws(StoreError) {
         try await write("save the ratings") { db in
-            try LiveSetRow.filter(key: setID).updateAll(
+            _ = try SetRow.filter(key: setID).updateAll(
                 db,
                 Column("pain").set(to: pain),
                 Column("difficulty").set(to: difficulty)
@@ -240,13 +240,13 @@ public final class SQLiteClinicStore: ClinicStore {
 
     public func setPractice(setID: String, _ practice: SetRecord.Practice?) async throws(StoreError) {
         try await write("mark the set") { db in
-            try LiveSetRow.filter(key: setID).updateAll(db, Column("practice").set(to: practice?.rawValue))
+            _ = try SetRow.filter(key: setID).updateAll(db, Column("practice").set(to: practice?.rawValue))
         }
     }
 
     public func review(setID: String, by therapistID: String, at date: Date) async throws(StoreError) {
         try await write("save the review") { db in
-            try LiveSetRow.filter(key: setID).updateAll(
+            _ = try SetRow.filter(key: setID).updateAll(
                 db,
                 Column("reviewedAt").set(to: date),
                 Column("reviewedBy").set(to: therapistID)
@@ -401,7 +401,7 @@ public final class SQLiteClinicStore: ClinicStore {
     // MARK: - Helpers
 
     /// The sets `request` selects, each with its peak angle: the highest of its repetitions'.
-    private static func records(_ request: QueryInterfaceRequest<LiveSetRow>, _ db: Database) throws -> [SetRecord] {
+    private static func records(_ request: QueryInterfaceRequest<SetRow>, _ db: Database) throws -> [SetRecord] {
         let rows = try request.fetchAll(db)
         let peaks = try RepetitionRow.select(Column("setID"), max(Column("peakAngle")))
             .filter(rows.map(\.id).contains(Column("setID")))

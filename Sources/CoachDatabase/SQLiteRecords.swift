@@ -126,87 +126,9 @@ struct AuditRow: Codable, FetchableRecord, PersistableRecord {
     }
 }
 
-/// A row of `liveSet`: a set as it was opened, then closed, rated, reviewed. Its peak angle is the highest of its
-/// repetitions' (``RepetitionRow``), read beside it.
-struct LiveSetRow: Codable, FetchableRecord, PersistableRecord {
+/// The SQLite store's `liveSet` rows: ``SetRow``'s properties are the columns.
+extension SetRow: FetchableRecord, PersistableRecord {
     static let databaseTableName = "liveSet"
-
-    var id: String
-    var startedAt: Date
-    var endedAt: Date?
-    var input: String
-    var exercise: String?
-    var exerciseName: String?
-    var prescribedReps: Int?
-    var prescribedHoldSeconds: Double?
-    var reps: Int
-    var status: String
-    var summaryJSON: String?
-    var angleSeriesJSON: String?
-    var patientID: String?
-    var programmeVersion: Int?
-    var programmeItem: Int?
-    var setNumber: Int?
-    var pain: Int?
-    var difficulty: Int?
-    var safetyWarnings: Int
-    var practice: String?
-    var prescriptionJSON: String?
-    var reviewedAt: Date?
-    var reviewedBy: String?
-
-    /// A set just opened: no repetition yet, `open`.
-    init(opening set: SetRecord) throws(StoreError) {
-        id = set.id
-        startedAt = set.startedAt
-        input = set.input
-        exercise = set.exercise
-        exerciseName = set.exerciseName
-        prescribedReps = set.prescribedReps
-        prescribedHoldSeconds = set.prescribedHoldSeconds
-        reps = 0
-        status = SetRecord.Status.open.rawValue
-        patientID = set.patientID
-        programmeVersion = set.programmeVersion
-        programmeItem = set.programmeItem
-        setNumber = set.setNumber
-        safetyWarnings = 0
-        practice = set.practice?.rawValue
-        prescriptionJSON = try StoreCoding.json(set.prescription)
-    }
-
-    /// The port's record; `peak`: the highest angle of its repetitions.
-    ///
-    /// - Throws: ``CoachStore/StoreError`` for a status or practice this version does not know.
-    func record(peak: Double?) throws(StoreError) -> SetRecord {
-        var record = SetRecord(
-            id: id,
-            startedAt: startedAt,
-            input: input,
-            exercise: exercise,
-            exerciseName: exerciseName,
-            prescribedReps: prescribedReps,
-            prescribedHoldSeconds: prescribedHoldSeconds
-        )
-        record.endedAt = endedAt
-        record.reps = reps
-        record.status = try StoreCoding.status(status, setID: id)
-        record.summaryJSON = summaryJSON
-        record.angleSeriesJSON = angleSeriesJSON
-        record.patientID = patientID
-        record.programmeVersion = programmeVersion
-        record.programmeItem = programmeItem
-        record.setNumber = setNumber
-        record.pain = pain
-        record.difficulty = difficulty
-        record.safetyWarnings = safetyWarnings
-        record.peakAngle = peak
-        record.practice = try StoreCoding.practice(practice, setID: id)
-        record.prescription = StoreCoding.prescription(prescriptionJSON)
-        record.reviewedAt = reviewedAt
-        record.reviewedBy = reviewedBy
-        return record
-    }
 }
 
 /// A row of `repetition`: the repetition as JSON, with the columns the queries read (its angles non-finite as

@@ -104,11 +104,12 @@ let package = Package(
         // The one coaching pipeline: frame sources and the body and hand sessions stepped frame by frame, for
         // `ptcoach analyze` and the live server alike.
         .target(name: "CoachPipeline", dependencies: ["PoseKit", "CoachKit"], swiftSettings: swiftSettings),
-        // The passes of `ptcoach analyze` over the pipeline: the counting and drawing passes, the report's inputs,
-        // the text report; the hand analysis.
+        // The passes of `ptcoach analyze` over the pipeline: finding a video's poses (the pose-estimator port, the
+        // MediaPipe estimators behind it), the counting and drawing passes, the report's inputs, the text report;
+        // the hand analysis.
         .target(
             name: "CoachAnalysis",
-            dependencies: ["PoseKit", "CoachKit", "CoachPipeline", "MediaIO"],
+            dependencies: ["PoseKit", "CoachKit", "CoachPipeline", "MediaIO", "PoseEstimation"],
             swiftSettings: swiftSettings
         ),
 

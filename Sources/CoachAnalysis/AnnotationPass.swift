@@ -134,7 +134,7 @@ public enum AnnotationPass {
 /// ```swift
 /// let annotator = try VideoAnnotator(path: "out.mp4", video: info, header: header, session: configuration,
 ///                                    overwrite: false)
-/// try PosesCommand.writePoseTrack(of: "in.mp4", to: track, …, annotator: annotator)
+/// try VideoPoses.writePoseTrack(of: "in.mp4", to: track, …, annotator: annotator)
 /// try annotator.drain()
 /// let summary = annotator.summary()
 /// try annotator.finish()
@@ -229,7 +229,7 @@ public final class VideoAnnotator: FrameAnnotating, @unchecked Sendable {
             var decoder = PoseTrackFrameDecoder(header: drawing.header)
             while var item = incoming.pop() {
                 do {
-                    let frame = try decoder.decode(try JSONValue.parse(item.line))
+                    let frame = try decoder.decode(line: item.line)
                     drawing.pipeline.step(frame)
                     drawing.renderer.render(
                         OverlayState(

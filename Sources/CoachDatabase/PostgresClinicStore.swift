@@ -194,9 +194,13 @@ public final class PostgresClinicStore: ClinicStore {
 
     // MARK: - Sets
 
-    private static let selectSet = """
-        SELECT live_set.*, (SELECT MAX(peak_angle) FROM repetition WHERE repetition.set_id = live_set.id) AS peak
-        FROM live_set
+    /// A set's columns in ``SetRow``'s order, then its peak angle (the highest of its repetitions'), as
+    /// ``records(_:_:)`` decodes them.
+    private static let setColumns = """
+        id, started_at, ended_at, input, exercise, exercise_name, prescribed_reps, prescribed_hold_seconds, reps,
+        status, summary_json, angle_series_json, patient_id, programme_version, programme_item, set_number, pain,
+        difficulty, safety_warnings, practice, prescription_json, reviewed_at, reviewed_by,
+        (SELECT MAX(peak_angle) FROM repetition WHERE repetition.set_id = live_set.id) AS peak
         """
 
     public func open(_ set: SetRecord) async throws(StoreError) {
@@ -271,16 +275,12 @@ public final class PostgresClinicStore: ClinicStore {
     public func sets(limit: Int) async throws(StoreError) -> [SetRecord] {
         try await records(
             "read the sets",
-            PostgresQuery(unsafeSQL: Self.selectSet + " ORDER BY started_at DESC LIMIT $1", binds: Self.binds(limit))
+            "SELECT \(unescaped: Self.setColumns) FROM live_set ORDER BY started_at DESC LIMIT \(limit)"
         )
     }
 
     public func set(id: String) async throws(StoreError) -> SetRecord? {
-        try await records(
-            "read set \(id)",
-            PostgresQuery(unsafeSQL: Self.selectSet + " WHERE id = $1", binds: Self.binds(id))
-        )
-        .first
+        try await records("read set \(id)", "SELECT \(unescaped: Self.setColumns) FROM live_set WHERE id = \(id)").first
     }
 
     public func repetitions(setID: String) async throws(StoreError) -> [Repetition] {
@@ -312,13 +312,13 @@ public final class PostgresClinicStore: ClinicStore {
     }
 
     public func sets(patientID: String, since: Date?, limit: Int) async throws(StoreError) -> [SetRecord] {
-        try await records(
+        let since = since ?? Date(timeIntervalSince1970: 0)
+        return try await records(
             "read the patient's sets",
-            PostgresQuery(
-                unsafeSQL: Self.selectSet
-                    + " WHERE patient_id = $1 AND started_at >= $2 ORDER BY started_at DESC LIMIT $3",
-                binds: Self.binds(patientID, since ?? Date(timeIntervalSince1970: 0), limit)
-            )
+            """
+            SELECT \(unescaped: Self.setColumns) FROM live_set WHERE patient_id = \(patientID) AND started_at >= \(since)
+            ORDER BY started_at DESC LIMIT \(limit)
+            """
         )
     }
 
@@ -480,41 +480,43 @@ public final class PostgresClinicStore: ClinicStore {
         )
     }
 
+    /// The sets `query` selects (``setColumns``), through PostgresNIO's typed decoding and ``SetRow``'s mapping.
     private func records(_ what: String, _ query: PostgresQuery) async throws(StoreError) -> [SetRecord] {
         try await run(what) { client, logger in
             var records: [SetRecord] = []
-            for try await row in try await client.query(query, logger: logger) {
-                let r = row.makeRandomAccess()
-                func value<T: PostgresDecodable>(_ name: String, _ type: T.Type) throws -> T {
-                    try r[name].decode(T.self, context: .default)
-                }
-                var record = SetRecord(
-                    id: try value("id", String.self),
-                    startedAt: try value("started_at", Date.self),
-                    input: try value("input", String.self),
-                    exercise: try value("exercise", String?.self),
-                    exerciseName: try value("exercise_name", String?.self),
-                    prescribedReps: try value("prescribed_reps", Int?.self),
-                    prescribedHoldSeconds: try value("prescribed_hold_seconds", Double?.self)
+            let rows = try await client.query(query, logger: logger)
+            for try await columns in rows.decode(
+                (
+                    String, Date, Date?, String, String?, String?, Int?, Double?, Int, String, String?, String?,
+                    String?, Int?, Int?, Int?, Int?, Int?, Int, String?, String?, Date?, String?, Double?
+                ).self
+            ) {
+                let row = SetRow(
+                    id: columns.0,
+                    startedAt: columns.1,
+                    endedAt: columns.2,
+                    input: columns.3,
+                    exercise: columns.4,
+                    exerciseName: columns.5,
+                    prescribedReps: columns.6,
+                    prescribedHoldSeconds: columns.7,
+                    reps: columns.8,
+                    status: columns.9,
+                    summaryJSON: columns.10,
+                    angleSeriesJSON: columns.11,
+                    patientID: columns.12,
+                    programmeVersion: columns.13,
+                    programmeItem: columns.14,
+                    setNumber: columns.15,
+                    pain: columns.16,
+                    difficulty: columns.17,
+                    safetyWarnings: columns.18,
+                    practice: columns.19,
+                    prescriptionJSON: columns.20,
+                    reviewedAt: columns.21,
+                    reviewedBy: columns.22
                 )
-                record.endedAt = try value("ended_at", Date?.self)
-                record.reps = try value("reps", Int.self)
-                record.status = try StoreCoding.status(try value("status", String.self), setID: record.id)
-                record.summaryJSON = try value("summary_json", String?.self)
-                record.angleSeriesJSON = try value("angle_series_json", String?.self)
-                record.patientID = try value("patient_id", String?.self)
-                record.programmeVersion = try value("programme_version", Int?.self)
-                record.programmeItem = try value("programme_item", Int?.self)
-                record.setNumber = try value("set_number", Int?.self)
-                record.pain = try value("pain", Int?.self)
-                record.difficulty = try value("difficulty", Int?.self)
-                record.safetyWarnings = try value("safety_warnings", Int.self)
-                record.peakAngle = try value("peak", Double?.self)
-                record.practice = try StoreCoding.practice(try value("practice", String?.self), setID: record.id)
-                record.prescription = StoreCoding.prescription(try value("prescription_json", String?.self))
-                record.reviewedAt = try value("reviewed_at", Date?.self)
-                record.reviewedBy = try value("reviewed_by", String?.self)
-                records.append(record)
+                records.append(try row.record(peak: columns.23))
             }
             return records
         }

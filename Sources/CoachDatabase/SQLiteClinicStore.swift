@@ -151,38 +151,17 @@ public final class SQLiteClinicStore: ClinicStore {
     }
 
     /// A set's row with the largest primary angle of its repetitions.
-    private static let selectSet = """
-        SELECT liveSet.*, (SELECT MAX(peakAngle) FROM repetition WHERE repetition.setID = liveSet.id) AS peak
-        FROM liveSet
-        """
-
     public func open(_ set: SetRecord) async throws(StoreError) {
-        let prescription = try StoreCoding.json(set.prescription)
-        try await write("save the new set") { db in
-            try db.execute(
-                sql: """
-                    INSERT INTO liveSet (id, startedAt, input, exercise, exerciseName, prescribedReps,
-                        prescribedHoldSeconds, reps, status, patientID, programmeVersion, programmeItem, setNumber,
-                        practice, prescriptionJSON)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, 0, 'open', ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    set.id, set.startedAt, set.input, set.exercise, set.exerciseName, set.prescribedReps,
-                    set.prescribedHoldSeconds, set.patientID, set.programmeVersion, set.programmeItem, set.setNumber,
-                    set.practice?.rawValue, prescription,
-                ]
-            )
-        }
+        let row = try SetRow(opening: set)
+        try await write("save the new set") { db in try row.insert(db) }
     }
 
     public func save(_ repetition: Repetition, setID: String) async throws(StoreError) {
-        let json = try StoreCoding.json(repetition)
+        let row = try RepetitionRow(repetition, setID: setID)
         try await write("save repetition \(repetition.index)") { db in
-            try Self.insert(repetition, json: json, setID: setID, db: db)
-            try db.execute(
-                sql: "UPDATE liveSet SET reps = (SELECT COUNT(*) FROM repetition WHERE setID = ?) WHERE id = ?",
-                arguments: [setID, setID]
-            )
+            try row.insert(db, onConflict: .replace)
+            let count = try RepetitionRow.filter(Column("setID") == setID).fetchCount(db)
+            _ = try SetRow.filter(key: setID).updateAll(db, Column("reps").set(to: count))
         }
     }
 
@@ -195,62 +174,57 @@ public final class SQLiteClinicStore: ClinicStore {
     ) async throws(StoreError) {
         guard let summary else {
             try await write("end the set") { db in
-                try db.execute(
-                    sql: "UPDATE liveSet SET endedAt = ?, status = 'completed' WHERE id = ?",
-                    arguments: [date, setID]
+                _ = try SetRow.filter(key: setID).updateAll(
+                    db,
+                    Column("endedAt").set(to: date),
+                    Column("status").set(to: SetRecord.Status.completed.rawValue)
                 )
             }
             return
         }
-        var encoded: [(Repetition, String)] = []
-        for repetition in summary.repetitions { encoded.append((repetition, try StoreCoding.json(repetition))) }
+        var encoded: [RepetitionRow] = []
+        for repetition in summary.repetitions { encoded.append(try RepetitionRow(repetition, setID: setID)) }
         let repetitions = encoded
         try await write("save the set's summary") { db in
-            try db.execute(sql: "DELETE FROM repetition WHERE setID = ?", arguments: [setID])
-            for (repetition, json) in repetitions {
-                try Self.insert(repetition, json: json, setID: setID, db: db)
-            }
-            try db.execute(
-                sql: """
-                    UPDATE liveSet SET endedAt = ?, status = 'completed', reps = ?, exercise = ?, exerciseName = ?,
-                        summaryJSON = ?, angleSeriesJSON = ?, safetyWarnings = ? WHERE id = ?
-                    """,
-                arguments: [
-                    date, summary.reps, summary.exercise, summary.exerciseName, summaryJSON, angleSeriesJSON,
-                    summary.safetyWarnings.count, setID,
-                ]
+            _ = try RepetitionRow.filter(Column("setID") == setID).deleteAll(db)
+            for row in repetitions { try row.insert(db, onConflict: .replace) }
+            _ = try SetRow.filter(key: setID).updateAll(
+                db,
+                Column("endedAt").set(to: date),
+                Column("status").set(to: SetRecord.Status.completed.rawValue),
+                Column("reps").set(to: summary.reps),
+                Column("exercise").set(to: summary.exercise),
+                Column("exerciseName").set(to: summary.exerciseName),
+                Column("summaryJSON").set(to: summaryJSON),
+                Column("angleSeriesJSON").set(to: angleSeriesJSON),
+                Column("safetyWarnings").set(to: summary.safetyWarnings.count)
             )
         }
     }
 
     public func sets(limit: Int) async throws(StoreError) -> [SetRecord] {
         try await read("read the sets") { db in
-            try Row.fetchAll(db, sql: Self.selectSet + " ORDER BY startedAt DESC LIMIT ?", arguments: [limit])
-                .map(Self.record)
+            try Self.records(SetRow.order(Column("startedAt").desc).limit(limit), db)
         }
     }
 
     public func set(id: String) async throws(StoreError) -> SetRecord? {
         try await read("read set \(id)") { db in
-            try Row.fetchOne(db, sql: Self.selectSet + " WHERE id = ?", arguments: [id]).map(Self.record)
+            try Self.records(SetRow.filter(key: id), db).first
         }
     }
 
     public func repetitions(setID: String) async throws(StoreError) -> [Repetition] {
         let texts: [String] = try await read("read the repetitions of set \(setID)") { db in
-            try String.fetchAll(
-                db,
-                sql: "SELECT json FROM repetition WHERE setID = ? ORDER BY repIndex",
-                arguments: [setID]
-            )
+            try RepetitionRow.filter(Column("setID") == setID).order(Column("repIndex")).fetchAll(db).map(\.json)
         }
         return try StoreCoding.repetitions(texts, setID: setID)
     }
 
     public func markInterrupted() async throws(StoreError) -> Int {
         try await write("mark unfinished sets") { db in
-            try db.execute(sql: "UPDATE liveSet SET status = 'interrupted' WHERE status = 'open'")
-            return db.changesCount
+            try SetRow.filter(Column("status") == SetRecord.Status.open.rawValue)
+                .updateAll(db, Column("status").set(to: SetRecord.Status.interrupted.rawValue))
         }
     }
 
@@ -258,37 +232,34 @@ public final class SQLiteClinicStore: ClinicStore {
 
     public func sets(patientID: String, since: Date?, limit: Int) async throws(StoreError) -> [SetRecord] {
         try await read("read the patient's sets") { db in
-            try Row.fetchAll(
-                db,
-                sql: Self.selectSet + " WHERE patientID = ? AND startedAt >= ? ORDER BY startedAt DESC LIMIT ?",
-                arguments: [patientID, since ?? Date.distantPast, limit]
-            ).map(Self.record)
+            let mine = SetRow.filter(Column("patientID") == patientID)
+                .filter(Column("startedAt") >= since ?? Date.distantPast)
+            return try Self.records(mine.order(Column("startedAt").desc).limit(limit), db)
         }
     }
 
     public func rate(setID: String, pain: Int?, difficulty: Int?) async throws(StoreError) {
         try await write("save the ratings") { db in
-            try db.execute(
-                sql: "UPDATE liveSet SET pain = ?, difficulty = ? WHERE id = ?",
-                arguments: [pain, difficulty, setID]
+            _ = try SetRow.filter(key: setID).updateAll(
+                db,
+                Column("pain").set(to: pain),
+                Column("difficulty").set(to: difficulty)
             )
         }
     }
 
     public func setPractice(setID: String, _ practice: SetRecord.Practice?) async throws(StoreError) {
         try await write("mark the set") { db in
-            try db.execute(
-                sql: "UPDATE liveSet SET practice = ? WHERE id = ?",
-                arguments: [practice?.rawValue, setID]
-            )
+            _ = try SetRow.filter(key: setID).updateAll(db, Column("practice").set(to: practice?.rawValue))
         }
     }
 
     public func review(setID: String, by therapistID: String, at date: Date) async throws(StoreError) {
         try await write("save the review") { db in
-            try db.execute(
-                sql: "UPDATE liveSet SET reviewedAt = ?, reviewedBy = ? WHERE id = ?",
-                arguments: [date, therapistID, setID]
+            _ = try SetRow.filter(key: setID).updateAll(
+                db,
+                Column("reviewedAt").set(to: date),
+                Column("reviewedBy").set(to: therapistID)
             )
         }
     }
@@ -439,48 +410,17 @@ public final class SQLiteClinicStore: ClinicStore {
 
     // MARK: - Helpers
 
-    private static func insert(_ repetition: Repetition, json: String, setID: String, db: Database) throws {
-        try db.execute(
-            sql: """
-                INSERT OR REPLACE INTO repetition (setID, repIndex, startSeconds, endSeconds, verdict, rangeOfMotion,
-                    peakAngle, json) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-            arguments: [
-                setID, repetition.index, repetition.startSeconds, repetition.endSeconds, repetition.verdict.rawValue,
-                repetition.rangeOfMotion.flatMap { $0.isFinite ? $0 : nil },
-                repetition.peakAngle.flatMap { $0.isFinite ? $0 : nil }, json,
-            ]
-        )
-    }
-
-    private static func record(_ row: Row) throws -> SetRecord {
-        var record = SetRecord(
-            id: row["id"],
-            startedAt: row["startedAt"],
-            input: row["input"],
-            exercise: row["exercise"],
-            exerciseName: row["exerciseName"],
-            prescribedReps: row["prescribedReps"],
-            prescribedHoldSeconds: row["prescribedHoldSeconds"]
-        )
-        record.endedAt = row["endedAt"]
-        record.reps = row["reps"]
-        record.status = try StoreCoding.status(row["status"], setID: row["id"])
-        record.summaryJSON = row["summaryJSON"]
-        record.angleSeriesJSON = row["angleSeriesJSON"]
-        record.patientID = row["patientID"]
-        record.programmeVersion = row["programmeVersion"]
-        record.programmeItem = row["programmeItem"]
-        record.setNumber = row["setNumber"]
-        record.pain = row["pain"]
-        record.difficulty = row["difficulty"]
-        record.safetyWarnings = row["safetyWarnings"]
-        record.peakAngle = row["peak"]
-        record.practice = try StoreCoding.practice(row["practice"], setID: record.id)
-        record.prescription = StoreCoding.prescription(row["prescriptionJSON"])
-        record.reviewedAt = row["reviewedAt"]
-        record.reviewedBy = row["reviewedBy"]
-        return record
+    /// The sets `request` selects, each with its peak angle: the highest of its repetitions'.
+    private static func records(_ request: QueryInterfaceRequest<SetRow>, _ db: Database) throws -> [SetRecord] {
+        let rows = try request.fetchAll(db)
+        let peaks = try RepetitionRow.select(Column("setID"), max(Column("peakAngle")))
+            .filter(rows.map(\.id).contains(Column("setID")))
+            .group(Column("setID"))
+            .asRequest(of: Row.self)
+            .fetchAll(db)
+        var peak: [String: Double] = [:]
+        for row in peaks { peak[row[0]] = row[1] }
+        return try rows.map { row throws(StoreError) in try row.record(peak: peak[row.id]) }
     }
 
     func write<T: Sendable>(

@@ -125,3 +125,34 @@ struct AuditRow: Codable, FetchableRecord, PersistableRecord {
         AuditEntry(at: at, actorID: actorID, actorName: actorName, patientID: patientID, action: action)
     }
 }
+
+/// The SQLite store's `liveSet` rows: ``SetRow``'s properties are the columns.
+extension SetRow: FetchableRecord, PersistableRecord {
+    static let databaseTableName = "liveSet"
+}
+
+/// A row of `repetition`: the repetition as JSON, with the columns the queries read (its angles non-finite as
+/// NULL).
+struct RepetitionRow: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "repetition"
+
+    var setID: String
+    var repIndex: Int
+    var startSeconds: Double
+    var endSeconds: Double
+    var verdict: String
+    var rangeOfMotion: Double?
+    var peakAngle: Double?
+    var json: String
+
+    init(_ repetition: Repetition, setID: String) throws(StoreError) {
+        self.setID = setID
+        repIndex = repetition.index
+        startSeconds = repetition.startSeconds
+        endSeconds = repetition.endSeconds
+        verdict = repetition.verdict.rawValue
+        rangeOfMotion = repetition.rangeOfMotion.flatMap { $0.isFinite ? $0 : nil }
+        peakAngle = repetition.peakAngle.flatMap { $0.isFinite ? $0 : nil }
+        json = try StoreCoding.json(repetition)
+    }
+}

@@ -45,7 +45,7 @@ enum StoreCoding {
     }
 
     /// A saved practice mark: an unknown one is an error, not a default.
-    static func practice(_ text: String?, setID: String) throws -> SetRecord.Practice? {
+    static func practice(_ text: String?, setID: String) throws(StoreError) -> SetRecord.Practice? {
         guard let text else { return nil }
         guard let practice = SetRecord.Practice(rawValue: text) else {
             throw StoreError("set \(setID) has an unknown practice mark '\(text)'")

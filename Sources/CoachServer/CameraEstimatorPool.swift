@@ -1,27 +1,26 @@
 import Foundation
+import PoseKit
 
 /// The camera sessions' estimators (the body's, or the hands'): a session takes an idle one (or a new one) and gives
 /// it back when it ends, so the server holds at most as many models as it ever coached camera sessions at once.
-final class CameraEstimatorPool<Estimator>: @unchecked Sendable {
-    private let make: @Sendable () throws(LiveFrameError) -> Estimator
-    private let restart: @Sendable (Estimator) -> Void
+///
+/// `@unchecked Sendable`: `idle` and `made` are only touched under `lock`; an estimator is handed to one set at a
+/// time (taken out of `idle` before it is used, put back once its set has ended).
+final class CameraEstimatorPool<Frame: Sendable>: @unchecked Sendable {
+    private let make: @Sendable () throws(LiveFrameError) -> CameraEstimator<Frame>
     private let lock = NSLock()
-    private var idle: [Estimator] = []
+    private var idle: [CameraEstimator<Frame>] = []
     /// Estimators made so far.
     private(set) var made = 0
 
-    /// - Parameter restart: called on an idle estimator taken again (its stream starts afresh).
-    init(
-        make: @escaping @Sendable () throws(LiveFrameError) -> Estimator,
-        restart: @escaping @Sendable (Estimator) -> Void
-    ) {
+    init(make: @escaping @Sendable () throws(LiveFrameError) -> CameraEstimator<Frame>) {
         self.make = make
-        self.restart = restart
     }
 
-    func take() throws(LiveFrameError) -> Estimator {
+    /// An idle estimator, its stream started afresh, or a new one.
+    func take() throws(LiveFrameError) -> CameraEstimator<Frame> {
         if let estimator = lock.withLock({ idle.popLast() }) {
-            restart(estimator)
+            estimator.startStream()
             return estimator
         }
         let estimator = try make()
@@ -29,19 +28,7 @@ final class CameraEstimatorPool<Estimator>: @unchecked Sendable {
         return estimator
     }
 
-    func give(_ estimator: Estimator) {
+    func give(_ estimator: CameraEstimator<Frame>) {
         lock.withLock { idle.append(estimator) }
-    }
-}
-
-extension CameraEstimatorPool where Estimator == any CameraPoseEstimator {
-    convenience init(make: @escaping CameraPoseEstimatorFactory) {
-        self.init(make: make, restart: { $0.startStream() })
-    }
-}
-
-extension CameraEstimatorPool where Estimator == any CameraHandEstimator {
-    convenience init(make: @escaping CameraHandEstimatorFactory) {
-        self.init(make: make, restart: { $0.startStream() })
     }
 }

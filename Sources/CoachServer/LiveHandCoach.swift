@@ -15,8 +15,8 @@ final class LiveHandCoach: @unchecked Sendable {
     static let cueSeconds = 3.0
 
     let exercise: HandExerciseDefinition
-    private let estimators: CameraEstimatorPool<any CameraHandEstimator>?
-    private var estimator: (any CameraHandEstimator)?
+    private let estimators: CameraEstimatorPool<HandFrame>?
+    private var estimator: (CameraEstimator<HandFrame>)?
     private var estimatorFailed = false
     private var control: HandGestureControl
     private var session: HandPipeline?
@@ -30,7 +30,7 @@ final class LiveHandCoach: @unchecked Sendable {
     init(
         exercise: HandExerciseDefinition,
         startOnPinch: Bool,
-        estimators: CameraEstimatorPool<any CameraHandEstimator>?
+        estimators: CameraEstimatorPool<HandFrame>?
     ) {
         self.exercise = exercise
         self.estimators = estimators
@@ -87,7 +87,7 @@ final class LiveHandCoach: @unchecked Sendable {
     ) throws(LiveFrameError) -> (frame: HandFrame, width: Int, height: Int) {
         guard let estimator else { throw LiveFrameError(.model, "no hand estimator") }
         return try frame.withJPEG { bytes throws(LiveFrameError) in
-            try estimator.hands(inJPEG: bytes, at: frame.seconds)
+            try estimator.frame(inJPEG: bytes, at: frame.seconds)
         }
     }
 

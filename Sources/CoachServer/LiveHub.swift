@@ -19,9 +19,9 @@ final class LiveHub: Service, Sendable {
     /// Finds the poses in a demonstration video, for the clinic's learning (`nil`: the server cannot learn).
     let demonstrations: (any DemonstrationPoses)?
     let store: any ClinicStore
-    let estimators: CameraEstimatorPool<any CameraPoseEstimator>
+    let estimators: CameraEstimatorPool<PoseFrame>
     /// The hand sets' estimators; `nil` when the server was given no hand model.
-    let handEstimators: CameraEstimatorPool<any CameraHandEstimator>?
+    let handEstimators: CameraEstimatorPool<HandFrame>?
     let handLibrary: [HandExerciseDefinition]
     let pool: InferencePool
     let logger: Logger

@@ -66,8 +66,8 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
 
     // The coaching state: touched by one worker (or the socket's task) at a time.
     private var coach: BodyPipeline?
-    private var estimator: (any CameraPoseEstimator)?
-    private let estimators: CameraEstimatorPool<any CameraPoseEstimator>?
+    private var estimator: (CameraEstimator<PoseFrame>)?
+    private let estimators: CameraEstimatorPool<PoseFrame>?
     /// A hand exercise's coach, for a hand set (then `exercise` is `nil` and no body is coached).
     let hands: LiveHandCoach?
     /// Called once when the gestures ended the set (a held open palm).
@@ -89,7 +89,7 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
         prescribedReps: Int?,
         prescribedHoldSeconds: Double?,
         keypointHeader: PoseTrackHeader?,
-        estimators: CameraEstimatorPool<any CameraPoseEstimator>?,
+        estimators: CameraEstimatorPool<PoseFrame>?,
         hands: LiveHandCoach? = nil,
         send: @escaping @Sendable (String) -> Void,
         watch: LiveWatchFeed? = nil,
@@ -191,7 +191,7 @@ final class LiveSet: FrameQueueing, @unchecked Sendable {
     private func jpegPoses(_ frame: CameraFrame) throws(LiveFrameError) -> (frame: PoseFrame, width: Int, height: Int) {
         guard let estimator else { throw LiveFrameError(.model, "no pose estimator") }
         return try frame.withJPEG { bytes throws(LiveFrameError) in
-            try estimator.poses(inJPEG: bytes, at: frame.seconds)
+            try estimator.frame(inJPEG: bytes, at: frame.seconds)
         }
     }
 

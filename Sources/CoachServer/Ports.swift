@@ -2,48 +2,55 @@ public import CoachKit
 public import CoachStore
 public import PoseKit
 
-/// Finds the poses in a live session's camera frames: one per session, so that it can track the person from
-/// frame to frame (the pose model's video mode). Used by one inference worker at a time.
-public protocol CameraPoseEstimator: AnyObject {
-    /// Decodes `jpeg` and finds the people in it.
+/// A live session's way from a camera frame (JPEG bytes) to what the model finds in it: the JPEG decoder, then the
+/// one pose-estimator port (``PoseKit/PoseEstimator``), the same port `ptcoach poses` and `analyze` drive with a
+/// video's frames. One per session, so that the model can track the person (or the hands) from frame to frame;
+/// used by one inference worker at a time, and reused by later sessions (``startStream()``).
+///
+/// ```swift
+/// let camera = CameraEstimator(decode: { try decoder.decode($0) }, estimator: try MediaPipePoseEstimator(...))
+/// let (frame, width, height) = try camera.frame(inJPEG: bytes, at: 0.5)
+/// ```
+public final class CameraEstimator<Frame: Sendable> {
+    /// Decodes a frame's JPEG bytes (the adapter at the edge: libjpeg-turbo in `ptcoach serve`).
+    public typealias Decode = (UnsafeRawBufferPointer) throws -> RGBImage
+
+    private let decode: Decode
+    private let estimator: any PoseEstimator<Frame>
+
+    public init(decode: @escaping Decode, estimator: any PoseEstimator<Frame>) {
+        self.decode = decode
+        self.estimator = estimator
+    }
+
+    /// Decodes `jpeg` and finds the poses (or hands) in it.
     ///
-    /// - Parameter seconds: the frame's capture time; it never goes back from call to call.
-    /// - Returns: the frame's poses, in pixels of the decoded image, and its size.
-    /// - Throws: ``LiveFrameError`` `.badImage` for bytes that are not a usable JPEG (the client's fault: the
-    ///   session goes on), `.model` when the pose model failed.
-    func poses(
+    /// - Parameter seconds: the frame's capture time; it never goes back from call to call within a session.
+    /// - Returns: the frame, in pixels of the decoded image, and its size.
+    /// - Throws: ``LiveFrameError`` `.badImage` for bytes that are not a usable JPEG or a time that goes back (the
+    ///   client's fault: the session goes on), `.model` when the model failed.
+    func frame(
         inJPEG jpeg: UnsafeRawBufferPointer,
         at seconds: Double
     ) throws(LiveFrameError) -> (
-        frame: PoseFrame, width: Int, height: Int
-    )
+        frame: Frame, width: Int, height: Int
+    ) {
+        let image: RGBImage
+        do {
+            image = try decode(jpeg)
+        } catch {
+            throw LiveFrameError(.badImage, "\(error)")
+        }
+        do {
+            return (try estimator.estimate(in: image, at: seconds), image.width, image.height)
+        } catch {
+            throw LiveFrameError(error.code == .timestampNotIncreasing ? .badImage : .model, error.message)
+        }
+    }
 
     /// Another session's stream begins: its times start again from 0, and the last person's track is no guide.
-    /// (Estimators are reused across sessions: a pose model is slow to load and, with MediaPipe, leaks some
-    /// memory each time one is closed.)
-    func startStream()
+    func startStream() { estimator.startStream() }
 }
-
-/// Finds the hands in a live hand-exercise session's camera frames: the hand model's counterpart of
-/// ``CameraPoseEstimator``, one per session (video mode, tracking the hands), used by one worker at a time.
-public protocol CameraHandEstimator: AnyObject {
-    /// Decodes `jpeg` and finds the hands in it (up to three: the patient's two and someone else's).
-    ///
-    /// - Returns: the frame's hands, in pixels of the decoded image, and its size.
-    /// - Throws: ``LiveFrameError`` as ``CameraPoseEstimator/poses(inJPEG:at:)`` does.
-    func hands(
-        inJPEG jpeg: UnsafeRawBufferPointer,
-        at seconds: Double
-    ) throws(LiveFrameError) -> (
-        frame: HandFrame, width: Int, height: Int
-    )
-
-    /// Another session's stream begins (as ``CameraPoseEstimator/startStream()``).
-    func startStream()
-}
-
-/// Makes a fresh hand estimator when no idle one can be reused.
-public typealias CameraHandEstimatorFactory = @Sendable () throws(LiveFrameError) -> any CameraHandEstimator
 
 /// Why a camera frame gave no poses.
 public struct LiveFrameError: Error, Sendable, CustomStringConvertible {
@@ -59,8 +66,11 @@ public struct LiveFrameError: Error, Sendable, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// Makes a fresh estimator when no idle one can be reused.
-public typealias CameraPoseEstimatorFactory = @Sendable () throws(LiveFrameError) -> any CameraPoseEstimator
+/// Makes a fresh body estimator when no idle one can be reused.
+public typealias CameraPoseEstimatorFactory = @Sendable () throws(LiveFrameError) -> CameraEstimator<PoseFrame>
+
+/// Makes a fresh hand estimator when no idle one can be reused.
+public typealias CameraHandEstimatorFactory = @Sendable () throws(LiveFrameError) -> CameraEstimator<HandFrame>
 
 /// Writes the report of a saved set: the same HTML and PDF reports `ptcoach analyze --report` writes.
 public protocol ReportRendering: Sendable {

@@ -15,6 +15,9 @@ struct MediaPipeFrameInput {
     /// Video or live mode: frames of one stream, times increasing.
     let tracking: Bool
     private var lastTimestampMilliseconds: Int64?
+    /// Added to the current stream's times: MediaPipe's clock must keep going forward across the streams (the
+    /// sessions of a live server) one landmarker serves.
+    private var streamOffsetSeconds = 0.0
     /// Reused for images whose rows are padded: MediaPipe takes packed rows only.
     private var packedRows: [UInt8] = []
 
@@ -35,13 +38,15 @@ struct MediaPipeFrameInput {
                 "frame time \(seconds) s is not a valid stream time: give seconds since the start of the stream"
             )
         }
-        var milliseconds = Int64((seconds * 1000).rounded())
+        let modelSeconds = streamOffsetSeconds + seconds
+        var milliseconds = Int64((modelSeconds * 1000).rounded())
         if let last = lastTimestampMilliseconds, milliseconds <= last {
             // Frames under a millisecond apart still get distinct timestamps; going backwards is an error.
-            guard seconds * 1000 > Double(last) - 0.5 else {
+            guard modelSeconds * 1000 > Double(last) - 0.5 else {
                 throw PoseEstimationError(
                     .timestampNotIncreasing,
-                    "frame time \(seconds) s is not after the previous frame (\(Double(last) / 1000) s): "
+                    "frame time \(seconds) s is not after the previous frame "
+                        + "(\(Double(last) / 1000 - streamOffsetSeconds) s): "
                         + "video and live modes need increasing times; use image mode for unrelated images"
                 )
             }
@@ -49,6 +54,13 @@ struct MediaPipeFrameInput {
         }
         lastTimestampMilliseconds = milliseconds
         return milliseconds
+    }
+
+    /// Another stream begins: its times start again from 0 and continue the model's clock a second after the last
+    /// frame (video mode needs increasing times; the gap is long enough for the tracker to look afresh).
+    mutating func startStream() {
+        guard let last = lastTimestampMilliseconds else { return }
+        streamOffsetSeconds = Double(last) / 1000 + 1
     }
 
     /// Copies `image` into a new MediaPipe image (freed by the caller with `imageFree`): SRGB for `rgb24`,

@@ -13,9 +13,9 @@ public import PoseKit
 /// estimator's `libmediapipe.so`.
 ///
 /// ```swift
-/// var estimator = try MediaPipeHandEstimator(configuration: .init(runningMode: .video, numHands: 2))
+/// let estimator = try MediaPipeHandEstimator(configuration: .init(runningMode: .video, numHands: 2))
 /// for (index, image) in frames.enumerated() {
-///     let frame = try estimator.hands(in: image, at: Double(index) / 30)
+///     let frame = try estimator.estimate(in: image, at: Double(index) / 30)
 ///     for hand in frame.hands { print(hand.chirality, hand[.indexTip]) }
 /// }
 /// ```
@@ -28,7 +28,7 @@ public import PoseKit
 /// **Left and right.** MediaPipe's Tasks graph labels the hand as the person's own for an image as a camera
 /// takes it (not mirrored). A picture shown mirrored, as a selfie preview is, must be given as the camera
 /// took it, or with ``Configuration/imageIsMirrored`` set, which swaps the sides back.
-public struct MediaPipeHandEstimator: ~Copyable {
+public final class MediaPipeHandEstimator: PoseEstimator {
     /// How frames relate to each other (as for the pose estimator).
     public typealias RunningMode = MediaPipePoseEstimator.RunningMode
 
@@ -142,7 +142,7 @@ public struct MediaPipeHandEstimator: ~Copyable {
     ///     call to call (MediaPipe counts in whole milliseconds; frames closer than that are spaced by 1 ms).
     /// - Returns: one ``PoseKit/HandPose`` per hand found (at most `numHands`), keypoints in pixels of `image`.
     /// - Throws: ``PoseEstimationError`` — `timestampNotIncreasing`, `detectionFailed` or `unexpectedOutput`.
-    public mutating func hands(in image: RGBImage, at seconds: Double) throws(PoseEstimationError) -> HandFrame {
+    public func estimate(in image: RGBImage, at seconds: Double) throws(PoseEstimationError) -> HandFrame {
         let timestamp = try input.timestamp(for: seconds)
         let mpImage = try input.image(from: image)
         defer { library.imageFree(mpImage) }
@@ -168,6 +168,11 @@ public struct MediaPipeHandEstimator: ~Copyable {
         )
         return HandFrame(seconds: seconds, hands: hands)
     }
+
+    /// Another stream begins (another video, or a live server's next session): its times start again from 0, a second
+    /// on in the model's clock (long enough for the tracker to look afresh). The landmarker is kept: loading one is slow and, with MediaPipe, leaks
+    /// some memory each time one is closed.
+    public func startStream() { input.startStream() }
 
     // MARK: - Conversion
 
@@ -275,7 +280,3 @@ extension Chirality {
         }
     }
 }
-
-// As for MediaPipePoseEstimator: one owner (~Copyable), used only through `mutating` methods and `deinit`;
-// MediaPipe accepts calls from different threads as long as they do not overlap.
-extension MediaPipeHandEstimator: @unchecked Sendable {}

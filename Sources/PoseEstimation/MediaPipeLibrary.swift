@@ -1,4 +1,5 @@
 internal import CMediaPipe
+import PoseKit
 
 #if canImport(Glibc)
 import Glibc

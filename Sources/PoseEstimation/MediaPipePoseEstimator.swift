@@ -12,16 +12,16 @@ public import PoseKit
 /// loaded with `dlopen` when the first estimator is made, so everything else builds and runs without it.
 ///
 /// ```swift
-/// var estimator = try MediaPipePoseEstimator(configuration: .init(runningMode: .video))
+/// let estimator = try MediaPipePoseEstimator(configuration: .init(runningMode: .video))
 /// for (index, image) in frames.enumerated() {
-///     let frame = try estimator.poses(in: image, at: Double(index) / 30)
+///     let frame = try estimator.estimate(in: image, at: Double(index) / 30)
 ///     if let pose = frame.poses.first { print(pose[.leftKnee]) }
 /// }
 /// ```
 ///
 /// Inference runs on the calling thread and takes about 15 ms per frame in video mode on one core
 /// (about twice that in image mode, which runs the person detector on every frame).
-public struct MediaPipePoseEstimator: ~Copyable, PoseEstimator {
+public final class MediaPipePoseEstimator: PoseEstimator {
     /// How frames relate to each other.
     public enum RunningMode: Sendable, Hashable {
         /// Independent images: the person detector runs on every call and `seconds` is ignored.
@@ -143,7 +143,7 @@ public struct MediaPipePoseEstimator: ~Copyable, PoseEstimator {
     ///     call to call (MediaPipe counts in whole milliseconds; frames closer than that are spaced by 1 ms).
     /// - Returns: one pose per person found (at most `numPoses`), keypoints in pixels of `image`.
     /// - Throws: ``PoseEstimationError`` — `timestampNotIncreasing`, `detectionFailed` or `unexpectedOutput`.
-    public mutating func poses(in image: RGBImage, at seconds: Double) throws(PoseEstimationError) -> PoseFrame {
+    public func estimate(in image: RGBImage, at seconds: Double) throws(PoseEstimationError) -> PoseFrame {
         let timestamp = try input.timestamp(for: seconds)
         let mpImage = try input.image(from: image)
         defer { library.imageFree(mpImage) }
@@ -164,6 +164,11 @@ public struct MediaPipePoseEstimator: ~Copyable, PoseEstimator {
         let poses = try Self.poses(from: result, width: Double(image.width), height: Double(image.height))
         return PoseFrame(seconds: seconds, poses: poses)
     }
+
+    /// Another stream begins (another video, or a live server's next session): its times start again from 0, a second
+    /// on in the model's clock (long enough for the tracker to look afresh). The landmarker is kept: loading one is slow and, with MediaPipe, leaks
+    /// some memory each time one is closed.
+    public func startStream() { input.startStream() }
 
     // MARK: - Conversion
 
@@ -250,9 +255,3 @@ public struct MediaPipePoseEstimator: ~Copyable, PoseEstimator {
         }
     }
 }
-
-// The landmarker handle is owned by exactly one value (the type is ~Copyable) and is only used through
-// `mutating` methods and `deinit`, so Swift's exclusivity rules already guarantee one caller at a time.
-// MediaPipe accepts calls from different threads as long as they do not overlap (each call blocks until
-// its graph run is done), so moving the estimator to another task is safe.
-extension MediaPipePoseEstimator: @unchecked Sendable {}

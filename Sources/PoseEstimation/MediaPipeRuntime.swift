@@ -1,3 +1,5 @@
+public import PoseKit
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -4,10 +4,10 @@ import HummingbirdTesting
 import HummingbirdWSClient
 import HummingbirdWSTesting
 import NIOWebSocket
-import PoseKit
 import Testing
 
 @testable import CoachServer
+@testable import PoseKit
 
 /// Admission by capacity on a running server: the workers measure the frames they coach, and a camera session that
 /// would leave a running one under 8 frames a second is refused.

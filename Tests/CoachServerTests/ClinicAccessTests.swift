@@ -5,10 +5,10 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
-import PoseKit
 import Testing
 
 @testable import CoachServer
+@testable import PoseKit
 
 /// Who may read and write what: every clinic endpoint × {anonymous, patient A, patient B, therapist of A, other
 /// therapist}; only the allowed cells succeed. Also CSRF, session fixation, the login limit and cross-site logins.

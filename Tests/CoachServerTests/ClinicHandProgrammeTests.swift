@@ -7,10 +7,10 @@ import HummingbirdTesting
 import HummingbirdWSClient
 import HummingbirdWSTesting
 import NIOCore
-import PoseKit
 import Testing
 
 @testable import CoachServer
+@testable import PoseKit
 
 /// A hand exercise in a patient's programme: the therapist prescribes it, the patient does it live with the hand
 /// coach, and the set counts for adherence and progress and goes into the FHIR export.
@@ -21,7 +21,7 @@ struct ClinicHandProgrammeTests {
         let app = try LiveHandSetTests.application(
             store: store,
             hands: { () throws(LiveFrameError) in
-                ScriptedHandEstimator {
+                ScriptedHandEstimator.camera {
                     LiveHandSetTests.hands(fist: LiveHandSetTests.fist($0), other: .none, seconds: $0)
                 }
             }

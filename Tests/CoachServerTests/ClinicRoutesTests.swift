@@ -4,10 +4,10 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
-import PoseKit
 import Testing
 
 @testable import CoachServer
+@testable import PoseKit
 
 /// The JSON API's edges, as the controllers give them: a body that is not what a route reads is one 400 saying what
 /// to send, the login cookie is set through Hummingbird's cookie API with its attributes, and who is logged in comes

@@ -7,10 +7,10 @@ import HummingbirdTesting
 import HummingbirdWSClient
 import HummingbirdWSTesting
 import NIOCore
-import PoseKit
 import Testing
 
 @testable import CoachServer
+@testable import PoseKit
 
 /// After pain 7 or more (or a safety stop) the patient is told to stop that exercise and contact the therapist, it
 /// is not offered again until the therapist has seen the set, and the therapist's list shows that patient first;

@@ -1,6 +1,7 @@
 import CoachKit
 import Foundation
-import PoseKit
+
+@testable import PoseKit
 
 extension JSONValue {
     /// A Codable value as the same JSON `ptcoach analyze --json` writes for it (the coach's encoder), to compare

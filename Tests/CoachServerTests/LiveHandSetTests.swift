@@ -7,26 +7,28 @@ import HummingbirdTesting
 import HummingbirdWSTesting
 import HummingbirdWebSocket
 import NIOCore
-import PoseKit
 import Testing
 
 @testable import CoachServer
+@testable import PoseKit
 
-/// A camera hand estimator for unit tests: it reads nothing of the image and gives the hands the script has at the
-/// frame's time (generated hands, ``SyntheticHand``), in a 640x480 picture.
-final class ScriptedHandEstimator: CameraHandEstimator {
+/// A hand estimator for unit tests: it reads nothing of the image and gives the hands the script has at the frame's
+/// time (generated hands, ``SyntheticHand``); as a camera session's, in a 640x480 picture.
+final class ScriptedHandEstimator: PoseEstimator {
     let script: @Sendable (Double) -> [HandPose]
     init(script: @escaping @Sendable (Double) -> [HandPose]) { self.script = script }
 
     func startStream() {}
 
-    func hands(
-        inJPEG jpeg: UnsafeRawBufferPointer,
-        at seconds: Double
-    ) throws(LiveFrameError) -> (
-        frame: HandFrame, width: Int, height: Int
-    ) {
-        (HandFrame(seconds: seconds, hands: script(seconds)), 640, 480)
+    func estimate(in image: RGBImage, at seconds: Double) -> HandFrame {
+        HandFrame(seconds: seconds, hands: script(seconds))
+    }
+
+    static func camera(script: @escaping @Sendable (Double) -> [HandPose]) -> CameraEstimator<HandFrame> {
+        CameraEstimator(
+            decode: { _ in StandingPersonEstimator.blank },
+            estimator: ScriptedHandEstimator(script: script)
+        )
     }
 }
 
@@ -94,7 +96,7 @@ struct LiveHandSetTests {
         return try CoachServer.parts(
             configuration,
             store,
-            { () throws(LiveFrameError) in StandingPersonEstimator() },
+            { () throws(LiveFrameError) in StandingPersonEstimator.camera() },
             reports,
             LiveTestServer.logger,
             { _ in },
@@ -107,7 +109,7 @@ struct LiveHandSetTests {
         let (store, _) = try LiveTestServer.store()
         let app = try Self.application(
             store: store,
-            hands: { () throws(LiveFrameError) in ScriptedHandEstimator { Self.script($0) } }
+            hands: { () throws(LiveFrameError) in ScriptedHandEstimator.camera { Self.script($0) } }
         )
         let mailbox = LiveMailbox()
         let fps = 15.0
@@ -202,7 +204,7 @@ struct LiveHandSetTests {
         let app = try Self.application(
             store: store,
             hands: { () throws(LiveFrameError) in
-                ScriptedHandEstimator { Self.hands(fist: Self.fist($0), other: .none, seconds: $0) }
+                ScriptedHandEstimator.camera { Self.hands(fist: Self.fist($0), other: .none, seconds: $0) }
             },
             reports: FingerReports()
         )

@@ -5,8 +5,9 @@ import Hummingbird
 import HummingbirdTesting
 import HummingbirdWSTesting
 import HummingbirdWebSocket
-import PoseKit
 import Testing
+
+@testable import PoseKit
 
 /// Offline and live give the same coaching for the same frames: a pose-track sent frame by frame over the live
 /// socket ends with the summary `ptcoach analyze FILE --json` prints for the file (the same repetitions, angles,

@@ -1,9 +1,9 @@
 import CoachKit
 import Foundation
-import PoseKit
 import Testing
 
 @testable import CoachServer
+@testable import PoseKit
 
 /// The messages of docs/live-protocol.md, read from the page itself: each fenced JSON example decodes into the
 /// server's types and encodes back to the same JSON, so the page and the server cannot drift apart.

@@ -5,10 +5,10 @@ import Foundation
 import HummingbirdTesting
 import HummingbirdWSTesting
 import HummingbirdWebSocket
-import PoseKit
 import Testing
 
 @testable import CoachServer
+@testable import PoseKit
 
 /// A client that does what docs/live-protocol.md says (a `rep` adds one repetition, a `repsRevised` replaces them all,
 /// the `summary`'s events applied as well) ends with exactly the repetitions saved: their number, their order and

@@ -8,11 +8,11 @@ import HummingbirdWSTesting
 import HummingbirdWebSocket
 import NIOCore
 import NIOWebSocket
-import PoseKit
 import ServiceLifecycle
 import Testing
 
 @testable import CoachServer
+@testable import PoseKit
 
 /// The live WebSocket (docs/live-protocol.md) against the real server, store and coach, with a stand-in pose
 /// model for camera frames (the real model's path is covered by the browser test and the load generator).
@@ -261,7 +261,7 @@ struct LiveSocketTests {
         let (application, shutdown) = try CoachServer.parts(
             try LiveTestServer.configuration(),
             store,
-            { () throws(LiveFrameError) in StandingPersonEstimator() },
+            { () throws(LiveFrameError) in StandingPersonEstimator.camera() },
             NoReports(),
             LiveTestServer.logger,
             { port.value = $0 }

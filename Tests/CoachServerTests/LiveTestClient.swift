@@ -11,10 +11,10 @@ import HummingbirdWebSocket
 import Logging
 import NIOCore
 import NIOWebSocket
-import PoseKit
 import Testing
 
 @testable import CoachServer
+@testable import PoseKit
 
 /// What a test client received on the live socket.
 actor LiveMailbox {
@@ -76,9 +76,9 @@ struct LiveTestError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// A camera pose estimator for unit tests: it checks nothing of the image and finds one standing person after
-/// `delay` (to play a slow model).
-final class StandingPersonEstimator: CameraPoseEstimator {
+/// A pose estimator for unit tests: it checks nothing of the image and finds one standing person after `delay` (to
+/// play a slow model).
+final class StandingPersonEstimator: PoseEstimator {
     let delay: Double
     /// Counts the estimators alive: a set that ended must let go of its own (the real one holds a pose model).
     let alive: LockedBox<Int>?
@@ -95,12 +95,7 @@ final class StandingPersonEstimator: CameraPoseEstimator {
 
     func startStream() {}
 
-    func poses(
-        inJPEG jpeg: UnsafeRawBufferPointer,
-        at seconds: Double
-    ) throws(LiveFrameError) -> (
-        frame: PoseFrame, width: Int, height: Int
-    ) {
+    func estimate(in image: RGBImage, at seconds: Double) throws(PoseEstimationError) -> PoseFrame {
         if let gate {
             gate.wait()
             gate.signal()  // open stays open
@@ -116,8 +111,23 @@ final class StandingPersonEstimator: CameraPoseEstimator {
         for (joint, x, y) in positions { joints[joint] = Keypoint(x: x, y: y, z: nil, confidence: 0.9) }
         var pose = Pose(joints)
         pose.deriveMidpoints()
-        return (PoseFrame(seconds: seconds, poses: [pose]), 640, 480)
+        return PoseFrame(seconds: seconds, poses: [pose])
     }
+
+    /// As a camera session's estimator: any bytes "decode" to a blank 640x480 picture.
+    static func camera(
+        delay: Double = 0,
+        alive: LockedBox<Int>? = nil,
+        gate: DispatchSemaphore? = nil
+    ) -> CameraEstimator<PoseFrame> {
+        CameraEstimator(
+            decode: { _ in blank },
+            estimator: StandingPersonEstimator(delay: delay, alive: alive, gate: gate)
+        )
+    }
+
+    /// The picture every camera frame gives the fakes (copy-on-write: shared, never copied).
+    static let blank = RGBImage(width: 640, height: 480, bytes: [UInt8](repeating: 0, count: 640 * 480 * 3))
 }
 
 struct NoReports: ReportRendering {
@@ -149,7 +159,7 @@ enum LiveTestServer {
             configuration,
             store,
             { () throws(LiveFrameError) in
-                StandingPersonEstimator(delay: estimatorDelay, alive: estimatorsAlive, gate: estimatorGate)
+                StandingPersonEstimator.camera(delay: estimatorDelay, alive: estimatorsAlive, gate: estimatorGate)
             },
             NoReports(),
             logger,

@@ -1,10 +1,10 @@
 import CoachKit
 import CoachStore
 import Foundation
-import PoseKit
 import Testing
 
 @testable import CoachServer
+@testable import PoseKit
 
 /// The therapist's flags are per exercise and follow each one's trend; practice never counts; the FHIR export codes
 /// the prescription's timing and the joint measured.
@@ -100,7 +100,8 @@ struct PatientProgressTests {
             library: try ExerciseLibrary.bundled().exercises,
             now: Self.now
         )
-        let resources = bundle["entry"]?.arrayValue?.compactMap { $0["resource"] } ?? []
+        let json = try JSONValue.parse(bundle.jsonText)
+        let resources = json["entry"]?.arrayValue?.compactMap { $0["resource"] } ?? []
         let request = try #require(resources.first { $0["resourceType"]?.stringValue == "ServiceRequest" })
         let timing = request["occurrenceTiming"]?["repeat"]
         #expect(timing?["frequency"]?.intValue == 3 && timing?["periodUnit"]?.stringValue == "wk")

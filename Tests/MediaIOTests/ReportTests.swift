@@ -1,9 +1,9 @@
 import CoachKit
 import Foundation
-import PoseKit
 import Testing
 
 @testable import MediaIO
+@testable import PoseKit
 
 struct ReportTests {
     static let romValues: [Double] = [97, 104, 88, 112, 95, 81, 101, 99]
@@ -284,7 +284,7 @@ struct ReportInputSessionSummaryTests {
         #expect(exercise.targetRange?.lowerBound == 1 && exercise.targetRange?.upperBound == .infinity)
         let report = ReportInput(title: "t", exercises: [exercise])
         #expect(ReportWriter.html(report).contains("target ≥ 100 %"))
-        #expect(report.jsonValue.jsonText.contains("\"targetRange\":[1,null]"))
+        #expect(report.jsonText.contains("\"targetRange\":[1,null]"))
         #expect(exercise.repetitions.map(\.rangeOfMotion) == [1.05, 0.74])
         #expect(exercise.repetitions.map(\.verdict) == [.good, .needsWork])
         // Concentric/eccentric when known, else the halves from/to the peak.
@@ -335,7 +335,7 @@ struct ReportInputSessionSummaryTests {
         quick.repetitions[1].tempo.atPeakSeconds = 0.3
         let plain = try card(report(quick, hold: nil))
         #expect(plain.hasPrefix("<div class=\"card unknown\"") && plain.contains(">lowering / lifting<"), "\(plain)")
-        #expect(report(summary, hold: 5).jsonValue.jsonText.contains("\"prescribedHoldSeconds\":5"))
+        #expect(report(summary, hold: 5).jsonText.contains("\"prescribedHoldSeconds\":5"))
     }
 
     /// A repetition the camera view could not measure keeps its peak but has no range of motion: it is not

@@ -64,13 +64,13 @@ struct MediaPipeHandEstimatorTests {
     /// The fist video (20 fps): open hand 0–0.6 s, fist 1.1–2.25 s, open again from 2.6 s (labels.csv).
     @Test func videoModeTracksTheOneHandThroughTheFist() throws {
         let frames = try VideoFrames.fist.get()
-        var estimator = try MediaPipeHandEstimator(configuration: .init(runningMode: .video, numHands: 2))
+        let estimator = try MediaPipeHandEstimator(configuration: .init(runningMode: .video, numHands: 2))
         var open = 0
         var fist = 0
 
         for (index, image) in frames.enumerated() {
             let seconds = Double(index) / 20
-            let frame = try estimator.hands(in: image, at: seconds)
+            let frame = try estimator.estimate(in: image, at: seconds)
 
             // One hand in view, and no second one made up although two are allowed.
             try #require(frame.hands.count == 1, "frame \(index): \(frame.hands.count) hands")
@@ -112,14 +112,14 @@ struct MediaPipeHandEstimatorTests {
     /// shows the other hand, unless the estimator is told the picture is mirrored.
     @Test func theSideIsThePersonsOwnAndMirroringIsUndone() throws {
         let image = try #require(try VideoFrames.fist.get().first)
-        var body = try MediaPipePoseEstimator(configuration: .init(runningMode: .image))
-        var plain = try MediaPipeHandEstimator(configuration: .init(runningMode: .image))
-        var told = try MediaPipeHandEstimator(configuration: .init(runningMode: .image, imageIsMirrored: true))
+        let body = try MediaPipePoseEstimator(configuration: .init(runningMode: .image))
+        let plain = try MediaPipeHandEstimator(configuration: .init(runningMode: .image))
+        let told = try MediaPipeHandEstimator(configuration: .init(runningMode: .image, imageIsMirrored: true))
 
-        let person = try #require(try body.poses(in: image, at: 0).poses.first)
-        let hand = try #require(try plain.hands(in: image, at: 0).hands.first)
-        let flipped = try #require(try plain.hands(in: Self.mirrored(image), at: 0).hands.first)
-        let undone = try #require(try told.hands(in: Self.mirrored(image), at: 0).hands.first)
+        let person = try #require(try body.estimate(in: image, at: 0).poses.first)
+        let hand = try #require(try plain.estimate(in: image, at: 0).hands.first)
+        let flipped = try #require(try plain.estimate(in: Self.mirrored(image), at: 0).hands.first)
+        let undone = try #require(try told.estimate(in: Self.mirrored(image), at: 0).hands.first)
 
         // The body model's nearest wrist is its left one, seen, within 50 px of the hand's wrist.
         let left = person[.leftWrist]
@@ -137,11 +137,11 @@ struct MediaPipeHandEstimatorTests {
 
     @Test func videoModeRejectsTimeGoingBackwards() throws {
         let image = try #require(try VideoFrames.fist.get().first)
-        var estimator = try MediaPipeHandEstimator(configuration: .init(runningMode: .video))
-        _ = try estimator.hands(in: image, at: 1.0)
+        let estimator = try MediaPipeHandEstimator(configuration: .init(runningMode: .video))
+        _ = try estimator.estimate(in: image, at: 1.0)
 
         let error = #expect(throws: PoseEstimationError.self) {
-            _ = try estimator.hands(in: image, at: 0.5)
+            _ = try estimator.estimate(in: image, at: 0.5)
         }
         #expect(error?.code == .timestampNotIncreasing)
     }

@@ -111,11 +111,11 @@ struct MediaPipePoseEstimatorTests {
 
     @Test func videoModeFindsThePersonInEveryFrameOfTheBicepCurl() throws {
         let frames = try VideoFrames.bicepCurl.get()
-        var estimator = try Self.estimator(.video)
+        let estimator = try Self.estimator(.video)
         var noseAboveShoulders = 0
 
         for (index, image) in frames.enumerated() {
-            let frame = try estimator.poses(in: image, at: Double(index) / 30)
+            let frame = try estimator.estimate(in: image, at: Double(index) / 30)
 
             #expect(frame.seconds == Double(index) / 30)
             try #require(frame.poses.count == 1, "frame \(index): expected one person, found \(frame.poses.count)")
@@ -133,10 +133,10 @@ struct MediaPipePoseEstimatorTests {
 
     @Test func imageModeFindsThePersonInOneFrame() throws {
         let image = try #require(try VideoFrames.bicepCurl.get().dropFirst(20).first)
-        var estimator = try Self.estimator(.image)
+        let estimator = try Self.estimator(.image)
 
-        let frame = try estimator.poses(in: image, at: 0)
-        let again = try estimator.poses(in: image, at: 0)  // image mode ignores time
+        let frame = try estimator.estimate(in: image, at: 0)
+        let again = try estimator.estimate(in: image, at: 0)  // image mode ignores time
 
         try #require(frame.poses.count == 1)
         Self.expectUprightPerson(frame.poses[0], in: image, frame: 20)
@@ -159,10 +159,10 @@ struct MediaPipePoseEstimatorTests {
             bytesPerRow: image.width * 3 + padding,
             bytes: padded
         )
-        var estimator = try Self.estimator(.image)
+        let estimator = try Self.estimator(.image)
 
-        let packed = try #require(try estimator.poses(in: image, at: 0).poses.first)
-        let fromPadded = try #require(try estimator.poses(in: paddedImage, at: 0).poses.first)
+        let packed = try #require(try estimator.estimate(in: image, at: 0).poses.first)
+        let fromPadded = try #require(try estimator.estimate(in: paddedImage, at: 0).poses.first)
 
         for joint in [Joint.nose, .leftShoulder, .rightHip] {
             #expect(abs(packed[joint].x - fromPadded[joint].x) < 0.5, "\(joint)")
@@ -174,8 +174,8 @@ struct MediaPipePoseEstimatorTests {
     /// fourth byte is ignored, so the keypoints are exactly those of the `rgb24` frames, frame after frame.
     @Test func rgb0FramesGiveExactlyTheKeypointsOfRgb24Frames() throws {
         let frames = try VideoFrames.bicepCurl.get()
-        var three = try Self.estimator(.video)
-        var four = try Self.estimator(.video)
+        let three = try Self.estimator(.video)
+        let four = try Self.estimator(.video)
         var compared = 0
         for (index, image) in frames.prefix(30).enumerated() {
             var bytes = [UInt8](repeating: 0, count: image.width * image.height * 4)
@@ -187,8 +187,8 @@ struct MediaPipePoseEstimatorTests {
             }
             let rgb0 = RGBImage(width: image.width, height: image.height, bytesPerPixel: 4, bytes: bytes)
             let seconds = Double(index) / 30
-            let expected = try three.poses(in: image, at: seconds).poses
-            let got = try four.poses(in: rgb0, at: seconds).poses
+            let expected = try three.estimate(in: image, at: seconds).poses
+            let got = try four.estimate(in: rgb0, at: seconds).poses
             try #require(got.count == expected.count, "frame \(index): \(got.count) poses, expected \(expected.count)")
             for (a, b) in zip(expected, got) {
                 #expect(a.keypoints == b.keypoints, "frame \(index): keypoints differ")
@@ -200,14 +200,36 @@ struct MediaPipePoseEstimatorTests {
 
     @Test func videoModeRejectsTimeGoingBackwards() throws {
         let image = try #require(try VideoFrames.bicepCurl.get().first)
-        var estimator = try Self.estimator(.video)
-        _ = try estimator.poses(in: image, at: 1.0)
-        _ = try estimator.poses(in: image, at: 1.0002)  // under a millisecond later: still accepted
+        let estimator = try Self.estimator(.video)
+        _ = try estimator.estimate(in: image, at: 1.0)
+        _ = try estimator.estimate(in: image, at: 1.0002)  // under a millisecond later: still accepted
 
         let error = #expect(throws: PoseEstimationError.self) {
-            _ = try estimator.poses(in: image, at: 0.5)
+            _ = try estimator.estimate(in: image, at: 0.5)
         }
         #expect(error?.code == .timestampNotIncreasing)
+    }
+
+    @Test func anotherStreamStartsItsTimesAgainAndFindsThePersonAsAFreshEstimatorDoes() throws {
+        // Given an estimator that tracked a stream to 2 s, and a fresh one
+        let images = try VideoFrames.bicepCurl.get()
+        let image = try #require(images.first)
+        let reused = try Self.estimator(.video)
+        for (index, frame) in images.prefix(10).enumerated() {
+            _ = try reused.estimate(in: frame, at: 1.1 + Double(index) / 10)
+        }
+        let fresh = try Self.estimator(.video)
+
+        // When the next stream starts at 0 (a live server's next session)
+        reused.startStream()
+        let again = try reused.estimate(in: image, at: 0)
+        let first = try fresh.estimate(in: image, at: 0)
+
+        // Then its times are its own and it finds the same person within a few pixels
+        #expect(again.seconds == 0)
+        let pose = try #require(again.poses.first)
+        let expected = try #require(first.poses.first)
+        #expect(abs(pose[.nose].x - expected[.nose].x) < 8 && abs(pose[.nose].y - expected[.nose].y) < 8)
     }
 
     // MARK: - Helpers

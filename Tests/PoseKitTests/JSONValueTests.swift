@@ -1,5 +1,6 @@
-import PoseKit
 import Testing
+
+@testable import PoseKit
 
 struct JSONValueTests {
     @Test(arguments: [

@@ -1,5 +1,6 @@
-import PoseKit
 import Testing
+
+@testable import PoseKit
 
 /// Pose-track coordinates are pixels of the header's frame: keypoints far outside it, or all within 0–1, are a file
 /// written in other units, refused with a line saying so (they read as "nobody seen … needs neck").

@@ -1,5 +1,6 @@
-import PoseKit
 import Testing
+
+@testable import PoseKit
 
 /// A pose-track's `t` is seconds: times never filled in, or written in milliseconds or nanoseconds, are refused
 /// with a line saying so instead of being coached as a frozen or hour-long recording.

@@ -1,5 +1,6 @@
-import PoseKit
 import Testing
+
+@testable import PoseKit
 
 struct PoseTrackWriterTests {
     private static func frames(count: Int, dimensions: Int) -> [PoseFrame] {

@@ -74,7 +74,7 @@ extension AnalyzeCommandTests {
         // Where the overlay draws the coached person: the session's pose after each frame, replayed over the
         // same pose-track the command found.
         let track = folder + "/poses.jsonl"
-        try PosesCommand.writePoseTrack(
+        try VideoPoses.writePoseTrack(
             of: Self.squat,
             to: track,
             segments: nil,

@@ -4,9 +4,9 @@ import CoachKit
 import CoachPipeline
 import Foundation
 import MediaIO
-import PoseKit
 import Testing
 
+@testable import PoseKit
 @testable import ptcoach
 
 /// End to end: `ptcoach analyze` with the real MediaPipe model on a real video (the annotated video's

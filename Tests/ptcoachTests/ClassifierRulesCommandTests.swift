@@ -1,9 +1,10 @@
+import CoachAnalysis
 import CoachKit
 import CoachPipeline
 import Foundation
-import PoseKit
 import Testing
 
+@testable import PoseKit
 @testable import ptcoach
 
 /// `ptcoach train` takes the form rules of the exercise the recordings' headers name (or `--exercise`),

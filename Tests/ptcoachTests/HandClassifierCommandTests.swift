@@ -1,10 +1,11 @@
+import CoachAnalysis
 import CoachKit
 import CoachPipeline
 import CoachTestSupport
 import Foundation
-import PoseKit
 import Testing
 
+@testable import PoseKit
 @testable import ptcoach
 
 /// `ptcoach train` on hand pose-tracks trains a hand classifier that `predict` and `evaluate-classifier` read

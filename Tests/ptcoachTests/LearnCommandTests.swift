@@ -3,9 +3,9 @@ import CoachKit
 import CoachPipeline
 import CoachTestSupport
 import Foundation
-import PoseKit
 import Testing
 
+@testable import PoseKit
 @testable import ptcoach
 
 /// End to end: `ptcoach learn` on a real pose-track writes a definition that the library loads, and `ptcoach

@@ -1,5 +1,4 @@
 import ArgumentParser
-import CoachAnalysis
 import CoachKit
 import CoachPipeline
 import Foundation
@@ -9,6 +8,7 @@ import PoseKit
 import Synchronization
 import Testing
 
+@testable import CoachAnalysis
 @testable import ptcoach
 
 /// End to end: `ptcoach poses` with the real MediaPipe model on a real video.
@@ -272,7 +272,7 @@ struct PosesCommandTests {
         let path = temporaryPath("annotated.jsonl")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let sink = try OutputSink(path: path)
-        let outcome = try PosesCommand.process(
+        let outcome = try VideoPoses.process(
             path: Self.slowSquat,
             info: info,
             streams: streams,
@@ -344,7 +344,7 @@ struct PosesCommandTests {
             )
         }
         func share(_ width: Int, _ height: Int, seconds: Double) -> Double {
-            PosesCommand.helperShare(width: width, height: height, frames: seconds * 30, fixed: 30 + 16)
+            VideoPoses.helperShare(width: width, height: height, frames: seconds * 30, fixed: 30 + 16)
         }
         #expect(abs(share(1280, 720, seconds: 24) - 0.2) < 0.01)
         #expect(share(522, 294, seconds: 20) > 0.4)
@@ -353,19 +353,19 @@ struct PosesCommandTests {
         #expect(share(1280, 720, seconds: 8) == 0)
         #expect(share(1280, 720, seconds: 60) > share(1280, 720, seconds: 24))
 
-        let hd = PosesCommand.annotatedStreams(info: video(1280, 720), cores: 2, warmUpSeconds: 1)
+        let hd = VideoPoses.annotatedStreams(info: video(1280, 720), cores: 2, warmUpSeconds: 1)
         // 23 s after the warm-up: the helper's share of them last.
         #expect(hd.plan.count == 2)
         #expect(abs((hd.plan.boundaries[1] ?? 0) - (1 + 23 * (1 - share(1280, 720, seconds: 24)))) < 1e-9)
         #expect(hd.helperNiceness == 19)
         #expect(hd.patience == 0.5)
-        #expect(PosesCommand.annotatedStreams(info: video(1920, 1080), cores: 2, warmUpSeconds: 1).plan.count == 1)
+        #expect(VideoPoses.annotatedStreams(info: video(1920, 1080), cores: 2, warmUpSeconds: 1).plan.count == 1)
         #expect(
-            PosesCommand.annotatedStreams(info: video(1280, 720, seconds: 8), cores: 2, warmUpSeconds: 1).plan.count
+            VideoPoses.annotatedStreams(info: video(1280, 720, seconds: 8), cores: 2, warmUpSeconds: 1).plan.count
                 == 1
         )
-        #expect(PosesCommand.annotatedStreams(info: video(1280, 720), cores: 1, warmUpSeconds: 1).plan.count == 1)
-        let four = PosesCommand.annotatedStreams(info: video(1920, 1080), cores: 4, warmUpSeconds: 1)
+        #expect(VideoPoses.annotatedStreams(info: video(1280, 720), cores: 1, warmUpSeconds: 1).plan.count == 1)
+        let four = VideoPoses.annotatedStreams(info: video(1920, 1080), cores: 4, warmUpSeconds: 1)
         #expect(four.plan.count == 4)
         #expect(four.helperNiceness == 0)
         #expect(four.patience == nil)

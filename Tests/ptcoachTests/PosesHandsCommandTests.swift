@@ -5,6 +5,7 @@ import Foundation
 import PoseKit
 import Testing
 
+@testable import CoachAnalysis
 @testable import ptcoach
 
 /// End to end: `ptcoach poses --hands` with the real MediaPipe hand model on a real hand-therapy video.

@@ -4,9 +4,9 @@ import CoachPipeline
 import CoachTestSupport
 import Foundation
 import MediaIO
-import PoseKit
 import Testing
 
+@testable import PoseKit
 @testable import ptcoach
 
 /// One judgement per repetition, shown the same way everywhere: for every repetition of a few real recordings, the

@@ -66,7 +66,7 @@ extension ActionClassifier {
             method != .automatic
         else {
             throw fail(
-                "\"method\" is \(header.method.map { JSONValue.string($0).jsonText } ?? "missing"); it must be \"logistic\", "
+                "\"method\" is \(header.method.map (JSONFragment.quoted) ?? "missing"); it must be \"logistic\", "
                     + "\"form-logistic\", \"nearest-neighbor\", \"vote\", \"rule-logistic\", \"rule-verdict\" or \"rule-vote\""
             )
         }

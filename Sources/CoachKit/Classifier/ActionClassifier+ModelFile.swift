@@ -116,7 +116,7 @@ extension ActionClassifier {
             for name in self.joints ?? [] {
                 guard let joint = Joint(name: name), PoseSequence.trackedIndex(of: joint) != nil else {
                     throw fail(
-                        "\"features.joints\" holds \(JSONValue.string(name).jsonText), which is not a joint the classifier uses"
+                        "\"features.joints\" holds \(JSONFragment.quoted(name)), which is not a joint the classifier uses"
                     )
                 }
                 joints.append(joint)

@@ -1,5 +1,5 @@
 import Foundation
-public import PoseKit
+import PoseKit
 
 extension HandClassifier {
     /// The model file's `format` value: a hand model is told from a body one (``ActionClassifier/modelFormat``)
@@ -20,9 +20,10 @@ extension HandClassifier {
         }
     }
 
-    /// Whether `json` is a hand model (its `format` is ``modelFormat``), whatever else it holds.
-    public static func isHandModel(_ json: JSONValue) -> Bool {
-        json.objectValue?["format"]?.stringValue == modelFormat
+    /// Whether `jsonText` is a hand model (a JSON object whose `format` is ``modelFormat``), whatever else it holds.
+    public static func isHandModel(jsonText: String) -> Bool {
+        guard case .object(let fields)? = JSONFragment.parse(jsonText) else { return false }
+        return fields["format"]?.stringValue == modelFormat
     }
 
     /// Reads a model written by ``jsonText``.
@@ -33,7 +34,7 @@ extension HandClassifier {
         func fail(_ message: String) -> CoachKitError { CoachKitError(.malformedModel, "\(source): \(message)") }
         let notAHandModel = fail("not a hand classifier model (no \"format\": \"\(Self.modelFormat)\")")
         // A file that is not a hand model is told so first, whatever else is wrong with it.
-        if let json = try? JSONValue.parse(jsonText), !Self.isHandModel(json) { throw notAHandModel }
+        if JSONFragment.parse(jsonText) != nil, !Self.isHandModel(jsonText: jsonText) { throw notAHandModel }
         let file = try SchemaDecoding.decodeModel(File.self, from: jsonText, notAModel: notAHandModel, fail: fail)
         let header = file.header
         guard header.version == Self.modelVersion else {
@@ -44,7 +45,7 @@ extension HandClassifier {
         }
         guard let kind = header.kind.flatMap(Kind.init(rawValue:)) else {
             throw fail(
-                "\"kind\" is \(header.kind.map { JSONValue.string($0).jsonText } ?? "missing"); it must be "
+                "\"kind\" is \(header.kind.map (JSONFragment.quoted) ?? "missing"); it must be "
                     + "\"hand-pose\" or \"hand-action\""
             )
         }

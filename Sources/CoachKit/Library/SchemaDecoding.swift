@@ -104,23 +104,15 @@ enum SchemaDecoding {
     /// What `error` says about `text`: the path from its `codingPath`, the value found there (read again from the
     /// text, as `JSONDecoder` does not keep it) and what was expected.
     static func failure(_ error: DecodingError, in text: String) -> Failure {
-        let json: JSONValue
+        let json: JSONFragment
         do {
-            json = try JSONValue.parse(text)
+            json = try JSONDecoder().decode(JSONFragment.self, from: Data(text.utf8))
         } catch {
-            // PoseKit's parser says where the text stops being JSON; Foundation's only that it is not.
-            return .notJSON(cause: error)
+            // Foundation's parser error says where the text stops being JSON.
+            return .notJSON(cause: Self.syntaxError(error))
         }
         func found(_ path: [any CodingKey]) -> String {
-            var value: JSONValue? = json
-            for key in path {
-                if let index = key.intValue {
-                    value = value?.arrayValue.flatMap { $0.indices.contains(index) ? $0[index] : nil }
-                } else {
-                    value = value?[key.stringValue]
-                }
-            }
-            return value.map { " (got \($0.jsonText))" } ?? ""
+            json.at(path).map { " (got \($0.jsonText))" } ?? ""
         }
         switch error {
         case .keyNotFound(let key, let context):
@@ -132,7 +124,7 @@ enum SchemaDecoding {
                 message: "must be \(Self.expected(type))\(found(context.codingPath))"
             )
         case .dataCorrupted(let context):
-            guard !context.codingPath.isEmpty else { return .notJSON(cause: error) }
+            guard !context.codingPath.isEmpty else { return .notJSON(cause: Self.syntaxError(error)) }
             // ``OneOf``'s "must be one of …" gets the value found; ``Closed``'s "is not a field …" does not need it.
             let value = context.debugDescription.hasPrefix("must be") ? found(context.codingPath) : ""
             return .field(path: Self.path(context.codingPath), message: context.debugDescription + value)
@@ -141,10 +133,27 @@ enum SchemaDecoding {
         }
     }
 
+    /// Where the text stops being JSON, as Foundation's parser says it (the error under `DecodingError`'s).
+    private static func syntaxError(_ error: any Error) -> any Error {
+        guard case DecodingError.dataCorrupted(let context) = error, let cause = context.underlyingError else {
+            return error
+        }
+        return cause
+    }
+
+    /// A coding key for a path read by hand.
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ name: String) { stringValue = name }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
     /// The definition error for a decoding error: one line naming the file, the exercise (when its id can be read)
     /// and the field.
     private static func error(_ error: DecodingError, text: String, file: String, what: String) -> CoachKitError {
-        let id = (try? JSONValue.parse(text))?["id"]?.stringValue ?? ""
+        let id = JSONFragment.parse(text)?.at([Key("id")])?.stringValue ?? ""
         let problem = Problem(file: file, context: id.isEmpty ? "" : "\(what) '\(id)': ")
         switch failure(error, in: text) {
         case .notJSON(let cause):

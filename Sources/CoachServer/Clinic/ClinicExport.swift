@@ -55,20 +55,17 @@ enum ClinicExport {
         names: [String: String],
         library: [ExerciseDefinition] = [],
         now: Date = .now
-    ) -> JSONValue {
+    ) -> FHIRBundle {
         let writer = FHIRWriter(patient: patient, therapist: therapist, names: names, library: library)
         var entries = [writer.person("Patient", patient)]
         if let therapist { entries.append(writer.person("Practitioner", therapist)) }
         for set in sets.reversed() where set.status != .open { entries += writer.observations(set) }
         if let programme { entries += writer.carePlan(programme) }
-        return .object([
-            "resourceType": .string("Bundle"), "type": .string("collection"),
-            "timestamp": .string(writer.formatter.string(from: now)), "entry": .array(entries),
-        ])
+        return FHIRBundle(timestamp: writer.formatter.string(from: now), entry: entries)
     }
 
     /// A programme item's sets, repetitions, hold and rest, each as a coded detail with its number in the text.
-    static func orderDetails(_ item: Prescription) -> [JSONValue] {
+    static func orderDetails(_ item: Prescription) -> [FHIRConcept] {
         var details: [(String, String, String)] = [("sets-per-session", "Sets per session", "\(item.sets) sets")]
         if let reps = item.reps {
             details.append(("repetitions-per-set", "Repetitions per set", "\(reps) repetitions per set"))
@@ -79,14 +76,18 @@ enum ClinicExport {
         details.append(
             ("rest-seconds", "Rest between sets, seconds", "rest \(String(format: "%g", item.restSeconds)) s")
         )
-        return details.map { FHIRWriter.concept([FHIRWriter.coding(codeSystem, $0.0, $0.1)], text: $0.2) }
+        return details.map { FHIRConcept([FHIRCoding(codeSystem, $0.0, $0.1)], text: $0.2) }
     }
 
     /// The side a set measured: the prescription's, else the first repetition's in its summary.
     static func side(of set: SetRecord) -> String? {
         if let side = set.prescription?.side { return side.rawValue }
-        let summary = set.summaryJSON.flatMap { try? JSONValue.parse($0) }
-        return summary?["repetitions"]?.arrayValue?.first?["side"]?.stringValue
+        struct Summary: Decodable {
+            struct Repetition: Decodable { var side: String? }
+            var repetitions: [Repetition]?
+        }
+        let summary = set.summaryJSON.flatMap { try? JSONDecoder().decode(Summary.self, from: Data($0.utf8)) }
+        return summary?.repetitions?.first?.side
     }
 
     /// The joint measured, as a SNOMED CT body structure (the side in the text).

@@ -66,6 +66,6 @@ public enum ReportWriter {
     /// The JSON summary: `input.summaryJSON` when given, otherwise the report's own numbers.
     public static func json(_ input: ReportInput) -> String {
         if let summary = input.summaryJSON { return summary.hasSuffix("\n") ? summary : summary + "\n" }
-        return input.jsonValue.jsonText + "\n"
+        return input.jsonText + "\n"
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import PoseKit
 
 #if canImport(Glibc)
@@ -91,9 +92,9 @@ public struct VideoInfo: Sendable, Hashable {
                 file: path
             )
         }
-        let json: JSONValue
+        let json: FFprobeOutput
         do {
-            json = try JSONValue.parse(String(decoding: output, as: UTF8.self))
+            json = try JSONDecoder().decode(FFprobeOutput.self, from: Data(output))
         } catch {
             throw MediaIOError(
                 .processFailed,
@@ -106,10 +107,10 @@ public struct VideoInfo: Sendable, Hashable {
     }
 
     /// Builds the info from ffprobe's JSON (`-of json` with streams and format).
-    init(path: String, ffprobe json: JSONValue) throws(MediaIOError) {
-        let format = json["format"]?["format_name"]?.stringValue ?? "unknown"
-        let streams = (json["streams"]?.arrayValue ?? []).filter {
-            $0["codec_type"]?.stringValue == "video" && $0["disposition"]?["attached_pic"]?.intValue != 1
+    init(path: String, ffprobe json: FFprobeOutput) throws(MediaIOError) {
+        let format = json.format?.formatName ?? "unknown"
+        let streams = (json.streams ?? []).filter {
+            $0.codecType == "video" && $0.disposition?.attachedPic != 1
         }
         guard let stream = streams.first else {
             throw MediaIOError(
@@ -118,7 +119,7 @@ public struct VideoInfo: Sendable, Hashable {
                 file: path
             )
         }
-        guard let codec = stream["codec_name"]?.stringValue, codec != "none" else {
+        guard let codec = stream.codecName, codec != "none" else {
             throw MediaIOError(
                 .unsupportedCodec,
                 "the video codec is unknown to this ffmpeg; convert the file to H.264 "
@@ -126,27 +127,26 @@ public struct VideoInfo: Sendable, Hashable {
                 file: path
             )
         }
-        guard let codedWidth = stream["width"]?.intValue, let codedHeight = stream["height"]?.intValue,
+        guard let codedWidth = stream.width, let codedHeight = stream.height,
             codedWidth > 0, codedHeight > 0
         else {
             throw MediaIOError(.unreadable, "the video stream has no frame size; the file may be damaged", file: path)
         }
         var rotation = 0
-        for sideData in stream["side_data_list"]?.arrayValue ?? [] {
-            if let degrees = sideData["rotation"]?.doubleValue { rotation = Int(degrees.rounded()) }
+        for sideData in stream.sideDataList ?? [] {
+            if let degrees = sideData.rotation { rotation = Int(degrees.rounded()) }
         }
-        if rotation == 0, let tag = stream["tags"]?["rotate"]?.stringValue, let degrees = Int(tag) {
+        if rotation == 0, let tag = stream.tags?["rotate"], let degrees = Int(tag) {
             rotation = degrees
         }
         rotation = ((rotation % 360) + 360) % 360
         let swaps = rotation == 90 || rotation == 270
 
         let stillImage = format == "image2" || format.hasSuffix("_pipe")
-        let fps = Self.rate(stream["avg_frame_rate"]) ?? Self.rate(stream["r_frame_rate"]) ?? 30
+        let fps = Self.rate(stream.avgFrameRate) ?? Self.rate(stream.rFrameRate) ?? 30
         let duration =
-            Self.number(stream["duration"]) ?? Self.clock(stream["tags"]?["DURATION"])
-            ?? Self.number(json["format"]?["duration"])
-        let frames = Self.number(stream["nb_frames"]).map { Int($0) } ?? duration.map { Int(($0 * fps).rounded()) }
+            stream.duration?.value ?? Self.clock(stream.tags?["DURATION"]) ?? json.format?.duration?.value
+        let frames = stream.nbFrames?.value.map { Int($0) } ?? duration.map { Int(($0 * fps).rounded()) }
         self.init(
             path: path,
             format: format,
@@ -157,7 +157,7 @@ public struct VideoInfo: Sendable, Hashable {
             fps: stillImage ? 1 : fps,
             duration: stillImage ? nil : duration,
             estimatedFrameCount: stillImage ? 1 : frames,
-            startTime: Self.number(stream["start_time"]) ?? Self.number(json["format"]?["start_time"]) ?? 0,
+            startTime: stream.startTime?.value ?? json.format?.startTime?.value ?? 0,
             isStillImage: stillImage
         )
     }
@@ -210,25 +210,17 @@ public struct VideoInfo: Sendable, Hashable {
         return String(text)
     }
 
-    private static func number(_ value: JSONValue?) -> Double? {
-        switch value {
-        case .number(let n)?: n.isFinite ? n : nil
-        case .string(let s)?: Double(s).flatMap { $0.isFinite ? $0 : nil }
-        default: nil
-        }
-    }
-
     /// `"30000/1001"` as a number; `nil` for `0/0`.
-    private static func rate(_ value: JSONValue?) -> Double? {
-        guard let text = value?.stringValue else { return nil }
+    private static func rate(_ value: String?) -> Double? {
+        guard let text = value else { return nil }
         let parts = text.split(separator: "/")
         guard parts.count == 2, let n = Double(parts[0]), let d = Double(parts[1]), n > 0, d > 0 else { return nil }
         return n / d
     }
 
     /// Matroska's `"00:01:02.500000000"` duration tag in seconds.
-    private static func clock(_ value: JSONValue?) -> Double? {
-        guard let text = value?.stringValue else { return nil }
+    private static func clock(_ value: String?) -> Double? {
+        guard let text = value else { return nil }
         let parts = text.split(separator: ":").compactMap { Double($0) }
         guard parts.count == 3 else { return nil }
         return parts[0] * 3600 + parts[1] * 60 + parts[2]

@@ -1,8 +1,9 @@
-/// A parsed JSON value: the small, fast parser behind pose-track files.
+/// A parsed JSON value: the small, fast parser behind pose-track files, internal to their reader and writer (other
+/// JSON in the package is read and written with `Codable`).
 ///
 /// Besides standard JSON it accepts the literals `NaN`, `Infinity` and `-Infinity` that Python's `json`
 /// module writes, so a reader can report them as bad values rather than as a syntax error.
-public enum JSONValue: Sendable, Hashable {
+enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
     case number(Double)
@@ -13,7 +14,7 @@ public enum JSONValue: Sendable, Hashable {
     /// Parses one JSON document.
     ///
     /// - Throws: a message describing the first syntax error and its column.
-    public static func parse(_ text: some StringProtocol) throws(JSONSyntaxError) -> JSONValue {
+    static func parse(_ text: some StringProtocol) throws(JSONSyntaxError) -> JSONValue {
         var utf8 = Array(text.utf8)
         return try utf8.withUnsafeMutableBufferPointer { buffer throws(JSONSyntaxError) in
             var parser = Parser(bytes: UnsafeBufferPointer(buffer))
@@ -22,23 +23,23 @@ public enum JSONValue: Sendable, Hashable {
     }
 
     /// Parses one JSON document from UTF-8 bytes.
-    public static func parse(bytes: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> JSONValue {
+    static func parse(bytes: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> JSONValue {
         var parser = Parser(bytes: bytes)
         return try parser.parseDocument()
     }
 
-    public var stringValue: String? { if case .string(let s) = self { s } else { nil } }
-    public var doubleValue: Double? { if case .number(let n) = self { n } else { nil } }
-    public var intValue: Int? {
+    var stringValue: String? { if case .string(let s) = self { s } else { nil } }
+    var doubleValue: Double? { if case .number(let n) = self { n } else { nil } }
+    var intValue: Int? {
         if case .number(let n) = self, n.rounded() == n, abs(n) < 1e15 { Int(n) } else { nil }
     }
-    public var arrayValue: [JSONValue]? { if case .array(let a) = self { a } else { nil } }
-    public var objectValue: [String: JSONValue]? { if case .object(let o) = self { o } else { nil } }
+    var arrayValue: [JSONValue]? { if case .array(let a) = self { a } else { nil } }
+    var objectValue: [String: JSONValue]? { if case .object(let o) = self { o } else { nil } }
 
-    public subscript(key: String) -> JSONValue? { objectValue?[key] }
+    subscript(key: String) -> JSONValue? { objectValue?[key] }
 
     /// Serialises the value as compact JSON (non-finite numbers become `null`).
-    public var jsonText: String {
+    var jsonText: String {
         var out = ""
         write(to: &out)
         return out
@@ -70,7 +71,7 @@ public enum JSONValue: Sendable, Hashable {
     }
 
     /// Formats a number compactly: integers without a fraction, others with up to 17 significant digits.
-    public static func format(_ n: Double) -> String {
+    static func format(_ n: Double) -> String {
         guard n.isFinite else { return "null" }
         if n.rounded() == n, abs(n) < 1e15 { return String(Int64(n)) }
         return "\(n)"
@@ -96,10 +97,10 @@ public enum JSONValue: Sendable, Hashable {
 }
 
 /// A JSON syntax error: what was expected and the 1-based column where it went wrong.
-public struct JSONSyntaxError: Error, Sendable, CustomStringConvertible {
-    public var message: String
-    public var column: Int
-    public var description: String { "\(message) at column \(column)" }
+struct JSONSyntaxError: Error, Sendable, CustomStringConvertible {
+    var message: String
+    var column: Int
+    var description: String { "\(message) at column \(column)" }
 }
 
 // MARK: - Parser

@@ -4,7 +4,7 @@
 ///
 /// ```swift
 /// var decoder = PoseTrackFrameDecoder(header: header)
-/// let frame = try decoder.decode(try JSONValue.parse(line))
+/// let frame = try decoder.decode(line: line)
 /// ```
 public struct PoseTrackFrameDecoder: Sendable {
     public let header: PoseTrackHeader
@@ -70,7 +70,7 @@ public struct PoseTrackFrameDecoder: Sendable {
     ///
     /// - Throws: ``PoseKitError`` (without file or line) naming what is wrong: a missing or non-finite `t`, a
     ///   time before the previous frame's, a pose of the wrong length, a bad number or confidence.
-    public mutating func decode(_ json: JSONValue) throws(PoseKitError) -> PoseFrame {
+    mutating func decode(_ json: JSONValue) throws(PoseKitError) -> PoseFrame {
         let (seconds, posesJSON, _) = try begin(json)
         var poses: [Pose] = []
         poses.reserveCapacity(posesJSON.count)
@@ -112,7 +112,7 @@ public struct PoseTrackFrameDecoder: Sendable {
     ///
     /// - Throws: ``PoseKitError`` as ``decode(_:)`` does, and for a `"chirality"` that is not an array of as many
     ///   of those words as there are poses.
-    public mutating func decodeHands(_ json: JSONValue) throws(PoseKitError) -> HandFrame {
+    mutating func decodeHands(_ json: JSONValue) throws(PoseKitError) -> HandFrame {
         let (seconds, posesJSON, object) = try begin(json)
         var sides = Array(repeating: Chirality.unknown, count: posesJSON.count)
         if let chirality = object["chirality"], chirality != .null {

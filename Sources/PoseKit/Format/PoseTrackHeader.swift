@@ -19,8 +19,8 @@ public struct PoseTrackHeader: Sendable, Hashable {
     public var source: String?
     /// 2 (`x, y, c`) or 3 (`x, y, z, c`).
     public var dimensions: Int
-    /// Free-form ground truth (`exercise`, `reps`, `form`, …).
-    public var labels: [String: JSONValue]
+    /// Free-form ground truth (`exercise`, `reps`, `form`, …), as the file has it: read with ``label(_:)``.
+    var labels: [String: JSONValue]
 
     public init(
         keypoints: [String],
@@ -29,7 +29,7 @@ public struct PoseTrackHeader: Sendable, Hashable {
         height: Int,
         source: String? = nil,
         dimensions: Int = 2,
-        labels: [String: JSONValue] = [:]
+        labels: [String: String] = [:]
     ) {
         self.keypoints = keypoints
         self.fps = fps
@@ -37,7 +37,7 @@ public struct PoseTrackHeader: Sendable, Hashable {
         self.height = height
         self.source = source
         self.dimensions = dimensions
-        self.labels = labels
+        self.labels = labels.mapValues(JSONValue.string)
     }
 
     /// A header for poses written in `layout`'s order (`Joint` names).
@@ -85,6 +85,9 @@ public struct PoseTrackHeader: Sendable, Hashable {
     /// The hand joint of each listed keypoint, `nil` for names outside ``HandJoint``.
     public var handJoints: [HandJoint?] { keypoints.map(HandJoint.init(name:)) }
 
+    /// The names of the file's labels.
+    public var labelNames: [String] { labels.keys.sorted() }
+
     /// A label as a string (`labels["exercise"]`).
     public func label(_ key: String) -> String? {
         switch labels[key] {
@@ -129,7 +132,7 @@ public struct PoseTrackHeader: Sendable, Hashable {
     /// - Parameter kind: what the reader wants: bodies (the default) or hands. A header of the other kind is an
     ///   `.unknownKeypoints` error that says so.
     /// - Throws: ``PoseKitError`` with code `.malformedHeader` or `.unknownKeypoints`, naming the field.
-    public init(json: JSONValue, kind: Kind = .body) throws(PoseKitError) {
+    init(json: JSONValue, kind: Kind = .body) throws(PoseKitError) {
         func fail(_ message: String) -> PoseKitError {
             PoseKitError(.malformedHeader, "not a pose-track header: \(message)", line: 1)
         }
@@ -163,9 +166,9 @@ public struct PoseTrackHeader: Sendable, Hashable {
             width: width,
             height: height,
             source: object["source"]?.stringValue,
-            dimensions: dimensions,
-            labels: object["labels"]?.objectValue ?? [:]
+            dimensions: dimensions
         )
+        labels = object["labels"]?.objectValue ?? [:]
         let found = self.kind
         if kind == .body, found == .hands {
             throw PoseKitError(

@@ -95,7 +95,16 @@ struct AnalyzeCommand: AsyncParsableCommand {
         // A hand exercise (finger-flexion, thumb-opposition, …) is measured on the hands, not the body.
         if model == nil, let exercise, let hand = try HandAnalysis.exercise(id: exercise, directory: exercisesDirectory)
         {
-            try Self.runHands(self, exercise: hand)
+            var request = HandAnalysis.Request(input: input)
+            (request.hold, request.reps, request.annotate, request.report) = (hold, reps, annotate, report)
+            (request.overwrite, request.json, request.verbose) = (overwrite, json, verbose)
+            let outcome = try HandAnalysis.analyze(request, exercise: hand)
+            print(outcome.printed)
+            if json {
+                FileHandle.standardError.write(Data(outcome.written.utf8))
+            } else {
+                print(outcome.written, terminator: "")
+            }
             return
         }
         let library = try BodyAnalysis.loadLibrary(directory: exercisesDirectory)
@@ -166,7 +175,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
             }
             // With --annotate the stages run side by side (decoding, inference, drawing, encoding); the poses
             // are found as ``PosesCommand/annotatedStreams(info:cores:warmUpSeconds:)`` says.
-            let path = try PosesCommand.temporaryPoseTrack(
+            let path = try VideoPoses.temporaryPoseTrack(
                 of: input,
                 probed: video,
                 purpose: "analyze",

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CoachAnalysis
 import CoachKit
 import CoachPipeline
 import PoseKit
@@ -68,7 +69,7 @@ struct ClassifierModelOptions: ParsableArguments {
             throw ValidationError("--smoothing-frames must be 1…1000, got \(smoothingFrames)")
         }
         guard (1...64).contains(timeBins) else { throw ValidationError("--time-bins must be 1…64, got \(timeBins)") }
-        _ = try ClassifierInput.method(method)
+        _ = try Self.method(method)
         guard (2...512).contains(trajectoryLength) else {
             throw ValidationError("--trajectory-length must be 2…512, got \(trajectoryLength)")
         }
@@ -86,7 +87,7 @@ struct ClassifierModelOptions: ParsableArguments {
         ActionClassifier.Configuration(
             regularization: regularization,
             timeBins: timeBins,
-            method: try ClassifierInput.method(method),
+            method: try Self.method(method),
             trajectoryLength: trajectoryLength,
             warpingRadius: warpingRadius,
             selectionMargin: selectionMargin,
@@ -131,5 +132,14 @@ struct ClassifierModelOptions: ParsableArguments {
         let named = Set(sequences.map { $0.metadata["exercise"] })
         guard named.count == 1, let id = named.first ?? nil, let definition = library[id] else { return nil }
         return RuleFeatureSpec(exercise: definition)
+    }
+
+    /// The `--method` value as a training method.
+    static func method(_ name: String) throws -> ActionClassifier.Configuration.Method {
+        guard let method = ActionClassifier.Configuration.Method(rawValue: name) else {
+            let names = ActionClassifier.Configuration.Method.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ValidationError("--method must be one of \(names); got `\(name)`")
+        }
+        return method
     }
 }

@@ -1,3 +1,4 @@
+import CoachAnalysis
 import CoachKit
 import CoachPipeline
 import Foundation

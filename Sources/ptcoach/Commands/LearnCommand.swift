@@ -90,7 +90,7 @@ struct LearnCommand: AsyncParsableCommand {
         var temporary: String?
         defer { if let temporary { OutputFile.remove(temporary) } }
         if let video {
-            let path = try PosesCommand.temporaryPoseTrack(of: input, probed: video, purpose: "learn", verbose: verbose)
+            let path = try VideoPoses.temporaryPoseTrack(of: input, probed: video, purpose: "learn", verbose: verbose)
             temporary = path
             track = path
         }

@@ -1,3 +1,4 @@
+import CoachAnalysis
 import CoachKit
 import CoachPipeline
 import Foundation
@@ -40,21 +41,16 @@ extension PredictCommand {
             let confidence = prediction?.confidence ?? 0
             let warning = prediction == nil ? "no hand in any frame" : nil
             if json {
-                var line =
-                    "{\"file\":\(JSONValue.string(name).jsonText),\"label\":\(JSONValue.string(label).jsonText),"
-                    + "\"confidence\":\(Self.rounded(confidence).jsonText),"
-                    + "\"warning\":\(warning.map { JSONValue.string($0).jsonText } ?? "null")"
-                if classifier.kind == .pose {
-                    let frames: [JSONValue] = (prediction?.frames ?? []).map { frame in
-                        .object([
-                            "t": Self.rounded(frame.seconds),
-                            "label": .string(frame.label),
-                            "confidence": Self.rounded(frame.confidence),
-                        ])
-                    }
-                    line += ",\"frames\":\(JSONValue.array(frames).jsonText)"
-                }
-                print(line + "}")
+                let frames = classifier.kind == .pose ? prediction?.frames ?? [] : nil
+                print(
+                    PredictionJSON.line(
+                        file: name,
+                        label: label,
+                        confidence: confidence,
+                        warning: warning,
+                        frames: frames
+                    )
+                )
             } else {
                 var text = "\(name): \(label) (confidence \(ClassifierInput.format(confidence)))"
                 if let warning { text += "; warning: \(warning)" }
@@ -80,9 +76,6 @@ extension PredictCommand {
             )
         }
     }
-
-    /// A number to four decimals, for JSON.
-    static func rounded(_ value: Double) -> JSONValue { .number((value * 10000).rounded() / 10000) }
 
     /// The frames' labels as stretches of one label: `0.00-0.55 s open`.
     static func stretches(_ frames: [HandClassifier.FramePrediction]) -> [String] {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CoachAnalysis
 import CoachKit
 import CoachPipeline
 import Foundation
@@ -89,12 +90,13 @@ struct PredictCommand: AsyncParsableCommand {
         let warnings = try Self.exerciseWarnings(paths: paths, classifier: classifier)
         for ((name, prediction), warning) in zip(zip(names, predictions), warnings) {
             if json {
-                // Keys in the documented order (file, label, confidence, warning); JSONValue would sort them.
-                let confidence = JSONValue.number((prediction.confidence * 10000).rounded() / 10000)
                 print(
-                    "{\"file\":\(JSONValue.string(name).jsonText),\"label\":\(JSONValue.string(prediction.label).jsonText),"
-                        + "\"confidence\":\(confidence.jsonText),"
-                        + "\"warning\":\(warning.map { JSONValue.string($0).jsonText } ?? "null")}"
+                    PredictionJSON.line(
+                        file: name,
+                        label: prediction.label,
+                        confidence: prediction.confidence,
+                        warning: warning
+                    )
                 )
             } else {
                 print(
@@ -113,26 +115,7 @@ struct PredictCommand: AsyncParsableCommand {
     /// confusion matrix), or as text.
     static func printReport(_ report: ClassificationReport, json: Bool, key: String = "report") {
         if json {
-            let classes: [JSONValue] = report.labels.indices.map { k in
-                .object([
-                    "label": .string(report.labels[k]),
-                    "precision": .number(report.precision(k)),
-                    "recall": .number(report.recall(k)),
-                    "f1": .number(report.f1(k)),
-                    "support": .number(Double(report.support(k))),
-                ])
-            }
-            let summary: JSONValue = .object([
-                key: .object([
-                    "accuracy": .number(report.accuracy),
-                    "weightedF1": .number(report.weightedF1),
-                    "macroF1": .number(report.macroF1),
-                    "classes": .array(classes),
-                    "labels": .array(report.labels.map(JSONValue.string)),
-                    "confusion": .array(report.confusion.map { .array($0.map { .number(Double($0)) }) }),
-                ])
-            ])
-            print(summary.jsonText)
+            print(PredictionJSON.report(report, key: key))
         } else {
             print("")
             print(report.text)

@@ -7,7 +7,9 @@ import CoachStore
 import Foundation
 import Hummingbird
 import Logging
+import MediaIO
 import PoseEstimation
+import PoseKit
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -120,7 +122,12 @@ struct ServeCommand: AsyncParsableCommand {
         var makeHands: CameraHandEstimatorFactory?
         if !hands.isEmpty {
             makeHands = { () throws(LiveFrameError) in
-                try MediaPipeCameraHandEstimator(hands: HandAnalysis.handsSought)
+                // Video mode, up to three hands, as `ptcoach analyze` looks for them.
+                try Self.cameraEstimator("hand") { () throws(PoseEstimationError) in
+                    try MediaPipeHandEstimator(
+                        configuration: .init(runningMode: .video, numHands: HandAnalysis.handsSought)
+                    )
+                }
             }
         }
         let scheme = tlsCertificate == nil ? "http" : "https"
@@ -135,7 +142,11 @@ struct ServeCommand: AsyncParsableCommand {
             try await CoachServer.run(
                 configuration: configuration,
                 store: store,
-                makeEstimator: { () throws(LiveFrameError) in try MediaPipeCameraEstimator() },
+                makeEstimator: { () throws(LiveFrameError) in
+                    try Self.cameraEstimator("pose") { () throws(PoseEstimationError) in
+                        try MediaPipePoseEstimator(configuration: .init(runningMode: .liveStream, numPoses: 1))
+                    }
+                },
                 makeHandEstimator: makeHands,
                 relay: relay,
                 demonstrations: VideoDemonstrationPoses(),
@@ -183,5 +194,24 @@ struct ServeCommand: AsyncParsableCommand {
         }
         return candidates.first { FileManager.default.fileExists(atPath: $0 + "/labels.csv") }
             .map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+    }
+
+    /// A live session's estimator: its camera frames through libjpeg-turbo, then the MediaPipe model `make` starts
+    /// (video mode: one tracker per session).
+    static func cameraEstimator<Frame>(
+        _ model: String,
+        _ make: () throws(PoseEstimationError) -> any PoseEstimator<Frame>
+    ) throws(LiveFrameError) -> CameraEstimator<Frame> {
+        let decoder: JPEGDecoder
+        do {
+            decoder = try JPEGDecoder()
+        } catch {
+            throw LiveFrameError(.model, error.message)
+        }
+        do {
+            return CameraEstimator(decode: { try decoder.decode($0) }, estimator: try make())
+        } catch {
+            throw LiveFrameError(.model, "the \(model) model could not start: \(error.message)")
+        }
     }
 }

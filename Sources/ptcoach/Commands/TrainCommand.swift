@@ -1,4 +1,5 @@
 import ArgumentParser
+import CoachAnalysis
 import CoachKit
 import CoachPipeline
 import Foundation

@@ -1,6 +1,7 @@
 import CoachKit
-import PoseKit
 import Testing
+
+@testable import PoseKit
 
 struct ActionClassifierTests {
     static func trainingSet() -> (sequences: [PoseSequence], labels: [String]) {

@@ -1,6 +1,7 @@
 import CoachKit
-import PoseKit
 import Testing
+
+@testable import PoseKit
 
 /// The hand model file: a file written before it was `Codable` still loads, a model reads back as it was written,
 /// and a bad file is refused in one line naming the field.

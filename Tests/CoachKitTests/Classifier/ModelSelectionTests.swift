@@ -1,6 +1,7 @@
 import CoachKit
-import PoseKit
 import Testing
+
+@testable import PoseKit
 
 struct ModelSelectionTests {
     typealias Method = ActionClassifier.Configuration.Method

@@ -1,9 +1,9 @@
 import CoachTestSupport
 import Foundation
-import PoseKit
 import Testing
 
 @testable import CoachKit
+@testable import PoseKit
 
 /// Generated side-view bicep curls: the left arm curls, the right arm hangs; `swing` is how far the upper
 /// arm swings forward at the top of the curl (the bicep-curl rule `upper-arm-still` allows 35° against the

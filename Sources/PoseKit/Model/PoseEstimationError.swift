@@ -4,7 +4,7 @@
 ///
 /// ```swift
 /// do {
-///     var estimator = try MediaPipePoseEstimator(configuration: .init(runningMode: .video))
+///     let estimator = try MediaPipePoseEstimator(configuration: .init(runningMode: .video))
 /// } catch {
 ///     print(error)   // "pose runtime not installed: no libmediapipe.so at … Run scripts/setup.sh."
 /// }
@@ -19,7 +19,7 @@ public struct PoseEstimationError: Error, Sendable, Hashable, CustomStringConver
         case modelNotFound
         /// A configuration value is out of range.
         case invalidConfiguration
-        /// MediaPipe refused to create the pose landmarker (e.g. a damaged model bundle).
+        /// The model refused to start (MediaPipe: the landmarker was not created) (e.g. a damaged model bundle).
         case creationFailed
         /// MediaPipe failed on a frame.
         case detectionFailed

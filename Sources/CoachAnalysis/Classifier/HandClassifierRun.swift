@@ -1,27 +1,32 @@
-import CoachKit
+public import CoachKit
 import CoachPipeline
 import Foundation
 
 /// The hand classifier's cross-validation as `train` and `evaluate-classifier` report it: folds that keep each
 /// recording file whole (the frames and clips of one video are never split between training and test), and
 /// reports per row of the manifest and, for hand poses, per frame.
-enum HandClassifierRun {
+public enum HandClassifierRun {
     /// The outcome of a cross-validation.
-    struct Result {
-        var predictions: [HandClassifier.Prediction?]
+    public struct Result {
+        public var predictions: [HandClassifier.Prediction?]
         /// One entry per manifest row (a row without a hand is predicted `(no hand)`).
-        var rows: ClassificationReport
+        public var rows: ClassificationReport
         /// One entry per frame with a hand (hand pose), `nil` for actions.
-        var frames: ClassificationReport?
+        public var frames: ClassificationReport?
     }
 
     /// The label reported for a recording with no hand in it.
-    static let noHand = "(no hand)"
+    public static let noHand = "(no hand)"
 
     /// Folds over groups: every row of a group (a file, or a header label's value) in the same fold. Up to
     /// `leaveOneOutLimit` groups, or when a label has a single group, one group per fold; else stratified
     /// `count`-fold over the groups (by the label of their first row).
-    static func folds(groups: [String], labels: [String], count: Int, seed: UInt64) -> (folds: [Int], name: String) {
+    public static func folds(
+        groups: [String],
+        labels: [String],
+        count: Int,
+        seed: UInt64
+    ) -> (folds: [Int], name: String) {
         var firstLabel: [String: String] = [:]
         for (group, label) in zip(groups, labels) where firstLabel[group] == nil { firstLabel[group] = label }
         let distinct = firstLabel.keys.sorted()
@@ -37,7 +42,7 @@ enum HandClassifierRun {
     }
 
     /// Cross-validates and scores.
-    static func run(
+    public static func run(
         sequences: [HandSequence],
         labels: [String],
         folds: [Int],
@@ -57,7 +62,10 @@ enum HandClassifierRun {
     }
 
     /// Every frame's label against its row's.
-    static func frameReport(_ predictions: [HandClassifier.Prediction?], labels: [String]) -> ClassificationReport {
+    public static func frameReport(
+        _ predictions: [HandClassifier.Prediction?],
+        labels: [String]
+    ) -> ClassificationReport {
         var truth: [String] = []
         var predicted: [String] = []
         for (prediction, label) in zip(predictions, labels) {
@@ -71,7 +79,7 @@ enum HandClassifierRun {
 
     /// The row groups of `--group-by KEY`: `file` groups the rows of one recording file, any other key the
     /// recordings with the same value of that header label. Without it, files.
-    static func groups(
+    public static func groups(
         _ key: String?,
         manifest: ClassifierManifest,
         sequences: [HandSequence]
@@ -79,7 +87,7 @@ enum HandClassifierRun {
         guard let key, key != "file" else { return manifest.entries.map(\.path) }
         return try zip(manifest.entries, sequences).map { entry, sequence in
             guard let value = sequence.metadata[key] else {
-                throw CLIError(
+                throw AnalysisError(
                     "\(manifest.path):\(entry.line): \(entry.relativePath) has no header label `\(key)`; "
                         + "--group-by file groups by recording file"
                 )

@@ -6,16 +6,16 @@ import Glibc
 #endif
 
 /// Sends the process's standard error to /dev/null for a while, keeping a descriptor of the real one.
-struct StandardErrorRedirect {
+public struct StandardErrorRedirect {
     /// The real standard error.
-    let descriptor: Int32
+    public let descriptor: Int32
     private let silenced: Bool
 
     /// How many redirects are in force and the saved real standard error: file descriptor 2 belongs to the
     /// whole process, so analyses running side by side (tests, a server) share one redirect, undone by the last.
     private static let state = Mutex<(count: Int, saved: Int32)>((0, -1))
 
-    init(silenced: Bool) {
+    public init(silenced: Bool) {
         self.silenced = silenced
         guard silenced else {
             descriptor = 2
@@ -36,13 +36,13 @@ struct StandardErrorRedirect {
     }
 
     /// Writes `text` to the real standard error.
-    func write(_ text: String) {
+    public func write(_ text: String) {
         var text = text
         text.withUTF8 { bytes in _ = Glibc.write(descriptor, bytes.baseAddress, bytes.count) }
     }
 
     /// Puts the real standard error back once no other redirect is in force.
-    func restore() {
+    public func restore() {
         guard silenced else { return }
         Self.state.withLock { state in
             state.count -= 1

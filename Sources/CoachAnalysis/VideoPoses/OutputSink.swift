@@ -1,19 +1,19 @@
 import Foundation
-import MediaIO
+public import MediaIO
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// The pose-track output: a file, or standard output for `"-"`. Used from one thread.
-final class OutputSink {
+public final class OutputSink {
     private var file: UnsafeMutablePointer<FILE>?
     private let path: String
     /// The hidden name written to until ``close()`` renames it to `path` (`nil` for standard output).
     private let temporary: String?
     private var failed = false
 
-    init(path: String) throws(MediaIOError) {
+    public init(path: String) throws(MediaIOError) {
         self.path = path
         if path == "-" {
             guard let file = fdopen(dup(1), "w") else { throw MediaIOError(.io, "cannot write to standard output") }
@@ -40,13 +40,13 @@ final class OutputSink {
         if file != nil, let temporary { OutputFile.remove(temporary) }
     }
 
-    func write(_ line: String) {
+    public func write(_ line: String) {
         guard let file else { return }
         if fputs(line, file) < 0 || fputc(10, file) < 0 { failed = true }
     }
 
     /// Copies the whole file at `source` to the output.
-    func append(contentsOf source: String) {
+    public func append(contentsOf source: String) {
         guard let file, let input = fopen(source, "r") else {
             failed = true
             return
@@ -61,7 +61,7 @@ final class OutputSink {
     }
 
     /// Finishes the file and moves it to its name.
-    func close() throws(MediaIOError) {
+    public func close() throws(MediaIOError) {
         guard let file else { return }
         self.file = nil
         let flushed = fflush(file) == 0

@@ -1,17 +1,38 @@
-import CoachAnalysis
-import CoachKit
+public import CoachKit
 import CoachPipeline
 import Foundation
 import MediaIO
 import PoseKit
 
-extension AnalyzeCommand {
-    /// `analyze` of a hand exercise (``CoachPipeline/HandAnalysis``): its hands found first in a video.
-    static func runHands(_ command: AnalyzeCommand, exercise given: HandExerciseDefinition) throws {
+extension HandAnalysis {
+    /// What `ptcoach analyze` was asked for a hand exercise.
+    public struct Request: Sendable {
+        public var input: String
+        public var hold: Double?
+        public var reps: Int?
+        public var annotate: String?
+        public var report: String?
+        public var overwrite = false
+        public var json = false
+        public var verbose = false
+
+        public init(input: String) { self.input = input }
+    }
+
+    /// What `analyze` prints: the text report or the JSON, then the files written ("wrote PATH" lines, to standard
+    /// error after JSON).
+    public struct Outcome: Sendable {
+        public var printed: String
+        public var written: String
+    }
+
+    /// `analyze` of a hand exercise: its hands found first in a video (``VideoPoses``), or a hand pose-track read;
+    /// measured, drawn and reported as `command` asks.
+    public static func analyze(_ command: Request, exercise given: HandExerciseDefinition) throws -> Outcome {
         var exercise = given
         if let hold = command.hold {
             guard exercise.repetition.acceptsHold(hold) else {
-                throw CLIError(
+                throw AnalysisError(
                     "--hold must be above 0 and below \(String(format: "%g", exercise.repetition.maximumSeconds)) seconds "
                         + "for '\(exercise.id)', got \(hold)"
                 )
@@ -23,11 +44,11 @@ extension AnalyzeCommand {
         var temporary: String?
         defer { if let temporary { OutputFile.remove(temporary) } }
         if let video {
-            let path = try PosesCommand.temporaryPoseTrack(
+            let path = try VideoPoses.temporaryPoseTrack(
                 of: command.input,
                 probed: video,
                 purpose: "hands",
-                hands: HandAnalysis.handsSought,
+                hands: Self.handsSought,
                 verbose: command.verbose
             )
             temporary = path
@@ -42,14 +63,14 @@ extension AnalyzeCommand {
             header = reader.header
             while let frame = try reader.next() { frames.append(frame) }
         } catch {
-            throw CLIError(
+            throw AnalysisError(
                 "\(error); '\(exercise.id)' is a hand exercise: give a video, or a hand pose-track from `ptcoach poses VIDEO --hands`"
             )
         }
         if exercise.primary == .handInclination, let video {
             bodies = try bodyPoses(of: video, at: frames.map(\.seconds), verbose: command.verbose)
         }
-        let (summary, series, fingerSeries) = try HandAnalysis.measure(
+        let (summary, series, fingerSeries) = try Self.measure(
             frames: frames,
             bodies: bodies,
             exercise: exercise,
@@ -61,7 +82,7 @@ extension AnalyzeCommand {
         do {
             json = try summary.jsonText(file: command.input, prescribedReps: command.reps)
         } catch {
-            throw CLIError("\(command.input): \(error)")
+            throw AnalysisError("\(command.input): \(error)")
         }
         var stills: [ReportInput.Still] = []
         if command.annotate != nil || command.report.map({ ReportWriter.Format(path: $0) != .json }) == true {
@@ -69,7 +90,7 @@ extension AnalyzeCommand {
                 $0.peak * exercise.repetition.direction < $1.peak * exercise.repetition.direction
             }
             let times = best.map { [$0.peakSeconds] } ?? []
-            let images = try HandAnalysis.annotate(
+            let images = try Self.annotate(
                 frames: frames,
                 bodies: bodies,
                 video: video,
@@ -85,7 +106,7 @@ extension AnalyzeCommand {
             }
         }
         if let report = command.report {
-            let input = HandAnalysis.reportInput(
+            let input = Self.reportInput(
                 summary,
                 exercise: exercise,
                 series: series,
@@ -98,35 +119,25 @@ extension AnalyzeCommand {
             do {
                 try ReportWriter.write(input, to: report, overwrite: command.overwrite)
             } catch {
-                throw CLIError("\(error)")
+                throw AnalysisError("\(error)")
             }
-        }
-        if command.json {
-            print(json)
-        } else {
-            print(summary.text(file: command.input, prescribedReps: command.reps))
         }
         let written = [command.annotate, command.report].compactMap { $0 }.map { "wrote \($0)\n" }.joined()
-        if !written.isEmpty {
-            if command.json {
-                FileHandle.standardError.write(Data(written.utf8))
-            } else {
-                print(written, terminator: "")
-            }
-        }
+        let printed = command.json ? json : summary.text(file: command.input, prescribedReps: command.reps)
+        return Outcome(printed: printed, written: written)
     }
 
     /// The body pose of `video` at each of `times` (the hand pass's frames): the person's, from the pose model in
     /// video mode (`ptcoach poses`), the frame nearest in time; `nil` where none was found.
     static func bodyPoses(of video: VideoInfo, at times: [Double], verbose: Bool) throws -> [Pose?] {
-        let path = try PosesCommand.temporaryPoseTrack(of: video.path, probed: video, purpose: "body", verbose: verbose)
+        let path = try VideoPoses.temporaryPoseTrack(of: video.path, probed: video, purpose: "body", verbose: verbose)
         defer { OutputFile.remove(path) }
         var found: [PoseFrame] = []
         do {
             var reader = try PoseTrackReader(path: path)
             while let frame = try reader.next() { found.append(frame) }
         } catch {
-            throw CLIError("\(video.path): the body pose pass could not be read: \(error)")
+            throw AnalysisError("\(video.path): the body pose pass could not be read: \(error)")
         }
         var next = 0
         return times.map { t in

@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 /// A one-line progress bar on standard error (only when it is a terminal).
-final class ProgressBar: Sendable {
+public final class ProgressBar: Sendable {
     private let total: Int?
     private let descriptor: Int32
     private let enabled: Bool
@@ -14,17 +14,17 @@ final class ProgressBar: Sendable {
     private let lastDraw = Mutex(ContinuousClock.Instant.now)
     private let started = ContinuousClock.Instant.now
 
-    init(total: Int?, descriptor: Int32, enabled: Bool) {
+    public init(total: Int?, descriptor: Int32, enabled: Bool) {
         self.total = total
         self.descriptor = descriptor
         self.enabled = enabled
     }
 
     /// Counts one more frame (from any thread).
-    func advance() { done.add(1, ordering: .relaxed) }
+    public func advance() { done.add(1, ordering: .relaxed) }
 
     /// Redraws, at most ten times a second; call from one thread.
-    func draw() {
+    public func draw() {
         guard enabled else { return }
         let now = ContinuousClock.Instant.now
         let due = lastDraw.withLock { last in
@@ -62,7 +62,7 @@ final class ProgressBar: Sendable {
     }
 
     /// Removes the bar.
-    func clear() {
+    public func clear() {
         guard enabled else { return }
         write("\r" + String(repeating: " ", count: 79) + "\r")
     }

@@ -1,5 +1,4 @@
-import ArgumentParser
-import CoachKit
+public import CoachKit
 import CoachPipeline
 import Foundation
 import PoseKit
@@ -7,15 +6,17 @@ import PoseKit
 /// Reads the recordings of the classifier commands (`train`, `predict`, `evaluate-classifier`): pose-track
 /// files as they are, videos through the pose estimator first (as `ptcoach poses` does, into a temporary
 /// pose-track that is removed afterwards).
-struct PoseTrackSequenceSource: PoseSequenceSource {
-    static let videoExtensions: Set<String> = ["mp4", "mov", "m4v", "avi", "mkv", "webm", "mpg", "mpeg"]
+public struct PoseTrackSequenceSource: PoseSequenceSource {
+    public init() {}
 
-    func sequence(at path: String) throws -> PoseSequence {
+    public static let videoExtensions: Set<String> = ["mp4", "mov", "m4v", "avi", "mkv", "webm", "mpg", "mpeg"]
+
+    public func sequence(at path: String) throws -> PoseSequence {
         let ext = path.split(separator: ".").last.map { $0.lowercased() } ?? ""
         if Self.videoExtensions.contains(ext) {
             let track = NSTemporaryDirectory() + "ptcoach-classifier-\(getpid())-\(UUID().uuidString).jsonl"
             defer { unlink(track) }
-            try PosesCommand.writePoseTrack(
+            try VideoPoses.writePoseTrack(
                 of: path,
                 to: track,
                 segments: nil,
@@ -41,36 +42,36 @@ struct PoseTrackSequenceSource: PoseSequenceSource {
     private func sequence(at path: String, name: String) throws -> PoseSequence {
         let (header, frames) = try PoseTrackReader.readAll(path: path)
         var metadata: [String: String] = [:]
-        for key in header.labels.keys { metadata[key] = header.label(key) }
+        for key in header.labelNames { metadata[key] = header.label(key) }
         return PoseSequence(frames: frames, name: name, metadata: metadata)
     }
 }
 
 /// Manifest and recording loading shared by the classifier commands.
-enum ClassifierInput {
+public enum ClassifierInput {
     /// Reads and parses a manifest file.
-    static func manifest(at path: String) throws -> ClassifierManifest {
+    public static func manifest(at path: String) throws -> ClassifierManifest {
         guard FileManager.default.fileExists(atPath: path) else {
-            throw CLIError("manifest \(path) not found; give a CSV file with a `path,label` header")
+            throw AnalysisError("manifest \(path) not found; give a CSV file with a `path,label` header")
         }
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8)
         else {
-            throw CLIError("manifest \(path) cannot be read as UTF-8 text")
+            throw AnalysisError("manifest \(path) cannot be read as UTF-8 text")
         }
         return try ClassifierManifest(text: text, path: path)
     }
 
     /// Reads a body model written by `ptcoach train --out`.
-    static func model(at path: String) throws -> ActionClassifier {
+    public static func model(at path: String) throws -> ActionClassifier {
         switch try anyModel(at: path) {
         case .body(let classifier): return classifier
         case .hand(let classifier):
-            throw CLIError("\(path) is a \(classifier.kind.rawValue) model, and a body model is needed here")
+            throw AnalysisError("\(path) is a \(classifier.kind.rawValue) model, and a body model is needed here")
         }
     }
 
     /// Loads every recording of a manifest, naming the manifest line of a file that is missing or broken.
-    static func sequences(
+    public static func sequences(
         of manifest: ClassifierManifest,
         source: some PoseSequenceSource = PoseTrackSequenceSource()
     ) throws -> [PoseSequence] {
@@ -80,7 +81,7 @@ enum ClassifierInput {
             let lowered = entry.path.lowercased()
             let isVideo = PoseTrackSequenceSource.videoExtensions.contains(where: { lowered.hasSuffix("." + $0) })
             if !isVideo, !FileManager.default.fileExists(atPath: entry.path) {
-                throw CLIError(
+                throw AnalysisError(
                     "\(manifest.path):\(entry.line): file \(entry.relativePath) not found (looked at \(entry.path)); "
                         + "paths are relative to the manifest's folder"
                 )
@@ -88,29 +89,20 @@ enum ClassifierInput {
             do {
                 sequences.append(try source.sequence(at: entry.path))
             } catch {
-                throw CLIError("\(manifest.path):\(entry.line): \(error)")
+                throw AnalysisError("\(manifest.path):\(entry.line): \(error)")
             }
         }
         return sequences
     }
 
-    /// The `--method` value as a training method.
-    static func method(_ name: String) throws -> ActionClassifier.Configuration.Method {
-        guard let method = ActionClassifier.Configuration.Method(rawValue: name) else {
-            let names = ActionClassifier.Configuration.Method.allCases.map(\.rawValue).joined(separator: ", ")
-            throw ValidationError("--method must be one of \(names); got `\(name)`")
-        }
-        return method
-    }
-
     /// Seconds since `start` (monotonic clock).
-    static func seconds(since start: ContinuousClock.Instant) -> Double {
+    public static func seconds(since start: ContinuousClock.Instant) -> Double {
         let duration = ContinuousClock.now - start
         return Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
     }
 
     /// A number with three decimals.
-    static func format(_ value: Double, decimals: Int = 3) -> String {
+    public static func format(_ value: Double, decimals: Int = 3) -> String {
         String(format: "%.\(decimals)f", value)
     }
 }

@@ -8,7 +8,7 @@ import HummingbirdWSTesting
 import HummingbirdWebSocket
 import NIOCore
 import NIOWebSocket
-import PoseKit
+@testable import PoseKit
 import Testing
 
 @testable import CoachServer

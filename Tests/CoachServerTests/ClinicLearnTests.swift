@@ -6,7 +6,7 @@ import Hummingbird
 import HummingbirdTesting
 import HummingbirdWebSocket
 import NIOCore
-import PoseKit
+@testable import PoseKit
 import Testing
 
 @testable import CoachServer

@@ -5,7 +5,7 @@ import HTTPTypes
 import HummingbirdTesting
 import HummingbirdWSClient
 import HummingbirdWebSocket
-import PoseKit
+@testable import PoseKit
 import Testing
 
 @testable import CoachServer
@@ -17,7 +17,7 @@ extension LiveWatchTests {
         let app = try LiveHandSetTests.application(
             store: store,
             hands: { () throws(LiveFrameError) in
-                ScriptedHandEstimator {
+                ScriptedHandEstimator.camera {
                     // The coached hand alone (no open palm to end the set): one fist, 3–4.5 s.
                     LiveHandSetTests.hands(fist: LiveHandSetTests.fist($0), other: .none, seconds: $0)
                 }

@@ -5,7 +5,7 @@ import HummingbirdTesting
 import HummingbirdWSTesting
 import HummingbirdWebSocket
 import NIOCore
-import PoseKit
+@testable import PoseKit
 import Synchronization
 import Testing
 

@@ -24,12 +24,12 @@ struct VideoDemonstrationPoses: DemonstrationPoses {
         guard let video = try AnalysisOutputs.videoInfo(path) else {
             throw Failure(description: "the file is not a video")
         }
-        let track = try PosesCommand.temporaryPoseTrack(of: path, probed: video, purpose: "learn", verbose: false)
+        let track = try VideoPoses.temporaryPoseTrack(of: path, probed: video, purpose: "learn", verbose: false)
         defer { OutputFile.remove(track) }
         do {
             return try PoseTrackReader.readAll(path: track)
         } catch {
-            throw Failure(description: error.description)
+            throw Failure(description: "\(error)")
         }
     }
 }

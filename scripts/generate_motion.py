@@ -42,7 +42,7 @@ def clip_seed(seed, exercise, index):
 
 def generate_one(exercise, index, seed, out_dir, fault_share=0.4, clean=False, depth=None, azimuth=None,
                  elevation=None, fps=None, **clip_options):
-    """Writes one clip; returns (path, labels)."""
+    """Writes one clip; returns (path, labels, clip): the clip holds the true world landmarks of every frame."""
     s = clip_seed(seed, exercise, index)
     rng = np.random.default_rng(s)
     spec = TEMPLATES[exercise]
@@ -61,7 +61,7 @@ def generate_one(exercise, index, seed, out_dir, fault_share=0.4, clean=False, d
     write_posetrack(path, clip, camera, observed, artefacts, fps, s)
     with open(path) as f:
         labels = json.loads(f.readline())["labels"]
-    return path, labels
+    return path, labels, clip
 
 
 def main():
@@ -84,7 +84,7 @@ def main():
     rows = []
     for exercise in exercises:
         for i in range(args.count):
-            path, labels = generate_one(exercise, i, args.seed, args.out, args.fault_share, args.clean, args.depth,
+            path, labels, _ = generate_one(exercise, i, args.seed, args.out, args.fault_share, args.clean, args.depth,
                                         args.azimuth, args.elevation)
             rows.append((os.path.basename(path), exercise, labels["form"], labels["fault"], labels["reps"]))
     with open(os.path.join(args.out, "manifest.csv"), "w", newline="") as f:

@@ -71,15 +71,18 @@ def draw_camera(rng, clip, azimuth=None, elevation=None, cut_at_waist=None, port
     fov = float(rng.uniform(45, 75)) if portrait else float(rng.uniform(55, 80))
     azimuth = float(rng.uniform(0, 360)) if azimuth is None else azimuth
     cut = bool(rng.random() < 0.1) if cut_at_waist is None else cut_at_waist
+    vertical_fov = 2 * np.degrees(np.arctan(height_px / width * np.tan(np.radians(fov) / 2)))
+    spread = max(np.ptp(pts[:, :, 0]), np.ptp(pts[:, :, 2]))
     if cut:
         hips = pts[:, INDEX["leftHip"], 1].mean()
         target = np.array([centre[0], (hips + high) / 2 + 0.05, centre[2]])
-        fill, extent = float(rng.uniform(0.95, 1.2)), high - hips
+        fill, extent, spread = float(rng.uniform(0.95, 1.2)), high - hips, 0.0
     else:
         target = np.array([centre[0], (low + high) / 2, centre[2]])
-        fill, extent = float(rng.uniform(0.45, 0.9)), max(high - low, 0.6 * (pts[:, :, 2].max() - pts[:, :, 2].min()))
-    vertical_fov = 2 * np.degrees(np.arctan(height_px / width * np.tan(np.radians(fov) / 2)))
-    distance = float(np.clip(extent / fill / (2 * np.tan(np.radians(vertical_fov) / 2)), 1.2, 8.0))
+        fill, extent = float(rng.uniform(0.45, 0.9)), high - low
+    distance = max(extent / fill / (2 * np.tan(np.radians(vertical_fov) / 2)),
+                   spread / 0.9 / (2 * np.tan(np.radians(fov) / 2)) + spread / 2)
+    distance = float(np.clip(distance, 1.2, 8.0))
     if elevation is None:
         camera_height = float(np.clip(target[1] + rng.normal(0.1, 0.45), 0.2, 2.4))
         elevation = float(np.degrees(np.arcsin(np.clip((camera_height - target[1]) / distance, -0.9, 0.9))))

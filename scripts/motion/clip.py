@@ -38,14 +38,25 @@ def _profile(u, rise, hold):
     return 0.5 + 0.5 * np.cos(np.pi * min(1.0, back))
 
 
-def _solve(f, lo, hi, steps=24):
-    """A root of f in [lo, hi] (scan, then bisection); the scan's best point when there is no sign change."""
+def _solve(f, lo, hi, steps=12, guess=None):
+    """A root of f in [lo, hi]: secant steps from `guess` (the previous frame's root), else a scan then bisection;
+    the scan's best point when there is no sign change."""
+    if guess is not None:
+        x0, x1 = guess, guess + 0.5
+        f0, f1 = f(x0), f(x1)
+        for _ in range(8):
+            if abs(f1) < 1e-5:
+                return x1
+            if f1 == f0:
+                break
+            x0, x1, f0 = x1, float(np.clip(x1 - f1 * (x1 - x0) / (f1 - f0), lo, hi)), f1
+            f1 = f(x1)
     xs = np.linspace(lo, hi, steps)
     ys = [f(x) for x in xs]
     for i in range(steps - 1):
         if ys[i] == 0 or ys[i] * ys[i + 1] < 0:
             a, b, fa = xs[i], xs[i + 1], ys[i]
-            for _ in range(30):
+            for _ in range(18):
                 m = (a + b) / 2
                 fm = f(m)
                 if fa * fm <= 0:
@@ -54,6 +65,9 @@ def _solve(f, lo, hi, steps=24):
                     a, fa = m, fm
             return (a + b) / 2
     return xs[int(np.argmin(np.abs(ys)))]
+
+
+_GUESS = {}
 
 
 def _foot(points, side):
@@ -78,9 +92,13 @@ def place(body, params, spec, side):
             return q
         floor = lambda pts: min(pts[INDEX["leftFootIndex"]][1], pts[INDEX["rightFootIndex"]][1])  # noqa: E731
         hands = lambda pts: (pts[INDEX["leftWrist"]][1] + pts[INDEX["rightWrist"]][1]) / 2  # noqa: E731
-        pitch = _solve(lambda a: hands(pose_landmarks(body, arms(a))) - floor(pose_landmarks(body, arms(a))), 20, 100)
+        def gap(a):
+            pts = pose_landmarks(body, arms(a))
+            return hands(pts) - floor(pts)
+        pitch = _solve(gap, 20, 100, guess=params.pop("_guess", None))
         pts = pose_landmarks(body, arms(pitch))
         params["pitch"] = pitch
+        _GUESS["value"] = pitch
         anchor = (_foot(pts, "left") + _foot(pts, "right")) / 2
         return pts - np.array([anchor[0], floor(pts), anchor[2]])
     if posture == "bridge":
@@ -88,9 +106,13 @@ def place(body, params, spec, side):
             return pose_landmarks(body, dict(params, pitch=-90 + theta))
         shoulders = lambda pts: (pts[INDEX["leftShoulder"]][1] + pts[INDEX["rightShoulder"]][1]) / 2  # noqa: E731
         feet = lambda pts: min(pts[INDEX[k]][1] for k in FEET)  # noqa: E731
-        theta = _solve(lambda t: feet(lying(t)) - shoulders(lying(t)) + 0.05, -70, 20)
+        def rise(t):
+            pts = lying(t)
+            return feet(pts) - shoulders(pts) + 0.05
+        theta = _solve(rise, -70, 20, guess=params.pop("_guess", None))
         pts = lying(theta)
         params["pitch"] = -90 + theta
+        _GUESS["value"] = theta
         anchor = (_foot(pts, "left") + _foot(pts, "right")) / 2
         return pts - np.array([anchor[0], feet(pts), anchor[2]])
     pts = pose_landmarks(body, params)
@@ -144,6 +166,7 @@ def make_clip(exercise, definition, rng, fault="none", reps=None, fps=30.0, dept
     total = t + tail
     times = np.arange(0, total, 1 / fps)
     frames = []
+    _GUESS.clear()
     for now in times:
         s, scale, flip = 0.0, 1.0, 1.0
         for r, (start, duration, d, rise, holdshare) in enumerate(plan):
@@ -164,6 +187,8 @@ def make_clip(exercise, definition, rng, fault="none", reps=None, fps=30.0, dept
             params[key] = value * (flip if key == "trunkSide" else 1.0)
         if spec.get("derive"):
             params = derive(params, spec["derive"])
+        if frames and "value" in _GUESS:
+            params["_guess"] = _GUESS["value"]
         pts = place(body, params, spec, side)
         if spec.get("jump"):
             pts = pts + np.array([0.0, spec["jump"] * np.sin(np.pi * s) ** 2, 0.0])

@@ -19,6 +19,17 @@ def _angle(u, v):
 
 
 def _p(points, name):
+    if isinstance(points, dict):
+        if name in points:
+            return points[name]
+        if name == "nose" and "head" in points:
+            return points["head"]
+        if name in ("neck", "root"):
+            a, b = ("leftShoulder", "rightShoulder") if name == "neck" else ("leftHip", "rightHip")
+            return (points[a] + points[b]) / 2
+        if name.endswith("FootIndex"):
+            return points[name.replace("FootIndex", "Toes")]
+        raise KeyError(name)
     if name == "neck":
         return (points[INDEX["leftShoulder"]] + points[INDEX["rightShoulder"]]) / 2
     if name == "root":
@@ -27,7 +38,8 @@ def _p(points, name):
 
 
 def measure(points, angle, side):
-    """One measurement on a 33×3 world pose (metres, y up); `side` 'left' or 'right'."""
+    """One measurement on a 33×3 world pose (metres, y up), or on a dict of named 3-D points (y up; `neck`/`root`
+    taken from it when present, else derived); `side` 'left' or 'right'."""
     p = lambda name: _p(points, name)  # noqa: E731
     own = lambda joint: p(side + joint)  # noqa: E731
     other = "right" if side == "left" else "left"

@@ -175,11 +175,18 @@ def rep_measures(summary, primary):
     return out
 
 
+def in_prescribed_view(exercise, azimuth):
+    view = definition(exercise)["view"]
+    folded = min(azimuth % 360, 360 - azimuth % 360)
+    return view == "any" or (60 <= folded <= 120 if view == "side" else (folded <= 30 or folded >= 150))
+
+
 def quantiles(values):
     if len(values) < 2:
         return "–"
     q = statistics.quantiles(values, n=10)
-    return f"{statistics.median(values):.0f} [{q[0]:.0f}–{q[-1]:.0f}]"
+    digits = 2 if max(abs(v) for v in values) < 3 else 0
+    return f"{statistics.median(values):.{digits}f} [{q[0]:.{digits}f}–{q[-1]:.{digits}f}]"
 
 
 def inside(values, reference):
@@ -202,10 +209,13 @@ def compare_real(args, generated):
     for source, exercise, reps in real_rows:
         by[exercise][source].extend(reps)
     gen = collections.defaultdict(list)
-    for _, exercise, reps in gen_rows:
-        gen[exercise].extend(reps)
+    for (_, exercise, reps), path in zip(gen_rows, generated):
+        if in_prescribed_view(exercise, header(path)["labels"]["camera"]["azimuth"]):
+            gen[exercise].extend(reps)
     print("\n### The generator against the real clips (primary angle's range per repetition, and the repetition's "
-          "duration, as `ptcoach analyze --exercise` measures them; median [10th–90th percentile])\n")
+          "duration, as `ptcoach analyze --exercise` measures them; median [10th–90th percentile]; generated clips "
+          "seen in the exercise's prescribed view only, as the real clips mostly are: side = azimuth 60–120°, "
+          "front = 0–30° or 150–180° folded)\n")
     print("| exercise | real source | real reps | real range ° | generated reps | generated range ° | generated "
           "within real 10–90 % | real seconds | generated seconds | within |")
     print("|---|---|---|---|---|---|---|---|---|---|")

@@ -80,9 +80,14 @@ def place(body, params, spec, side):
     posture = spec["posture"]
     n = body.length
     if posture == "pushup":
+        forearms = spec.get("contact") == "forearms"
+
         def arms(pitch):
             q = dict(params, pitch=pitch)
             for s in ("l", "r"):
+                if forearms:  # upper arm straight down, forearm flat on the floor toward the head
+                    q.update({"shElev_" + s: pitch, "elbow_" + s: 90.0, "bendUp_" + s: 90})
+                    continue
                 e = np.radians(q.get("elbow_" + s, 0.0))
                 u, f = n["upperArm"], n["forearm"]
                 reach = np.sqrt(u * u + f * f + 2 * u * f * np.cos(e))
@@ -91,7 +96,8 @@ def place(body, params, spec, side):
                 q["bendUp_" + s] = 90
             return q
         floor = lambda pts: min(pts[INDEX["leftFootIndex"]][1], pts[INDEX["rightFootIndex"]][1])  # noqa: E731
-        hands = lambda pts: (pts[INDEX["leftWrist"]][1] + pts[INDEX["rightWrist"]][1]) / 2  # noqa: E731
+        support = ("leftElbow", "rightElbow") if forearms else ("leftWrist", "rightWrist")
+        hands = lambda pts: (pts[INDEX[support[0]]][1] + pts[INDEX[support[1]]][1]) / 2  # noqa: E731
         def gap(a):
             pts = pose_landmarks(body, arms(a))
             return hands(pts) - floor(pts)
@@ -115,6 +121,13 @@ def place(body, params, spec, side):
         _GUESS["value"] = theta
         anchor = (_foot(pts, "left") + _foot(pts, "right")) / 2
         return pts - np.array([anchor[0], feet(pts), anchor[2]])
+    if posture == "supine":
+        pts = pose_landmarks(body, dict(params, pitch=-90.0))
+        params["pitch"] = -90.0
+        hips = (pts[INDEX["leftHip"]] + pts[INDEX["rightHip"]]) / 2
+        low = min(hips[1], min(pts[INDEX[k]][1] for k in FEET))
+        lift = spec.get("bench", 0.0) - hips[1] + 0.08 if spec.get("bench") else -low
+        return pts + np.array([-hips[0], lift, -hips[2]])
     pts = pose_landmarks(body, params)
     if posture in ("hang", "dip"):
         wrists = (pts[INDEX["leftWrist"]] + pts[INDEX["rightWrist"]]) / 2

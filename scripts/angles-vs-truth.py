@@ -18,7 +18,8 @@ For each of the coach's repetitions and each angle it reports in degrees, the va
 angle "within 5°" when the median absolute error over the repetitions is at most 5°, "within 10°" at most 10°,
 "not at all" beyond, or when the coach gives no value.
 
-    scripts/angles-vs-truth.py [--bin .build/debug/ptcoach] [--count 2] [--only generated,uiprmd] [--markdown]
+    scripts/angles-vs-truth.py [--bin .build/debug/ptcoach] [--count 2] [--only generated,uiprmd] [--json OUT]
+    scripts/angles-vs-truth.py --report OUT      # the tables again from a run's --json
 """
 
 import argparse
@@ -55,6 +56,7 @@ def parse():
     p.add_argument("--data", default=os.path.join(REPO, "..", "shared", "data"))
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--json", help="write every comparison here")
+    p.add_argument("--report", help="print the tables of comparisons written before with --json (runs nothing)")
     return p.parse_args()
 
 
@@ -73,6 +75,10 @@ def compare(summary, times, truth_series, primary, decreasing, side_of):
         if window.sum() < 2:
             continue
         side = rep.get("side") or side_of
+        if f"{primary}.left" in truth_series and side is None:  # the side that moved more in the window
+            side = max(("left", "right"), key=lambda s: np.nanmax(np.where(window, truth_series[f"{primary}.{s}"],
+                                                                            np.nan))
+                       - np.nanmin(np.where(window, truth_series[f"{primary}.{s}"], np.nan)))
         key = f"{primary}.{side}" if f"{primary}.{side}" in truth_series else primary
         prim = np.where(window, truth_series[key], np.nan)
         if np.all(np.isnan(prim)):
@@ -93,11 +99,9 @@ def compare(summary, times, truth_series, primary, decreasing, side_of):
 def truth_series_of(points_by_frame, angles):
     series = {}
     for angle in angles:
-        if angle in SKIPPED:
-            continue
-        sides = ["left", "right"] if angle != "trunkLean" else ["left"]
-        for s in sides:
-            key = f"{angle}.{s}" if angle != "trunkLean" else angle
+        sided = angle not in ("trunkLean", "kneeWidthRatio", "headShoulderRatio")
+        for s in (["left", "right"] if sided else ["left"]):
+            key = f"{angle}.{s}" if sided else angle
             series[key] = np.array([measure(p, angle, s) for p in points_by_frame])
     return series
 
@@ -184,6 +188,19 @@ def report(rows, expected_views):
                 errors = by.get((source, exercise, angle, view), [])
                 cells.append(f"{verdict(errors)} (n {len(errors)})" if errors else "no value")
             print(f"| {exercise} | {angle} | " + " | ".join(cells) + " |")
+    print("\n#### Pooled over the exercises: per angle and view, the median absolute error of every repetition\n")
+    pooled = collections.defaultdict(list)
+    for (source, exercise, angle, view), errors in by.items():
+        pooled[(source, angle, view)].extend(errors)
+    for source in sorted({k[0] for k in pooled}):
+        views = expected_views[source]
+        print(f"\n{source}\n")
+        print("| angle | " + " | ".join(views) + " |")
+        print("|---|" + "---|" * len(views))
+        for angle in sorted({k[1] for k in pooled if k[0] == source}):
+            cells = [f"{verdict(pooled[(source, angle, v)])} (n {len(pooled[(source, angle, v)])})"
+                     if pooled.get((source, angle, v)) else "no value" for v in views]
+            print(f"| {angle} | " + " | ".join(cells) + " |")
     print("\n#### Summary: per angle and view, the share of (exercise, angle) cells within 5° / within 10° / beyond\n")
     summary = collections.defaultdict(lambda: collections.Counter())
     for (source, exercise, angle, view), errors in by.items():
@@ -198,6 +215,12 @@ def report(rows, expected_views):
 
 def main():
     args = parse()
+    if args.report:
+        with open(args.report) as f:
+            rows = [tuple(r) for r in json.load(f)]
+        sources = {r[0] for r in rows}
+        report(rows, {s: (["front", "oblique", "side"]) for s in sources})
+        return
     if not os.path.exists(args.bin):
         sys.exit(f"angles-vs-truth.py: no ptcoach at {args.bin}; build it or pass --bin")
     folder = tempfile.mkdtemp(prefix="ptcoach-angles-")

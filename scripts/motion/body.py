@@ -8,7 +8,7 @@ faces when `yaw` is 0). A pose is a dict of joint parameters (degrees, missing =
 - trunk against the pelvis: `trunkFlex` (forward), `trunkSide` (toward the left), `shrug` (metres up);
 - per side `l`/`r` (suffix `_l`, `_r`): `hipFlex` (thigh forward of the trunk line; negative = extension),
   `hipAbd` (thigh outward), `knee` (flexion), `ankle` (plantar flexion), `shElev` (humerus from the trunk's
-  downward line), `shPlane` (plane of elevation: 0 forward, 90 sideways, 30 scaption), `elbow` (flexion),
+  downward line), `shPlane` (plane of elevation: 0 forward, 90 sideways, 60 scaption: 30° forward of the frontal plane), `elbow` (flexion),
   `valgus` (shank tilted outward: the knees cave in), `bendPlane`/`bendUp` (where the forearm bends to, in the trunk frame: 0 forward, 90 outward; bendUp tilts it
   toward up).
 

@@ -116,7 +116,7 @@ TEMPLATES = {
                                faults={"elbow-straight": {"base": {"elbow_s": 52}},
                                        "no-lean": {"peak": {"trunkSide_t": -24}}}),
     "shoulder-scaption": dict(posture="stand", sides="either",
-                              base={**ARMS_DOWN, "shElev_s": 12, "shPlane_s": 30}, peak={"shElev_s": 105},
+                              base={**ARMS_DOWN, "shElev_s": 12, "shPlane_s": 60}, peak={"shElev_s": 105},
                               faults={"elbow-straight": {"base": {"elbow_s": 52}},
                                       "no-lean": {"peak": {"trunkSide_t": -24}}}),
     "shoulder-extension": dict(posture="stand", sides="either",

@@ -31,8 +31,15 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LIBRARY = os.path.join(REPO, "Sources", "CoachKit", "Resources", "Exercises")
 
 
+CANDIDATES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "motion", "candidates")
+
+
 def definition(exercise):
-    with open(os.path.join(LIBRARY, exercise + ".json")) as f:
+    """The library's definition, else a candidate's (scripts/motion/candidates: not in the library yet)."""
+    path = os.path.join(LIBRARY, exercise + ".json")
+    if not os.path.exists(path):
+        path = os.path.join(CANDIDATES, exercise + ".json")
+    with open(path) as f:
         return json.load(f)
 
 

@@ -31,7 +31,7 @@ struct ExerciseLibraryTests {
         #expect(
             overhead == [
                 "pull-up", "shoulder-press", "jumping-jack", "burpee", "shoulder-flexion", "shoulder-abduction",
-                "shoulder-scaption", "bench-press",
+                "shoulder-scaption",
             ]
         )
     }

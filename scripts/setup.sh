@@ -27,7 +27,7 @@ set -euo pipefail
 APT_PACKAGES="ffmpeg libegl1 libgles2 libcairo2-dev fonts-dejavu-core libturbojpeg0-dev libsqlite3-dev pkg-config"
 # The browser test of the live coach (scripts/test.sh sets PTCOACH_TEST_TOOLS=1).
 TEST_APT_PACKAGES="chromium chromium-driver postgresql"
-TEST_PIP_REQUIREMENTS="selenium==4.51.0 fhir.resources==8.3.0 websockets==15.0.1"
+TEST_PIP_REQUIREMENTS="selenium==4.51.0 fhir.resources==8.3.0 websockets==15.0.1 pytest==9.0.3 numpy==2.4.6"
 if [[ ${PTCOACH_TEST_TOOLS:-0} == 1 ]]; then APT_PACKAGES="$APT_PACKAGES $TEST_APT_PACKAGES"; fi
 
 # MARK: - Pins

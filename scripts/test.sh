@@ -23,6 +23,8 @@ swift build --build-tests -q
 swift test --skip-build "$@"
 if [ $# -eq 0 ]; then
     bin="$(swift build --show-bin-path)/ptcoach"
+    echo "== the motion generator: known angles through the body, the camera and ptcoach analyze"
+    PTCOACH_BIN="$bin" python3 -m pytest -q -p no:cacheprovider Tests/scripts
     echo "== browser test: the live coach in Chromium with squat_17.mp4 as the camera"
     python3 Tests/browser/test_live_page.py --server-binary "$bin" --screenshot "${TMPDIR:-/tmp}/ptcoach-live.png"
     echo "== browser test: a hand exercise live (finger-flexion on a fist video; the pinch on the Kapandji video)"

@@ -177,6 +177,23 @@ struct AngleMeter: Sendable {
 
     // MARK: - Each repetition
 
+    /// The primary angle (the exercise's first): `side`'s, or with `nil` the mean of both, or the one measured when
+    /// only one is, or `sole`'s when only that side is measured (the far side hidden).
+    @inline(__always)
+    func primaryValue(side: BodySide?, sole: BodySide?) -> Double? {
+        let l = value(AngleSlot(angle: 0, side: .left))
+        let r = value(AngleSlot(angle: 0, side: .right))
+        switch side {
+        case .left?: return l
+        case .right?: return r
+        case nil:
+            guard let l else { return r }
+            guard let r else { return l }
+            if let sole { return sole == .left ? l : r }
+            return (l + r) / 2
+        }
+    }
+
     /// Follows counter `c`'s repetition (its `side`, `nil` for both): per-repetition statistics run from the end of
     /// the previous repetition (or from when the person became measurable) to the end of this one, so a repetition's
     /// range includes the start position it began from, not only the part past the counter's threshold; the value at

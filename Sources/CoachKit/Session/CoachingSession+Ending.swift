@@ -135,7 +135,9 @@ extension CoachingSession {
                 judgeUnnamedRepetitions(as: configuration.library[index], from: open)
             }
         }
-        if (agnostic?.finish() ?? 0) > 0, let reps = agnostic?.completed { completeMovement(reps) }
+        if (agnostic?.finish() ?? 0) > 0, let reps = agnostic?.completed {
+            completeMovement(reps, checkingFallback: false)
+        }
         asGiven.pending = true  // the repetitions judged again as the exercise named at the end
         adoptMeasurementsAsGiven()
     }
@@ -148,13 +150,7 @@ extension CoachingSession {
             library: configuration.library,
             open: (recognizedIndex.map { configuration.library[$0].id }, recognition.confidence),
             holds: holdTimer.holds(openTarget: (mode.exercise ?? recognizedExercise)?.hold?.seconds),
-            countedBy: {
-                switch source.signal {
-                case .movement: .movement
-                case .secondaryAngle(let k): .otherAngle(countedAngle(k))
-                case .primaryAngle: mode.exercise?.isHold == true ? .hold : .angle
-                }
-            }(),
+            countedBy: counting.countedBy,
             safetyWarnings: safety.warnings,
             secondsWithPerson: clock.secondsWithPerson
         )

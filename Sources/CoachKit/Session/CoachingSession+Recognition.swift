@@ -12,10 +12,16 @@ extension CoachingSession {
             let written = ring.beginSample(at: t)
             ring.write(recognizer!.sample, to: written)
             if setUp.depthTrusted == false { ring.useImagePlaneAngles(ofSample: written) }
-            countAngles(ofSample: written)
-        } else if pose == nil || !steady, !secondaryInvalid {
-            secondaryInvalid = true
-            for k in secondary.indices { _ = secondary[k].ingest(nil, at: t, valid: false) }
+            let counted = counting.ingest(
+                sample: written,
+                of: ring,
+                presence: setUp.presence,
+                counted: log.countedSpans,
+                movementKnown: agnostic?.hasMovement == true
+            )
+            record(counted, exercise: recognizedExercise)
+        } else if pose == nil || !steady {
+            counting.invalidateSamples(at: t)
         }
         guard let decision else { return }
         // A new exercise takes over after winning two decisions in a row.
@@ -53,38 +59,17 @@ extension CoachingSession {
     /// The exercise recognised so far, with no exercise given.
     var recognizedExercise: ExerciseDefinition? { recognizedIndex.map { configuration.library[$0] } }
 
-    /// Repetitions the movement completed (no exercise given): counted, when the movement is what counts.
-    mutating func completeMovement(_ reps: [RepCounter.Completed]) {
-        let exercise = recognizedExercise
-        for rep in reps where mayCount(startingAt: rep.startSeconds) {
-            if source.record(rep, from: .movement) { completeAgnostic(rep, exercise: exercise) }
-        }
-    }
-
-    /// With no exercise given, counts each of the body's angles in the 10-Hz sample `i` of the ring (the depth's
-    /// or the image plane's, as the ring holds them); one that proves the movement misses repetitions takes over.
-    private mutating func countAngles(ofSample i: Int) {
-        secondaryInvalid = false
-        let exercise = recognizedExercise
-        for k in secondary.indices {
-            let v = ring[sample: i, slot: secondarySlots[k]]
-            guard case .completed(let rep) = secondary[k].ingest(v.isNaN ? nil : v, at: ring.times[i]),
-                mayCount(startingAt: rep.startSeconds)
-            else { continue }
-            if source.record(rep, from: .secondaryAngle(k)) { completeAgnostic(rep, exercise: exercise) }
-            switchToFallbackIfAngleFails(exercise)
-        }
-    }
-
-    /// The depth proved a guess with no exercise given: the angles' counters start again from the image-plane
-    /// angles of the samples so far, so that they measure what the picture shows from the start.
-    mutating func recountAnglesInImagePlane() {
-        guard mode.isRecognised, source.signal == .movement else { return }
-        for k in secondary.indices {
-            secondary[k].reset()
-            source.forget(fallback: k + 1)
-        }
-        for j in 0..<ring.count { countAngles(ofSample: ring.index(chronological: j)) }
+    /// Repetitions the movement completed (no exercise given): counted, when the movement is what counts; unless
+    /// at the end of the recording, one of the body's angles that proves the movement misses repetitions takes over.
+    mutating func completeMovement(_ reps: [RepCounter.Completed], checkingFallback: Bool = true) {
+        let counted = counting.ingest(
+            movement: reps,
+            presence: setUp.presence,
+            counted: log.countedSpans,
+            movementKnown: agnostic?.hasMovement == true,
+            checkingFallback: checkingFallback
+        )
+        record(counted, exercise: recognizedExercise)
     }
 
     mutating func switchExercise(to index: Int?, confidence: Double, state: RecognitionState, at t: Double) {
@@ -132,10 +117,7 @@ extension CoachingSession {
         if recognizedHold, let hold = recognizedExercise { updateHold(hold, valid: valid, dt: dt, at: t) }
         let completed = agnostic?.ingest(pose, at: t, valid: valid, useDepth: setUp.hasDepth) ?? 0
         snapshot.rangeOfMotionProgress = agnostic?.progress ?? 0
-        if completed > 0, let reps = agnostic?.completed {
-            completeMovement(reps)
-            switchToFallbackIfAngleFails(recognizedExercise)
-        }
+        if completed > 0, let reps = agnostic?.completed { completeMovement(reps) }
         if let index = recognizedIndex, !recognizedHold {
             let angle = configuration.library[index].primaryAngle
             let bilateral = configuration.library[index].side == .both

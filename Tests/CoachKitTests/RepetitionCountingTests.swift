@@ -71,11 +71,11 @@ struct RepetitionCountingTests {
         #expect(counting.countedBy == .angle)
         #expect(counting.workingCounter != nil)
         for (rep, _, statistics) in run.completed {
-            let knee = AngleSlot(angle: 0, side: .left).index
+            let knee = try #require(statistics[AngleSlot(angle: 0, side: .left)].range)
             // The counted slot (the side measured) holds the counter's rest and peak.
-            #expect(statistics.max[knee] >= rep.peakValue - 1e-9)
-            #expect(statistics.min[knee] <= rep.restValue + 1e-9)
-            #expect(statistics.max[knee] - statistics.min[knee] > 45, "a squat's knee range: \(statistics.max[knee])")
+            #expect(knee.high >= rep.peakValue - 1e-9)
+            #expect(knee.low <= rep.restValue + 1e-9)
+            #expect(knee.high - knee.low > 45, "a squat's knee range: \(knee)")
         }
         let starts = run.completed.map(\.rep.startSeconds)
         #expect(starts == starts.sorted() && Set(starts).count == 3)

@@ -77,13 +77,9 @@ struct AngleMeter: Sendable {
     /// Whether each slot's joints are all seen in this frame: only then does its value enter the repetition's angle
     /// ranges (an angle through an ankle the pose estimator placed outside the picture is a guess).
     private var seen: [Bool]
-    /// The repetition's statistics so far per slot: its range (+∞/−∞ when nothing was measured: the identities of
-    /// min and max), its value at the peak (NaN until one), and the body parts (``BodyPart`` bits) that kept it
-    /// from being seen.
-    private var low: [Double]
-    private var high: [Double]
-    private var atPeak: [Double]
-    private var missingParts: [Int]
+    /// The repetition's statistics so far per slot: its range, its value at the peak, and the body parts that kept
+    /// it from being seen.
+    private(set) var statistics: RepetitionJudge.Statistics
     /// How far each counter's signal (times ``Configuration/direction``) went in the repetition under way.
     private var peakSignal: [Double?]
 
@@ -107,10 +103,7 @@ struct AngleMeter: Sendable {
         previousValues = values
         olderValues = values
         seen = Array(repeating: true, count: n)
-        low = Array(repeating: .infinity, count: n)
-        high = Array(repeating: -.infinity, count: n)
-        atPeak = Array(repeating: .nan, count: n)
-        missingParts = Array(repeating: 0, count: n)
+        statistics = RepetitionJudge.Statistics(slots: n)
         peakSignal = Array(repeating: nil, count: configuration.counters)
     }
 
@@ -151,7 +144,7 @@ struct AngleMeter: Sendable {
                 missing |= BodyPart.of(joint)
             }
             seen[i] = missing == 0
-            missingParts[i] |= missing
+            statistics.slots[i].missingParts |= missing
         }
     }
 
@@ -214,18 +207,12 @@ struct AngleMeter: Sendable {
 
     /// Starts counter `c`'s side (`nil`: both) afresh: after its repetition, or when the person is not measurable.
     mutating func startRepetition(counter c: Int, side: BodySide?) {
-        for i in 0..<low.count {
+        for i in statistics.slots.indices {
             if let side, sided[i], (i % 2 == 0) != (side == .left) { continue }
-            low[i] = .infinity
-            high[i] = -.infinity
-            atPeak[i] = .nan
-            missingParts[i] = 0
+            statistics.slots[i] = .init()
         }
         peakSignal[c] = nil
     }
-
-    /// The statistics of the repetition under way, as they are (kept, they are copied when the meter next changes).
-    var statistics: RepetitionJudge.Statistics { (low, high, atPeak, missingParts) }
 
     /// The statistics of the repetition just completed, for the judge: the counted signal's own rest and peak
     /// (`rest`, `peak`) are folded into its slot (`counted`; `nil` when no slot is the counted signal), whose range
@@ -233,7 +220,7 @@ struct AngleMeter: Sendable {
     /// on that angle (a push-up's depth) and the range-of-motion text judge the same number. The repetition's side
     /// is started afresh next (``startRepetition(counter:side:)``).
     mutating func closeRepetition(counted slot: AngleSlot?, rest: Double, peak: Double) -> RepetitionJudge.Statistics {
-        if let slot { Self.fold(rest: rest, peak: peak, into: slot, of: &low, &high, &atPeak) }
+        if let slot { statistics[slot].fold(rest: rest, peak: peak) }
         return statistics
     }
 
@@ -245,22 +232,8 @@ struct AngleMeter: Sendable {
         peak: Double
     ) -> RepetitionJudge.Statistics {
         var closed = statistics
-        if let slot { fold(rest: rest, peak: peak, into: slot, of: &closed.min, &closed.max, &closed.peak) }
+        if let slot { closed[slot].fold(rest: rest, peak: peak) }
         return closed
-    }
-
-    private static func fold(
-        rest: Double,
-        peak: Double,
-        into slot: AngleSlot,
-        of low: inout [Double],
-        _ high: inout [Double],
-        _ atPeak: inout [Double]
-    ) {
-        let i = slot.index
-        low[i] = Swift.min(low[i], rest, peak)
-        high[i] = Swift.max(high[i], rest, peak)
-        atPeak[i] = peak
     }
 
     private mutating func update(side: BodySide?, peak: Bool) {
@@ -272,9 +245,7 @@ struct AngleMeter: Sendable {
             guard !a.isNaN, !b.isNaN, !c.isNaN, seen[i] else { continue }
             let v = Swift.max(Swift.min(a, b), Swift.min(Swift.max(a, b), c))
             if let side, sided[i], (i % 2 == 0) != (side == .left) { continue }
-            if v < low[i] { low[i] = v }
-            if v > high[i] { high[i] = v }
-            if peak { atPeak[i] = v }
+            statistics.slots[i].measure(v, atPeak: peak)
         }
     }
 }

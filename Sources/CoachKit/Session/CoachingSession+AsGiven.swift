@@ -25,6 +25,12 @@ extension CoachingSession {
         /// It may begin this fraction of its own length before the last counted repetition ended: the movement's
         /// repetition and the exercise's overlap by about that much where they are the same one.
         static let provisionalOverlapFraction = 0.5
+        /// The repetitions adopted or recounted are those of the last this many ``replaySeconds``: older ones had
+        /// their chance, and the work per frame does not grow with the set.
+        static let adoptionHorizonReplays = 2.0
+        /// The frames let go of are dropped from the front of the buffer once this many have gathered (and they are
+        /// at least half of it): the array shifts about once per thousand frames, not on every frame.
+        static let framesDroppedAtOnce = 1024
 
         /// The frames of the last ``replaySeconds``, oldest first from `start`.
         private var frames: [PoseFrame] = []
@@ -45,9 +51,9 @@ extension CoachingSession {
         var provisional: Repetition?
         /// The id of the exercise it is given.
         private(set) var exerciseID: String?
-        /// When it was recognised, and the time of the first frame its session replayed.
-        private(set) var recognizedAt = -Double.infinity
-        private(set) var replayedFrom = Double.infinity
+        /// When it was recognised, and the time of the first frame its session replayed (`nil` before the first).
+        private(set) var recognizedAt: Double?
+        private(set) var replayedFrom: Double?
 
         /// Keeps `frame`, and coaches it in the exercise's session when there is one. `pose`: the movement's
         /// session's selected and smoothed pose of it.
@@ -55,7 +61,7 @@ extension CoachingSession {
             frames.append(frame)
             while start < frames.count, frames[start].seconds < frame.seconds - Self.replaySeconds { start += 1 }
             // Let go of the old frames now and then (amortised: the array shifts once per thousand frames).
-            if start >= 1024, start * 2 >= frames.count {
+            if start >= Self.framesDroppedAtOnce, start * 2 >= frames.count {
                 frames.removeFirst(start)
                 framesDropped += start
                 start = 0
@@ -123,7 +129,7 @@ extension CoachingSession {
         guard asGiven.pending else { return }
         asGiven.pending = false
         guard let id = asGiven.exerciseID, !asGiven.repetitions.isEmpty, let now = clock.last else { return }
-        let horizon = now - 2 * AsGiven.replaySeconds
+        let horizon = now - AsGiven.adoptionHorizonReplays * AsGiven.replaySeconds
         let theirs = asGiven.repetitions
         var firstTheirs = theirs.count
         while firstTheirs > 0, theirs[firstTheirs - 1].endSeconds >= horizon { firstTheirs -= 1 }
@@ -192,14 +198,15 @@ extension CoachingSession {
     private mutating func recountAsGiven(from firstOurs: Int, reportedNow: Int, at now: Double) -> Int? {
         guard let id = asGiven.exerciseID, let index = recognizedIndex, id == configuration.library[index].id,
             !RecognitionConfidence.fitted.isUnsure(recognition.confidence), let first = repetitions.first,
-            let firstTheirs = asGiven.repetitions.first, let lastTheirs = asGiven.repetitions.last
+            let firstTheirs = asGiven.repetitions.first, let lastTheirs = asGiven.repetitions.last,
+            let recognizedAt = asGiven.recognizedAt, let replayedFrom = asGiven.replayedFrom
         else { return nil }
         let theirs = asGiven.repetitions
         var withdrawn = Set<Int>()
         for i in firstOurs..<repetitions.count {
             let rep = repetitions[i]
-            guard rep.startSeconds < firstTheirs.startSeconds, rep.endSeconds <= asGiven.recognizedAt,
-                rep.startSeconds >= asGiven.replayedFrom,
+            guard rep.startSeconds < firstTheirs.startSeconds, rep.endSeconds <= recognizedAt,
+                rep.startSeconds >= replayedFrom,
                 lastTheirs.endSeconds >= rep.endSeconds, !theirs.contains(where: { Self.sameTimes($0, rep) })
             else { continue }
             let overlapsFree = theirs.contains { other in
@@ -225,7 +232,8 @@ extension CoachingSession {
         var reportedNow = 0
         for event in events { if case .repCompleted = event { reportedNow += 1 } }
         var firstOurs = repetitions.count
-        while firstOurs > 0, repetitions[firstOurs - 1].endSeconds >= now - 2 * AsGiven.replaySeconds { firstOurs -= 1 }
+        let horizon = now - AsGiven.adoptionHorizonReplays * AsGiven.replaySeconds
+        while firstOurs > 0, repetitions[firstOurs - 1].endSeconds >= horizon { firstOurs -= 1 }
         guard let kept = recountAsGiven(from: firstOurs, reportedNow: reportedNow, at: now) else { return }
         reportRevision(completedNow: kept)
         snapshot.repCount = repetitions.count
@@ -239,16 +247,17 @@ extension CoachingSession {
     mutating func updateProvisionalRepetition() {
         var found: Int?
         if let id = asGiven.exerciseID, let index = recognizedIndex, id == configuration.library[index].id {
-            let lastCounted = log.countedSpans.last?.end ?? -.infinity
+            let lastCounted = log.countedSpans.last?.end
             // By index, newest first: most frames, the newest ended before the last one counted and nothing is copied.
             var k = asGiven.repetitions.count - 1
-            while k >= 0, asGiven.repetitions[k].endSeconds > lastCounted {
+            while k >= 0, lastCounted.map({ asGiven.repetitions[k].endSeconds > $0 }) ?? true {
                 let start = asGiven.repetitions[k].startSeconds
                 let end = asGiven.repetitions[k].endSeconds
                 let taken = log.repetitions.suffix(AsGiven.takenLookback).contains {
                     $0.startSeconds == start && $0.endSeconds == end
                 }
-                if !taken, start >= lastCounted - AsGiven.provisionalOverlapFraction * (end - start) {
+                let overlapsLast = lastCounted.map { start < $0 - AsGiven.provisionalOverlapFraction * (end - start) }
+                if !taken, overlapsLast != true {
                     found = k
                     break
                 }

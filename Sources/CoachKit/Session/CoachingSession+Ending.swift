@@ -112,7 +112,7 @@ extension CoachingSession {
                 completed,
                 exercise: exercise,
                 index: old.index,
-                previousEnd: i > 0 ? repetitions[i - 1].endSeconds : -.infinity
+                previousEnd: i > 0 ? repetitions[i - 1].endSeconds : nil
             )
             log.replace(i, with: judged, at: old.endSeconds)
         }

@@ -139,18 +139,18 @@ extension CoachingSession {
             completed,
             exercise: exercise,
             index: repetitions.count + 1,
-            previousEnd: log.countedSpans.last?.end ?? -.infinity
+            previousEnd: log.countedSpans.last?.end
         )
         recordRepetition(repetition, at: completed.endSeconds)
     }
 
     /// A repetition counted from the movement, measured and judged as one of `exercise` (from the 10-Hz ring of
-    /// angles), or only timed without one. `previousEnd`: where the repetition before it ended.
+    /// angles), or only timed without one. `previousEnd`: where the repetition before it ended (`nil`: none did).
     mutating func judgedAgnostic(
         _ completed: RepCounter.Completed,
         exercise: ExerciseDefinition?,
         index: Int,
-        previousEnd: Double
+        previousEnd: Double?
     ) -> Repetition {
         judge.judgeMovement(
             completed,

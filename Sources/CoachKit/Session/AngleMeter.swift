@@ -80,6 +80,9 @@ struct AngleMeter: Sendable {
     /// The repetition's statistics so far per slot: its range, its value at the peak, and the body parts that kept
     /// it from being seen.
     private(set) var statistics: RepetitionJudge.Statistics
+    /// A second buffer for ``statistics``: a repetition's statistics handed out stay as they are while the meter goes
+    /// on in this one, so that closing a repetition allocates nothing (``closeRepetition(counted:rest:peak:)``).
+    private var spare: RepetitionJudge.Statistics
     /// How far each counter's signal (times ``Configuration/direction``) went in the repetition under way.
     private var peakSignal: [Double?]
 
@@ -104,6 +107,7 @@ struct AngleMeter: Sendable {
         olderValues = values
         seen = Array(repeating: true, count: n)
         statistics = RepetitionJudge.Statistics(slots: n)
+        spare = RepetitionJudge.Statistics(slots: n)
         peakSignal = Array(repeating: nil, count: configuration.counters)
     }
 
@@ -221,7 +225,11 @@ struct AngleMeter: Sendable {
     /// is started afresh next (``startRepetition(counter:side:)``).
     mutating func closeRepetition(counted slot: AngleSlot?, rest: Double, peak: Double) -> RepetitionJudge.Statistics {
         if let slot { statistics[slot].fold(rest: rest, peak: peak) }
-        return statistics
+        let closed = statistics
+        // The meter goes on in its spare buffer (free again: the repetition before's statistics were let go of).
+        for i in spare.slots.indices { spare.slots[i] = closed.slots[i] }
+        swap(&statistics, &spare)
+        return closed
     }
 
     /// ``closeRepetition(counted:rest:peak:)`` for statistics kept from before (a recount).

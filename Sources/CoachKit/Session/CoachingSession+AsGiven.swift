@@ -117,7 +117,7 @@ extension CoachingSession {
 
     /// Starts coaching `exercise`, just recognised (or none), as if it had been given.
     mutating func startAsGiven(_ exercise: ExerciseDefinition?, at t: Double) {
-        asGiven.start(exercise, configuration: configuration, at: t)
+        recognised?.replay.start(exercise, configuration: configuration, at: t)
     }
 
     /// Each repetition of the recognised exercise that overlaps one the exercise's session counted, and has not
@@ -126,11 +126,12 @@ extension CoachingSession {
     /// Only when either side counted or revised a repetition since, and only over the repetitions of the last
     /// 2 × ``AsGiven/replaySeconds`` (older ones had their chance): the work per frame does not grow with the set.
     mutating func adoptMeasurementsAsGiven() {
-        guard asGiven.pending else { return }
-        asGiven.pending = false
-        guard let id = asGiven.exerciseID, !asGiven.repetitions.isEmpty, let now = clock.last else { return }
+        guard recognised?.replay.pending == true else { return }
+        recognised?.replay.pending = false
+        guard let id = recognised?.replay.exerciseID, let theirs = recognised?.replay.repetitions, !theirs.isEmpty,
+            let now = clock.last
+        else { return }
         let horizon = now - AsGiven.adoptionHorizonReplays * AsGiven.replaySeconds
-        let theirs = asGiven.repetitions
         var firstTheirs = theirs.count
         while firstTheirs > 0, theirs[firstTheirs - 1].endSeconds >= horizon { firstTheirs -= 1 }
         var firstOurs = repetitions.count
@@ -196,12 +197,13 @@ extension CoachingSession {
     /// movement counter missed while it warmed up). Returns how many of the last `reportedNow` repetitions (reported
     /// in this frame) stay, or `nil` when nothing changed.
     private mutating func recountAsGiven(from firstOurs: Int, reportedNow: Int, at now: Double) -> Int? {
-        guard let id = asGiven.exerciseID, let index = recognizedIndex, id == configuration.library[index].id,
-            !RecognitionConfidence.fitted.isUnsure(recognition.confidence), let first = repetitions.first,
-            let firstTheirs = asGiven.repetitions.first, let lastTheirs = asGiven.repetitions.last,
-            let recognizedAt = asGiven.recognizedAt, let replayedFrom = asGiven.replayedFrom
+        guard let replay = recognised?.replay, let id = replay.exerciseID, let index = recognizedIndex,
+            id == configuration.library[index].id,
+            !RecognitionConfidence.fitted.isUnsure(recognised?.confidence ?? 0), let first = repetitions.first,
+            let firstTheirs = replay.repetitions.first, let lastTheirs = replay.repetitions.last,
+            let recognizedAt = replay.recognizedAt, let replayedFrom = replay.replayedFrom
         else { return nil }
-        let theirs = asGiven.repetitions
+        let theirs = replay.repetitions
         var withdrawn = Set<Int>()
         for i in firstOurs..<repetitions.count {
             let rep = repetitions[i]
@@ -246,13 +248,14 @@ extension CoachingSession {
     /// exercise, counts it as it ends.
     mutating func updateProvisionalRepetition() {
         var found: Int?
-        if let id = asGiven.exerciseID, let index = recognizedIndex, id == configuration.library[index].id {
+        let theirs = recognised?.replay.repetitions ?? []
+        if let id = recognised?.replay.exerciseID, let index = recognizedIndex, id == configuration.library[index].id {
             let lastCounted = log.countedSpans.last?.end
             // By index, newest first: most frames, the newest ended before the last one counted and nothing is copied.
-            var k = asGiven.repetitions.count - 1
-            while k >= 0, lastCounted.map({ asGiven.repetitions[k].endSeconds > $0 }) ?? true {
-                let start = asGiven.repetitions[k].startSeconds
-                let end = asGiven.repetitions[k].endSeconds
+            var k = theirs.count - 1
+            while k >= 0, lastCounted.map({ theirs[k].endSeconds > $0 }) ?? true {
+                let start = theirs[k].startSeconds
+                let end = theirs[k].endSeconds
                 let taken = log.repetitions.suffix(AsGiven.takenLookback).contains {
                     $0.startSeconds == start && $0.endSeconds == end
                 }
@@ -264,8 +267,8 @@ extension CoachingSession {
                 k -= 1
             }
         }
-        guard found != nil || asGiven.provisional != nil else { return }
-        var repetition = found.map { asGiven.repetitions[$0] }
+        guard found != nil || recognised?.replay.provisional != nil else { return }
+        var repetition = found.map { theirs[$0] }
         repetition?.index = repetitions.count + 1
         showProvisional(repetition)
     }
@@ -274,12 +277,13 @@ extension CoachingSession {
     /// ends, confirmed or withdrawn, unless `repetition` replaces it (same times, or a later one while it is not
     /// confirmed).
     mutating func showProvisional(_ repetition: Repetition?) {
-        guard repetition != asGiven.provisional else { return }
-        if let shown = asGiven.provisional, repetition.map({ !Self.sameTimes($0, shown) }) ?? true {
+        let shownBefore = recognised?.replay.provisional
+        guard repetition != shownBefore else { return }
+        if let shown = shownBefore, repetition.map({ !Self.sameTimes($0, shown) }) ?? true {
             let confirmed = repetitions.count >= shown.index
             if confirmed || repetition == nil { events.append(.provisionalRepetitionEnded(confirmed: confirmed)) }
         }
-        asGiven.provisional = repetition
+        recognised?.replay.provisional = repetition
         if let repetition { events.append(.provisionalRepetition(repetition)) }
         snapshot.provisionalReps = repetition == nil ? 0 : 1
     }

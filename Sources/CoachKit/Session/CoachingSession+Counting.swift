@@ -128,7 +128,7 @@ extension CoachingSession {
 
     mutating func recordRepetition(_ repetition: Repetition, at t: Double) {
         log.record(repetition, at: t)
-        asGiven.pending = true
+        recognised?.replay.pending = true
         snapshot.repCount = repetitions.count
         events.append(.repCompleted(repetition))
         // An exercise recognised below the fitted confidence is not one to praise or correct by: the coach says it

@@ -5,19 +5,19 @@ extension CoachingSession {
     // MARK: - Recognition
 
     mutating func recognize(_ pose: Pose?, steady: Bool, at t: Double) {
-        // Optional chaining mutates in place: copying the recognizer out would copy its buffers.
-        guard recognizer != nil else { return }
-        let decision = recognizer?.ingest(pose, at: t, steady: steady)
+        // Optional chaining mutates in place: copying the recogniser out would copy its buffers.
+        guard recognised != nil else { return }
+        let decision = recognised?.observe(pose, at: t, steady: steady)
         if pose != nil, steady, ring.isDue(at: t) {
             let written = ring.beginSample(at: t)
-            ring.write(recognizer!.sample, to: written)
+            ring.write(recognised!.sample, to: written)
             if setUp.depthTrusted == false { ring.useImagePlaneAngles(ofSample: written) }
             let counted = counting.ingest(
                 sample: written,
                 of: ring,
                 presence: setUp.presence,
                 counted: log.countedSpans,
-                movementKnown: agnostic?.hasMovement == true
+                movementKnown: recognised?.hasMovement == true
             )
             record(counted, exercise: recognizedExercise)
         } else if pose == nil || !steady {
@@ -25,7 +25,7 @@ extension CoachingSession {
         }
         guard let decision else { return }
         // A new exercise takes over after winning two decisions in a row.
-        switch recognition.ingest(decision, bestIndex: recognizer?.bestIndex) {
+        switch recognised?.decide(decision) {
         case .sameExercise(let confidence):
             snapshot.confidence = confidence
         case .switchExercise(let index, let confidence):
@@ -45,7 +45,7 @@ extension CoachingSession {
     /// ``primaryValue(side:)``).
     @inline(__always)
     func recognizedAngle(_ angle: AngleKind) -> (left: Double, right: Double) {
-        guard let sample = recognizer?.sample else { return (.nan, .nan) }
+        guard let sample = recognised?.sample else { return (.nan, .nan) }
         let k = recognizedSlot(angle)
         return (sample[k], sample[k + 1])
     }
@@ -66,7 +66,7 @@ extension CoachingSession {
             movement: reps,
             presence: setUp.presence,
             counted: log.countedSpans,
-            movementKnown: agnostic?.hasMovement == true,
+            movementKnown: recognised?.hasMovement == true,
             checkingFallback: checkingFallback
         )
         record(counted, exercise: recognizedExercise)
@@ -80,7 +80,7 @@ extension CoachingSession {
             holdTimer.end(target: hold.seconds)
             snapshot.hold = nil
         }
-        recognition.switched(to: index, confidence: confidence)
+        recognised?.switched(to: index, confidence: confidence)
         snapshot.recognition = state
         snapshot.confidence = confidence
         if index != previous { startAsGiven(index.map { configuration.library[$0] }, at: t) }
@@ -103,21 +103,21 @@ extension CoachingSession {
         log.closeSegment(
             at: t,
             exercise: recognizedIndex.map { configuration.library[$0].id },
-            confidence: recognition.confidence,
+            confidence: recognised?.confidence ?? 0,
             recordingStart: clock.first ?? 0
         )
     }
 
     mutating func countAgnostic(_ pose: Pose, valid: Bool, dt: Double, at t: Double) {
-        guard agnostic != nil else { return }
+        guard recognised != nil else { return }
         // A hold recognised is timed as a hold given is (from when it is recognised), and its timer sets the
         // overlay's angle, side and joint, as with the hold given.
         // The library's exercise is read in place (a copy of a definition on every frame costs).
         let recognizedHold = recognizedIndex.map { configuration.library[$0].isHold } ?? false
         if recognizedHold, let hold = recognizedExercise { updateHold(hold, valid: valid, dt: dt, at: t) }
-        let completed = agnostic?.ingest(pose, at: t, valid: valid, useDepth: setUp.hasDepth) ?? 0
-        snapshot.rangeOfMotionProgress = agnostic?.progress ?? 0
-        if completed > 0, let reps = agnostic?.completed { completeMovement(reps) }
+        let reps = recognised?.countMovement(pose, at: t, valid: valid, useDepth: setUp.hasDepth)
+        snapshot.rangeOfMotionProgress = recognised?.movementProgress ?? 0
+        if let reps { completeMovement(reps) }
         if let index = recognizedIndex, !recognizedHold {
             let angle = configuration.library[index].primaryAngle
             let bilateral = configuration.library[index].side == .both

@@ -10,13 +10,13 @@ extension CoachingSession {
         if !measured {
             // Before the recount: its repetitions are judged as measured in the image plane, the view deciding what it
             // can measure (a squat filmed from behind was "reliable"; see Guides.md, "Cases behind the code").
-            if recognizer != nil {
+            if recognised != nil {
                 for i in 0..<ring.count { ring.useImagePlaneAngles(ofSample: i) }
                 let recounted = counting.recount(
                     samplesOf: ring,
                     presence: setUp.presence,
                     counted: log.countedSpans,
-                    movementKnown: agnostic?.hasMovement == true
+                    movementKnown: recognised?.hasMovement == true
                 )
                 record(recounted, exercise: recognizedExercise)
             }

@@ -71,7 +71,7 @@ public struct CoachingSession: Sendable {
     /// With no exercise given: the projection of the pose on the movement counted (torso lengths), and which
     /// principal component that movement is (0 = the leading one). For diagnostics (`--trace`).
     package var agnosticSignal: (value: Double?, component: Int) {
-        (agnostic?.signal, agnostic?.lastChoice ?? 0)
+        recognised?.movementSignal ?? (nil, 0)
     }
 
     /// The repetitions each counting signal found so far (exercise given): `"angle"` (the primary angle's
@@ -80,18 +80,13 @@ public struct CoachingSession: Sendable {
     /// For diagnostics (`ptcoach evaluate-reps --per-file`).
     package var signalCounts: [(signal: String, reps: Int)] { counting.signalCounts }
 
-    // Recognition and agnostic counting.
-    var recognizer: ExerciseRecognizer?
-    var agnostic: PeriodicMotionCounter?
-    var recognition = RecognitionTracker()
+    /// With no exercise given: the recogniser, the movement counted, the exercise recognised and its replay as if
+    /// given.
+    var recognised: RecognisedCoach?
     /// The exercise recognised (its index in the library), with no exercise given.
-    var recognizedIndex: Int? { recognition.recognizedIndex }
+    var recognizedIndex: Int? { recognised?.recognizedIndex }
     /// The body's angles at 10 Hz (with an exercise given, its own angles, when it counts repetitions).
     var ring = AngleSampleRing(capacity: 0)
-
-    /// With no exercise given: the frames of the last ``AsGiven/replaySeconds``, and the exercise recognised
-    /// coached as if it had been given (``CoachingSession+AsGiven.swift``).
-    var asGiven = AsGiven()
 
     /// The repetitions, form issues, cues and segments, for the summary.
     var log = SessionLog()
@@ -120,8 +115,7 @@ public struct CoachingSession: Sendable {
             snapshot.targetRange = exercise.targetBand
             snapshot.recognition = .exercise(id: exercise.id, confidence: 1)
         case .recognised(let library):
-            recognizer = ExerciseRecognizer(exercises: library, configuration: configuration.recognition)
-            agnostic = PeriodicMotionCounter()
+            recognised = RecognisedCoach(library: library, configuration: configuration.recognition)
             ring = AngleSampleRing(capacity: Tuning.angleSampleCapacity)
             snapshot.recognition = .noPerson
         }
@@ -155,7 +149,7 @@ public struct CoachingSession: Sendable {
                     bridgeSeconds: configuration.bridgeSeconds,
                     // Gaps are bridged when repetitions are counted (of a given exercise, or of the movement when
                     // none is given).
-                    bridges: (mode.exercise?.repetition != nil || agnostic != nil)
+                    bridges: (mode.exercise?.repetition != nil || recognised != nil)
                         && configuration.bridgeSeconds > configuration.glitchSeconds
                 ),
                 useDepth: configuration.useDepth
@@ -192,7 +186,7 @@ public struct CoachingSession: Sendable {
     /// and smooths the same frames the same way once it has followed them from the first.
     mutating func coach(_ smoothed: Pose?, of frame: PoseFrame) {
         // No exercise given: every frame is kept, and coached as the exercise recognised (CoachingSession+AsGiven).
-        if mode.isRecognised { asGiven.ingest(frame, pose: smoothed) }
+        if mode.isRecognised { recognised?.replay.ingest(frame, pose: smoothed) }
         let t = frame.seconds
         let dt = clock.ingest(at: t, person: smoothed != nil)
         snapshot.seconds = t
@@ -238,7 +232,7 @@ public struct CoachingSession: Sendable {
             // head above the picture at the top of each push-up; see Guides.md, "Cases behind the code").
             if returnsFromGap,
                 let bridged = setUp.decideGapReturn(
-                    continues: agnostic?.continues(with: pose, useDepth: setUp.hasDepth) ?? true,
+                    continues: recognised?.continues(with: pose, useDepth: setUp.hasDepth) ?? true,
                     at: t
                 )
             {
@@ -278,7 +272,7 @@ public struct CoachingSession: Sendable {
         counting.lostPerson(held: held, depthUnjudged: setUp.depthTrusted == nil, at: t)
         if mode.isRecognised {
             recognize(nil, steady: false, at: t)
-            if !held { _ = agnostic?.ingest(nil, at: t, valid: false) }
+            if !held { _ = recognised?.countMovement(nil, at: t, valid: false, useDepth: true) }
         }
         // The definition is read (copied) only for a hold.
         let isHold = mode.givenIsHold ?? recognizedIndex.map { configuration.library[$0].isHold } ?? false

@@ -53,9 +53,9 @@ struct AngleMeterTests {
         #expect(abs(measured[2] - 150) < 1, "the meter measures what it is shown: \(measured)")
         let statistics = meter.statistics
         // The median of each three frames: 20, 30, 30 — the flip is never held for two frames.
-        #expect(abs(statistics.min[Self.leftKnee.index] - measured[0]) < 1e-9)
-        #expect(abs(statistics.max[Self.leftKnee.index] - measured[3]) < 1e-9)
-        #expect(statistics.max[Self.leftKnee.index] < 100)
+        #expect(abs((statistics[Self.leftKnee].low ?? .nan) - measured[0]) < 1e-9)
+        #expect(abs((statistics[Self.leftKnee].high ?? .nan) - measured[3]) < 1e-9)
+        #expect((statistics[Self.leftKnee].high ?? .infinity) < 100)
     }
 
     @Test func aFrameWithoutAPersonStartsTheHistoryAgain() {
@@ -72,11 +72,11 @@ struct AngleMeterTests {
             meter.see(Self.legs(left: flexion, right: flexion), visibility: visibility)
             meter.follow(counter: 0, side: nil, value: meter.value(Self.leftKnee), active: false, valid: true)
         }
-        #expect(meter.statistics.min[Self.leftKnee.index] == .infinity)
+        #expect(meter.statistics[Self.leftKnee].low == nil)
         // A third frame does.
         meter.measure(Self.legs(left: 60, right: 60), useDepth: false)
         meter.follow(counter: 0, side: nil, value: meter.value(Self.leftKnee), active: false, valid: true)
-        #expect(meter.statistics.min[Self.leftKnee.index].isFinite)
+        #expect(meter.statistics[Self.leftKnee].low != nil)
         // A frame with a person not measured by this meter (no depth in it, an image-plane meter) goes on from the
         // frame it last measured, as the 3-D meter's history goes on.
         var shadow = Self.meter()
@@ -86,7 +86,7 @@ struct AngleMeterTests {
         shadow.measure(Self.legs(left: 40, right: 40), useDepth: false)
         shadow.measure(Self.legs(left: 40, right: 40), useDepth: false)
         shadow.follow(counter: 0, side: nil, value: shadow.value(Self.leftKnee), active: false, valid: true)
-        #expect(shadow.statistics.min[Self.leftKnee.index].isFinite)
+        #expect(shadow.statistics[Self.leftKnee].low != nil)
     }
 
     @Test func theValueAtThePeakIsWhereTheCountedSignalWentFurthestWhileActive() throws {
@@ -104,7 +104,7 @@ struct AngleMeterTests {
                 meter.see(pose, visibility: visibility)
                 meter.follow(counter: 0, side: nil, value: meter.value(Self.leftKnee), active: active, valid: true)
             }
-            let atPeak = meter.statistics.peak[Self.leftKnee.index]
+            let atPeak = try #require(meter.statistics[Self.leftKnee].atPeak)
             if direction > 0 {
                 #expect(abs(atPeak - 90) < 1, "direction +1: \(atPeak)")
             } else {
@@ -124,15 +124,15 @@ struct AngleMeterTests {
         }
         let kept = meter.statistics
         let closed = meter.closeRepetition(counted: Self.leftKnee, rest: 5, peak: 95)
-        #expect(closed.min[Self.leftKnee.index] == 5)
-        #expect(closed.max[Self.leftKnee.index] == 95)
-        #expect(closed.peak[Self.leftKnee.index] == 95)
+        #expect(closed[Self.leftKnee].low == 5)
+        #expect(closed[Self.leftKnee].high == 95)
+        #expect(closed[Self.leftKnee].atPeak == 95)
         // The other side keeps its own.
-        #expect(abs(closed.max[Self.rightKnee.index] - 40) < 1)
+        #expect(abs((closed[Self.rightKnee].high ?? .nan) - 40) < 1)
         // Statistics kept from before close the same way, without touching the meter.
         let recounted = AngleMeter.closing(kept, counted: Self.rightKnee, rest: 1, peak: 99)
-        #expect(recounted.min[Self.rightKnee.index] == 1 && recounted.peak[Self.rightKnee.index] == 99)
-        #expect(abs(recounted.max[Self.leftKnee.index] - 40) < 1)
+        #expect(recounted[Self.rightKnee].low == 1 && recounted[Self.rightKnee].atPeak == 99)
+        #expect(abs((recounted[Self.leftKnee].high ?? .nan) - 40) < 1)
     }
 
     @Test func aSidesRepetitionStartsAfreshOnItsSideOnlyAndAnUnseenSlotNamesItsParts() {
@@ -147,15 +147,15 @@ struct AngleMeterTests {
         }
         #expect(meter.seenValue(Self.rightKnee) == nil)
         #expect(meter.seenValue(Self.leftKnee) != nil)
-        #expect(meter.statistics.min[Self.rightKnee.index] == .infinity)
-        #expect(meter.statistics.missingParts[Self.rightKnee.index] == BodyPart.feet)
-        #expect(meter.statistics.missingParts[Self.leftKnee.index] == 0)
+        #expect(meter.statistics[Self.rightKnee].low == nil)
+        #expect(meter.statistics[Self.rightKnee].missingParts == BodyPart.feet)
+        #expect(meter.statistics[Self.leftKnee].missingParts == 0)
         // Starting the right side afresh leaves the left's range.
         meter.startRepetition(counter: 0, side: .right)
-        #expect(meter.statistics.missingParts[Self.rightKnee.index] == 0)
-        #expect(meter.statistics.min[Self.leftKnee.index].isFinite)
+        #expect(meter.statistics[Self.rightKnee].missingParts == 0)
+        #expect(meter.statistics[Self.leftKnee].low != nil)
         // Not measurable: both sides start again.
         meter.follow(counter: 0, side: nil, value: 40, active: false, valid: false)
-        #expect(meter.statistics.min[Self.leftKnee.index] == .infinity)
+        #expect(meter.statistics[Self.leftKnee].low == nil)
     }
 }

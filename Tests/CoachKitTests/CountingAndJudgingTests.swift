@@ -109,16 +109,12 @@ struct CountingAndJudgingTests {
     @Test func aSquatSeenFromTheSideWithoutDepthIsJudgedOnItsNearSide() throws {
         let squat = try ExerciseLibrary.bundled().exercise(id: "squat")
         var judge = RepetitionJudge(exercise: squat)
-        let n = squat.angles.count * 2
-        var statistics: RepetitionJudge.Statistics = (
-            Array(repeating: .infinity, count: n), Array(repeating: -.infinity, count: n),
-            Array(repeating: .nan, count: n), Array(repeating: 0, count: n)
-        )
+        var statistics = RepetitionJudge.Statistics(slots: squat.angles.count * 2)
         // The left knee from 170° to 70°, the left trunk lean 5–20°.
-        let knee = try #require(squat.angles.firstIndex(of: .kneeFlexion)) * 2
-        let trunk = try #require(squat.angles.firstIndex(of: .trunkLean)) * 2
-        (statistics.min[knee], statistics.max[knee], statistics.peak[knee]) = (70, 170, 70)
-        (statistics.min[trunk], statistics.max[trunk], statistics.peak[trunk]) = (5, 20, 20)
+        let knee = AngleSlot(angle: try #require(squat.angles.firstIndex(of: .kneeFlexion)), side: .left)
+        let trunk = AngleSlot(angle: try #require(squat.angles.firstIndex(of: .trunkLean)), side: .left)
+        statistics[knee] = .init(low: 70, high: 170, atPeak: 70)
+        statistics[trunk] = .init(low: 5, high: 20, atPeak: 20)
         let side = MeasurementContext(
             hasDepth: false,
             view: .side,

@@ -77,13 +77,12 @@ struct AngleMeter: Sendable {
     /// Whether each slot's joints are all seen in this frame: only then does its value enter the repetition's angle
     /// ranges (an angle through an ankle the pose estimator placed outside the picture is a guess).
     private var seen: [Bool]
-    /// The repetition's statistics so far per slot: its range (+∞/−∞ when nothing was measured: the identities of
-    /// min and max), its value at the peak (NaN until one), and the body parts (``BodyPart`` bits) that kept it
-    /// from being seen.
-    private var low: [Double]
-    private var high: [Double]
-    private var atPeak: [Double]
-    private var missingParts: [Int]
+    /// The repetition's statistics so far per slot: its range, its value at the peak, and the body parts that kept
+    /// it from being seen.
+    private(set) var statistics: RepetitionJudge.Statistics
+    /// A second buffer for ``statistics``: a repetition's statistics handed out stay as they are while the meter goes
+    /// on in this one, so that closing a repetition allocates nothing (``closeRepetition(counted:rest:peak:)``).
+    private var spare: RepetitionJudge.Statistics
     /// How far each counter's signal (times ``Configuration/direction``) went in the repetition under way.
     private var peakSignal: [Double?]
 
@@ -107,10 +106,8 @@ struct AngleMeter: Sendable {
         previousValues = values
         olderValues = values
         seen = Array(repeating: true, count: n)
-        low = Array(repeating: .infinity, count: n)
-        high = Array(repeating: -.infinity, count: n)
-        atPeak = Array(repeating: .nan, count: n)
-        missingParts = Array(repeating: 0, count: n)
+        statistics = RepetitionJudge.Statistics(slots: n)
+        spare = RepetitionJudge.Statistics(slots: n)
         peakSignal = Array(repeating: nil, count: configuration.counters)
     }
 
@@ -151,7 +148,7 @@ struct AngleMeter: Sendable {
                 missing |= BodyPart.of(joint)
             }
             seen[i] = missing == 0
-            missingParts[i] |= missing
+            statistics.slots[i].missingParts |= missing
         }
     }
 
@@ -177,6 +174,23 @@ struct AngleMeter: Sendable {
 
     // MARK: - Each repetition
 
+    /// The primary angle (the exercise's first): `side`'s, or with `nil` the mean of both, or the one measured when
+    /// only one is, or `sole`'s when only that side is measured (the far side hidden).
+    @inline(__always)
+    func primaryValue(side: BodySide?, sole: BodySide?) -> Double? {
+        let l = value(AngleSlot(angle: 0, side: .left))
+        let r = value(AngleSlot(angle: 0, side: .right))
+        switch side {
+        case .left?: return l
+        case .right?: return r
+        case nil:
+            guard let l else { return r }
+            guard let r else { return l }
+            if let sole { return sole == .left ? l : r }
+            return (l + r) / 2
+        }
+    }
+
     /// Follows counter `c`'s repetition (its `side`, `nil` for both): per-repetition statistics run from the end of
     /// the previous repetition (or from when the person became measurable) to the end of this one, so a repetition's
     /// range includes the start position it began from, not only the part past the counter's threshold; the value at
@@ -197,18 +211,12 @@ struct AngleMeter: Sendable {
 
     /// Starts counter `c`'s side (`nil`: both) afresh: after its repetition, or when the person is not measurable.
     mutating func startRepetition(counter c: Int, side: BodySide?) {
-        for i in 0..<low.count {
+        for i in statistics.slots.indices {
             if let side, sided[i], (i % 2 == 0) != (side == .left) { continue }
-            low[i] = .infinity
-            high[i] = -.infinity
-            atPeak[i] = .nan
-            missingParts[i] = 0
+            statistics.slots[i] = .init()
         }
         peakSignal[c] = nil
     }
-
-    /// The statistics of the repetition under way, as they are (kept, they are copied when the meter next changes).
-    var statistics: RepetitionJudge.Statistics { (low, high, atPeak, missingParts) }
 
     /// The statistics of the repetition just completed, for the judge: the counted signal's own rest and peak
     /// (`rest`, `peak`) are folded into its slot (`counted`; `nil` when no slot is the counted signal), whose range
@@ -216,8 +224,12 @@ struct AngleMeter: Sendable {
     /// on that angle (a push-up's depth) and the range-of-motion text judge the same number. The repetition's side
     /// is started afresh next (``startRepetition(counter:side:)``).
     mutating func closeRepetition(counted slot: AngleSlot?, rest: Double, peak: Double) -> RepetitionJudge.Statistics {
-        if let slot { Self.fold(rest: rest, peak: peak, into: slot, of: &low, &high, &atPeak) }
-        return statistics
+        if let slot { statistics[slot].fold(rest: rest, peak: peak) }
+        let closed = statistics
+        // The meter goes on in its spare buffer (free again: the repetition before's statistics were let go of).
+        for i in spare.slots.indices { spare.slots[i] = closed.slots[i] }
+        swap(&statistics, &spare)
+        return closed
     }
 
     /// ``closeRepetition(counted:rest:peak:)`` for statistics kept from before (a recount).
@@ -228,22 +240,8 @@ struct AngleMeter: Sendable {
         peak: Double
     ) -> RepetitionJudge.Statistics {
         var closed = statistics
-        if let slot { fold(rest: rest, peak: peak, into: slot, of: &closed.min, &closed.max, &closed.peak) }
+        if let slot { closed[slot].fold(rest: rest, peak: peak) }
         return closed
-    }
-
-    private static func fold(
-        rest: Double,
-        peak: Double,
-        into slot: AngleSlot,
-        of low: inout [Double],
-        _ high: inout [Double],
-        _ atPeak: inout [Double]
-    ) {
-        let i = slot.index
-        low[i] = Swift.min(low[i], rest, peak)
-        high[i] = Swift.max(high[i], rest, peak)
-        atPeak[i] = peak
     }
 
     private mutating func update(side: BodySide?, peak: Bool) {
@@ -255,9 +253,7 @@ struct AngleMeter: Sendable {
             guard !a.isNaN, !b.isNaN, !c.isNaN, seen[i] else { continue }
             let v = Swift.max(Swift.min(a, b), Swift.min(Swift.max(a, b), c))
             if let side, sided[i], (i % 2 == 0) != (side == .left) { continue }
-            if v < low[i] { low[i] = v }
-            if v > high[i] { high[i] = v }
-            if peak { atPeak[i] = v }
+            statistics.slots[i].measure(v, atPeak: peak)
         }
     }
 }

@@ -25,6 +25,12 @@ extension CoachingSession {
         /// It may begin this fraction of its own length before the last counted repetition ended: the movement's
         /// repetition and the exercise's overlap by about that much where they are the same one.
         static let provisionalOverlapFraction = 0.5
+        /// The repetitions adopted or recounted are those of the last this many ``replaySeconds``: older ones had
+        /// their chance, and the work per frame does not grow with the set.
+        static let adoptionHorizonReplays = 2.0
+        /// The frames let go of are dropped from the front of the buffer once this many have gathered (and they are
+        /// at least half of it): the array shifts about once per thousand frames, not on every frame.
+        static let framesDroppedAtOnce = 1024
 
         /// The frames of the last ``replaySeconds``, oldest first from `start`.
         private var frames: [PoseFrame] = []
@@ -45,9 +51,9 @@ extension CoachingSession {
         var provisional: Repetition?
         /// The id of the exercise it is given.
         private(set) var exerciseID: String?
-        /// When it was recognised, and the time of the first frame its session replayed.
-        private(set) var recognizedAt = -Double.infinity
-        private(set) var replayedFrom = Double.infinity
+        /// When it was recognised, and the time of the first frame its session replayed (`nil` before the first).
+        private(set) var recognizedAt: Double?
+        private(set) var replayedFrom: Double?
 
         /// Keeps `frame`, and coaches it in the exercise's session when there is one. `pose`: the movement's
         /// session's selected and smoothed pose of it.
@@ -55,7 +61,7 @@ extension CoachingSession {
             frames.append(frame)
             while start < frames.count, frames[start].seconds < frame.seconds - Self.replaySeconds { start += 1 }
             // Let go of the old frames now and then (amortised: the array shifts once per thousand frames).
-            if start >= 1024, start * 2 >= frames.count {
+            if start >= Self.framesDroppedAtOnce, start * 2 >= frames.count {
                 frames.removeFirst(start)
                 framesDropped += start
                 start = 0
@@ -111,7 +117,7 @@ extension CoachingSession {
 
     /// Starts coaching `exercise`, just recognised (or none), as if it had been given.
     mutating func startAsGiven(_ exercise: ExerciseDefinition?, at t: Double) {
-        asGiven.start(exercise, configuration: configuration, at: t)
+        recognised?.replay.start(exercise, configuration: configuration, at: t)
     }
 
     /// Each repetition of the recognised exercise that overlaps one the exercise's session counted, and has not
@@ -120,11 +126,12 @@ extension CoachingSession {
     /// Only when either side counted or revised a repetition since, and only over the repetitions of the last
     /// 2 × ``AsGiven/replaySeconds`` (older ones had their chance): the work per frame does not grow with the set.
     mutating func adoptMeasurementsAsGiven() {
-        guard asGiven.pending else { return }
-        asGiven.pending = false
-        guard let id = asGiven.exerciseID, !asGiven.repetitions.isEmpty, let now = clock.last else { return }
-        let horizon = now - 2 * AsGiven.replaySeconds
-        let theirs = asGiven.repetitions
+        guard recognised?.replay.pending == true else { return }
+        recognised?.replay.pending = false
+        guard let id = recognised?.replay.exerciseID, let theirs = recognised?.replay.repetitions, !theirs.isEmpty,
+            let now = clock.last
+        else { return }
+        let horizon = now - AsGiven.adoptionHorizonReplays * AsGiven.replaySeconds
         var firstTheirs = theirs.count
         while firstTheirs > 0, theirs[firstTheirs - 1].endSeconds >= horizon { firstTheirs -= 1 }
         var firstOurs = repetitions.count
@@ -190,16 +197,18 @@ extension CoachingSession {
     /// movement counter missed while it warmed up). Returns how many of the last `reportedNow` repetitions (reported
     /// in this frame) stay, or `nil` when nothing changed.
     private mutating func recountAsGiven(from firstOurs: Int, reportedNow: Int, at now: Double) -> Int? {
-        guard let id = asGiven.exerciseID, let index = recognizedIndex, id == configuration.library[index].id,
-            !RecognitionConfidence.fitted.isUnsure(recognition.confidence), let first = repetitions.first,
-            let firstTheirs = asGiven.repetitions.first, let lastTheirs = asGiven.repetitions.last
+        guard let replay = recognised?.replay, let id = replay.exerciseID, let index = recognizedIndex,
+            id == configuration.library[index].id,
+            !RecognitionConfidence.fitted.isUnsure(recognised?.confidence ?? 0), let first = repetitions.first,
+            let firstTheirs = replay.repetitions.first, let lastTheirs = replay.repetitions.last,
+            let recognizedAt = replay.recognizedAt, let replayedFrom = replay.replayedFrom
         else { return nil }
-        let theirs = asGiven.repetitions
+        let theirs = replay.repetitions
         var withdrawn = Set<Int>()
         for i in firstOurs..<repetitions.count {
             let rep = repetitions[i]
-            guard rep.startSeconds < firstTheirs.startSeconds, rep.endSeconds <= asGiven.recognizedAt,
-                rep.startSeconds >= asGiven.replayedFrom,
+            guard rep.startSeconds < firstTheirs.startSeconds, rep.endSeconds <= recognizedAt,
+                rep.startSeconds >= replayedFrom,
                 lastTheirs.endSeconds >= rep.endSeconds, !theirs.contains(where: { Self.sameTimes($0, rep) })
             else { continue }
             let overlapsFree = theirs.contains { other in
@@ -225,7 +234,8 @@ extension CoachingSession {
         var reportedNow = 0
         for event in events { if case .repCompleted = event { reportedNow += 1 } }
         var firstOurs = repetitions.count
-        while firstOurs > 0, repetitions[firstOurs - 1].endSeconds >= now - 2 * AsGiven.replaySeconds { firstOurs -= 1 }
+        let horizon = now - AsGiven.adoptionHorizonReplays * AsGiven.replaySeconds
+        while firstOurs > 0, repetitions[firstOurs - 1].endSeconds >= horizon { firstOurs -= 1 }
         guard let kept = recountAsGiven(from: firstOurs, reportedNow: reportedNow, at: now) else { return }
         reportRevision(completedNow: kept)
         snapshot.repCount = repetitions.count
@@ -238,25 +248,27 @@ extension CoachingSession {
     /// exercise, counts it as it ends.
     mutating func updateProvisionalRepetition() {
         var found: Int?
-        if let id = asGiven.exerciseID, let index = recognizedIndex, id == configuration.library[index].id {
-            let lastCounted = log.countedSpans.last?.end ?? -.infinity
+        let theirs = recognised?.replay.repetitions ?? []
+        if let id = recognised?.replay.exerciseID, let index = recognizedIndex, id == configuration.library[index].id {
+            let lastCounted = log.countedSpans.last?.end
             // By index, newest first: most frames, the newest ended before the last one counted and nothing is copied.
-            var k = asGiven.repetitions.count - 1
-            while k >= 0, asGiven.repetitions[k].endSeconds > lastCounted {
-                let start = asGiven.repetitions[k].startSeconds
-                let end = asGiven.repetitions[k].endSeconds
+            var k = theirs.count - 1
+            while k >= 0, lastCounted.map({ theirs[k].endSeconds > $0 }) ?? true {
+                let start = theirs[k].startSeconds
+                let end = theirs[k].endSeconds
                 let taken = log.repetitions.suffix(AsGiven.takenLookback).contains {
                     $0.startSeconds == start && $0.endSeconds == end
                 }
-                if !taken, start >= lastCounted - AsGiven.provisionalOverlapFraction * (end - start) {
+                let overlapsLast = lastCounted.map { start < $0 - AsGiven.provisionalOverlapFraction * (end - start) }
+                if !taken, overlapsLast != true {
                     found = k
                     break
                 }
                 k -= 1
             }
         }
-        guard found != nil || asGiven.provisional != nil else { return }
-        var repetition = found.map { asGiven.repetitions[$0] }
+        guard found != nil || recognised?.replay.provisional != nil else { return }
+        var repetition = found.map { theirs[$0] }
         repetition?.index = repetitions.count + 1
         showProvisional(repetition)
     }
@@ -265,12 +277,13 @@ extension CoachingSession {
     /// ends, confirmed or withdrawn, unless `repetition` replaces it (same times, or a later one while it is not
     /// confirmed).
     mutating func showProvisional(_ repetition: Repetition?) {
-        guard repetition != asGiven.provisional else { return }
-        if let shown = asGiven.provisional, repetition.map({ !Self.sameTimes($0, shown) }) ?? true {
+        let shownBefore = recognised?.replay.provisional
+        guard repetition != shownBefore else { return }
+        if let shown = shownBefore, repetition.map({ !Self.sameTimes($0, shown) }) ?? true {
             let confirmed = repetitions.count >= shown.index
             if confirmed || repetition == nil { events.append(.provisionalRepetitionEnded(confirmed: confirmed)) }
         }
-        asGiven.provisional = repetition
+        recognised?.replay.provisional = repetition
         if let repetition { events.append(.provisionalRepetition(repetition)) }
         snapshot.provisionalReps = repetition == nil ? 0 : 1
     }

@@ -87,21 +87,12 @@ extension CoachingSession {
     /// The numbers the session itself was tuned with (its parts name their own in their configurations). None was
     /// read off a particular recording, as far as the history says; each is a judgement with the reason given.
     enum Tuning {
-        /// The movement counter's smallest excursion, in torso lengths, when it cross-checks an exercise's angle
-        /// counter: a repetition moves its joints by more than a sixth of the torso, a sway less.
-        static let movementMinimumRange = 0.15
-        /// The smallest excursion, in degrees, of another angle counted on its own as a fallback signal: small
-        /// enough for an arm's part in a squat, larger than the pose estimator's jitter.
-        static let otherAngleMinimumRange = 15.0
         /// The 10-Hz samples of the body's angles kept: 30 s, more than the longest repetition
         /// (``ExerciseDefinition/RepetitionSpec/maximumSeconds``) and a recognition window.
         static let angleSampleCapacity = 300
-        /// With a counter per side, how many more repetitions the other side must count before it takes over as
-        /// the working side: a glitchy resting limb flipping between two wrong positions must not take turns.
-        static let sideTakeoverLead = 2
-        /// How far (seconds) a repetition counted by the other side may start before the last one ended and still
-        /// count: the same movement is never counted twice, a tenth of a second of overlap is the smoother's lag.
-        static let sideOverlapSeconds = 0.1
+        /// The priority of a hold's unmet condition among the set-up cues (lower is said first): after the set-up
+        /// guidance (priority 1), which must be fixed before a condition can be judged.
+        static let holdConditionCuePriority = 2
         /// How long a cue stays on the overlay after it is given.
         static let cueShownSeconds = 3.0
         /// A hold recognised late is timed back over the 10-Hz samples while they follow each other at most this far

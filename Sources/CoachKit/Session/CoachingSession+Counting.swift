@@ -7,12 +7,6 @@ extension CoachingSession {
 
     mutating func count(_ exercise: ExerciseDefinition, valid: Bool, at t: Double, pose: Pose) {
         guard let spec = exercise.repetition else { return }
-        if countersSkipped {
-            countersSkipped = false
-            for c in counters.indices { counters[c].bridgeGap(at: t) }
-            for c in flatCounters.indices { flatCounters[c].bridgeGap(at: t) }
-            for k in secondary.indices { secondary[k].bridgeGap(at: t) }
-        }
         if valid { updateSlotSeen(pose) }
         // 10-Hz ring of this exercise's angles, for repetitions counted from the movement.
         if valid, ring.isDue(at: t), ring.capacity > 0 {
@@ -26,67 +20,71 @@ extension CoachingSession {
                     angle.isSided ? (angles.seenValue(AngleSlot(angle: a, side: .right)) ?? .nan) : left
             }
         }
-        if movement != nil, (movement?.ingest(pose, at: t, valid: valid, useDepth: setUp.hasDepth) ?? 0) > 0,
-            let reps = movement?.completed
-        {
-            for rep in reps where mayCount(startingAt: rep.startSeconds) {
-                if source.record(rep, from: .movement) { completeAgnostic(rep, exercise: exercise) }
-            }
-            switchToFallbackIfAngleFails(exercise)
+        let frame = RepetitionCounting.Frame(
+            pose: pose,
+            seconds: t,
+            valid: valid,
+            hasDepth: hasDepth,
+            depthUnjudged: setUp.depthTrusted == nil,
+            measuredSide: measuresOneSide ? measuredSide : nil
+        )
+        record(
+            counting.ingest(
+                frame,
+                angles: &angles,
+                imagePlane: &imagePlaneAngles,
+                presence: setUp.presence,
+                counted: log.countedSpans
+            ),
+            exercise: exercise
+        )
+        guard let best = counting.workingCounter else { return }
+        let workingSide = counting.side(ofCounter: best)
+        snapshot.side = workingSide
+        // Until the depth verdict, the image plane's numbers: what the repetitions are measured in when the
+        // depth proves a guess (every video so far), so that the overlay does not show a guessed-depth angle
+        // (a curl's 153° read 77°) that the summary then reports otherwise.
+        let imagePlane = setUp.depthTrusted == nil && hasDepth
+        snapshot.primaryAngle = imagePlane ? flatPrimaryValue(side: workingSide) : primaryValue(side: workingSide)
+        snapshot.rangeOfMotionProgress = counting.progress(ofCounter: best, imagePlane: imagePlane)
+        snapshot.primaryJoint = exercise.primaryAngle.vertexJoint(side: workingSide ?? .left)
+        if let target = spec.holdSeconds {
+            updatePeakHold(counter: counting.countingCounter ?? best, target: target, at: t)
         }
-        // The other measured angles, each counted on its own: one of them may move periodically when
-        // the primary angle cannot be measured.
-        for k in secondary.indices {
-            let v = angles.value(AngleSlot(index: secondarySlots[k]))
-            if case .completed(let rep) = secondary[k].ingest(v, at: t, valid: valid),
-                mayCount(startingAt: rep.startSeconds)
-            {
-                if source.record(rep, from: .secondaryAngle(k)) { completeAgnostic(rep, exercise: exercise) }
-                switchToFallbackIfAngleFails(exercise)
+    }
+
+    /// Measures, judges and records, in order, what ``counting`` emitted: repetitions of the primary angle (judged on
+    /// their statistics), those of a fallback signal (measured as the movement's, as `exercise` when one is known),
+    /// and the revisions.
+    mutating func record(_ counted: [RepetitionCounting.Event], exercise: ExerciseDefinition?) {
+        var recounting = false
+        for event in counted {
+            switch event {
+            case .completed(let completed, let side, let statistics):
+                guard let exercise else { continue }
+                let repetition = judge.judge(
+                    completed,
+                    side: side,
+                    exercise: exercise,
+                    statistics: statistics,
+                    context: measurementContext,
+                    recounting: recounting,
+                    index: repetitions.count + 1,
+                    breaches: safety.pendingBreaches,
+                    gapSeconds: gapSeconds(from: completed.startSeconds, to: completed.endSeconds)
+                )
+                safety.clearBreaches()
+                recordRepetition(repetition, at: completed.endSeconds)
+            case .counted(let rep):
+                completeAgnostic(rep, exercise: exercise)
+            case .replaced(let reps):
+                withdrawRepetitions()
+                for rep in reps { completeAgnostic(rep, exercise: exercise) }
+            case .recounting:
+                withdrawRepetitions()
+                snapshot.repCount = 0
+                recounting = true
             }
-        }
-        if setUp.depthTrusted == nil, hasDepth { countInImagePlane(valid: valid, at: t) }
-        // ``soleSide``, read from the stored properties here: through the computed property the compiler copied
-        // the whole session on every frame.
-        let sole: BodySide? = view != .front && primaryIsSided ? nearSide.side : nil
-        for c in counters.indices {
-            let value = Self.primaryValue(side: counterSides[c], of: angles, sole: sole)
-            let event = counters[c].ingest(value, at: t, valid: valid)
-            let active = counters[c].phase == .active
-            angles.follow(counter: c, side: counterSides[c], value: value, active: active, valid: valid)
-            if case .completed(let completed) = event {
-                if source.signal == .primaryAngle, mayCount(startingAt: completed.startSeconds) {
-                    complete(completed, counter: c, exercise, statistics: nil)
-                    switchToFallbackIfAngleFails(exercise)
-                }
-                angles.startRepetition(counter: c, side: counterSides[c])
-            }
-        }
-        // The working side and the overlay's numbers: the side whose repetitions count (the side they are
-        // measured and judged on, so that the overlay's angle is of the side the summary reports), before the first
-        // the side that moves more; a side never measured (the far arm hidden in a side view) has no range.
-        var best = 0
-        if counters.count == 2 {
-            let spread0 = counters[0].observedRange.map { $0.high - $0.low } ?? -1
-            let spread1 = counters[1].observedRange.map { $0.high - $0.low } ?? -1
-            if spread1 > spread0 { best = 1 }
-            if source.signal == .primaryAngle, let counting = countingCounter { best = counting }
-        }
-        if !counters.isEmpty {
-            let workingSide = counterSides[best]
-            snapshot.side = workingSide
-            // Until the depth verdict, the image plane's numbers: what the repetitions are measured in when the
-            // depth proves a guess (every video so far), so that the overlay does not show a guessed-depth angle
-            // (a curl's 153° read 77°) that the summary then reports otherwise.
-            if setUp.depthTrusted == nil, hasDepth {
-                snapshot.primaryAngle = flatPrimaryValue(side: workingSide)
-                snapshot.rangeOfMotionProgress = flatCounters[best].progress
-            } else {
-                snapshot.primaryAngle = primaryValue(side: workingSide)
-                snapshot.rangeOfMotionProgress = counters[best].progress
-            }
-            snapshot.primaryJoint = exercise.primaryAngle.vertexJoint(side: workingSide ?? .left)
-            if let target = spec.holdSeconds { updatePeakHold(counter: countingCounter ?? best, target: target, at: t) }
         }
     }
 
@@ -94,8 +92,7 @@ extension CoachingSession {
     /// counts it), and once it is long enough, a cue to come back.
     private mutating func updatePeakHold(counter c: Int, target: Double, at t: Double) {
         // From half a second on: on the way up the angle is always near its highest value so far.
-        guard source.signal == .primaryAngle, let since = counters[c].heldAtPeakSince,
-            t - since >= Self.shownHoldSeconds
+        guard let since = counting.heldAtPeakSince(counter: c), t - since >= Self.shownHoldSeconds
         else {
             snapshot.peakHold = nil
             return
@@ -107,29 +104,6 @@ extension CoachingSession {
             let cue = Cue(kind: .timing, text: "\(Self.secondsText(target)) s: now come back slowly", seconds: t)
             if let given = cues.offer(cue) { give(given) }
         }
-    }
-
-    /// Counts from another signal when ``CountingSource`` finds the one counted missing repetitions: the
-    /// repetitions so far are replaced by that signal's, the ones missed included.
-    mutating func switchToFallbackIfAngleFails(_ exercise: ExerciseDefinition?) {
-        guard
-            let signal = source.ingest(
-                angleReps: angleReps,
-                counted: log.countedSpans,
-                movementKnown: agnostic?.hasMovement == true
-            ),
-            let k = signal.fallback
-        else { return }
-        // Replace the angle counter's repetitions by the fallback's.
-        withdrawRepetitions()
-        for rep in source.fallbackReps[k] { completeAgnostic(rep, exercise: exercise) }
-    }
-
-    /// The angle the `k`-th secondary counter reads: one of the exercise's, or with none given, of the body's.
-    func countedAngle(_ k: Int) -> AngleKind {
-        let slot = secondarySlots[k]
-        if case .given(let given) = mode { return given.definition.angles[slot / 2] }
-        return ExerciseRecognizer.kinds[slot / 2]
     }
 
     /// Forgets the repetitions so far, which a recount is about to replace (``SessionLog/withdrawRepetitions()``),
@@ -152,60 +126,9 @@ extension CoachingSession {
         seconds == seconds.rounded() ? String(Int(seconds)) : String((seconds * 10).rounded() / 10)
     }
 
-    /// Counts and judges a repetition counter `c` completed, measured by ``angles`` or (a recount) by the
-    /// `statistics` kept for it.
-    mutating func complete(
-        _ completed: RepCounter.Completed,
-        counter c: Int,
-        _ exercise: ExerciseDefinition,
-        statistics kept: RepetitionJudge.Statistics?
-    ) {
-        // With one counter per side, only the side that moves more counts, and never the same movement twice.
-        if counters.count == 2 {
-            // One side at a time: the side that counts first is the working side, and it stays so until
-            // the other has counted two more (a glitchy resting limb, flipping between two wrong
-            // positions, must not take turns with the moving one); the same movement is never counted twice.
-            if let working = countingCounter, working != c {
-                guard counters[c].count >= counters[working].count + Tuning.sideTakeoverLead else { return }
-            }
-            countingCounter = c
-            if let lastRepEnd, completed.startSeconds < lastRepEnd - Tuning.sideOverlapSeconds { return }
-        }
-        lastRepEnd = completed.endSeconds
-        let side = counterSides[c]
-        // The primary angle on the side counted is the counter's own signal: its range holds the rest and
-        // the peak the counter saw, and its value at the peak is the repetition's peak angle. So the form rule
-        // on that angle (a push-up's depth) and the range-of-motion text judge the same number; a range that
-        // began before the depth verdict (the angles were 3-D until then) still reaches the peak.
-        let primary = exercise.primaryAngle
-        let countedSide: BodySide? = side ?? (measuresOneSide ? measuredSide : nil)
-        let countedSlot: AngleSlot? =
-            !primary.isSided ? AngleSlot(angle: 0, side: .left) : countedSide.map { AngleSlot(angle: 0, side: $0) }
-        let statistics =
-            if let kept {
-                AngleMeter.closing(kept, counted: countedSlot, rest: completed.restValue, peak: completed.peakValue)
-            } else {
-                angles.closeRepetition(counted: countedSlot, rest: completed.restValue, peak: completed.peakValue)
-            }
-        let repetition = judge.judge(
-            completed,
-            side: side,
-            exercise: exercise,
-            statistics: statistics,
-            context: measurementContext,
-            recounting: recounting,
-            index: repetitions.count + 1,
-            breaches: safety.pendingBreaches,
-            gapSeconds: gapSeconds(from: completed.startSeconds, to: completed.endSeconds)
-        )
-        safety.clearBreaches()
-        angleReps += 1
-        recordRepetition(repetition, at: completed.endSeconds)
-    }
-
     mutating func recordRepetition(_ repetition: Repetition, at t: Double) {
         log.record(repetition, at: t)
-        asGiven.pending = true
+        recognised?.replay.pending = true
         snapshot.repCount = repetitions.count
         events.append(.repCompleted(repetition))
         // An exercise recognised below the fitted confidence is not one to praise or correct by: the coach says it
@@ -220,7 +143,7 @@ extension CoachingSession {
                 repetition.verdict == .notChecked || unsure
                 ? "Rep \(repetitions.count)"
                 : mode.exercise?.praise ?? recognizedExercise?.praise ?? "Good rep!"
-            _ = cues.offer(Cue(kind: .encouragement, text: praise, priority: 1, seconds: t))
+            _ = cues.offer(Cue(kind: .encouragement, text: praise, seconds: t))
         }
     }
 
@@ -237,7 +160,7 @@ extension CoachingSession {
             case .breached(let warning):
                 anyActive = true
                 events.append(.warning(warning))
-                if let cue = cues.offer(Cue(kind: .safety, text: warning.text, priority: 1, seconds: t)) { give(cue) }
+                if let cue = cues.offer(Cue(kind: .safety, text: warning.text, seconds: t)) { give(cue) }
                 snapshot.safetyWarning = warning.text
             }
         }
@@ -282,14 +205,16 @@ extension CoachingSession {
         case .held(let progress, let reachedTarget):
             if let progress { events.append(.holdProgress(progress)) }
             if reachedTarget {
-                _ = cues.offer(Cue(kind: .encouragement, text: exercise.praise, priority: 1, seconds: t))
+                _ = cues.offer(Cue(kind: .encouragement, text: exercise.praise, seconds: t))
             }
         case .released(let progress):
             events.append(.holdProgress(progress))
         case nil:
             break
         }
-        if !holding, let failing, valid { _ = cues.offer(Cue(kind: .setup, text: failing, priority: 2, seconds: t)) }
+        if !holding, let failing, valid {
+            _ = cues.offer(Cue(kind: .setup, text: failing, priority: Tuning.holdConditionCuePriority, seconds: t))
+        }
         let held = holdTimer.heldSeconds
         snapshot.hold = HoldProgress(heldSeconds: held, targetSeconds: hold.seconds, holding: holding)
         snapshot.rangeOfMotionProgress = min(1, held / hold.seconds)

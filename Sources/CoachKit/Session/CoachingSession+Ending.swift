@@ -29,7 +29,7 @@ extension CoachingSession {
     /// second squat ended 0.5 s before the clip: 1 counted of the 2 that `--exercise squat` counts).
     private var provisionalCountedAtEnd: Repetition? {
         let window = Tuning.provisionalAtEndSeconds
-        guard let shown = asGiven.provisional, repetitions.count < shown.index, let last = clock.last,
+        guard let shown = recognised?.replay.provisional, repetitions.count < shown.index, let last = clock.last,
             last - shown.endSeconds
                 <= Swift.min(window.upperBound, Swift.max(window.lowerBound, shown.endSeconds - shown.startSeconds))
         else { return nil }
@@ -45,7 +45,7 @@ extension CoachingSession {
 
     /// Whether the end of the recording may count, name or judge more (see ``summary()``).
     private var endsWithMore: Bool {
-        agnostic != nil && (agnostic?.hasMovement == false || isNamedAtItsEnd)
+        recognised.map { !$0.hasMovement || isNamedAtItsEnd } ?? false
     }
 
     /// Ends the set: what its end adds (a movement too short for the counter's window, an exercise named by a last
@@ -84,8 +84,8 @@ extension CoachingSession {
     /// contradict it (see Guides.md, "Cases behind the code").
     private var isNamedAtItsEnd: Bool {
         guard recognizedIndex == nil else { return false }
-        if recognition.decisions <= 1 { return true }
-        guard let window = recognizer?.configuration.windowSeconds, let first = clock.first, let last = clock.last,
+        if (recognised?.decisions ?? 0) <= 1 { return true }
+        guard let window = recognised?.windowSeconds, let first = clock.first, let last = clock.last,
             last - first <= window
         else {
             return false
@@ -112,7 +112,7 @@ extension CoachingSession {
                 completed,
                 exercise: exercise,
                 index: old.index,
-                previousEnd: i > 0 ? repetitions[i - 1].endSeconds : -.infinity
+                previousEnd: i > 0 ? repetitions[i - 1].endSeconds : nil
             )
             log.replace(i, with: judged, at: old.endSeconds)
         }
@@ -123,10 +123,8 @@ extension CoachingSession {
         if isNamedAtItsEnd {
             // A last decision that names nothing (the window's end taken up by getting up, say) does not undo the
             // one before that named the exercise: it is no contradiction, only less evidence.
-            if let final = recognizer?.finish(), case .exercise = final {
-                recognition.note(final, bestIndex: recognizer?.bestIndex)
-            }
-            if let (index, state) = recognition.lastNamed, case .exercise(_, let confidence) = state {
+            recognised?.finishRecognition()
+            if let (index, state) = recognised?.lastNamed, case .exercise(_, let confidence) = state {
                 // The decision names what it saw: the segment still open, from where the last one closed (the
                 // whole recording when none did), not a moment at its end (which left the recording's only
                 // segment, and its repetition, without the exercise the summary names).
@@ -135,8 +133,10 @@ extension CoachingSession {
                 judgeUnnamedRepetitions(as: configuration.library[index], from: open)
             }
         }
-        if (agnostic?.finish() ?? 0) > 0, let reps = agnostic?.completed { completeMovement(reps) }
-        asGiven.pending = true  // the repetitions judged again as the exercise named at the end
+        if let reps = recognised?.finishMovement() {
+            completeMovement(reps, checkingFallback: false)
+        }
+        recognised?.replay.pending = true  // the repetitions judged again as the exercise named at the end
         adoptMeasurementsAsGiven()
     }
 
@@ -146,15 +146,9 @@ extension CoachingSession {
             to: clock.last ?? 0,
             given: mode.exercise,
             library: configuration.library,
-            open: (recognizedIndex.map { configuration.library[$0].id }, recognition.confidence),
+            open: (recognizedIndex.map { configuration.library[$0].id }, recognised?.confidence ?? 0),
             holds: holdTimer.holds(openTarget: (mode.exercise ?? recognizedExercise)?.hold?.seconds),
-            countedBy: {
-                switch source.signal {
-                case .movement: .movement
-                case .secondaryAngle(let k): .otherAngle(countedAngle(k))
-                case .primaryAngle: mode.exercise?.isHold == true ? .hold : .angle
-                }
-            }(),
+            countedBy: counting.countedBy,
             safetyWarnings: safety.warnings,
             secondsWithPerson: clock.secondsWithPerson
         )

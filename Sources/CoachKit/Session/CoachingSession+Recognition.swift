@@ -5,21 +5,27 @@ extension CoachingSession {
     // MARK: - Recognition
 
     mutating func recognize(_ pose: Pose?, steady: Bool, at t: Double) {
-        // Optional chaining mutates in place: copying the recognizer out would copy its buffers.
-        guard recognizer != nil else { return }
-        let decision = recognizer?.ingest(pose, at: t, steady: steady)
+        // Optional chaining mutates in place: copying the recogniser out would copy its buffers.
+        guard recognised != nil else { return }
+        let decision = recognised?.observe(pose, at: t, steady: steady)
         if pose != nil, steady, ring.isDue(at: t) {
             let written = ring.beginSample(at: t)
-            ring.write(recognizer!.sample, to: written)
+            ring.write(recognised!.sample, to: written)
             if setUp.depthTrusted == false { ring.useImagePlaneAngles(ofSample: written) }
-            countAngles(ofSample: written)
-        } else if pose == nil || !steady, !secondaryInvalid {
-            secondaryInvalid = true
-            for k in secondary.indices { _ = secondary[k].ingest(nil, at: t, valid: false) }
+            let counted = counting.ingest(
+                sample: written,
+                of: ring,
+                presence: setUp.presence,
+                counted: log.countedSpans,
+                movementKnown: recognised?.hasMovement == true
+            )
+            record(counted, exercise: recognizedExercise)
+        } else if pose == nil || !steady {
+            counting.invalidateSamples(at: t)
         }
         guard let decision else { return }
         // A new exercise takes over after winning two decisions in a row.
-        switch recognition.ingest(decision, bestIndex: recognizer?.bestIndex) {
+        switch recognised?.decide(decision) {
         case .sameExercise(let confidence):
             snapshot.confidence = confidence
         case .switchExercise(let index, let confidence):
@@ -39,7 +45,7 @@ extension CoachingSession {
     /// ``primaryValue(side:)``).
     @inline(__always)
     func recognizedAngle(_ angle: AngleKind) -> (left: Double, right: Double) {
-        guard let sample = recognizer?.sample else { return (.nan, .nan) }
+        guard let sample = recognised?.sample else { return (.nan, .nan) }
         let k = recognizedSlot(angle)
         return (sample[k], sample[k + 1])
     }
@@ -53,38 +59,17 @@ extension CoachingSession {
     /// The exercise recognised so far, with no exercise given.
     var recognizedExercise: ExerciseDefinition? { recognizedIndex.map { configuration.library[$0] } }
 
-    /// Repetitions the movement completed (no exercise given): counted, when the movement is what counts.
-    mutating func completeMovement(_ reps: [RepCounter.Completed]) {
-        let exercise = recognizedExercise
-        for rep in reps where mayCount(startingAt: rep.startSeconds) {
-            if source.record(rep, from: .movement) { completeAgnostic(rep, exercise: exercise) }
-        }
-    }
-
-    /// With no exercise given, counts each of the body's angles in the 10-Hz sample `i` of the ring (the depth's
-    /// or the image plane's, as the ring holds them); one that proves the movement misses repetitions takes over.
-    private mutating func countAngles(ofSample i: Int) {
-        secondaryInvalid = false
-        let exercise = recognizedExercise
-        for k in secondary.indices {
-            let v = ring[sample: i, slot: secondarySlots[k]]
-            guard case .completed(let rep) = secondary[k].ingest(v.isNaN ? nil : v, at: ring.times[i]),
-                mayCount(startingAt: rep.startSeconds)
-            else { continue }
-            if source.record(rep, from: .secondaryAngle(k)) { completeAgnostic(rep, exercise: exercise) }
-            switchToFallbackIfAngleFails(exercise)
-        }
-    }
-
-    /// The depth proved a guess with no exercise given: the angles' counters start again from the image-plane
-    /// angles of the samples so far, so that they measure what the picture shows from the start.
-    mutating func recountAnglesInImagePlane() {
-        guard mode.isRecognised, source.signal == .movement else { return }
-        for k in secondary.indices {
-            secondary[k].reset()
-            source.forget(fallback: k + 1)
-        }
-        for j in 0..<ring.count { countAngles(ofSample: ring.index(chronological: j)) }
+    /// Repetitions the movement completed (no exercise given): counted, when the movement is what counts; unless
+    /// at the end of the recording, one of the body's angles that proves the movement misses repetitions takes over.
+    mutating func completeMovement(_ reps: [RepCounter.Completed], checkingFallback: Bool = true) {
+        let counted = counting.ingest(
+            movement: reps,
+            presence: setUp.presence,
+            counted: log.countedSpans,
+            movementKnown: recognised?.hasMovement == true,
+            checkingFallback: checkingFallback
+        )
+        record(counted, exercise: recognizedExercise)
     }
 
     mutating func switchExercise(to index: Int?, confidence: Double, state: RecognitionState, at t: Double) {
@@ -95,7 +80,7 @@ extension CoachingSession {
             holdTimer.end(target: hold.seconds)
             snapshot.hold = nil
         }
-        recognition.switched(to: index, confidence: confidence)
+        recognised?.switched(to: index, confidence: confidence)
         snapshot.recognition = state
         snapshot.confidence = confidence
         if index != previous { startAsGiven(index.map { configuration.library[$0] }, at: t) }
@@ -118,24 +103,21 @@ extension CoachingSession {
         log.closeSegment(
             at: t,
             exercise: recognizedIndex.map { configuration.library[$0].id },
-            confidence: recognition.confidence,
+            confidence: recognised?.confidence ?? 0,
             recordingStart: clock.first ?? 0
         )
     }
 
     mutating func countAgnostic(_ pose: Pose, valid: Bool, dt: Double, at t: Double) {
-        guard agnostic != nil else { return }
+        guard recognised != nil else { return }
         // A hold recognised is timed as a hold given is (from when it is recognised), and its timer sets the
         // overlay's angle, side and joint, as with the hold given.
         // The library's exercise is read in place (a copy of a definition on every frame costs).
         let recognizedHold = recognizedIndex.map { configuration.library[$0].isHold } ?? false
         if recognizedHold, let hold = recognizedExercise { updateHold(hold, valid: valid, dt: dt, at: t) }
-        let completed = agnostic?.ingest(pose, at: t, valid: valid, useDepth: setUp.hasDepth) ?? 0
-        snapshot.rangeOfMotionProgress = agnostic?.progress ?? 0
-        if completed > 0, let reps = agnostic?.completed {
-            completeMovement(reps)
-            switchToFallbackIfAngleFails(recognizedExercise)
-        }
+        let reps = recognised?.countMovement(pose, at: t, valid: valid, useDepth: setUp.hasDepth)
+        snapshot.rangeOfMotionProgress = recognised?.movementProgress ?? 0
+        if let reps { completeMovement(reps) }
         if let index = recognizedIndex, !recognizedHold {
             let angle = configuration.library[index].primaryAngle
             let bilateral = configuration.library[index].side == .both
@@ -157,18 +139,18 @@ extension CoachingSession {
             completed,
             exercise: exercise,
             index: repetitions.count + 1,
-            previousEnd: log.countedSpans.last?.end ?? -.infinity
+            previousEnd: log.countedSpans.last?.end
         )
         recordRepetition(repetition, at: completed.endSeconds)
     }
 
     /// A repetition counted from the movement, measured and judged as one of `exercise` (from the 10-Hz ring of
-    /// angles), or only timed without one. `previousEnd`: where the repetition before it ended.
+    /// angles), or only timed without one. `previousEnd`: where the repetition before it ended (`nil`: none did).
     mutating func judgedAgnostic(
         _ completed: RepCounter.Completed,
         exercise: ExerciseDefinition?,
         index: Int,
-        previousEnd: Double
+        previousEnd: Double?
     ) -> Repetition {
         judge.judgeMovement(
             completed,

@@ -10,15 +10,24 @@ extension CoachingSession {
         if !measured {
             // Before the recount: its repetitions are judged as measured in the image plane, the view deciding what it
             // can measure (a squat filmed from behind was "reliable"; see Guides.md, "Cases behind the code").
-            if recognizer != nil {
+            if recognised != nil {
                 for i in 0..<ring.count { ring.useImagePlaneAngles(ofSample: i) }
-                recountAnglesInImagePlane()
+                let recounted = counting.recount(
+                    samplesOf: ring,
+                    presence: setUp.presence,
+                    counted: log.countedSpans,
+                    movementKnown: recognised?.hasMovement == true
+                )
+                record(recounted, exercise: recognizedExercise)
             }
-            swap(&counters, &flatCounters)
             if let imagePlane = imagePlaneAngles { angles = imagePlane }
-            recountInImagePlane()
         }
-        flatCompleted.removeAll()
+        let recounted = counting.takeDepthVerdict(
+            measured: measured,
+            counted: log.countedSpans,
+            measuredSide: measuresOneSide ? measuredSide : nil
+        )
+        record(recounted, exercise: mode.exercise)
         imagePlaneAngles = nil
     }
 
@@ -43,18 +52,12 @@ extension CoachingSession {
     /// (``RepCounter/continues(with:)``): the counters of the primary angle (the side counting, once one has
     /// counted), the image-plane ones while the depth is not judged, and the other angle counting instead.
     func countedAngleContinues() -> Bool {
-        for c in counters.indices where countingCounter == nil || countingCounter == c {
-            if !counters[c].continues(with: primaryValue(side: counterSides[c])) { return false }
-        }
-        if setUp.depthTrusted == nil, hasDepth {
-            for c in flatCounters.indices where countingCounter == nil || countingCounter == c {
-                if !flatCounters[c].continues(with: flatPrimaryValue(side: counterSides[c])) { return false }
-            }
-        }
-        if case .secondaryAngle(let k) = source.signal {
-            if !secondary[k].continues(with: angles.value(AngleSlot(index: secondarySlots[k]))) { return false }
-        }
-        return true
+        counting.continues(
+            angles: angles,
+            imagePlane: imagePlaneAngles,
+            imagePlaneCounts: setUp.depthTrusted == nil && hasDepth,
+            measuredSide: measuresOneSide ? measuredSide : nil
+        )
     }
 
     /// The longest bridged gap within `start...end` (0 when none).

@@ -46,12 +46,6 @@ public struct CoachingSession: Sendable {
     /// evaluate-reps`).
     package internal(set) var lastFrameValid = false
 
-    // Definition-driven counting.
-    var counters: [RepCounter] = []
-    /// Whether the counters were skipped (a glitch, a held gap) since they were last fed: the next feed bridges
-    /// the gap (``RepCounter/bridgeGap(at:)``).
-    var countersSkipped = false
-    var counterSides: [BodySide?] = []
     /// The exercise's angles and each repetition's statistics (3-D when the keypoints have depth, else the image
     /// plane).
     var angles: AngleMeter
@@ -64,79 +58,38 @@ public struct CoachingSession: Sendable {
     /// judged 44°).
     var imagePlaneAngles: AngleMeter?
     var safety: SafetyMonitor
-    /// Where the last repetition counted on the primary angle ended.
-    var lastRepEnd: Double?
     /// When the prescribed hold at the peak was last reached (its cue is said once per repetition).
     var peakHoldReachedSince: Double?
-    /// The counter (side) whose repetitions count, once one has counted.
-    var countingCounter: Int?
     /// The side a bilateral exercise is measured on when ``measuresOneSide`` (read on every frame).
     var nearSide: NearSideEstimator
 
     var holdTimer = HoldTimer()
 
-    // The movement of the exercise's joints, counted as a cross-check of the angle counter.
-    var movement: PeriodicMotionCounter?
-    var angleReps = 0
-    var secondary: [RepCounter] = []
-    /// The value each secondary counter reads (``AngleSlot/index`` in ``angles``; with no exercise given, the angle's
-    /// slot in the recognizer's 10-Hz samples, `ExerciseRecognizer.index(kind) * 2 + side`).
-    var secondarySlots: [Int] = []
-    /// With no exercise given: whether the secondary counters were told of an invalid stretch since their last sample.
-    var secondaryInvalid = true
-    /// The counters of the primary angle in the image plane while the depth is not judged (``imagePlaneAngles``).
-    var flatCounters: [RepCounter] = []
-    /// Whether the exercise's primary angle has a left and a right (read on every frame).
-    var primaryIsSided = false
-
-    /// The repetitions `flatCounters` completed (and that could count) before the depth verdict, with their
-    /// counter: when the depth proves a guess, they replace the ones counted on the 3-D angle until then.
-    var flatCompleted: [(rep: RepCounter.Completed, counter: Int, statistics: RepetitionJudge.Statistics)] = []
-
-    /// What the repetitions are counted from (with no exercise given, the movement until one of the body's angles
-    /// proves it misses repetitions), and the repetitions each fallback signal found.
-    var source = CountingSource(configuration: .init(movementOnly: false), otherAngles: 0)
+    /// The repetitions' counters (primary angle, image plane, movement, other angles) and what counts.
+    var counting: RepetitionCounting
 
     /// With no exercise given: the projection of the pose on the movement counted (torso lengths), and which
     /// principal component that movement is (0 = the leading one). For diagnostics (`--trace`).
     package var agnosticSignal: (value: Double?, component: Int) {
-        (agnostic?.signal, agnostic?.lastChoice ?? 0)
+        recognised?.movementSignal ?? (nil, 0)
     }
 
     /// The repetitions each counting signal found so far (exercise given): `"angle"` (the primary angle's
     /// counter, as counted), `"movement"`, then `"<kind>:<side><direction>"` for each other angle (side L, R or
     /// -, direction + or -).
     /// For diagnostics (`ptcoach evaluate-reps --per-file`).
-    package var signalCounts: [(signal: String, reps: Int)] {
-        guard let exercise = mode.exercise, exercise.repetition != nil else { return [] }
-        var list: [(signal: String, reps: Int)] = [("angle", angleReps), ("movement", source.fallbackReps[0].count)]
-        for k in secondary.indices {
-            let slot = secondarySlots[k]
-            let angle = exercise.angles[slot / 2]
-            let side = angle.isSided ? (slot % 2 == 0 ? "L" : "R") : "-"
-            let direction = secondary[k].configuration.direction > 0 ? "+" : "-"
-            list.append(("\(angle.rawValue):\(side)\(direction)", source.fallbackReps[k + 1].count))
-        }
-        return list
-    }
+    package var signalCounts: [(signal: String, reps: Int)] { counting.signalCounts }
 
-    // Recognition and agnostic counting.
-    var recognizer: ExerciseRecognizer?
-    var agnostic: PeriodicMotionCounter?
-    var recognition = RecognitionTracker()
+    /// With no exercise given: the recogniser, the movement counted, the exercise recognised and its replay as if
+    /// given.
+    var recognised: RecognisedCoach?
     /// The exercise recognised (its index in the library), with no exercise given.
-    var recognizedIndex: Int? { recognition.recognizedIndex }
+    var recognizedIndex: Int? { recognised?.recognizedIndex }
     /// The body's angles at 10 Hz (with an exercise given, its own angles, when it counts repetitions).
     var ring = AngleSampleRing(capacity: 0)
 
-    /// With no exercise given: the frames of the last ``AsGiven/replaySeconds``, and the exercise recognised
-    /// coached as if it had been given (``CoachingSession+AsGiven.swift``).
-    var asGiven = AsGiven()
-
     /// The repetitions, form issues, cues and segments, for the summary.
     var log = SessionLog()
-    /// While repetitions counted before the depth verdict are recounted from their image-plane angle only.
-    var recounting = false
     /// Judges the repetitions completed.
     var judge: RepetitionJudge
 
@@ -149,56 +102,11 @@ public struct CoachingSession: Sendable {
         safety = SafetyMonitor(exercise: mode.exercise)
         judge = RepetitionJudge(exercise: mode.exercise)
         events.reserveCapacity(16)
+        counting = RepetitionCounting(exercise: mode.exercise)
         switch mode {
         case .given(let given):
             let exercise = given.definition
-            primaryIsSided = exercise.primaryAngle.isSided
-            if let spec = exercise.repetition {
-                var joints: [Joint] = []
-                for angle in exercise.angles {
-                    for side in [BodySide.left, .right] {
-                        for joint in angle.joints(side: side) where !joints.contains(joint) { joints.append(joint) }
-                    }
-                }
-                movement = PeriodicMotionCounter(
-                    configuration: .init(
-                        minimumRange: Tuning.movementMinimumRange,
-                        minimumSeconds: spec.minimumSeconds,
-                        maximumSeconds: spec.maximumSeconds,
-                        joints: joints
-                    )
-                )
-                for (a, angle) in exercise.angles.enumerated() where a > 0 && angle.countsRepetitions {
-                    // Both directions: which end of another angle is its rest is not known (a pull-up's
-                    // shoulder abduction rests high, a squat's hip flexion low).
-                    for side in 0..<(angle.isSided ? 2 : 1) {
-                        for direction in [1.0, -1.0] {
-                            secondary.append(
-                                RepCounter(
-                                    configuration: .init(
-                                        direction: direction,
-                                        minimumRange: Tuning.otherAngleMinimumRange,
-                                        minimumSeconds: spec.minimumSeconds,
-                                        maximumSeconds: spec.maximumSeconds
-                                    )
-                                )
-                            )
-                            secondarySlots.append(a * 2 + side)
-                        }
-                    }
-                }
-                ring = AngleSampleRing(capacity: Tuning.angleSampleCapacity)
-                let sides: [BodySide?] =
-                    switch exercise.side {
-                    case .left: [.left]
-                    case .right: [.right]
-                    case .both: [nil]
-                    case .either: exercise.primaryAngle.isSided ? [.left, .right] : [nil]
-                    }
-                counterSides = sides
-                counters = sides.map { _ in RepCounter(configuration: RepCounter.Configuration(spec)) }
-                flatCounters = counters
-            }
+            if exercise.repetition != nil { ring = AngleSampleRing(capacity: Tuning.angleSampleCapacity) }
             snapshot.exerciseID = exercise.id
             snapshot.exerciseName = exercise.name
             snapshot.confidence = 1
@@ -207,29 +115,7 @@ public struct CoachingSession: Sendable {
             snapshot.targetRange = exercise.targetBand
             snapshot.recognition = .exercise(id: exercise.id, confidence: 1)
         case .recognised(let library):
-            recognizer = ExerciseRecognizer(exercises: library, configuration: configuration.recognition)
-            agnostic = PeriodicMotionCounter()
-            for (k, kind) in ExerciseRecognizer.kinds.enumerated() where kind.countsRepetitions {
-                for side in 0..<(kind.isSided ? 2 : 1) {
-                    for direction in [1.0, -1.0] {
-                        secondary.append(
-                            // Fed the ring's 10-Hz samples, not frames: it counts samples (a median of five, 0.5 s,
-                            // and a debounce of two, as before the counters read capture times), which are already
-                            // spaced in time. A median of 0.165 s held two of them: each angle's noise then passed,
-                            // an angle counted more than the movement and took over (two recordings one after the
-                            // other were then judged as the exercise recognised last).
-                            RepCounter(
-                                configuration: .init(
-                                    direction: direction,
-                                    minimumRange: Tuning.otherAngleMinimumRange,
-                                    countsSamples: true
-                                )
-                            )
-                        )
-                        secondarySlots.append(k * 2 + side)
-                    }
-                }
-            }
+            recognised = RecognisedCoach(library: library, configuration: configuration.recognition)
             ring = AngleSampleRing(capacity: Tuning.angleSampleCapacity)
             snapshot.recognition = .noPerson
         }
@@ -237,7 +123,7 @@ public struct CoachingSession: Sendable {
             configuration: .init(
                 angles: mode.exercise?.angles ?? [],
                 direction: mode.exercise?.repetition?.direction ?? 1,
-                counters: counters.count
+                counters: counting.counterCount
             )
         )
         imagePlaneAngles = angles
@@ -263,15 +149,11 @@ public struct CoachingSession: Sendable {
                     bridgeSeconds: configuration.bridgeSeconds,
                     // Gaps are bridged when repetitions are counted (of a given exercise, or of the movement when
                     // none is given).
-                    bridges: (mode.exercise?.repetition != nil || agnostic != nil)
+                    bridges: (mode.exercise?.repetition != nil || recognised != nil)
                         && configuration.bridgeSeconds > configuration.glitchSeconds
                 ),
                 useDepth: configuration.useDepth
             )
-        )
-        source = CountingSource(
-            configuration: .init(movementOnly: mode.isRecognised),
-            otherAngles: secondary.count
         )
     }
 
@@ -304,7 +186,7 @@ public struct CoachingSession: Sendable {
     /// and smooths the same frames the same way once it has followed them from the first.
     mutating func coach(_ smoothed: Pose?, of frame: PoseFrame) {
         // No exercise given: every frame is kept, and coached as the exercise recognised (CoachingSession+AsGiven).
-        if mode.isRecognised { asGiven.ingest(frame, pose: smoothed) }
+        if mode.isRecognised { recognised?.replay.ingest(frame, pose: smoothed) }
         let t = frame.seconds
         let dt = clock.ingest(at: t, person: smoothed != nil)
         snapshot.seconds = t
@@ -342,7 +224,7 @@ public struct CoachingSession: Sendable {
             } else if !held {
                 count(given.definition, valid: valid, at: t, pose: pose)
             } else {
-                countersSkipped = true
+                counting.skip()
             }
         case .recognised:
             recognize(pose, steady: valid, at: t)
@@ -350,7 +232,7 @@ public struct CoachingSession: Sendable {
             // head above the picture at the top of each push-up; see Guides.md, "Cases behind the code").
             if returnsFromGap,
                 let bridged = setUp.decideGapReturn(
-                    continues: agnostic?.continues(with: pose, useDepth: setUp.hasDepth) ?? true,
+                    continues: recognised?.continues(with: pose, useDepth: setUp.hasDepth) ?? true,
                     at: t
                 )
             {
@@ -387,17 +269,10 @@ public struct CoachingSession: Sendable {
         // A glitch or a held gap drops nothing.
         let (presence, guidance) = setUp.ingestNobody(at: t)
         let held = presence.held
-        if held {
-            countersSkipped = true
-        } else {
-            for i in counters.indices { _ = counters[i].ingest(nil, at: t, valid: false) }
-            if setUp.depthTrusted == nil {
-                for i in flatCounters.indices { _ = flatCounters[i].ingest(nil, at: t, valid: false) }
-            }
-        }
+        counting.lostPerson(held: held, depthUnjudged: setUp.depthTrusted == nil, at: t)
         if mode.isRecognised {
             recognize(nil, steady: false, at: t)
-            if !held { _ = agnostic?.ingest(nil, at: t, valid: false) }
+            if !held { _ = recognised?.countMovement(nil, at: t, valid: false, useDepth: true) }
         }
         // The definition is read (copied) only for a hold.
         let isHold = mode.givenIsHold ?? recognizedIndex.map { configuration.library[$0].isHold } ?? false
@@ -413,7 +288,7 @@ public struct CoachingSession: Sendable {
         snapshot.setupGuidance = text
         if let text {
             events.append(.setupGuidance(text))
-            _ = cues.offer(Cue(kind: .setup, text: text, priority: 1, seconds: t))
+            _ = cues.offer(Cue(kind: .setup, text: text, seconds: t))
         }
     }
 }

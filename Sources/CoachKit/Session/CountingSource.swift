@@ -20,6 +20,34 @@ struct CountingSource: Sendable {
         /// regularity is measured), excursions from a rest (``restsBetween(_:)``), among them every repetition the
         /// movement counted: the movement's repetitions, missed in part, not a noisy angle's own rhythm.
         var movementOnly: Bool
+
+        /// How many repetitions a fallback must find where the one counted saw none before it takes over: one could
+        /// be a stray excursion, two are a pattern (ba090f3, with the other angles as fallbacks, 2010487).
+        static let missedToSwitch = 2
+        /// The most irregular a fallback's rhythm may be (``irregularity(_:)``, a coefficient of variation) and take
+        /// over: a signal that counts each repetition twice alternates short and long intervals, well above it, and
+        /// a person's own repetitions vary by less (ba090f3, on the recordings of scripts/hand-counts.csv).
+        static let maximumIrregularity = 0.3
+        /// With no exercise given (``movementOnly``), the fewest repetitions an angle must have found to replace the
+        /// movement, so that their regularity is measured (fcbc311: UI-PRMD with no exercise, dev 0.778 → 0.833,
+        /// held out 0.917 → 1.000).
+        static let movementOnlyMinimumReps = 4
+        /// A signal's repetitions are excursions from a rest when each lasts on average at most this many times the
+        /// pause before the next: a steady back-and-forth is above its threshold 60 % of its cycle (1.5 times its
+        /// pause), the same angle counted the wrong way round spends the long rests "active" (fcbc311).
+        static let activeToRestRatio = 2.0
+        /// A signal's repetition belongs to a counted one that it overlaps widened by this fraction of the counted
+        /// one's length on each side: the movement around the threshold crossings belongs to it.
+        static let overlapMarginFraction = 0.5
+        /// Fewer repetitions than this are too few to tell a rhythm: a short clip's fallback is not held back.
+        static let irregularityMinimumReps = 4
+        /// An interval over this many times the mean one is a rest between sets, not part of the rhythm ...
+        static let setRestIntervalFactor = 2.0
+        /// ... as long as at most one interval in this many is one (a double count has as many long intervals as
+        /// short ones).
+        static let setRestIntervalsOneIn = 4
+        /// The fewest intervals left, once rests between sets are left out, to measure a rhythm with.
+        static let irregularityMinimumIntervals = 3.0
     }
 
     /// A signal repetitions may be counted from.
@@ -79,11 +107,11 @@ struct CountingSource: Sendable {
     mutating func ingest(angleReps: Int, counted repetitions: [SessionLog.Span], movementKnown: Bool) -> Signal? {
         let movementOnly = configuration.movementOnly
         if movementOnly, !movementKnown { return nil }
-        var best = -1
+        var best: Int?
         var bestCount = (signal.fallback.map { fallbackReps[$0].count } ?? angleReps) + 1
         for (k, reps) in fallbackReps.enumerated() where k != signal.fallback && reps.count > bestCount {
             if movementOnly,
-                reps.count < 4 || !Self.restsBetween(reps)
+                reps.count < Configuration.movementOnlyMinimumReps || !Self.restsBetween(reps)
                     || !repetitions.allSatisfy({ counted in reps.contains { Self.overlap($0, counted) } })
             {
                 continue
@@ -92,11 +120,12 @@ struct CountingSource: Sendable {
             // repetitions where the angle saw none show that the angle missed them.
             var missed = 0
             for rep in reps where !repetitions.contains(where: { Self.overlap(rep, $0) }) { missed += 1 }
-            guard missed >= 2, Self.irregularity(reps) <= 0.3 else { continue }
+            guard missed >= Configuration.missedToSwitch, Self.irregularity(reps) <= Configuration.maximumIrregularity
+            else { continue }
             best = k
             bestCount = reps.count
         }
-        guard best >= 0 else { return nil }
+        guard let best else { return nil }
         signal = Signal(fallback: best)
         return signal
     }
@@ -113,13 +142,13 @@ struct CountingSource: Sendable {
             active += reps[i].endSeconds - reps[i].startSeconds
             if i > 0 { rest += reps[i].startSeconds - reps[i - 1].endSeconds }
         }
-        return active / Double(reps.count) <= 2 * rest / Double(reps.count - 1)
+        return active / Double(reps.count) <= Configuration.activeToRestRatio * rest / Double(reps.count - 1)
     }
 
     /// Whether a signal's repetition falls within a counted one: a counted repetition spans its threshold
     /// crossings, and the movement around it (half its length on each side) belongs to it too.
     static func overlap(_ rep: RepCounter.Completed, _ counted: SessionLog.Span) -> Bool {
-        let margin = 0.5 * (counted.end - counted.start)
+        let margin = Configuration.overlapMarginFraction * (counted.end - counted.start)
         return counted.start - margin < rep.endSeconds && rep.startSeconds < counted.end + margin
     }
 
@@ -130,23 +159,26 @@ struct CountingSource: Sendable {
     /// rhythm, and are left out; a double count has as many long intervals as short ones.
     static func irregularity(_ reps: [RepCounter.Completed]) -> Double {
         // Too few repetitions to tell: a short clip's fallback is not held back.
-        guard reps.count >= 4 else { return 0 }
+        guard reps.count >= Configuration.irregularityMinimumReps else { return 0 }
         let intervals = reps.count - 1
-        var cut = 2 * (reps[intervals].peakSeconds - reps[0].peakSeconds) / Double(intervals)
+        let longer =
+            Configuration.setRestIntervalFactor * (reps[intervals].peakSeconds - reps[0].peakSeconds)
+            / Double(intervals)
         var long = 0
-        for i in 1..<reps.count where reps[i].peakSeconds - reps[i - 1].peakSeconds > cut { long += 1 }
-        if long * 4 > intervals { cut = .infinity }
+        for i in 1..<reps.count where reps[i].peakSeconds - reps[i - 1].peakSeconds > longer { long += 1 }
+        // The intervals left out as rests between sets: those longer, unless too many are (`nil`: none).
+        let cut: Double? = long * Configuration.setRestIntervalsOneIn > intervals ? nil : longer
         var sum = 0.0
         var sumSquares = 0.0
         var n = 0.0
         for i in 1..<reps.count {
             let interval = reps[i].peakSeconds - reps[i - 1].peakSeconds
-            guard interval <= cut else { continue }
+            if let cut, interval > cut { continue }
             sum += interval
             sumSquares += interval * interval
             n += 1
         }
-        guard n >= 3 else { return 0 }
+        guard n >= Configuration.irregularityMinimumIntervals else { return 0 }
         let mean = sum / n
         guard mean > 0 else { return .infinity }
         return max(0, sumSquares / n - mean * mean).squareRoot() / mean

@@ -43,6 +43,10 @@ public struct DepthJitterCheck: Sendable {
     /// Whether the depth is trusted; `nil` before the verdict.
     public private(set) var trusted: Bool?
 
+    /// Joints below this confidence are left out of the jitter: a joint the estimator barely sees jitters in x and
+    /// y as much as in z, and would hide the difference (dbbbf0f).
+    static let minimumJointConfidence = 0.5
+
     public init(frames: Int = 30, ratio: Double = 2.5, minimumJoints: Int = 4) {
         self.frames = frames
         self.ratio = ratio
@@ -58,7 +62,7 @@ public struct DepthJitterCheck: Sendable {
         for (j, joint) in Self.joints.enumerated() {
             let k = pose[joint]
             let base = j * 3
-            guard k.confidence >= 0.5, let z = k.z else {
+            guard k.confidence >= Self.minimumJointConfidence, let z = k.z else {
                 older[base] = previous[base]
                 older[base + 1] = previous[base + 1]
                 older[base + 2] = previous[base + 2]

@@ -12,13 +12,23 @@
 /// let holds = timer.holds(openTarget: 30)
 /// ```
 struct HoldTimer: Sendable {
+    /// The timer's numbers (judgements, not read off a recording).
+    enum Configuration {
+        /// A break in the position longer than this ends the hold: a wobble, or a frame whose angle misses a
+        /// condition, is no release (6766158).
+        static let releaseSeconds = 0.5
+        /// A hold shorter than this is not kept for the summary: passing through the position is no hold.
+        static let shortestKeptSeconds = 1.0
+    }
+
     private struct Timing: Sendable, Hashable {
         var start: Double
         var held: Double
         /// The last frame the position was held in.
         var lastGood: Double
         var reachedTarget = false
-        var lastWholeSecond = -1
+        /// The whole seconds held last reported (`nil`: none yet).
+        var lastWholeSecond: Int?
     }
 
     private enum State: Sendable, Hashable {
@@ -54,7 +64,9 @@ struct HoldTimer: Sendable {
         target: Double
     ) -> Event? {
         guard holding else {
-            guard case .timing(let timing) = state, t - timing.lastGood > 0.5 else { return nil }
+            guard case .timing(let timing) = state, t - timing.lastGood > Configuration.releaseSeconds else {
+                return nil
+            }
             end(target: target)
             return .released(HoldProgress(heldSeconds: 0, targetSeconds: target, holding: false))
         }
@@ -98,7 +110,7 @@ struct HoldTimer: Sendable {
     }
 
     private static func hold(_ timing: Timing, target: Double) -> SessionSummary.Hold? {
-        guard timing.held >= 1 else { return nil }
+        guard timing.held >= Configuration.shortestKeptSeconds else { return nil }
         return .init(
             startSeconds: timing.start,
             endSeconds: timing.lastGood,

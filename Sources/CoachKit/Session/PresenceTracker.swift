@@ -48,6 +48,9 @@ struct PresenceTracker: Sendable {
     /// the rule of 3 frames it replaces), 5 at 60 fps; **fewer frames** (16 fps or less) 2, which must then both
     /// find the angle continuing the repetition.
     static let gapDecisionSeconds = 0.06
+    /// A person found again at most this many torso lengths (horizontally) from where they were last measurable is
+    /// back in place: a step aside is more, the pose estimator's wobble of the body's centre much less.
+    static let inPlaceTorsoFraction = 0.5
 
     let configuration: Configuration
     /// The first frame with a person in the recording.
@@ -88,7 +91,9 @@ struct PresenceTracker: Sendable {
         // the pose lost for a moment) that ends with the person where they were is no set-up: nothing to
         // settle from.
         var inPlace = false
-        if bodyX.isFinite, let lastValidBodyX, torso > 0 { inPlace = abs(bodyX - lastValidBodyX) <= 0.5 * torso }
+        if bodyX.isFinite, let lastValidBodyX, torso > 0 {
+            inPlace = abs(bodyX - lastValidBodyX) <= Self.inPlaceTorsoFraction * torso
+        }
         var resumesInPosition = false
         if valid, let invalidSince, !walkedWhileInvalid, inPlace {
             resumesInPosition = t - invalidSince <= configuration.briefAbsenceSeconds

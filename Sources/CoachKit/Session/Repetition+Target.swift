@@ -30,6 +30,11 @@ extension Repetition {
         /// The primary angle's unit: "°", or "" for a ratio.
         public var unit: String
 
+        /// How far short of or past an edge a peak may be and still be at it: half of what the text shows (a degree;
+        /// a hundredth for a ratio), so that "90° of 90–120°" never reads as short (5c1d3c4).
+        static let degreesTolerance = 0.5
+        static let ratioTolerance = 0.005
+
         /// The judgement of a repetition whose primary angle peaked at `peak`; `nil` when the exercise has no
         /// target to reach.
         public init?(peak: Double, exercise: ExerciseDefinition, measurable: Bool) {
@@ -44,7 +49,7 @@ extension Repetition {
             let (near, far) = spec.direction > 0 ? (target.min, target.max) : (target.max, target.min)
             // Short of or past an edge by what the text shows (a degree, a hundredth for a ratio): "90° of 90–120°"
             // would read as a contradiction.
-            let tolerance = unit.isEmpty ? 0.005 : 0.5
+            let tolerance = unit.isEmpty ? Self.ratioTolerance : Self.degreesTolerance
             let short = spec.direction > 0 ? near - peak : peak - near
             let beyond = spec.direction > 0 ? peak - far : far - peak
             status =

@@ -44,9 +44,18 @@ struct MeasurementContext: Sendable, Hashable {
 ///                              recounting: false, index: 1, breaches: [], gapSeconds: 0)
 /// ```
 struct RepetitionJudge: Sendable {
-    /// A repetition's angle ranges, values at the peak and body parts missing, per angle slot (`angle * 2 + side`;
-    /// ±∞ and NaN where nothing was measured).
-    typealias Statistics = (min: [Double], max: [Double], peak: [Double], missingParts: [Int])
+
+    /// The judge's numbers (judgements made with the first session, 968a0e4, not read off a recording).
+    enum Configuration {
+        /// The 10-Hz samples up to this long before a repetition's start or after its end belong to it: half a
+        /// sample's interval, so that the sample at each threshold crossing is in.
+        static let ringMarginSeconds = 0.05
+        /// A repetition counted from the movement is measured from the end of the previous one, at most this long
+        /// before its start: its range then includes the start position.
+        static let startPositionSeconds = 1.0
+        /// The priority of the hold-at-the-peak and symmetry issues among a repetition's (lower is said first).
+        static let holdAndSymmetryPriority = 2
+    }
 
     static let wrongViewReason = "the camera view does not suit the exercise"
     static let movementReason = "rules for one camera view not judged from a movement count without depth"
@@ -98,16 +107,15 @@ struct RepetitionJudge: Sendable {
                 let bodySide: BodySide? = angle.isSided ? (s == 0 ? .left : .right) : nil
                 if let side, angle.isSided, bodySide != side { continue }
                 let i = a * 2 + s
-                guard statistics.min[i].isFinite else { continue }
+                let measured = statistics.slots[i]
+                guard let range = measured.range else { continue }
                 angles.append(
                     Repetition.AngleRange(
                         angle: angle,
                         side: bodySide,
-                        min: statistics.min[i],
-                        max: statistics.max[i],
-                        atPeak: statistics.peak[i].isNaN
-                            ? (exercise.repetition!.direction > 0 ? statistics.max[i] : statistics.min[i])
-                            : statistics.peak[i]
+                        min: range.low,
+                        max: range.high,
+                        atPeak: measured.atPeak ?? (exercise.repetition!.direction > 0 ? range.high : range.low)
                     )
                 )
             }
@@ -137,15 +145,11 @@ struct RepetitionJudge: Sendable {
         // Symmetry only where both sides are reliably seen: square-on from the front (or back). From the
         // side or at an angle, one camera hides or foreshortens the far limb, and a video pose estimator's
         // depth does not bring it back.
-        if exercise.side == .both, exercise.primaryAngle.isSided, statistics.peak[0].isFinite,
-            statistics.peak[1].isFinite,
+        if exercise.side == .both, exercise.primaryAngle.isSided, let left = statistics.slots[0].atPeak,
+            let right = statistics.slots[1].atPeak,
             context.facesCameraSquarely
         {
-            symmetry = Repetition.Symmetry(
-                left: statistics.peak[0],
-                right: statistics.peak[1],
-                difference: abs(statistics.peak[0] - statistics.peak[1])
-            )
+            symmetry = Repetition.Symmetry(left: left, right: right, difference: abs(left - right))
         }
         let reliable = context.isReliable(for: exercise)
         var issues: [Repetition.FormIssue] = []
@@ -178,8 +182,9 @@ struct RepetitionJudge: Sendable {
                     let bodySide: BodySide? = rule.angle.isSided ? (s == 0 ? .left : .right) : nil
                     if let bodySide, let side, bodySide != side { continue }
                     if let bodySide, side == nil, context.measuresOneSide, bodySide != context.measuredSide { continue }
-                    let measured = statistics.min[i].isFinite && (rule.at != .peak || !statistics.peak[i].isNaN)
-                    if measured { seen = true } else { missing |= statistics.missingParts[i] }
+                    let slot = statistics.slots[i]
+                    let measured = slot.range != nil && (rule.at != .peak || slot.atPeak != nil)
+                    if measured { seen = true } else { missing |= slot.missingParts }
                 }
             }
             guard seen else {
@@ -203,7 +208,7 @@ struct RepetitionJudge: Sendable {
                     angle: exercise.primaryAngle,
                     value: held,
                     limit: hold,
-                    priority: 2
+                    priority: Configuration.holdAndSymmetryPriority
                 )
             )
         }
@@ -217,7 +222,7 @@ struct RepetitionJudge: Sendable {
                     angle: exercise.primaryAngle,
                     value: symmetry.difference,
                     limit: limit,
-                    priority: 2
+                    priority: Configuration.holdAndSymmetryPriority
                 )
             )
         }
@@ -252,12 +257,12 @@ struct RepetitionJudge: Sendable {
     }
 
     /// A repetition counted from the movement, measured and judged as one of `exercise` (from the 10-Hz ring of
-    /// angles), or only timed without one. `previousEnd`: where the repetition before it ended.
+    /// angles), or only timed without one. `previousEnd`: where the repetition before it ended (`nil`: none did).
     mutating func judgeMovement(
         _ completed: RepCounter.Completed,
         exercise: ExerciseDefinition?,
         index: Int,
-        previousEnd: Double,
+        previousEnd: Double?,
         ring: AngleSampleRing,
         context: MeasurementContext,
         gapSeconds: Double
@@ -271,7 +276,11 @@ struct RepetitionJudge: Sendable {
         reasonBuffer.removeAll(keepingCapacity: true)
         // From the end of the previous repetition (at most 1 s before this one's start), so the range
         // includes the start position.
-        let from = Swift.min(completed.startSeconds - 0.05, Swift.max(completed.startSeconds - 1, previousEnd))
+        let from = Swift.min(
+            completed.startSeconds - Configuration.ringMarginSeconds,
+            previousEnd.map { Swift.max(completed.startSeconds - Configuration.startPositionSeconds, $0) }
+                ?? completed.startSeconds - Configuration.startPositionSeconds
+        )
         // The repetition's peak is the exercise's: where the primary angle of the side that moved most went
         // furthest toward the definition's peak. The movement's own peak can be the other end: its rest is the
         // side the recording starts on, and a recording that starts in a half squat had "at the peak" standing
@@ -292,7 +301,7 @@ struct RepetitionJudge: Sendable {
                     var bestDistance = Double.infinity
                     for i in 0..<ring.count {
                         let time = ring.times[i]
-                        guard time >= from, time <= completed.endSeconds + 0.05 else {
+                        guard time >= from, time <= completed.endSeconds + Configuration.ringMarginSeconds else {
                             continue
                         }
                         let v = ring[sample: i, slot: k + s]
@@ -396,21 +405,21 @@ struct RepetitionJudge: Sendable {
         imagePlane: Bool
     ) -> (seconds: Double, plateauStart: Double, plateauEnd: Double)? {
         func inRepetition(_ time: Double) -> Bool {
-            time >= completed.startSeconds - 0.05 && time <= completed.endSeconds + 0.05
+            time >= completed.startSeconds - Configuration.ringMarginSeconds
+                && time <= completed.endSeconds + Configuration.ringMarginSeconds
         }
         guard let spec = exercise.repetition else {
             // A hold named for a position taken and held: its peak is where the hold's conditions are met, from the
             // first to the last sample that meets them (the movement's own level shifts while its clip adapts, and
             // the first of six 12-s holds read "held 2.8 s").
             guard let hold = exercise.hold else { return nil }
-            var first = Double.infinity
-            var last = -Double.infinity
+            var met: (first: Double, last: Double)?
             for i in 0..<ring.count
             where inRepetition(ring.times[i]) && ring.meets(hold, of: exercise, sample: i, imagePlane: imagePlane) {
-                first = Swift.min(first, ring.times[i])
-                last = Swift.max(last, ring.times[i])
+                let time = ring.times[i]
+                met = met.map { (Swift.min($0.first, time), Swift.max($0.last, time)) } ?? (time, time)
             }
-            return first.isFinite ? ((first + last) / 2, first, last) : nil
+            return met.map { (($0.first + $0.last) / 2, $0.first, $0.last) }
         }
         let k = ExerciseRecognizer.index(exercise.primaryAngle) * 2
         var best: (range: Double, seconds: Double, side: Int, furthest: Double)?
@@ -429,7 +438,7 @@ struct RepetitionJudge: Sendable {
                     when = ring.times[i]
                 }
             }
-            if lo.isFinite, hi - lo > best?.range ?? -1 { best = (hi - lo, when, s, furthest) }
+            if lo.isFinite, best.map({ hi - lo > $0.range }) ?? true { best = (hi - lo, when, s, furthest) }
         }
         guard let best else { return nil }
         // The plateau: from the first to the last sample of that side near the peak.

@@ -106,13 +106,17 @@ struct SessionLog: Sendable {
         cues.removeLast(cues.count - kept)
     }
 
+    /// An empty segment with no exercise shorter than this is not kept: a switch of exercise in the frame after the
+    /// last one closed, not a stretch of the recording.
+    static let shortestUnnamedSegmentSeconds = 0.01
+
     /// Closes the segment of exercise `id` (`nil`: none recognised) at `t`: from where the last one closed (or
     /// `recordingStart`), with the repetitions that ended in it.
     mutating func closeSegment(at t: Double, exercise id: String?, confidence: Double, recordingStart: Double) {
         let start = segments.last?.endSeconds ?? recordingStart
         guard t > start else { return }
         let reps = repetitions.filter { $0.endSeconds > start && $0.endSeconds <= t }.count
-        if reps == 0, id == nil, t - start < 0.01 { return }
+        if reps == 0, id == nil, t - start < Self.shortestUnnamedSegmentSeconds { return }
         segments.append(.init(exercise: id, startSeconds: start, endSeconds: t, reps: reps, confidence: confidence))
     }
 

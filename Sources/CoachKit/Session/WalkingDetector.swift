@@ -67,6 +67,10 @@ struct WalkingDetector: Sendable {
         return false
     }
 
+    /// How far below the root the ankles (where seen) of a person upright are, at least, in torso lengths: a body on
+    /// the floor has them level with it, one standing about a torso and a half below (ade3122).
+    static let standingLegsFraction = 0.5
+
     /// Whether the person stands (or sits, or hangs) upright: the neck above the root, the torso closer to vertical
     /// than to horizontal, and the ankles (where seen) below the root by half a torso length at least. A body on
     /// the floor (a push-up, a plank, seen from the side or from the front) is not.
@@ -81,7 +85,7 @@ struct WalkingDetector: Sendable {
             la.confidence >= c && ra.confidence >= c
             ? (la.y + ra.y) / 2 : la.confidence >= c ? la.y : ra.confidence >= c ? ra.y : nil
         guard let ankleY else { return true }
-        return ankleY - root.y >= 0.5 * rise
+        return ankleY - root.y >= Self.standingLegsFraction * rise
     }
 
     /// Follows one pose; whether the person is walking at `t`. A pose without a root or a neck says no.

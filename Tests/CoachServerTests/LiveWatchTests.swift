@@ -5,11 +5,11 @@ import HummingbirdTesting
 import HummingbirdWSTesting
 import HummingbirdWebSocket
 import NIOCore
-@testable import PoseKit
 import Synchronization
 import Testing
 
 @testable import CoachServer
+@testable import PoseKit
 
 /// The therapist watching a patient's set live (docs/live-watch.md): the feed's throttle, presence and commands over
 /// the in-process relay, then a real set over both sockets.

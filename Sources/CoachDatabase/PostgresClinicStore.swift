@@ -17,10 +17,19 @@ public final class PostgresClinicStore: ClinicStore {
     private let logger: Logger
     /// The URL without its password, for messages.
     public let location: String
+    /// This instance (this store, one server run): the owner of the sets it opens.
+    public let instanceID = UUID().uuidString.lowercased()
+    /// How long after its last heartbeat another instance is taken for stopped (tests shorten it).
+    let staleAfter: TimeInterval
 
     /// Connects (`postgres://user:password@host:port/database`, `?sslmode=disable|prefer|require`, default
     /// prefer) and brings the schema up to date; several instances may start at once.
-    public init(url: String, logger: Logger = PostgresClinicStore.quietLogger) async throws(StoreError) {
+    public init(
+        url: String,
+        logger: Logger = PostgresClinicStore.quietLogger,
+        staleAfter: TimeInterval = ClinicStoreHeartbeat.staleAfter
+    ) async throws(StoreError) {
+        self.staleAfter = staleAfter
         guard let parts = URLComponents(string: url), ["postgres", "postgresql"].contains(parts.scheme ?? ""),
             let host = parts.host, let user = parts.user
         else {
@@ -164,6 +173,13 @@ public final class PostgresClinicStore: ClinicStore {
                 """
             ]
         ),
+        (
+            "v4: the instance that coaches each set, and each instance's heartbeat",
+            [
+                "ALTER TABLE live_set ADD COLUMN instance_id TEXT",
+                "CREATE TABLE live_instance (id TEXT PRIMARY KEY, heartbeat_at TIMESTAMPTZ NOT NULL)",
+            ]
+        ),
     ]
 
     private func migrate() async throws {
@@ -210,11 +226,11 @@ public final class PostgresClinicStore: ClinicStore {
                 """
                 INSERT INTO live_set (id, started_at, input, exercise, exercise_name, prescribed_reps,
                     prescribed_hold_seconds, reps, status, patient_id, programme_version, programme_item, set_number,
-                    practice, prescription_json)
+                    practice, prescription_json, instance_id)
                 VALUES (\(set.id), \(set.startedAt), \(set.input), \(set.exercise), \(set.exerciseName),
                     \(set.prescribedReps), \(set.prescribedHoldSeconds), 0, 'open', \(set.patientID),
                     \(set.programmeVersion), \(set.programmeItem), \(set.setNumber), \(set.practice?.rawValue),
-                    \(prescription))
+                    \(prescription), \(instanceID))
                 """,
                 logger: logger
             )
@@ -294,21 +310,6 @@ public final class PostgresClinicStore: ClinicStore {
             return texts
         }
         return try StoreCoding.repetitions(texts, setID: setID)
-    }
-
-    public func markInterrupted() async throws(StoreError) -> Int {
-        // With several instances on one database, only sets no instance has touched for a day are left over by a
-        // crash; a set open on another instance now is not.
-        let cutoff = Date.now.addingTimeInterval(-86400)
-        return try await run("mark unfinished sets") { client, logger in
-            var count = 0
-            let rows = try await client.query(
-                "UPDATE live_set SET status = 'interrupted' WHERE status = 'open' AND started_at < \(cutoff) RETURNING id",
-                logger: logger
-            )
-            for try await _ in rows.decode(String.self) { count += 1 }
-            return count
-        }
     }
 
     public func sets(patientID: String, since: Date?, limit: Int) async throws(StoreError) -> [SetRecord] {

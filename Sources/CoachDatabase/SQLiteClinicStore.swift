@@ -12,6 +12,9 @@ import GRDB
 public final class SQLiteClinicStore: ClinicStore {
     private let pool: DatabasePool
     public let path: String
+    /// This instance (this store, one server run): the owner of the sets it opens. One instance alone uses a SQLite
+    /// database, so any other owner's open set was left by an earlier run.
+    public let instanceID = UUID().uuidString.lowercased()
 
     /// Opens (creating if needed) the database at `path` and brings its schema up to date.
     public init(path: String) throws(StoreError) {
@@ -147,13 +150,20 @@ public final class SQLiteClinicStore: ClinicStore {
                 t.column("createdAt", .datetime).notNull()
             }
         }
+        migrator.registerMigration("v5: the instance that coaches each set") { db in
+            try db.alter(table: "liveSet") { t in t.add(column: "instanceID", .text) }
+        }
         return migrator
     }
 
     /// A set's row with the largest primary angle of its repetitions.
     public func open(_ set: SetRecord) async throws(StoreError) {
         let row = try SetRow(opening: set)
-        try await write("save the new set") { db in try row.insert(db) }
+        let owner = instanceID
+        try await write("save the new set") { db in
+            try row.insert(db)
+            try SetRow.filter(key: row.id).updateAll(db, Column("instanceID").set(to: owner))
+        }
     }
 
     public func save(_ repetition: Repetition, setID: String) async throws(StoreError) {
@@ -222,9 +232,23 @@ public final class SQLiteClinicStore: ClinicStore {
     }
 
     public func markInterrupted() async throws(StoreError) -> Int {
-        try await write("mark unfinished sets") { db in
+        let me = instanceID
+        return try await write("mark unfinished sets") { db in
             try SetRow.filter(Column("status") == SetRecord.Status.open.rawValue)
+                .filter(Column("instanceID") == nil || Column("instanceID") != me)
                 .updateAll(db, Column("status").set(to: SetRecord.Status.interrupted.rawValue))
+        }
+    }
+
+    public func patientsCoachedNow() async throws(StoreError) -> Set<String> {
+        let me = instanceID
+        return try await read("read the sets coached now") { db in
+            let ids = try String.fetchAll(
+                db,
+                SetRow.filter(Column("status") == SetRecord.Status.open.rawValue && Column("instanceID") == me)
+                    .filter(Column("patientID") != nil).select(Column("patientID"))
+            )
+            return Set(ids)
         }
     }
 

@@ -252,7 +252,24 @@ final class LiveHub: Service, Sendable {
                 "live: \(interrupted) set(s) left open by an earlier run are marked interrupted; their repetitions are kept"
             )
         }
+        // The heartbeat: other instances on the database see this one alive and leave its sets alone; a set of an
+        // instance that stopped beating is marked interrupted here (docs/live-watch.md, "Several instances").
+        let heartbeat = Task { [store, logger] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(ClinicStoreHeartbeat.interval))
+                if Task.isCancelled { break }
+                do throws(StoreError) {
+                    let count = try await store.markInterrupted()
+                    if count > 0 {
+                        logger.warning("live: \(count) set(s) of a stopped instance are marked interrupted")
+                    }
+                } catch {
+                    logger.error("live: heartbeat: \(error.message)")
+                }
+            }
+        }
         try? await gracefulShutdown()
+        heartbeat.cancel()
         // The HTTP server has stopped and its sockets have closed (each saving its set); anything left is saved here.
         let left = state.withLock { Array($0.open.values) }
         for set in left { _ = await finish(set, after: nil) }

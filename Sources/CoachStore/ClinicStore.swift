@@ -96,6 +96,14 @@ public struct SetRecord: Sendable, Hashable, Codable {
     }
 }
 
+/// How often an instance says it is alive (``ClinicStore/markInterrupted()``), and how long after its last heartbeat
+/// another instance takes it for stopped. Times compared are the database's own, never one instance's clock against
+/// another's.
+public enum ClinicStoreHeartbeat {
+    public static let interval: TimeInterval = 10
+    public static let staleAfter: TimeInterval = 45
+}
+
 /// Where the clinic is kept: accounts, programmes, live sets and their repetitions, the audit log. One protocol, so
 /// that the server does not care which database is behind it.
 public protocol ClinicStore: Sendable {
@@ -118,8 +126,13 @@ public protocol ClinicStore: Sendable {
     func set(id: String) async throws(StoreError) -> SetRecord?
     /// A set's repetitions, in order.
     func repetitions(setID: String) async throws(StoreError) -> [Repetition]
-    /// Marks sets left open by a crash as interrupted; returns how many.
+    /// Says this instance is alive (its heartbeat), then marks interrupted the open sets that no live instance owns
+    /// (a set is owned by the instance that opened it); returns how many. Run at start-up and every
+    /// ``ClinicStoreHeartbeat/interval`` (docs/live-watch.md, "Several instances"). A set another instance is coaching
+    /// now is never touched; one whose instance stopped beating for ``ClinicStoreHeartbeat/staleAfter`` is.
     func markInterrupted() async throws(StoreError) -> Int
+    /// The patients with a set that a live instance is coaching now (an open set of a crashed instance is not).
+    func patientsCoachedNow() async throws(StoreError) -> Set<String>
 
     // MARK: Clinic
 

@@ -8,10 +8,10 @@ import HummingbirdWSTesting
 import HummingbirdWebSocket
 import NIOCore
 import NIOWebSocket
-@testable import PoseKit
 import Testing
 
 @testable import CoachServer
+@testable import PoseKit
 
 /// The watch socket (`/api/live/watch?patient=ID`, docs/live-watch.md): only the patient's own therapist, and what
 /// that therapist sees of a real set.

@@ -6,10 +6,10 @@ import Hummingbird
 import HummingbirdTesting
 import HummingbirdWebSocket
 import NIOCore
-@testable import PoseKit
 import Testing
 
 @testable import CoachServer
+@testable import PoseKit
 
 /// The clinic learns an exercise from a demonstration (`POST /api/library/learn`, docs/learn.md): therapists only;
 /// the learned exercise is kept, listed, prescribed and coached like a library one.

@@ -5,10 +5,10 @@ import HTTPTypes
 import HummingbirdTesting
 import HummingbirdWSClient
 import HummingbirdWebSocket
-@testable import PoseKit
 import Testing
 
 @testable import CoachServer
+@testable import PoseKit
 
 extension LiveWatchTests {
     @Test("A watched hand set: the therapist gets its hands, the picture's size and the hand repetition")

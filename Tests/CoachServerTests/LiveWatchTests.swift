@@ -5,11 +5,11 @@ import HummingbirdTesting
 import HummingbirdWSTesting
 import HummingbirdWebSocket
 import NIOCore
-@testable import PoseKit
 import Synchronization
 import Testing
 
 @testable import CoachServer
+@testable import PoseKit
 
 /// The therapist watching a patient's set live (docs/live-watch.md): the feed's throttle, presence and commands over
 /// the in-process relay, then a real set over both sockets.
@@ -131,5 +131,23 @@ struct LiveWatchTests {
         ] {
             #expect(throws: LiveProtocolError.self, "\(bad)") { try WatchCommand.decode(bad) }
         }
+    }
+
+    @Test("A therapist may have 4 watch sockets on an instance; a 5th is refused until one closes; others unaffected")
+    func watchersPerTherapistAreCapped() {
+        let router = WatchRouter(relay: LocalLiveRelay())
+        func watcher(_ id: String, of therapist: String) -> WatchRouter.Watcher {
+            .init(id: id, name: therapist, therapistID: therapist) { _, _ in }
+        }
+        let cap = WatchRouter.maxPerTherapist
+        for k in 0..<cap {
+            #expect(router.register(watcher("a\(k)", of: "t1"), patient: k % 2 == 0 ? "p1" : "p2"))
+        }
+        #expect(!router.register(watcher("a-extra", of: "t1"), patient: "p3"))
+        #expect(router.watchersHere == cap)
+        #expect(router.register(watcher("b0", of: "t2"), patient: "p1"))
+        router.unregister(watcher: "a1", patient: "p2")
+        #expect(router.register(watcher("a-extra", of: "t1"), patient: "p3"))
+        #expect(!router.register(watcher("a-more", of: "t1"), patient: "p1"))
     }
 }

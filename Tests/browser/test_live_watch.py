@@ -138,6 +138,15 @@ def run(args, patient_server, therapist_server, y4m, pass_seconds, expected_reps
         shown = patient.execute_script("const e = document.getElementById('watched'); return e.hidden ? '' : e.textContent")
         check("patient's page says so", THERAPIST[2] in shown, shown)
 
+        # A dropped socket: the page says it reconnects, and does, and the set goes on being drawn.
+        drawn = therapist.execute_script("window.ptcoachWatch.drop(); return window.ptcoachWatch.drawn")
+        check("the page says it reconnects", wait(
+            therapist, "return window.ptcoachWatch.status.toLowerCase().includes('reconnecting')", 10,
+            "the watch page's reconnecting status"))
+        check("the page reconnected by itself", wait(
+            therapist, f"return window.ptcoachWatch.reconnects === 1 && window.ptcoachWatch.drawn > {drawn} + 3", 30,
+            "skeletons drawn after the reconnection"))
+
         # A message: shown and said on the patient's page, confirmed on the therapist's.
         therapist.find_element(By.ID, "message").send_keys("Slower on the way down")
         therapist.find_element(By.ID, "send").click()

@@ -32,8 +32,9 @@ struct PatientsController: Sendable {
     @Sendable func list(_ request: Request, context: CoachRequestContext) async throws -> [PatientRow] {
         let viewer = try context.requireViewer()
         var rows: [PatientRow] = []
+        let coached = try await store.patientsCoachedNow()
         for patient in try await store.patients(therapistID: viewer.user.id) {
-            let (programme, sets, progress) = try await ClinicAPI.progress(
+            let (programme, _, progress) = try await ClinicAPI.progress(
                 of: patient,
                 days: 90,
                 limit: 2000,
@@ -44,7 +45,7 @@ struct PatientsController: Sendable {
                     patient,
                     progress: ProgressResponse(progress),
                     hasProgramme: programme != nil,
-                    live: sets.contains { $0.status == .open }
+                    live: coached.contains(patient.id)
                 )
             )
         }

@@ -28,6 +28,8 @@ final class WatchRouter: Sendable {
     struct Watcher: Sendable {
         var id: String
         var name: String
+        /// The therapist's account (for ``maxPerTherapist``); empty in tests that do not count.
+        var therapistID: String = ""
         /// Sends one message (`true`: it may be dropped if the socket is behind).
         var send: @Sendable (_ text: String, _ droppable: Bool) -> Void
     }
@@ -81,8 +83,22 @@ final class WatchRouter: Sendable {
         }
     }
 
-    func register(_ watcher: Watcher, patient: String) {
-        routes.state.withLock { $0.watchers[patient, default: [:]][watcher.id] = watcher }
+    /// The most watch sockets one therapist may have open on one instance (docs/live-watch.md).
+    static let maxPerTherapist = 4
+
+    /// Adds a watcher; `false` (nothing added) when its therapist already has ``maxPerTherapist`` sockets here.
+    @discardableResult
+    func register(_ watcher: Watcher, patient: String) -> Bool {
+        routes.state.withLock { state in
+            if !watcher.therapistID.isEmpty {
+                let open = state.watchers.values.reduce(0) { count, byID in
+                    count + byID.values.filter { $0.therapistID == watcher.therapistID }.count
+                }
+                guard open < Self.maxPerTherapist else { return false }
+            }
+            state.watchers[patient, default: [:]][watcher.id] = watcher
+            return true
+        }
     }
 
     func unregister(watcher id: String, patient: String) {

@@ -45,10 +45,21 @@ extension CoachServer {
         router: WatchRouter
     ) async {
         let outbox = LiveOutbox()
-        let watcher = WatchRouter.Watcher(id: UUID().uuidString, name: therapist.name) { text, droppable in
+        let watcher = WatchRouter.Watcher(id: UUID().uuidString, name: therapist.name, therapistID: therapist.id) {
+            text,
+            droppable in
             if droppable { outbox.sendDroppable(.text(text)) } else { outbox.send(.text(text)) }
         }
-        router.register(watcher, patient: patient.id)
+        guard router.register(watcher, patient: patient.id) else {
+            let error = LiveProtocolError(
+                .busy,
+                "you are already watching on \(WatchRouter.maxPerTherapist) pages, the most one therapist may open; "
+                    + "close one to watch here"
+            )
+            try? await outbound.write(.text(WatchMessage.error(.init(error)).jsonText))
+            try? await outbound.close(.policyViolation, reason: error.code.rawValue)
+            return
+        }
         outbox.send(.text(WatchMessage.watching(.init(patient: patient.id, name: patient.name)).jsonText))
         func command(_ type: WatchBusCommand.Kind, _ text: String? = nil) -> WatchBusCommand {
             WatchBusCommand(type: type, watcher: watcher.id, name: therapist.name, text: text)

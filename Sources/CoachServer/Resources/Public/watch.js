@@ -12,10 +12,13 @@ const background = document.createElement("canvas");
 // The test hook (and scripts/watch-delay.py): what came, how big, what was drawn and when.
 const hook = {
   types: {}, binary: 0, maxBytes: 0, frames: 0, drawn: 0, reps: 0, lastState: null, set: null, summary: null,
-  repetitions: [], delivered: [], errors: [], shown: [], keys: [], status: "",
+  repetitions: [], delivered: [], errors: [], shown: [], keys: [], status: "", reconnects: 0,
+  drop() { ws?.close(); },  // the test's way to lose the socket
 };
 window.ptcoachWatch = hook;
 let ws = null;
+let retry = null;
+let failures = 0;  // sockets lost in a row: the next try waits 1, 2, 4 … 30 s
 let name = "the patient";
 let paused = false;
 
@@ -54,13 +57,21 @@ function connect() {
   };
   ws.onclose = (event) => {
     controls(false);
-    if (!hook.errors.length) status(`Not connected (${event.code}${event.reason ? `: ${event.reason}` : ""}): reload to watch again.`);
+    $("watch-status").classList.remove("watch-live");
+    // A refusal (not logged in, not your patient, too many pages open) says why once and does not try again.
+    if (hook.errors.length) return;
+    const seconds = Math.min(30, 2 ** failures);
+    failures++;
+    status(`Connection lost (${event.code}${event.reason ? `: ${event.reason}` : ""}): reconnecting in ${seconds} s…`);
+    clearTimeout(retry);
+    retry = setTimeout(() => { hook.reconnects++; status("Reconnecting…"); connect(); }, seconds * 1000);
   };
 }
 
 function receive(msg) {
   switch (msg.type) {
     case "watching":
+      failures = 0;
       name = msg.name;
       setText($("watch-title"), `Watching ${msg.name}`);
       document.title = `PT Coach — watching ${msg.name}`;

@@ -32,9 +32,14 @@ extension SetUpCheckTests {
     }
 
     /// Runs `pose` through both steps at `t`.
-    static func frame(_ setUp: inout SetUpCheck, _ pose: Pose, at t: Double) -> SetUpCheck.Check {
+    static func frame(
+        _ setUp: inout SetUpCheck,
+        _ pose: Pose,
+        at t: Double,
+        repetitions: Int = 0
+    ) -> SetUpCheck.Check {
         let look = setUp.look(at: pose, at: t)
-        return setUp.check(pose, look, at: t, recognizedIndex: nil)
+        return setUp.check(pose, look, at: t, recognizedIndex: nil, repetitions: repetitions)
     }
 
     @Test func eachIssueIsSaidInOneSentence() {

@@ -72,6 +72,41 @@ extension SetUpCheckTests {
         #expect((said.first?.t ?? 0) >= 1 - 1e-9)
     }
 
+    @Test func oncePullUpsAreCountedFromTheSideTheyAreNotAskedToFaceTheCamera() throws {
+        // Asked before the set, as above; once a repetition is counted in the side view, that view measures the
+        // primary angle: the line is taken back at the next frame and not said again, for three seconds more and
+        // across a second repetition. What the side view cannot judge, the summary says.
+        let pullUp = try ExerciseLibrary.bundled().exercise(id: "pull-up")
+        var setUp = Self.check(pullUp)
+        var said: [(t: Double, issue: SetUpIssue?)] = []
+        for i in 0..<180 {
+            let t = Double(i) / 30
+            let repetitions = t < 2 ? 0 : t < 4 ? 1 : 2
+            if let change = Self.frame(&setUp, Self.hanging(turned: true), at: t, repetitions: repetitions).guidance {
+                said.append((t, change.issue))
+            }
+        }
+        #expect(said.map(\.issue) == [.needsView(.front), nil], "said \(said)")
+        #expect(abs((said.last?.t ?? 0) - 2) < 1e-9, "taken back at the first frame after the repetition")
+    }
+
+    @Test func aRepetitionCountedFromTheFrontDoesNotSilenceTheSideView() throws {
+        // Counted while facing the camera, then turned sideways for two seconds with nothing counted: the side
+        // view has not shown it measures the movement, and the person is asked to face the camera again.
+        let pullUp = try ExerciseLibrary.bundled().exercise(id: "pull-up")
+        var setUp = Self.check(pullUp)
+        var said: [SetUpIssue?] = []
+        for i in 0..<240 {
+            let t = Double(i) / 30
+            let pose = Self.hanging(turned: t >= 3)
+            if let change = Self.frame(&setUp, pose, at: t, repetitions: t < 2 ? 0 : 1).guidance {
+                said.append(change.issue)
+            }
+        }
+        #expect(setUp.settledView == .side)
+        #expect(said == [.needsView(.front)])
+    }
+
     @Test(arguments: [false, true])
     func aSideSquatWithTheKneesInViewIsNeverAskedToStepBack(dropped: Bool) throws {
         // `dropped`: the far knee and ankle not found at all, as the pose smoother gives a joint hidden for long.

@@ -319,7 +319,13 @@ public struct CoachingSession: Sendable {
         // Set-up check: in frame, walking and the depth's verdict; then the view, presence and what to tell.
         let look = setUp.look(at: pose, at: t)
         if let measured = look.depthVerdict { takeDepthVerdict(measured: measured) }
-        let check = setUp.check(pose, look, at: t, recognizedIndex: recognizedIndex)
+        let check = setUp.check(
+            pose,
+            look,
+            at: t,
+            recognizedIndex: recognizedIndex,
+            repetitions: log.repetitions.count
+        )
         snapshot.rangeMeasurable = check.rangeMeasurable
         let valid = check.valid
         lastFrameValid = valid

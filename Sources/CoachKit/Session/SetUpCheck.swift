@@ -12,7 +12,9 @@ enum SetUpIssue: Hashable, Sendable {
     case walking
     /// The exercise is measured from this camera view, the camera has seen the person from the other one for
     /// ``SetUpCheck/Configuration/wrongViewSeconds`` (the view smoothed over about a second: a rear view is a front
-    /// one), and there is no measured depth to make up for it.
+    /// one), there is no measured depth to make up for it, and no repetition was counted in that view yet: once
+    /// one is, the view measures the primary angle, and what it cannot judge the summary says ("full-pull needs a
+    /// front view"), not the set-up line (a pull-up filmed from the side counts every repetition).
     case needsView(ExerciseDefinition.CameraView)
     /// For ``SetUpCheck/Configuration/formJointsSeconds``, a form rule the camera view lets the coach judge missed
     /// these parts on both sides (those of the side missing less), each beyond the picture's edge or not found at
@@ -49,7 +51,7 @@ enum SetUpIssue: Hashable, Sendable {
 /// picture; and the one ``SetUpIssue`` to tell them, if any.
 ///
 /// A frame with a person goes through ``look(at:at:)`` (in frame, walking, the depth's verdict), then
-/// ``check(_:_:at:recognizedIndex:)`` (the view, presence, the issue): in between, a session whose depth just proved
+/// ``check(_:_:at:recognizedIndex:repetitions:)`` (the view, presence, the issue): in between, a session whose depth just proved
 /// a guess recounts in the image plane, judged in the view of the frames it counted. A frame with nobody goes through
 /// ``ingestNobody(at:)``. Allocation-free but for the sentence of a new issue and the gaps bridged.
 ///
@@ -62,7 +64,7 @@ enum SetUpIssue: Hashable, Sendable {
 /// ```swift
 /// var setUp = SetUpCheck(exercise: squat, library: [], configuration: .init())
 /// let look = setUp.look(at: pose, at: t)
-/// let check = setUp.check(pose, look, at: t, recognizedIndex: nil)
+/// let check = setUp.check(pose, look, at: t, recognizedIndex: nil, repetitions: 0)
 /// if let guidance = check.guidance { print(guidance.issue?.sentence ?? "(guidance cleared)") }
 /// ```
 struct SetUpCheck: Sendable {
@@ -138,6 +140,12 @@ struct SetUpCheck: Sendable {
     private var formPartsShown = false
     /// Since when the settled view is the one the exercise is not measured in (`nil`: it is not).
     private var wrongViewSince: Double?
+    /// Whether a repetition was counted while the settled view was the front (the side) one: that view measures the
+    /// primary angle, and the person is not asked to leave it (``SetUpIssue/needsView(_:)``).
+    private var countedFromFront = false
+    private var countedFromSide = false
+    /// The repetitions counted, as of the latest frame checked.
+    private var repetitionsCounted = 0
     /// ``isReliable(recognizedIndex:)`` for its key, as last worked out: reading an exercise's definition on every
     /// frame copies it (a few hundred bytes and a dozen buffers retained).
     private var reliability: (key: ReliabilityKey, value: Bool)?
@@ -200,8 +208,17 @@ struct SetUpCheck: Sendable {
     }
 
     /// The second step: the view, presence, and the issue to tell. `recognizedIndex`: the exercise recognised, with
-    /// none given.
-    mutating func check(_ pose: Pose, _ look: Look, at t: Double, recognizedIndex: Int?) -> Check {
+    /// none given; `repetitions`: how many the session has counted so far (one counted since the last frame was
+    /// counted in the view settled then).
+    mutating func check(_ pose: Pose, _ look: Look, at t: Double, recognizedIndex: Int?, repetitions: Int) -> Check {
+        if repetitions > repetitionsCounted {
+            switch viewEstimator.settledView {
+            case .front: countedFromFront = true
+            case .side: countedFromSide = true
+            case .oblique, .unknown: break
+            }
+        }
+        repetitionsCounted = repetitions
         _ = viewEstimator.ingest(pose, torso: walking.torso)
         // The overlay shows no range gauge where the repetition's range will be "not measurable" (the same test).
         let rangeMeasurable = isReliable(recognizedIndex: recognizedIndex)
@@ -269,11 +286,13 @@ struct SetUpCheck: Sendable {
     }
 
     /// ``SetUpIssue/needsView(_:)`` when, for ``Configuration/wrongViewSeconds``, the settled view is the one the
-    /// exercise given is not measured in (without measured depth); `nil` otherwise.
+    /// exercise given is not measured in (without measured depth) and no repetition was counted in it; `nil`
+    /// otherwise.
     private mutating func wrongViewIssue(at t: Double) -> SetUpIssue? {
         let settled = viewEstimator.settledView
         guard let needed = given?.view, !hasDepth,
-            (needed == .side && settled == .front) || (needed == .front && settled == .side)
+            (needed == .side && settled == .front && !countedFromFront)
+                || (needed == .front && settled == .side && !countedFromSide)
         else {
             wrongViewSince = nil
             return nil

@@ -181,4 +181,26 @@ extension SetUpCheckTests {
         }
         #expect(walked)
     }
+
+    @Test(arguments: [false, true])
+    func theExercisesOwnJointsHiddenInThePictureAreNotAskedToStepBack(beyondTheEdge: Bool) throws {
+        // Both wrists of a push-up seen with a confidence of 0.1: inside the picture (hidden under the body), the
+        // person is told what is not seen; below its bottom edge, asked to step back.
+        let pushUp = try ExerciseLibrary.bundled().exercise(id: "push-up")
+        var setUp = Self.check(pushUp)
+        var pose = Self.pushUp()
+        for joint in [Joint.leftWrist, .rightWrist] {
+            let k = pose[joint]
+            pose[joint] = Keypoint(x: k.x, y: beyondTheEdge ? 1_100 : k.y, confidence: 0.1)
+        }
+        var said: [SetUpIssue?] = []
+        for i in 0..<30 {
+            let check = Self.frame(&setUp, pose, at: Double(i) / 30)
+            #expect(!check.valid)
+            if let change = check.guidance { said.append(change.issue) }
+        }
+        let wrist = BodyParts(.leftWrist)
+        #expect(said == [beyondTheEdge ? .jointsOutOfPicture(wrist) : .jointsUnclear(wrist)])
+        #expect(SetUpIssue.jointsUnclear(wrist).sentence == "I cannot see your \(wrist.names) clearly")
+    }
 }

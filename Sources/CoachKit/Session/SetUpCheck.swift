@@ -8,6 +8,10 @@ enum SetUpIssue: Hashable, Sendable {
     /// Joints the exercise needs to be followed at all (its required joints; with none given, the neck and
     /// shoulders) are out of the picture: these parts (those of the side missing less, when either side will do).
     case jointsOutOfPicture(BodyParts)
+    /// The same joints are not seen, but none of them is out of the picture: each is inside it with too low a
+    /// confidence (hidden behind the body or an object, blurred), or not found while its mirror joint is seen in
+    /// the picture. Stepping back would not show them: the person is told what the coach cannot see.
+    case jointsUnclear(BodyParts)
     /// The person is walking.
     case walking
     /// The exercise is measured from this camera view, the camera has seen the person from the other one for
@@ -28,6 +32,7 @@ enum SetUpIssue: Hashable, Sendable {
         switch self {
         case .notSeen: "Step into the camera view"
         case .jointsOutOfPicture: "Step back so that your whole body is in the picture"
+        case .jointsUnclear(let parts): "I cannot see your \(parts.names) clearly"
         case .walking: "Stand still in your start position"
         case .needsView(.front): "Face the camera so I can measure the movement"
         case .needsView: "Turn sideways to the camera so I can measure the movement"
@@ -55,7 +60,8 @@ enum SetUpIssue: Hashable, Sendable {
 /// a guess recounts in the image plane, judged in the view of the frames it counted. A frame with nobody goes through
 /// ``ingestNobody(at:)``. Allocation-free but for the sentence of a new issue and the gaps bridged.
 ///
-/// The issues, most pressing first: the required joints out of the picture, walking, the wrong view for the exercise
+/// The issues, most pressing first: the required joints out of the picture (or, when none of them is, not seen
+/// clearly), walking, the wrong view for the exercise
 /// given (without measured depth), and (once the person is measurable, for an exercise given that counts
 /// repetitions and can be measured in this view) a form rule's joints out of the picture on both sides for a
 /// second: "Step back so that your knees are in the picture, so I can check your form". A frame the pose estimator
@@ -236,7 +242,9 @@ struct SetUpCheck: Sendable {
         if presence.glitch {
             issue = shown  // a glitch changes nothing the person is told
         } else if !look.inFrame {
-            issue = .jointsOutOfPicture(inFrame.missingParts)
+            issue =
+                missesJointsOutOfPicture(pose)
+                ? .jointsOutOfPicture(inFrame.missingParts) : .jointsUnclear(inFrame.missingParts)
         } else if look.walking {
             issue = .walking
         } else if let wrongView {
@@ -313,6 +321,16 @@ struct SetUpCheck: Sendable {
         let mirror = pose[joint.mirrored]
         return joint.mirrored == joint || mirror.confidence < visibility.minimumJointConfidence
             || !visibility.isInside(mirror)
+    }
+
+    /// Whether a joint the exercise needs (``InFrameCheck``), not seen in `pose`, is out of the picture
+    /// (``isOutOfPicture(_:in:vertex:)``): then the person is asked to step back, else told what is not seen.
+    private func missesJointsOutOfPicture(_ pose: Pose) -> Bool {
+        for (index, joint) in inFrame.joints.enumerated() {
+            let vertex = inFrame.anchors[index].map { pose[inFrame.joints[$0]] } ?? .missing
+            if isOutOfPicture(joint, in: pose, vertex: vertex) { return true }
+        }
+        return false
     }
 
     /// ``SetUpIssue/formJointsOutOfPicture(_:)`` when, for ``Configuration/formJointsSeconds``, a form rule the camera

@@ -87,6 +87,13 @@ extension CoachingSession {
             followsPose = start == 0 && framesDropped == 0
         }
 
+        /// The overlay's angle, side and joint as the exercise's session shows them (`nil` while there is none): the
+        /// side whose repetitions count, before the first the side that moves more, held as with the exercise given.
+        var overlay: (angle: Double?, side: BodySide?, joint: Joint?)? {
+            guard let shown = sessions.first?.snapshot else { return nil }
+            return (shown.primaryAngle, shown.side, shown.primaryJoint)
+        }
+
         /// Keeps the repetitions the exercise's session reports.
         private mutating func collect(_ events: [CoachEvent]) {
             for event in events {

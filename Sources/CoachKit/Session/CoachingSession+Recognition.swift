@@ -136,7 +136,13 @@ extension CoachingSession {
             completeMovement(reps)
             switchToFallbackIfAngleFails(recognizedExercise)
         }
-        if let index = recognizedIndex, !recognizedHold {
+        if recognizedIndex != nil, !recognizedHold, let shown = asGiven.overlay {
+            // The exercise's session shows the side as the exercise given does: held, not the larger angle of each
+            // frame (two arms at rest swapped it frame by frame).
+            snapshot.primaryAngle = shown.angle
+            snapshot.side = shown.side
+            snapshot.primaryJoint = shown.joint
+        } else if let index = recognizedIndex, !recognizedHold {
             let angle = configuration.library[index].primaryAngle
             let bilateral = configuration.library[index].side == .both
             let (l, r) = recognizedAngle(angle)

@@ -222,6 +222,8 @@ extension CoachingSession {
         }
         guard !withdrawn.isEmpty || !earlier.isEmpty else { return nil }
         let firstReportedNow = repetitions.count - reportedNow
+        // A form cue or praise waiting for its turn was about a repetition withdrawn or renumbered ("Rep 1"): not given.
+        cues.withdrawPending(where: SessionLog.isAboutRepetitions)
         log.recount(withdrawing: withdrawn, adding: earlier, at: now)
         return reportedNow - withdrawn.filter { $0 >= firstReportedNow }.count
     }

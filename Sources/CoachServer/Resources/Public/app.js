@@ -339,6 +339,11 @@ function onFrame(msg, image, stats) {
   // A repetition that confirms the provisional one shown was counted already: no second bump.
   const confirms = events.some((e) => e.type === "repProvisionalEnded" && e.confirmed);
   for (const event of events) {
+    // A revision that withdraws or adds a repetition (not one that re-measures them) makes a waiting cue about
+    // one ("Rep 3", "Squat a little deeper") untrue: it is not said.
+    if (event.type === "repsRevised" && (event.repetitions ?? []).length !== hook.repetitions.length) {
+      speaker.withdraw(["form", "encouragement"]);
+    }
     applyRepetitionEvent(event);
     if (event.type === "cue") speaker.say(event.text, event.kind);
     if ((event.type === "rep" && !confirms) || event.type === "handRep") bump();

@@ -564,7 +564,7 @@ function plainProblem(message) {
     return "the camera never saw the joints this exercise needs. Turn as the exercise's camera view says, all of you in the picture.";
   }
   if (/^no pinch seen/.test(message)) {
-    return "no pinch was seen, so the set never started. Hold your thumb and index finger together for half a second to start.";
+    return "no pinch was seen, so the set never started. Touch your thumb and index finger together and hold them a moment to start.";
   }
   return message.replace(/^this set: /, "");
 }

@@ -198,7 +198,7 @@ extension CoachingSession {
     /// in this frame) stay, or `nil` when nothing changed.
     private mutating func recountAsGiven(from firstOurs: Int, reportedNow: Int, at now: Double) -> Int? {
         guard let id = asGiven.exerciseID, let index = recognizedIndex, id == configuration.library[index].id,
-            !RecognitionConfidence.fitted.isUnsure(recognition.confidence), let first = repetitions.first,
+            !RecognitionConfidence.fitted.isUnsure(recognition.confidence),
             let firstTheirs = asGiven.repetitions.first, let lastTheirs = asGiven.repetitions.last
         else { return nil }
         let theirs = asGiven.repetitions
@@ -216,8 +216,10 @@ extension CoachingSession {
             if !overlapsFree { withdrawn.insert(i) }
         }
         var earlier: [Repetition] = []
+        // With none counted by the movement (only at the end: until then its first may still come), all of them.
+        let firstStart = repetitions.first?.startSeconds ?? .infinity
         for other in theirs {
-            guard other.endSeconds <= first.startSeconds else { break }
+            guard other.endSeconds <= firstStart else { break }
             earlier.append(other)
         }
         guard !withdrawn.isEmpty || !earlier.isEmpty else { return nil }

@@ -88,9 +88,10 @@ SETUP_LOG = """
     const shown = !position.hidden, big = shown && !position.classList.contains('line');
     const said = shown ? text.textContent : '';
     const last = hook.setupShown.at(-1);
+    const video = document.getElementById('video').currentTime;
     if (said && (!last || last.text !== said || last.big !== big))
-      hook.setupShown.push({text: said, big, reps: hook.reps, pose: hook.posesDrawn + hook.handsDrawn,
-                            video: document.getElementById('video').currentTime});
+      hook.setupShown.push({text: said, big, reps: hook.reps, pose: hook.posesDrawn + hook.handsDrawn, video});
+    if (!said && last && last.until === undefined) last.until = video;  // taken down
   }).observe(document.getElementById('stage'), {subtree: true, childList: true, attributes: true, characterData: true});
 """
 
@@ -292,8 +293,9 @@ def main():
     for row in results:
         counts = ", ".join(f"{r.get('reps', 'ERR')}{'*' if r['hog'] else ''} ({r.get('gap')})" for r in row["runs"])
         banners = "; ".join(sorted({b["text"] for r in row["runs"] for b in r.get("banners", [])})) or "none"
-        lines = "; ".join(sorted({f"{b['text']} (run {i + 1})" for i, r in enumerate(row["runs"])
-                                  for b in r.get("lines", [])})) or "none"
+        shown_for = lambda b: f", {b['until'] - b['video']:.2f} s" if b.get("until") is not None else ", to the end"
+        lines = "; ".join(sorted({f"{b['text']} (run {i + 1}, at rep {b['reps']}{shown_for(b)})"
+                                  for i, r in enumerate(row["runs"]) for b in r.get("lines", [])})) or "none"
         table.append(f"| {row['clip']} | {row['exercise']} | {row['mode']} | {row['labelled']} | {counts} | "
                      f"{'yes' if row['same'] else 'NO'} | {banners} | {lines} |")
     if rehab:

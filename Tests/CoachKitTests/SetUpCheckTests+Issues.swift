@@ -39,7 +39,12 @@ extension SetUpCheckTests {
         repetitions: Int = 0
     ) -> SetUpCheck.Check {
         let look = setUp.look(at: pose, at: t)
-        return setUp.check(pose, look, at: t, recognizedIndex: nil, repetitions: repetitions)
+        let check = setUp.check(pose, look, at: t, recognizedIndex: nil)
+        // Counted after the frame's check: the line it takes back is this frame's guidance.
+        guard let taken = setUp.counted(repetitions) else { return check }
+        var both = check
+        both.guidance = taken
+        return both
     }
 
     @Test func eachIssueIsSaidInOneSentence() {

@@ -74,7 +74,7 @@ extension SetUpCheckTests {
 
     @Test func oncePullUpsAreCountedFromTheSideTheyAreNotAskedToFaceTheCamera() throws {
         // Asked before the set, as above; once a repetition is counted in the side view, that view measures the
-        // primary angle: the line is taken back at the next frame and not said again, for three seconds more and
+        // primary angle: the line is taken back in that frame and not said again, for three seconds more and
         // across a second repetition. What the side view cannot judge, the summary says.
         let pullUp = try ExerciseLibrary.bundled().exercise(id: "pull-up")
         var setUp = Self.check(pullUp)
@@ -87,7 +87,7 @@ extension SetUpCheckTests {
             }
         }
         #expect(said.map(\.issue) == [.needsView(.front), nil], "said \(said)")
-        #expect(abs((said.last?.t ?? 0) - 2) < 1e-9, "taken back at the first frame after the repetition")
+        #expect(abs((said.last?.t ?? 0) - 2) < 1e-9, "taken back in the frame the repetition is counted")
     }
 
     @Test func aRepetitionCountedFromTheFrontDoesNotSilenceTheSideView() throws {

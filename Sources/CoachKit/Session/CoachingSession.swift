@@ -319,13 +319,7 @@ public struct CoachingSession: Sendable {
         // Set-up check: in frame, walking and the depth's verdict; then the view, presence and what to tell.
         let look = setUp.look(at: pose, at: t)
         if let measured = look.depthVerdict { takeDepthVerdict(measured: measured) }
-        let check = setUp.check(
-            pose,
-            look,
-            at: t,
-            recognizedIndex: recognizedIndex,
-            repetitions: log.repetitions.count
-        )
+        let check = setUp.check(pose, look, at: t, recognizedIndex: recognizedIndex)
         snapshot.rangeMeasurable = check.rangeMeasurable
         let valid = check.valid
         lastFrameValid = valid
@@ -367,6 +361,7 @@ public struct CoachingSession: Sendable {
             adoptMeasurementsAsGiven()
             updateProvisionalRepetition()
         }
+        if let guidance = setUp.counted(log.repetitions.count) { show(guidance, at: t) }
         finishFrame(at: t)
     }
 

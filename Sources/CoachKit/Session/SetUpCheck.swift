@@ -56,7 +56,7 @@ enum SetUpIssue: Hashable, Sendable {
 /// picture; and the one ``SetUpIssue`` to tell them, if any.
 ///
 /// A frame with a person goes through ``look(at:at:)`` (in frame, walking, the depth's verdict), then
-/// ``check(_:_:at:recognizedIndex:repetitions:)`` (the view, presence, the issue): in between, a session whose depth just proved
+/// ``check(_:_:at:recognizedIndex:)`` (the view, presence, the issue), and once counted, ``counted(_:)``: in between, a session whose depth just proved
 /// a guess recounts in the image plane, judged in the view of the frames it counted. A frame with nobody goes through
 /// ``ingestNobody(at:)``. Allocation-free but for the sentence of a new issue and the gaps bridged.
 ///
@@ -70,7 +70,7 @@ enum SetUpIssue: Hashable, Sendable {
 /// ```swift
 /// var setUp = SetUpCheck(exercise: squat, library: [], configuration: .init())
 /// let look = setUp.look(at: pose, at: t)
-/// let check = setUp.check(pose, look, at: t, recognizedIndex: nil, repetitions: 0)
+/// let check = setUp.check(pose, look, at: t, recognizedIndex: nil)
 /// if let guidance = check.guidance { print(guidance.issue?.sentence ?? "(guidance cleared)") }
 /// ```
 struct SetUpCheck: Sendable {
@@ -214,17 +214,8 @@ struct SetUpCheck: Sendable {
     }
 
     /// The second step: the view, presence, and the issue to tell. `recognizedIndex`: the exercise recognised, with
-    /// none given; `repetitions`: how many the session has counted so far (one counted since the last frame was
-    /// counted in the view settled then).
-    mutating func check(_ pose: Pose, _ look: Look, at t: Double, recognizedIndex: Int?, repetitions: Int) -> Check {
-        if repetitions > repetitionsCounted {
-            switch viewEstimator.settledView {
-            case .front: countedFromFront = true
-            case .side: countedFromSide = true
-            case .oblique, .unknown: break
-            }
-        }
-        repetitionsCounted = repetitions
+    /// none given.
+    mutating func check(_ pose: Pose, _ look: Look, at t: Double, recognizedIndex: Int?) -> Check {
         _ = viewEstimator.ingest(pose, torso: walking.torso)
         // The overlay shows no range gauge where the repetition's range will be "not measurable" (the same test).
         let rangeMeasurable = isReliable(recognizedIndex: recognizedIndex)
@@ -252,6 +243,24 @@ struct SetUpCheck: Sendable {
         }
         if issue == nil, valid { issue = formJointsIssue(pose, at: t) } else { formPartsSince = nil }
         return Check(valid: valid, presence: presence, rangeMeasurable: rangeMeasurable, guidance: show(issue))
+    }
+
+    /// After the frame's counting: the session has counted `repetitions` so far. One counted since the last call was
+    /// counted in the view settled now, which measures the primary angle: a ``SetUpIssue/needsView(_:)`` shown about
+    /// it is taken back in the same frame (the guidance returned).
+    mutating func counted(_ repetitions: Int) -> Guidance? {
+        guard repetitions > repetitionsCounted else {
+            repetitionsCounted = repetitions
+            return nil
+        }
+        repetitionsCounted = repetitions
+        let settled = viewEstimator.settledView
+        if settled == .front { countedFromFront = true }
+        if settled == .side { countedFromSide = true }
+        guard case .needsView? = shown, (settled == .front && countedFromFront) || (settled == .side && countedFromSide)
+        else { return nil }
+        wrongViewSince = nil
+        return show(nil)
     }
 
     /// A frame with nobody seen: presence, and the guidance when it changed (``SetUpIssue/notSeen`` after a second).

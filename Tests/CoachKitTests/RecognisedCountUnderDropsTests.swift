@@ -54,6 +54,6 @@ struct RecognisedCountUnderDropsTests {
             )
         }
         // (The push-up given counts 1 of them at one seed: 30 of 137 frames, 7 a second.)
-        #expect(counts.allSatisfy { $0.recognised == 2 }, "\(counts) (2 labelled)")
+        #expect(counts.allSatisfy { $0.recognised == 2 }, "\(counts) (the push-up given counts 2 of the 3 labelled on all frames)")
     }
 }

@@ -54,6 +54,7 @@ struct RecognisedCountUnderDropsTests {
             )
         }
         // (The push-up given counts 1 of them at one seed: 30 of 137 frames, 7 a second.)
-        #expect(counts.allSatisfy { $0.recognised == 2 }, "\(counts) (the push-up given counts 2 of the 3 labelled on all frames)")
+        // The push-up given counts 2 of the 3 labelled on all frames.
+        #expect(counts.allSatisfy { $0.recognised == 2 }, "\(counts)")
     }
 }

@@ -25,6 +25,8 @@ final class LiveHandCoach: @unchecked Sendable {
     private(set) var series: [AngleSample] = []
     /// Frames coached while the set ran.
     private(set) var framesCoached = 0
+    /// Frames the hand model answered while the set waited for its first pinch.
+    private(set) var framesWaited = 0
 
     /// - Parameter startOnPinch: the set waits for a held pinch before it counts; otherwise it runs at once.
     init(
@@ -126,6 +128,7 @@ final class LiveHandCoach: @unchecked Sendable {
                 series.append(AngleSample(seconds: frame.seconds, degrees: value, fingers: s.fingers))
             }
         case .idle, .paused:
+            if control.setState == .idle { framesWaited += 1 }
             // Not counting: one hand alone gives the gestures; of two, the one the coach would not coach.
             coached =
                 frame.hands.count < 2
@@ -198,6 +201,13 @@ final class LiveHandCoach: @unchecked Sendable {
     /// The set's summary (`analyze --json`'s hand object) and what the store keeps of it
     /// (``CoachKit/HandSessionSummary/stored``: the count, the duration, the exercise, the repetitions as rows), or
     /// `nil` if the set never ran.
+    /// Why the set coached nothing when it waited for a pinch that never came (`nil` otherwise): the summary's
+    /// message, instead of "no frame was coached".
+    var neverStarted: String? {
+        guard framesCoached == 0, control.setState == .idle, framesWaited > 0 else { return nil }
+        return "no pinch seen: the set never started (\(framesWaited) frames watched for one)"
+    }
+
     func outcome(id: String, prescribedReps: Int?) -> (stored: SessionSummary, json: String, problem: String?)? {
         guard let session, framesCoached > 0 else { return nil }
         let summary = session.summary

@@ -184,7 +184,7 @@ final class LiveHub: Service, Sendable {
             session: set.id,
             dropped: set.droppedFrames,
             events: [],
-            message: "no frame was coached in this set",
+            message: set.hands?.neverStarted ?? "no frame was coached in this set",
             hand: set.hands != nil
         )
         guard let outcome = set.outcome() else {

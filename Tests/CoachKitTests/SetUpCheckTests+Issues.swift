@@ -32,9 +32,19 @@ extension SetUpCheckTests {
     }
 
     /// Runs `pose` through both steps at `t`.
-    static func frame(_ setUp: inout SetUpCheck, _ pose: Pose, at t: Double) -> SetUpCheck.Check {
+    static func frame(
+        _ setUp: inout SetUpCheck,
+        _ pose: Pose,
+        at t: Double,
+        repetitions: Int = 0
+    ) -> SetUpCheck.Check {
         let look = setUp.look(at: pose, at: t)
-        return setUp.check(pose, look, at: t, recognizedIndex: nil)
+        let check = setUp.check(pose, look, at: t, recognizedIndex: nil)
+        // Counted after the frame's check: the line it takes back is this frame's guidance.
+        guard let taken = setUp.counted(repetitions) else { return check }
+        var both = check
+        both.guidance = taken
+        return both
     }
 
     @Test func eachIssueIsSaidInOneSentence() {

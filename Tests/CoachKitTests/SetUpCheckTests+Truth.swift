@@ -72,6 +72,41 @@ extension SetUpCheckTests {
         #expect((said.first?.t ?? 0) >= 1 - 1e-9)
     }
 
+    @Test func oncePullUpsAreCountedFromTheSideTheyAreNotAskedToFaceTheCamera() throws {
+        // Asked before the set, as above; once a repetition is counted in the side view, that view measures the
+        // primary angle: the line is taken back in that frame and not said again, for three seconds more and
+        // across a second repetition. What the side view cannot judge, the summary says.
+        let pullUp = try ExerciseLibrary.bundled().exercise(id: "pull-up")
+        var setUp = Self.check(pullUp)
+        var said: [(t: Double, issue: SetUpIssue?)] = []
+        for i in 0..<180 {
+            let t = Double(i) / 30
+            let repetitions = t < 2 ? 0 : t < 4 ? 1 : 2
+            if let change = Self.frame(&setUp, Self.hanging(turned: true), at: t, repetitions: repetitions).guidance {
+                said.append((t, change.issue))
+            }
+        }
+        #expect(said.map(\.issue) == [.needsView(.front), nil], "said \(said)")
+        #expect(abs((said.last?.t ?? 0) - 2) < 1e-9, "taken back in the frame the repetition is counted")
+    }
+
+    @Test func aRepetitionCountedFromTheFrontDoesNotSilenceTheSideView() throws {
+        // Counted while facing the camera, then turned sideways for two seconds with nothing counted: the side
+        // view has not shown it measures the movement, and the person is asked to face the camera again.
+        let pullUp = try ExerciseLibrary.bundled().exercise(id: "pull-up")
+        var setUp = Self.check(pullUp)
+        var said: [SetUpIssue?] = []
+        for i in 0..<240 {
+            let t = Double(i) / 30
+            let pose = Self.hanging(turned: t >= 3)
+            if let change = Self.frame(&setUp, pose, at: t, repetitions: t < 2 ? 0 : 1).guidance {
+                said.append(change.issue)
+            }
+        }
+        #expect(setUp.settledView == .side)
+        #expect(said == [.needsView(.front)])
+    }
+
     @Test(arguments: [false, true])
     func aSideSquatWithTheKneesInViewIsNeverAskedToStepBack(dropped: Bool) throws {
         // `dropped`: the far knee and ankle not found at all, as the pose smoother gives a joint hidden for long.
@@ -145,5 +180,27 @@ extension SetUpCheckTests {
             walked = standing.ingest(moved, at: t) || walked
         }
         #expect(walked)
+    }
+
+    @Test(arguments: [false, true])
+    func theExercisesOwnJointsHiddenInThePictureAreNotAskedToStepBack(beyondTheEdge: Bool) throws {
+        // Both wrists of a push-up seen with a confidence of 0.1: inside the picture (hidden under the body), the
+        // person is told what is not seen; below its bottom edge, asked to step back.
+        let pushUp = try ExerciseLibrary.bundled().exercise(id: "push-up")
+        var setUp = Self.check(pushUp)
+        var pose = Self.pushUp()
+        for joint in [Joint.leftWrist, .rightWrist] {
+            let k = pose[joint]
+            pose[joint] = Keypoint(x: k.x, y: beyondTheEdge ? 1_100 : k.y, confidence: 0.1)
+        }
+        var said: [SetUpIssue?] = []
+        for i in 0..<30 {
+            let check = Self.frame(&setUp, pose, at: Double(i) / 30)
+            #expect(!check.valid)
+            if let change = check.guidance { said.append(change.issue) }
+        }
+        let wrist = BodyParts(.leftWrist)
+        #expect(said == [beyondTheEdge ? .jointsOutOfPicture(wrist) : .jointsUnclear(wrist)])
+        #expect(SetUpIssue.jointsUnclear(wrist).sentence == "I cannot see your \(wrist.names) clearly")
     }
 }

@@ -281,6 +281,42 @@ extension LiveHandSetTests {
         #expect(summary["summary"] == .null, "nothing was coached")
     }
 
+    @Test("A hand set that waited for a pinch that never came says so in its summary")
+    func handSetWithoutAPinch() async throws {
+        let (store, _) = try LiveTestServer.store()
+        let app = try Self.application(
+            store: store,
+            hands: { () throws(LiveFrameError) in
+                ScriptedHandEstimator.camera { Self.hands(fist: 0, other: .open, seconds: $0) }
+            }
+        )
+        let mailbox = LiveMailbox()
+        _ = try await app.test(.live) { client in
+            try await LiveTestServer.session(client, mailbox: mailbox) { outbound in
+                try await outbound.write(
+                    .text(#"{"type":"start","input":"camera","exercise":"finger-flexion","startOnPinch":true}"#)
+                )
+                _ = try await mailbox.wait(for: "ready")
+                for k in 0..<10 {
+                    let bytes = LiveTestServer.jpegBytes
+                    let frame = LiveTestServer.cameraFrame(id: UInt32(k), seconds: Double(k) / 15, bytes: bytes)
+                    try await outbound.write(frame)
+                    _ = try await mailbox.wait(for: "frame", count: k + 1, timeout: 30)
+                }
+                try await outbound.write(.text(#"{"type":"end"}"#))
+                _ = try await mailbox.wait(for: "summary", timeout: 30)
+            }
+        }
+        let frames = await mailbox.all("frame")
+        #expect(frames.allSatisfy { $0["gesture"]?["set"]?.stringValue == "idle" })
+        let summary = try #require(await mailbox.all("summary").first)
+        #expect(summary["summary"] == .null, "nothing was coached")
+        #expect(
+            summary["message"]?.stringValue == "no pinch seen: the set never started (10 frames watched for one)",
+            "\(summary["message"] ?? .null)"
+        )
+    }
+
     @Test("A server without the hand model lists no hand exercise and refuses one by name")
     func noHandModel() async throws {
         let (store, _) = try LiveTestServer.store()

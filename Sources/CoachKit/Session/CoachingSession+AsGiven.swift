@@ -93,6 +93,13 @@ extension CoachingSession {
             followsPose = start == 0 && framesDropped == 0
         }
 
+        /// The overlay's angle, side and joint as the exercise's session shows them (`nil` while there is none): the
+        /// side whose repetitions count, before the first the side that moves more, held as with the exercise given.
+        var overlay: (angle: Double?, side: BodySide?, joint: Joint?)? {
+            guard let shown = sessions.first?.snapshot else { return nil }
+            return (shown.primaryAngle, shown.side, shown.primaryJoint)
+        }
+
         /// Keeps the repetitions the exercise's session reports.
         private mutating func collect(_ events: [CoachEvent]) {
             for event in events {
@@ -199,7 +206,7 @@ extension CoachingSession {
     private mutating func recountAsGiven(from firstOurs: Int, reportedNow: Int, at now: Double) -> Int? {
         guard let replay = recognised?.replay, let id = replay.exerciseID, let index = recognizedIndex,
             id == configuration.library[index].id,
-            !RecognitionConfidence.fitted.isUnsure(recognised?.confidence ?? 0), let first = repetitions.first,
+            !RecognitionConfidence.fitted.isUnsure(recognised?.confidence ?? 0),
             let firstTheirs = replay.repetitions.first, let lastTheirs = replay.repetitions.last,
             let recognizedAt = replay.recognizedAt, let replayedFrom = replay.replayedFrom
         else { return nil }
@@ -218,12 +225,16 @@ extension CoachingSession {
             if !overlapsFree { withdrawn.insert(i) }
         }
         var earlier: [Repetition] = []
+        // With none counted by the movement (only at the end: until then its first may still come), all of them.
+        let firstStart = repetitions.first?.startSeconds ?? .infinity
         for other in theirs {
-            guard other.endSeconds <= first.startSeconds else { break }
+            guard other.endSeconds <= firstStart else { break }
             earlier.append(other)
         }
         guard !withdrawn.isEmpty || !earlier.isEmpty else { return nil }
         let firstReportedNow = repetitions.count - reportedNow
+        // A form cue or praise waiting for its turn was about a repetition withdrawn or renumbered ("Rep 1"): not given.
+        cues.withdrawPending(where: SessionLog.isAboutRepetitions)
         log.recount(withdrawing: withdrawn, adding: earlier, at: now)
         return reportedNow - withdrawn.filter { $0 >= firstReportedNow }.count
     }

@@ -118,7 +118,13 @@ extension CoachingSession {
         let reps = recognised?.countMovement(pose, at: t, valid: valid, useDepth: setUp.hasDepth)
         snapshot.rangeOfMotionProgress = recognised?.movementProgress ?? 0
         if let reps { completeMovement(reps) }
-        if let index = recognizedIndex, !recognizedHold {
+        if recognizedIndex != nil, !recognizedHold, let shown = recognised?.replay.overlay {
+            // The exercise's session shows the side as the exercise given does: held, not the larger angle of each
+            // frame (two arms at rest swapped it frame by frame).
+            snapshot.primaryAngle = shown.angle
+            snapshot.side = shown.side
+            snapshot.primaryJoint = shown.joint
+        } else if let index = recognizedIndex, !recognizedHold {
             let angle = configuration.library[index].primaryAngle
             let bilateral = configuration.library[index].side == .both
             let (l, r) = recognizedAngle(angle)

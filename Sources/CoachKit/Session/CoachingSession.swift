@@ -243,6 +243,7 @@ public struct CoachingSession: Sendable {
             adoptMeasurementsAsGiven()
             updateProvisionalRepetition()
         }
+        if let guidance = setUp.counted(log.repetitions.count) { show(guidance, at: t) }
         finishFrame(at: t)
     }
 

@@ -8,11 +8,17 @@ enum SetUpIssue: Hashable, Sendable {
     /// Joints the exercise needs to be followed at all (its required joints; with none given, the neck and
     /// shoulders) are out of the picture: these parts (those of the side missing less, when either side will do).
     case jointsOutOfPicture(BodyParts)
+    /// The same joints are not seen, but none of them is out of the picture: each is inside it with too low a
+    /// confidence (hidden behind the body or an object, blurred), or not found while its mirror joint is seen in
+    /// the picture. Stepping back would not show them: the person is told what the coach cannot see.
+    case jointsUnclear(BodyParts)
     /// The person is walking.
     case walking
     /// The exercise is measured from this camera view, the camera has seen the person from the other one for
     /// ``SetUpCheck/Configuration/wrongViewSeconds`` (the view smoothed over about a second: a rear view is a front
-    /// one), and there is no measured depth to make up for it.
+    /// one), there is no measured depth to make up for it, and no repetition was counted in that view yet: once
+    /// one is, the view measures the primary angle, and what it cannot judge the summary says ("full-pull needs a
+    /// front view"), not the set-up line (a pull-up filmed from the side counts every repetition).
     case needsView(ExerciseDefinition.CameraView)
     /// For ``SetUpCheck/Configuration/formJointsSeconds``, a form rule the camera view lets the coach judge missed
     /// these parts on both sides (those of the side missing less), each beyond the picture's edge or not found at
@@ -26,6 +32,7 @@ enum SetUpIssue: Hashable, Sendable {
         switch self {
         case .notSeen: "Step into the camera view"
         case .jointsOutOfPicture: "Step back so that your whole body is in the picture"
+        case .jointsUnclear(let parts): "I cannot see your \(parts.names) clearly"
         case .walking: "Stand still in your start position"
         case .needsView(.front): "Face the camera so I can measure the movement"
         case .needsView: "Turn sideways to the camera so I can measure the movement"
@@ -49,11 +56,12 @@ enum SetUpIssue: Hashable, Sendable {
 /// picture; and the one ``SetUpIssue`` to tell them, if any.
 ///
 /// A frame with a person goes through ``look(at:at:)`` (in frame, walking, the depth's verdict), then
-/// ``check(_:_:at:recognizedIndex:)`` (the view, presence, the issue): in between, a session whose depth just proved
+/// ``check(_:_:at:recognizedIndex:)`` (the view, presence, the issue), and once counted, ``counted(_:)``: in between, a session whose depth just proved
 /// a guess recounts in the image plane, judged in the view of the frames it counted. A frame with nobody goes through
 /// ``ingestNobody(at:)``. Allocation-free but for the sentence of a new issue and the gaps bridged.
 ///
-/// The issues, most pressing first: the required joints out of the picture, walking, the wrong view for the exercise
+/// The issues, most pressing first: the required joints out of the picture (or, when none of them is, not seen
+/// clearly), walking, the wrong view for the exercise
 /// given (without measured depth), and (once the person is measurable, for an exercise given that counts
 /// repetitions and can be measured in this view) a form rule's joints out of the picture on both sides for a
 /// second: "Step back so that your knees are in the picture, so I can check your form". A frame the pose estimator
@@ -138,6 +146,12 @@ struct SetUpCheck: Sendable {
     private var formPartsShown = false
     /// Since when the settled view is the one the exercise is not measured in (`nil`: it is not).
     private var wrongViewSince: Double?
+    /// Whether a repetition was counted while the settled view was the front (the side) one: that view measures the
+    /// primary angle, and the person is not asked to leave it (``SetUpIssue/needsView(_:)``).
+    private var countedFromFront = false
+    private var countedFromSide = false
+    /// The repetitions counted, as of the latest frame checked.
+    private var repetitionsCounted = 0
     /// ``isReliable(recognizedIndex:)`` for its key, as last worked out: reading an exercise's definition on every
     /// frame copies it (a few hundred bytes and a dozen buffers retained).
     private var reliability: (key: ReliabilityKey, value: Bool)?
@@ -219,7 +233,9 @@ struct SetUpCheck: Sendable {
         if presence.glitch {
             issue = shown  // a glitch changes nothing the person is told
         } else if !look.inFrame {
-            issue = .jointsOutOfPicture(inFrame.missingParts)
+            issue =
+                missesJointsOutOfPicture(pose)
+                ? .jointsOutOfPicture(inFrame.missingParts) : .jointsUnclear(inFrame.missingParts)
         } else if look.walking {
             issue = .walking
         } else if let wrongView {
@@ -227,6 +243,24 @@ struct SetUpCheck: Sendable {
         }
         if issue == nil, valid { issue = formJointsIssue(pose, at: t) } else { formPartsSince = nil }
         return Check(valid: valid, presence: presence, rangeMeasurable: rangeMeasurable, guidance: show(issue))
+    }
+
+    /// After the frame's counting: the session has counted `repetitions` so far. One counted since the last call was
+    /// counted in the view settled now, which measures the primary angle: a ``SetUpIssue/needsView(_:)`` shown about
+    /// it is taken back in the same frame (the guidance returned).
+    mutating func counted(_ repetitions: Int) -> Guidance? {
+        guard repetitions > repetitionsCounted else {
+            repetitionsCounted = repetitions
+            return nil
+        }
+        repetitionsCounted = repetitions
+        let settled = viewEstimator.settledView
+        if settled == .front { countedFromFront = true }
+        if settled == .side { countedFromSide = true }
+        guard case .needsView? = shown, (settled == .front && countedFromFront) || (settled == .side && countedFromSide)
+        else { return nil }
+        wrongViewSince = nil
+        return show(nil)
     }
 
     /// A frame with nobody seen: presence, and the guidance when it changed (``SetUpIssue/notSeen`` after a second).
@@ -269,11 +303,13 @@ struct SetUpCheck: Sendable {
     }
 
     /// ``SetUpIssue/needsView(_:)`` when, for ``Configuration/wrongViewSeconds``, the settled view is the one the
-    /// exercise given is not measured in (without measured depth); `nil` otherwise.
+    /// exercise given is not measured in (without measured depth) and no repetition was counted in it; `nil`
+    /// otherwise.
     private mutating func wrongViewIssue(at t: Double) -> SetUpIssue? {
         let settled = viewEstimator.settledView
         guard let needed = given?.view, !hasDepth,
-            (needed == .side && settled == .front) || (needed == .front && settled == .side)
+            (needed == .side && settled == .front && !countedFromFront)
+                || (needed == .front && settled == .side && !countedFromSide)
         else {
             wrongViewSince = nil
             return nil
@@ -294,6 +330,16 @@ struct SetUpCheck: Sendable {
         let mirror = pose[joint.mirrored]
         return joint.mirrored == joint || mirror.confidence < visibility.minimumJointConfidence
             || !visibility.isInside(mirror)
+    }
+
+    /// Whether a joint the exercise needs (``InFrameCheck``), not seen in `pose`, is out of the picture
+    /// (``isOutOfPicture(_:in:vertex:)``): then the person is asked to step back, else told what is not seen.
+    private func missesJointsOutOfPicture(_ pose: Pose) -> Bool {
+        for (index, joint) in inFrame.joints.enumerated() {
+            let vertex = inFrame.anchors[index].map { pose[inFrame.joints[$0]] } ?? .missing
+            if isOutOfPicture(joint, in: pose, vertex: vertex) { return true }
+        }
+        return false
     }
 
     /// ``SetUpIssue/formJointsOutOfPicture(_:)`` when, for ``Configuration/formJointsSeconds``, a form rule the camera

@@ -338,6 +338,11 @@ function onFrame(msg, image, stats) {
   // A repetition that confirms the provisional one shown was counted already: no second bump.
   const confirms = events.some((e) => e.type === "repProvisionalEnded" && e.confirmed);
   for (const event of events) {
+    // A revision that withdraws or adds a repetition (not one that re-measures them) makes a waiting cue about
+    // one ("Rep 3", "Squat a little deeper") untrue: it is not said.
+    if (event.type === "repsRevised" && (event.repetitions ?? []).length !== hook.repetitions.length) {
+      speaker.withdraw(["form", "encouragement"]);
+    }
     applyRepetitionEvent(event);
     if (event.type === "cue") speaker.say(event.text, event.kind);
     if ((event.type === "rep" && !confirms) || event.type === "handRep") bump();
@@ -556,6 +561,9 @@ function plainProblem(message) {
   }
   if (/needs .* never seen/.test(message)) {
     return "the camera never saw the joints this exercise needs. Turn as the exercise's camera view says, all of you in the picture.";
+  }
+  if (/^no pinch seen/.test(message)) {
+    return "no pinch was seen, so the set never started. Touch your thumb and index finger together and hold them a moment to start.";
   }
   return message.replace(/^this set: /, "");
 }

@@ -37,6 +37,12 @@ export class Speaker {
     if (!this.pending || rank(kind) <= rank(this.pending.kind)) this.pending = cue;
   }
 
+  /** Drops the waiting cue when it is of one of `kinds` (a form cue or praise about a repetition withdrawn or
+   * renumbered: no longer true). What is being said goes on. */
+  withdraw(kinds) {
+    if (this.pending && kinds.includes(this.pending.kind)) this.pending = null;
+  }
+
   #speak(cue) {
     const utterance = new SpeechSynthesisUtterance(cue.text);
     utterance.rate = 1.05;

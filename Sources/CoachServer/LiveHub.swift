@@ -213,6 +213,7 @@ final class LiveHub: Service, Sendable {
         message.events = outcome.events.compactMap(LiveEvent.init)
         message.report = .init(session: set.id)
         message.summary = try? EmbeddedJSON(text: outcome.json)
+        message.unsure = outcome.summary.recognitionUnsure ? RecognitionConfidence.unsureSentence : nil
         // A patient's set that crossed a safety limit stops the exercise (StopAdvice); practice is said too.
         let saved = try? await store.set(id: set.id)
         message.stop = saved.flatMap {

@@ -16,7 +16,10 @@ struct LiveParityTests {
     /// What `ptcoach analyze FILE --json [--exercise ID]` prints: the file's frames through a `CoachingSession` with
     /// the analysis settings (`AnalyzeCommand.analyze`), its summary as JSON; and what its events, `finish()`'s
     /// included, say of provisional repetitions (``provisionalWords(_:)``).
-    static func offline(_ path: String, exercise: String?) throws -> (summary: JSONValue, provisional: [String]) {
+    static func offline(
+        _ path: String,
+        exercise: String?
+    ) throws -> (summary: JSONValue, provisional: [String], unsure: Bool) {
         let library = try ExerciseLibrary.bundled()
         var reader = try PoseTrackReader(path: path)
         var session = CoachingSession(
@@ -38,9 +41,10 @@ struct LiveParityTests {
             }
         }
         while let frame = try reader.next() { note(session.ingest(frame)) }
-        let summary = try JSONValue.parse(session.summary().jsonText(file: path))
+        let ended = session.summary()
+        let summary = try JSONValue.parse(ended.jsonText(file: path))
         note(session.finish())
-        return (summary, provisional)
+        return (summary, provisional, ended.recognitionUnsure)
     }
 
     /// The same words for the `repProvisional` and `repProvisionalEnded` events of live messages.
@@ -51,6 +55,17 @@ struct LiveParityTests {
             case "repProvisionalEnded":
                 "ended, confirmed \(event["confirmed"] == .bool(true) ? "true" : event["confirmed"] == .bool(false) ? "false" : "?")"
             default: nil
+            }
+        }
+    }
+
+    /// How many repetitions the `rep` and `repsRevised` events tell, applied in order (docs/live-protocol.md).
+    static func foldedCount(_ events: [JSONValue]) -> Int {
+        events.reduce(0) { count, event in
+            switch event["type"]?.stringValue {
+            case "rep": count + 1
+            case "repsRevised": event["repetitions"]?.arrayValue?.count ?? 0
+            default: count
             }
         }
     }
@@ -107,6 +122,11 @@ struct LiveParityTests {
         let endEvents = await mailbox.all("summary").first?["events"]?.arrayValue ?? []
         #expect(Self.provisionalWords(frameEvents + endEvents) == offline.provisional)
         if file == "kaiakol/pushup_correct_003.jsonl" { #expect(offline.provisional.first == "provisional #1") }
+        // One count for the set: the rep events folded are the summary's, and an exercise recognised too unsurely
+        // is said so at the end too (the page then gives the count without its name).
+        #expect(Self.foldedCount(frameEvents + endEvents) == expected["reps"]?.intValue)
+        let unsure = await mailbox.all("summary").first?["unsure"]
+        #expect(unsure == (offline.unsure ? .string(RecognitionConfidence.unsureSentence) : .null))
         if shown.count == expected["reps"]?.intValue {
             #expect(
                 shown.map { $0["repetition"]?["index"] }

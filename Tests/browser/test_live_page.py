@@ -274,6 +274,15 @@ def check_summary_words(driver, summary):
     check("overlay: each repetition's judged peak shown", judged_peaks.keys() <= peaks.keys() and not differing,
           f"shown {[(i, round(p['value']), p['side']) for i, p in peaks.items()]}, summary "
           f"{[(i, round(v)) for i, v in judged_peaks.items()]}")
+    # One count for the set: the big counter ends on the summary's (a provisional repetition the end withdrew
+    # is no longer shown), and an exercise recognised too unsurely is not named beside it.
+    counter = driver.execute_script("return document.getElementById('rep-counter').dataset.count") or ""
+    check("counter ends on the summary's count", counter.split(" / ")[0] == str(summary.get("reps")),
+          f"counter {counter!r}, summary {summary.get('reps')}")
+    line = driver.find_element(By.ID, "summary-reps").text
+    if driver.execute_script("return window.ptcoach.state.summaryUnsure"):
+        named = summary.get("exerciseName") or summary.get("exercise") or ""
+        check("summary: an unsure exercise is not named", named not in line and "not recognised" in line, line)
     badge = driver.find_element(By.ID, "exercise-badge").text
     check("badge: no sureness beside an exercise given", "sure" not in badge, badge)
 

@@ -37,7 +37,7 @@ WATCH_TYPES = {"watching", "set", "frame", "summary", "delivered", "offline"}
 FRAME_KEYS = {"type", "id", "t", "dropped", "serverMs", "pose", "state", "events"}
 SET_KEYS = {"patient", "session", "exercise", "reps", "programme", "width", "height", "repetitions", "paused",
             "watchers"}
-SUMMARY_KEYS = {"session", "dropped", "events", "message", "stop", "practice", "hand", "report", "summary"}
+SUMMARY_KEYS = {"session", "dropped", "events", "message", "stop", "practice", "hand", "report", "summary", "unsure"}
 
 
 def api(base, method, path, body=None, cookie=None, csrf=None):

@@ -155,6 +155,9 @@ enum ServerMessage: Codable, Hashable, Sendable {
         @Nullable var stop: String? = nil
         @Nullable var practice: SetRecord.Practice? = nil
         var hand: Bool
+        /// ``RecognitionConfidence/unsureSentence`` when the exercise the summary names was recognised below the
+        /// fitted confidence: the page says the count without naming it.
+        @Nullable var unsure: String? = nil
         @Nullable var report: ReportLinks? = nil
         /// `ptcoach analyze --json`'s object (its shape is CoachKit's); `null` when no frame was coached.
         @Nullable var summary: EmbeddedJSON? = nil

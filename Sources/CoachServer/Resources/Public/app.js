@@ -31,7 +31,8 @@ const debug = new URLSearchParams(location.search).has("debug");
 // were shown, confirmed and withdrawn.
 // `repetitions`: the repetitions as the events tell them (a `rep` adds one, a `repsRevised` replaces them all).
 const hook = {
-  reps: 0, framesSent: 0, framesAnswered: 0, lastState: null, summary: null, posesDrawn: 0, repetitions: [],
+  reps: 0, framesSent: 0, framesAnswered: 0, lastState: null, summary: null, summaryUnsure: null, posesDrawn: 0,
+  repetitions: [],
   provisional: null, provisionalEvents: { shown: 0, confirmed: 0, withdrawn: 0 },
   // Hand sets: frames whose hands were drawn, the most hands received in one frame, the gesture states seen and the
   // colour drawn on the index tip when pinched.
@@ -302,7 +303,7 @@ function resetHud() {
   answeredOnce = false;
   show(ui.idle, false);
   Object.assign(hook, {
-    reps: 0, framesSent: 0, framesAnswered: 0, lastState: null, summary: null, repetitions: [],
+    reps: 0, framesSent: 0, framesAnswered: 0, lastState: null, summary: null, summaryUnsure: null, repetitions: [],
     provisional: null, provisionalEvents: { shown: 0, confirmed: 0, withdrawn: 0 },
     handsDrawn: 0, handsReceived: 0, gestures: [], pinchedPixel: null, pinchedFrame: null, setStates: [],
     repPeaksShown: [],
@@ -410,11 +411,8 @@ function onProvisionalEnded(confirmed) {
   ui.repCounter.classList.remove("provisional");
 }
 
-function renderState(state, pose) {
-  hook.reps = state.reps ?? 0;
-  const total = state.prescribedReps ?? prescribed;
-  // A repetition found by the recognised exercise's counter and not yet confirmed shows at once.
-  const shown = hook.reps + (state.provisionalReps ?? 0);
+/** The big counter: `shown` repetitions, "of `total`" when a number was prescribed. */
+function showCount(shown, total) {
   const count = total ? `${shown} / ${total}` : `${shown}`;
   if (ui.repCounter.dataset.count !== count) {
     ui.repCounter.dataset.count = count;
@@ -424,6 +422,14 @@ function renderState(state, pose) {
     ui.repCounter.replaceChildren(label, count);
   }
   show(ui.repCounter, true);
+}
+
+function renderState(state, pose) {
+  hook.reps = state.reps ?? 0;
+  const total = state.prescribedReps ?? prescribed;
+  // A repetition found by the recognised exercise's counter and not yet confirmed shows at once.
+  const shown = hook.reps + (state.provisionalReps ?? 0);
+  showCount(shown, total);
 
   // An exercise recognised below the fitted confidence is not named: the coach says it cannot tell, once aloud.
   const unsure = textOf(state.unsure);
@@ -489,15 +495,21 @@ function onSummary(msg) {
     if (event.type === "repProvisionalEnded") onProvisionalEnded(event.confirmed);
   }
   hook.summary = summary;
+  hook.summaryUnsure = msg.unsure ?? null;
   for (const el of [ui.warning, ui.cue, ui.position, ui.gesture]) show(el, false);
   hook.reps = summary.reps ?? hook.reps;
   const unit = hook.lastState?.angleUnit ?? "°";
   // An exercise given keeps its name when nothing was coached (a hand set that waited for a pinch): "No exercise
   // recognised" is only true when the coach was asked to recognise one.
-  const name = summary.exerciseName ?? summary.exercise ?? givenName ?? "No exercise recognised";
   const reps = summary.reps ?? 0;
   const target = summary.prescribedReps ?? prescribed;
-  setText(ui.summaryReps, `${name}: ${reps}${target ? ` of ${target}` : ""} repetition${(target ?? reps) === 1 ? "" : "s"}`);
+  const counted = `${reps}${target ? ` of ${target}` : ""} repetition${(target ?? reps) === 1 ? "" : "s"}`;
+  // An exercise recognised below the fitted confidence is not named here either (the set's badge said so).
+  const name = msg.unsure ? null : summary.exerciseName ?? summary.exercise ?? givenName ?? "No exercise recognised";
+  setText(ui.summaryReps, name ? `${name}: ${counted}` : `${counted} (exercise not recognised: pick it)`);
+  // The counter ends on the summary's count: the set's end may have withdrawn the provisional repetition shown,
+  // or counted one more. One number for the set: the counter, the summary, the saved set, the events.
+  showCount(reps, target);
   setText(ui.summaryHolds, (summary.holds ?? [])
     .map((h) => `Held ${h.heldSeconds.toFixed(1)} s of ${h.targetSeconds} s${h.completed ? " ✓" : ""}`).join(" · "));
 

@@ -81,7 +81,7 @@ function receive(msg) {
     case "frame": onFrame(msg); break;
     case "summary":
       hook.summary = msg;
-      status(`The set ended: ${msg.summary?.reps ?? hook.reps} repetition${(msg.summary?.reps ?? hook.reps) === 1 ? "" : "s"}.`);
+      onSummary(msg);
       break;
     case "delivered":
       hook.delivered.push(msg);
@@ -139,6 +139,18 @@ function onFrame(msg) {
   if ((msg.events ?? []).some((e) => e.type === "rep" || e.type === "repsRevised" || e.type === "handRep")) renderTable();
 }
 
+/** The set's end: the counter ends on the summary's count (the end may withdraw a provisional repetition), and an
+ * exercise recognised below the fitted confidence is not named. */
+function onSummary(msg) {
+  const reps = msg.summary?.reps ?? hook.reps;
+  const total = hook.lastState?.prescribedReps ?? hook.set?.reps;
+  const count = `${reps}${total ? ` / ${total}` : ""}`;
+  setText($("rep-counter"), count);
+  setText($("n-reps"), count);
+  if (msg.unsure) setText($("exercise-badge"), typeof msg.unsure === "string" ? msg.unsure : msg.unsure.text);
+  status(`The set ended: ${reps} repetition${reps === 1 ? "" : "s"}.`);
+}
+
 function renderState(state) {
   hook.reps = state.reps ?? 0;
   const total = state.prescribedReps ?? hook.set?.reps;
@@ -146,7 +158,8 @@ function renderState(state) {
   setText($("rep-counter"), count);
   show($("rep-counter"), true);
   setText($("n-reps"), count);
-  setText($("exercise-badge"), state.exerciseName ?? "Recognising…");
+  const unsure = state.unsure == null || typeof state.unsure === "string" ? state.unsure : state.unsure.text;
+  setText($("exercise-badge"), unsure ?? state.exerciseName ?? "Recognising…");
   show($("exercise-badge"), true);
   const unit = state.angleUnit ?? "°";
   setText($("n-angle"), state.angle == null ? "–" : `${formatAngle(state.angle, unit)} ${state.angleName ?? ""}`);

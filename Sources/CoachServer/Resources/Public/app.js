@@ -2,11 +2,11 @@
 // heads-up display over the answered frames, spoken cues and the end-of-set summary.
 
 import { LiveSession } from "./live.js";
-import { drawAnswer, drawPreview, formatAngle } from "./overlay.js";
+import { drawAnswer, drawPreview } from "./overlay.js";
 import { Speaker } from "./speech.js";
 import { TouchFree } from "./touchfree.js";
 import { keepSet, loadProgramme, onReady, onSummary as programmeSummary, programme, saveRating } from "./programme.js";
-import { formNotChecked, noIssues } from "./summary.js";
+import { formNotChecked, noIssues, plainProblem, repetitionRow } from "./summary.js";
 import { watchCallbacks } from "./watched.js";
 
 const $ = (id) => document.getElementById(id);
@@ -513,28 +513,7 @@ function onSummary(msg) {
   setText(ui.summaryHolds, (summary.holds ?? [])
     .map((h) => `Held ${h.heldSeconds.toFixed(1)} s of ${h.targetSeconds} s${h.completed ? " ✓" : ""}`).join(" · "));
 
-  ui.repRows.replaceChildren(...(summary.repetitions ?? []).map((rep) => {
-    const row = document.createElement("tr");
-    // A hand set's repetitions: the primary measure from rest to peak, the verdict and the first cue (strings).
-    const verdict = msg.hand ? { good: "good", needsWork: "needs-work" }[rep.verdict] : rep.verdict;
-    const cells = msg.hand ? [
-      String(rep.index),
-      `${formatAngle(rep.rest, unit)} → ${formatAngle(rep.peak, unit)}`,
-      formatAngle(rep.peak, unit),
-      verdict?.replace("-", " ") ?? "–",
-      rep.issues?.[0] ?? "",
-    ] : [
-      String(rep.index),
-      // The coach's own judgement of the range, in its words ("82% of target (74° of 90–120°)").
-      rep.range?.text ?? (rep.rangeOfMotion == null ? "–" : `${Math.round(Math.min(rep.rangeOfMotion, 1) * 100)}%`),
-      formatAngle(rep.peakAngle, unit),
-      rep.verdict?.replace("-", " ") ?? "–",
-      rep.issues?.[0]?.cue ?? "",
-    ];
-    for (const text of cells) row.insertCell().textContent = text;
-    row.cells[3].className = verdict ?? "";
-    return row;
-  }));
+  ui.repRows.replaceChildren(...(summary.repetitions ?? []).map((rep) => repetitionRow(rep, msg.hand, unit)));
   if (!summary.repetitions?.length) {
     const cell = ui.repRows.insertRow().insertCell();
     cell.colSpan = 5;
@@ -564,20 +543,6 @@ function onSummary(msg) {
   setRunning(false); // first: the set-up form coming back moves the page
   show(ui.summary, true);
   ui.summaryTitle.focus();
-}
-
-/** The coach's reason for counting nothing, in words a patient can act on. */
-function plainProblem(message) {
-  if (/no person was seen/.test(message)) {
-    return "the camera did not see you. Stand 2 to 3 metres back, so that all of you is in the picture, and try again.";
-  }
-  if (/needs .* never seen/.test(message)) {
-    return "the camera never saw the joints this exercise needs. Turn as the exercise's camera view says, all of you in the picture.";
-  }
-  if (/^no pinch seen/.test(message)) {
-    return "no pinch was seen, so the set never started. Touch your thumb and index finger together and hold them a moment to start.";
-  }
-  return message.replace(/^this set: /, "");
 }
 
 // MARK: - Wiring

@@ -35,7 +35,7 @@ CANDIDATES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "motion", 
 
 
 def definition(exercise):
-    """The library's definition, else a candidate's (scripts/motion/candidates: one not in the library yet)."""
+    """The library's definition, else a candidate's (scripts/motion/candidates: not in the library yet)."""
     path = os.path.join(LIBRARY, exercise + ".json")
     if not os.path.exists(path):
         path = os.path.join(CANDIDATES, exercise + ".json")

@@ -31,15 +31,13 @@ public struct CoachingSession: Sendable {
     /// Repetitions so far.
     public var repetitions: [Repetition] { log.repetitions }
 
-    private var selector: PoseSelector
-    private var smoother: PoseSmoother
+    /// The patient's pose of each frame, smoothed.
+    private var frontEnd: PoseFrontEnd
     var cues: CueScheduler
     var events: [CoachEvent] = []
-    /// Set by ``finish()``.
-    var finished = false
     /// In frame, walking, the view, the depth, presence, and what to tell the person (``SetUpIssue``).
     var setUp: SetUpCheck
-    /// The first and latest frame, and the time a person was seen.
+    /// The first and latest frame, the time a person was seen, and whether ``finish()`` ended the session.
     var clock = SessionClock()
     /// Whether the latest frame's person was measurable: in frame, and not walking (diagnostics: `ptcoach
     /// evaluate-reps`).
@@ -95,8 +93,7 @@ public struct CoachingSession: Sendable {
     public init(configuration: Configuration) {
         self.configuration = configuration
         mode = configuration.exercise.map { .given(GivenDefinition($0)) } ?? .recognised(library: configuration.library)
-        selector = PoseSelector(configuration: configuration.selector)
-        smoother = PoseSmoother(configuration: configuration.smoother)
+        frontEnd = PoseFrontEnd(selector: configuration.selector, smoother: configuration.smoother)
         cues = CueScheduler(configuration: configuration.cues)
         safety = SafetyMonitor(exercise: mode.exercise)
         judge = RepetitionJudge(exercise: mode.exercise)
@@ -161,12 +158,10 @@ public struct CoachingSession: Sendable {
     /// Processes one frame and returns what happened in it.
     public mutating func ingest(_ frame: PoseFrame) -> [CoachEvent] {
         if !events.isEmpty { events.removeAll(keepingCapacity: true) }
-        if finished { return events }
+        if clock.ended { return events }
         // Let go of last frame's pose first, so that the smoother can reuse its buffer.
         snapshot.pose = nil
-        let selected = selector.ingest(frame)
-        let smoothed = smoother.ingest(selected, at: frame.seconds)
-        coach(smoothed, of: frame)
+        coach(frontEnd.ingest(frame), of: frame)
         return events
     }
 

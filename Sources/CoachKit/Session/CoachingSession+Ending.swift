@@ -16,7 +16,7 @@ extension CoachingSession {
     /// What happened in the session so far, as if the recording ended now: a movement the agnostic counter had
     /// too little of to find (its window needs 3 s; a squat can last 1.1 s) is looked for in what there is.
     public func summary() -> SessionSummary {
-        guard !finished, endsWithMore || provisionalCountedAtEnd != nil else { return summarised() }
+        guard !clock.ended, endsWithMore || provisionalCountedAtEnd != nil else { return summarised() }
         var ended = self
         if endsWithMore { ended.endRecording() }
         ended.countProvisionalAtEnd()
@@ -53,7 +53,7 @@ extension CoachingSession {
     /// (``CoachEvent/fold(_:)``) are ``summary()``'s repetitions. Frames ingested afterwards are not coached.
     public mutating func finish() -> [CoachEvent] {
         events.removeAll(keepingCapacity: true)
-        guard !finished else { return [] }
+        guard !clock.ended else { return [] }
         if endsWithMore {
             let before = repetitions
             endRecording()
@@ -66,7 +66,7 @@ extension CoachingSession {
         recountAsGivenAtEnd()
         // One the movement had time to confirm, and did not, is withdrawn.
         showProvisional(nil)
-        finished = true
+        clock.end()
         return events
     }
 

@@ -31,16 +31,13 @@ public struct CoachingSession: Sendable {
     /// Repetitions so far.
     public var repetitions: [Repetition] { log.repetitions }
 
-    private var selector: PoseSelector
-    private var smoother: PoseSmoother
+    /// The patient's pose of each frame, smoothed.
+    private var frontEnd: PoseFrontEnd
     var cues: CueScheduler
     var events: [CoachEvent] = []
-    /// Set by ``finish()``.
-    var finished = false
-
     /// In frame, walking, the view, the depth, presence, and what to tell the person (``SetUpIssue``).
     var setUp: SetUpCheck
-    /// The first and latest frame, and the time a person was seen.
+    /// The first and latest frame, the time a person was seen, and whether ``finish()`` ended the session.
     var clock = SessionClock()
     /// Whether the latest frame's person was measurable: in frame, and not walking (diagnostics: `ptcoach
     /// evaluate-reps`).
@@ -96,8 +93,7 @@ public struct CoachingSession: Sendable {
     public init(configuration: Configuration) {
         self.configuration = configuration
         mode = configuration.exercise.map { .given(GivenDefinition($0)) } ?? .recognised(library: configuration.library)
-        selector = PoseSelector(configuration: configuration.selector)
-        smoother = PoseSmoother(configuration: configuration.smoother)
+        frontEnd = PoseFrontEnd(selector: configuration.selector, smoother: configuration.smoother)
         cues = CueScheduler(configuration: configuration.cues)
         safety = SafetyMonitor(exercise: mode.exercise)
         judge = RepetitionJudge(exercise: mode.exercise)
@@ -162,12 +158,10 @@ public struct CoachingSession: Sendable {
     /// Processes one frame and returns what happened in it.
     public mutating func ingest(_ frame: PoseFrame) -> [CoachEvent] {
         if !events.isEmpty { events.removeAll(keepingCapacity: true) }
-        if finished { return events }
+        if clock.ended { return events }
         // Let go of last frame's pose first, so that the smoother can reuse its buffer.
         snapshot.pose = nil
-        let selected = selector.ingest(frame)
-        let smoothed = smoother.ingest(selected, at: frame.seconds)
-        coach(smoothed, of: frame)
+        coach(frontEnd.ingest(frame), of: frame)
         return events
     }
 
@@ -197,54 +191,72 @@ public struct CoachingSession: Sendable {
             return
         }
         if configuration.emitsPoseEvents { events.append(.pose(pose)) }
+        let check = checkSetUp(pose, at: t)
+        switch mode {
+        case .given(let given): coachGiven(pose, given.definition, check, dt: dt, at: t)
+        case .recognised: coachRecognised(pose, check, dt: dt, at: t)
+        }
+        if let guidance = setUp.counted(log.repetitions.count) { show(guidance, at: t) }
+        finishFrame(at: t)
+    }
 
-        // Set-up check: in frame, walking and the depth's verdict; then the view, presence and what to tell.
+    /// The set-up check: in frame, walking and the depth's verdict; then the view, presence and what to tell.
+    private mutating func checkSetUp(_ pose: Pose, at t: Double) -> SetUpCheck.Check {
         let look = setUp.look(at: pose, at: t)
         if let measured = look.depthVerdict { takeDepthVerdict(measured: measured) }
         let check = setUp.check(pose, look, at: t, recognizedIndex: recognizedIndex)
         snapshot.rangeMeasurable = check.rangeMeasurable
-        let valid = check.valid
-        lastFrameValid = valid
-        let returnsFromGap = check.presence.returnsFromGap
-        var held = check.presence.held
+        lastFrameValid = check.valid
         if let guidance = check.guidance { show(guidance, at: t) }
-        let settled = check.presence.settled
+        return check
+    }
 
-        switch mode {
-        case .given(let given):
-            measure(pose, given.definition)
-            checkSafety(at: t)
-            if returnsFromGap, let bridged = setUp.decideGapReturn(continues: countedAngleContinues(), at: t) {
-                held = false
-                // Not the same repetition (or not the same place): dropped, as after any longer stretch.
-                if !bridged { count(given.definition, valid: false, at: t, pose: pose) }
-            }
-            if given.definition.isHold {
-                updateHold(given.definition, valid: settled, dt: dt, at: t)
-            } else if !held {
-                count(given.definition, valid: valid, at: t, pose: pose)
-            } else {
-                counting.skip()
-            }
-        case .recognised:
-            recognize(pose, steady: valid, at: t)
-            // A gap is bridged as for an exercise given, when the movement's signal continues where it was (the
-            // head above the picture at the top of each push-up; see Guides.md, "Cases behind the code").
-            if returnsFromGap,
-                let bridged = setUp.decideGapReturn(
-                    continues: recognised?.continues(with: pose, useDepth: setUp.hasDepth) ?? true,
-                    at: t
-                )
-            {
-                held = false
-                if !bridged { countAgnostic(pose, valid: false, dt: dt, at: t) }
-            }
-            if !held { countAgnostic(pose, valid: valid, dt: dt, at: t) }
-            adoptMeasurementsAsGiven()
-            updateProvisionalRepetition()
+    /// A frame with a person, of the exercise given: its angles, safety, then the hold or the repetition's count.
+    private mutating func coachGiven(
+        _ pose: Pose,
+        _ exercise: ExerciseDefinition,
+        _ check: SetUpCheck.Check,
+        dt: Double,
+        at t: Double
+    ) {
+        var held = check.presence.held
+        measure(pose, exercise)
+        checkSafety(at: t)
+        if check.presence.returnsFromGap,
+            let bridged = setUp.decideGapReturn(continues: countedAngleContinues(), at: t)
+        {
+            held = false
+            // Not the same repetition (or not the same place): dropped, as after any longer stretch.
+            if !bridged { count(exercise, valid: false, at: t, pose: pose) }
         }
-        if let guidance = setUp.counted(log.repetitions.count) { show(guidance, at: t) }
-        finishFrame(at: t)
+        if exercise.isHold {
+            updateHold(exercise, valid: check.presence.settled, dt: dt, at: t)
+        } else if !held {
+            count(exercise, valid: check.valid, at: t, pose: pose)
+        } else {
+            counting.skip()
+        }
+    }
+
+    /// A frame with a person, with no exercise given: recognition, the movement's count, and the exercise
+    /// recognised's measurements and provisional repetition.
+    private mutating func coachRecognised(_ pose: Pose, _ check: SetUpCheck.Check, dt: Double, at t: Double) {
+        var held = check.presence.held
+        recognize(pose, steady: check.valid, at: t)
+        // A gap is bridged as for an exercise given, when the movement's signal continues where it was (the
+        // head above the picture at the top of each push-up; see Guides.md, "Cases behind the code").
+        if check.presence.returnsFromGap,
+            let bridged = setUp.decideGapReturn(
+                continues: recognised?.continues(with: pose, useDepth: setUp.hasDepth) ?? true,
+                at: t
+            )
+        {
+            held = false
+            if !bridged { countAgnostic(pose, valid: false, dt: dt, at: t) }
+        }
+        if !held { countAgnostic(pose, valid: check.valid, dt: dt, at: t) }
+        adoptMeasurementsAsGiven()
+        updateProvisionalRepetition()
     }
 
     private mutating func finishFrame(at t: Double) {

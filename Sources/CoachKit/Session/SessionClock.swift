@@ -20,6 +20,8 @@ struct SessionClock: Sendable {
     private(set) var framesWithPerson = 0
     private(set) var secondsWithPerson = 0.0
     private var previousFrameHadPerson = false
+    /// Whether the session was ended (``CoachingSession/finish()``): later frames are ignored.
+    private(set) var ended = false
 
     init(configuration: Configuration = .init()) {
         self.configuration = configuration
@@ -38,4 +40,7 @@ struct SessionClock: Sendable {
         previousFrameHadPerson = person
         return dt
     }
+
+    /// Ends the session.
+    mutating func end() { ended = true }
 }

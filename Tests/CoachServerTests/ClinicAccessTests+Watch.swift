@@ -9,6 +9,7 @@ import HummingbirdWebSocket
 import NIOCore
 import NIOWebSocket
 import Testing
+import WSCore
 
 @testable import CoachServer
 @testable import PoseKit
@@ -54,6 +55,30 @@ extension ClinicAccessTests {
         }
     }
 
+    /// The server's first answer on a new watch socket: its first message (a refusal's `error`, or `watching`) and
+    /// the socket's close frame when the server closed it. The server answers as soon as the socket opens, and the
+    /// test's NIO WebSocket client drops frames that arrive in the same read as the 101 response (apple/swift-nio#741's
+    /// kind; browsers keep them): seen 5 times in 11 loaded runs, with neither the message nor the close ever read. So
+    /// a socket that shows nothing within 15 s of waiting is opened again, at most 4 times; a server that never
+    /// answers still fails.
+    static func firstAnswer(
+        _ client: some TestClientProtocol,
+        patient: String,
+        cookie: String?,
+        then script: @escaping @Sendable (WebSocketOutboundWriter, LiveMailbox) async throws -> Void = { _, _ in }
+    ) async throws -> (messages: [JSONValue], close: WebSocketCloseFrame?) {
+        for _ in 0..<4 {
+            let mailbox = LiveMailbox()
+            let close = try? await watch(client, patient: patient, cookie: cookie, mailbox: mailbox) { outbound in
+                try await mailbox.wait(until: "a first message or the close", timeout: 15) { !$0.isEmpty }
+                try await script(outbound, mailbox)
+            }
+            let messages = await mailbox.messages
+            if !messages.isEmpty { return (messages, close) }
+        }
+        throw LiveTestError("the watch socket for \(patient) showed no message in 4 openings")
+    }
+
     @Test(
         "Watching patient A live: anonymous, patient A, the other therapist are refused with a clear error; A's own therapist is let in"
     )
@@ -66,36 +91,31 @@ extension ClinicAccessTests {
                 (.anonymous, "unauthorized"), (.patientA, "forbidden"), (.therapistB, "forbidden"), (.therapistA, nil),
             ]
             for (actor, code) in expected {
-                let mailbox = LiveMailbox()
-                try await Self.watch(
+                let (messages, close) = try await Self.firstAnswer(
                     client,
                     patient: clinic.patientA.id,
-                    cookie: clinic.logins[actor]?.cookie,
-                    mailbox: mailbox
-                ) { _ in
-                    _ = try await mailbox.wait(until: "a first message", timeout: 30) { !$0.isEmpty }
+                    cookie: clinic.logins[actor]?.cookie
+                ) { _, mailbox in
+                    if code != nil { try await mailbox.waitUntilClosed(timeout: 60) }
                 }
-                let first = try #require(await mailbox.messages.first)
+                let first = try #require(messages.first)
                 if let code {
                     #expect(first["type"]?.stringValue == "error", "\(actor): \(first)")
                     #expect(first["code"]?.stringValue == code, "\(actor): \(first)")
                     #expect((first["message"]?.stringValue ?? "").count > 10, "\(actor): \(first)")
-                    try await mailbox.waitUntilClosed(timeout: 30)
+                    #expect(close?.closeCode == .policyViolation, "\(actor): \(String(describing: close))")
                 } else {
                     #expect(first["type"]?.stringValue == "watching", "\(first)")
                     #expect(first["name"]?.stringValue == "Patient A")
                 }
             }
             // A patient of nobody's, or no patient at all: the same refusal as another's.
-            let mailbox = LiveMailbox()
-            try await Self.watch(
+            let (nobody, _) = try await Self.firstAnswer(
                 client,
                 patient: "nobody",
-                cookie: clinic.logins[.therapistA]?.cookie,
-                mailbox: mailbox
-            ) {
-                _ in _ = try await mailbox.wait(for: "error", timeout: 30)
-            }
+                cookie: clinic.logins[.therapistA]?.cookie
+            )
+            #expect(nobody.first?["type"]?.stringValue == "error", "\(nobody)")
             // Only the therapist's own watching was written to A's audit log.
             let audit = try await store.audit(patientID: clinic.patientA.id, limit: 10)
             #expect(audit.filter { $0.action == "watched a live set" }.map(\.actorName) == ["Dr A"])

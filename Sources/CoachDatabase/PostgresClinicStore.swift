@@ -30,42 +30,11 @@ public final class PostgresClinicStore: ClinicStore {
         staleAfter: TimeInterval = ClinicStoreHeartbeat.staleAfter
     ) async throws(StoreError) {
         self.staleAfter = staleAfter
-        guard let parts = URLComponents(string: url), ["postgres", "postgresql"].contains(parts.scheme ?? ""),
-            let host = parts.host, let user = parts.user
-        else {
-            throw StoreError(
-                "--postgres \(url) is not a PostgreSQL URL; write postgres://USER:PASSWORD@HOST:PORT/DATABASE"
-            )
-        }
-        let database = parts.path.hasPrefix("/") ? String(parts.path.dropFirst()) : parts.path
-        let mode = parts.queryItems?.first { $0.name == "sslmode" }?.value ?? "prefer"
-        let tls: PostgresClient.Configuration.TLS
-        let probeTLS: PostgresConnection.Configuration.TLS
-        do {
-            switch mode {
-            case "disable": (tls, probeTLS) = (.disable, .disable)
-            case "require":
-                (tls, probeTLS) = (
-                    .require(.makeClientConfiguration()), .require(try .init(configuration: .makeClientConfiguration()))
-                )
-            default:
-                (tls, probeTLS) = (
-                    .prefer(.makeClientConfiguration()), .prefer(try .init(configuration: .makeClientConfiguration()))
-                )
-            }
-        } catch {
-            throw StoreError("cannot set up TLS for \(url)", cause: error)
-        }
-        location = "postgres://\(user)@\(host):\(parts.port ?? 5432)/\(database)"
+        let address = try PostgresURL(url)
+        let probeConfiguration = try address.connection()
+        location = address.location
         self.logger = logger
-        let configuration = PostgresClient.Configuration(
-            host: host,
-            port: parts.port ?? 5432,
-            username: user,
-            password: parts.password?.removingPercentEncoding,
-            database: database.isEmpty ? nil : database,
-            tls: tls
-        )
+        let configuration = address.client()
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
         runner = Task { await client.run() }
@@ -73,14 +42,7 @@ public final class PostgresClinicStore: ClinicStore {
             // The pool retries a server it cannot reach for ever: one connection first, so that a wrong address or
             // password is an error at start-up.
             let probe = try await PostgresConnection.connect(
-                configuration: .init(
-                    host: host,
-                    port: parts.port ?? 5432,
-                    username: user,
-                    password: parts.password?.removingPercentEncoding,
-                    database: database.isEmpty ? nil : database,
-                    tls: probeTLS
-                ),
+                configuration: probeConfiguration,
                 id: 0,
                 logger: logger
             )

@@ -26,7 +26,7 @@ public final class PostgresLiveRelay: LiveRelay {
     /// Connects both connections (`postgres://user:password@host:port/database`, `?sslmode=`, as the store) and
     /// returns once the listener is listening.
     public init(url: String, logger: Logger = PostgresClinicStore.quietLogger) async throws(StoreError) {
-        let configuration = try Self.configuration(url: url)
+        let configuration = try PostgresURL(url).connection()
         let (messages, incoming) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .unbounded)
         let (outbox, outgoing) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .unbounded)
         (self.messages, self.incoming, self.outgoing) = (messages, incoming, outgoing)
@@ -106,36 +106,6 @@ public final class PostgresLiveRelay: LiveRelay {
     }
 
     public func publish(_ message: String) { outgoing.yield(message) }
-
-    /// The connection `url` names.
-    static func configuration(url: String) throws(StoreError) -> PostgresConnection.Configuration {
-        guard let parts = URLComponents(string: url), ["postgres", "postgresql"].contains(parts.scheme ?? ""),
-            let host = parts.host, let user = parts.user
-        else {
-            throw StoreError(
-                "--postgres \(url) is not a PostgreSQL URL; write postgres://USER:PASSWORD@HOST:PORT/DATABASE"
-            )
-        }
-        let database = parts.path.hasPrefix("/") ? String(parts.path.dropFirst()) : parts.path
-        let tls: PostgresConnection.Configuration.TLS
-        do {
-            switch parts.queryItems?.first(where: { $0.name == "sslmode" })?.value ?? "prefer" {
-            case "disable": tls = .disable
-            case "require": tls = .require(try .init(configuration: .makeClientConfiguration()))
-            default: tls = .prefer(try .init(configuration: .makeClientConfiguration()))
-            }
-        } catch {
-            throw StoreError("cannot set up TLS for \(url)", cause: error)
-        }
-        return .init(
-            host: host,
-            port: parts.port ?? 5432,
-            username: user,
-            password: parts.password?.removingPercentEncoding,
-            database: database.isEmpty ? nil : database,
-            tls: tls
-        )
-    }
 }
 
 /// A relay message as NOTIFY payloads under PostgreSQL's 8000-byte limit, and back.

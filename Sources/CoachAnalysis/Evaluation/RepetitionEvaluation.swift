@@ -55,7 +55,6 @@ public enum RepetitionEvaluation {
         }
         let base = (manifest as NSString).deletingLastPathComponent
         let library = try BodyAnalysis.loadLibrary(directory: nil)
-        let heldOutSubjects = Set(options.heldOut.split(separator: ",").map(String.init))
         var results: [Result] = []
         let rows: [CSVRows.Row]
         do {
@@ -64,83 +63,108 @@ public enum RepetitionEvaluation {
             throw AnalysisError("\(manifest):\(error.line): \(error.message)")
         }
         for row in rows.dropFirst() {  // the header
-            let number = row.line - 1
-            let line = row.text
-            let fields = row.fields
-            let truth = fields.count >= 2 ? Int(fields[1]) : nil
-            guard options.recognitionOnly || (truth ?? 0) > 0 else {
-                throw AnalysisError(
-                    "\(manifest):\(number + 1): expected `path,reps` with a positive whole number of reps, got '\(line)'"
-                )
-            }
-            let path = fields[0].hasPrefix("/") ? fields[0] : (base as NSString).appendingPathComponent(fields[0])
-            let frames: [PoseFrame]
-            let header: PoseTrackHeader
-            do {
-                (header, frames) = try PoseTrackReader.readAll(path: path)
-            } catch {
-                throw AnalysisError("\(manifest):\(number + 1): \(error.description)")
-            }
-            // With --recognition-only a second column naming a library exercise is the label (a
-            // `path,exercise` manifest of pose-tracks without labels, e.g. the real videos' poses).
-            let column =
-                options.recognitionOnly && fields.count >= 2 && library.exercises.contains { $0.id == fields[1] }
-            guard let id = options.expect ?? header.label("exercise") ?? (column ? fields[1] : nil) else {
-                throw AnalysisError(
-                    "\(path): the header has no labels.exercise; the evaluation needs it (or give --expect, or a library exercise id in the manifest's second column with --recognition-only)"
-                )
-            }
-            let definition: ExerciseDefinition
-            do {
-                definition = try library.exercise(id: id)
-            } catch {
-                throw AnalysisError("\(path): \(error.description)")
-            }
-            var signals = ""
-            let given =
-                options.recognitionOnly
-                ? nil
-                : Self.run(
-                    frames,
-                    exercise: definition,
-                    library: library,
-                    header: header,
-                    trace: options.trace ? output : nil
-                ) { session in
-                    signals = session.signalCounts.map { "\($0.signal)=\($0.reps)" }.joined(separator: " ")
-                }
-            let auto = Self.run(
-                frames,
-                exercise: nil,
-                library: library,
-                header: header,
-                useDepth: !options.noDepth,
-                trace: options.trace ? output : nil
+            results.append(
+                try evaluateRow(row, manifest: manifest, base: base, library: library, options: options, output: output)
             )
-            let result = Result(
-                file: fields[0],
-                exercise: id,
-                subject: header.label("subject") ?? "?",
-                view: header.label("view") ?? "?",
-                truth: truth ?? 0,
-                given: given?.reps ?? 0,
-                agnostic: auto.reps,
-                recognized: auto.exercise,
-                signals: signals,
-                last: options.recognitionOnly
-                    ? Self.lastDecision(frames, library: library, useDepth: !options.noDepth) : nil
-            )
-            if options.explain {
-                Self.explain(frames, truth: id, library: library, useDepth: !options.noDepth).forEach(output)
-            }
-            if options.perFile {
-                output(
-                    "\(result.file)\tgiven \(result.given)\tagnostic \(result.agnostic)\ttrue \(result.truth)\trecognized \(result.recognized ?? "-")\tlast \(result.last ?? "-")\t\(result.signals)"
-                )
-            }
-            results.append(result)
         }
         guard !results.isEmpty else { throw AnalysisError("\(manifest): no rows after the header") }
+        printMetrics(results, library: library, options: options, output: output)
+    }
+
+    /// One manifest row: its pose-track counted with the exercise given and with none (or only recognised).
+    private static func evaluateRow(
+        _ row: CSVRows.Row,
+        manifest: String,
+        base: String,
+        library: ExerciseLibrary,
+        options: Options,
+        output: @escaping (String) -> Void
+    ) throws -> Result {
+        let number = row.line - 1
+        let line = row.text
+        let fields = row.fields
+        let truth = fields.count >= 2 ? Int(fields[1]) : nil
+        guard options.recognitionOnly || (truth ?? 0) > 0 else {
+            throw AnalysisError(
+                "\(manifest):\(number + 1): expected `path,reps` with a positive whole number of reps, got '\(line)'"
+            )
+        }
+        let path = fields[0].hasPrefix("/") ? fields[0] : (base as NSString).appendingPathComponent(fields[0])
+        let frames: [PoseFrame]
+        let header: PoseTrackHeader
+        do {
+            (header, frames) = try PoseTrackReader.readAll(path: path)
+        } catch {
+            throw AnalysisError("\(manifest):\(number + 1): \(error.description)")
+        }
+        // With --recognition-only a second column naming a library exercise is the label (a
+        // `path,exercise` manifest of pose-tracks without labels, e.g. the real videos' poses).
+        let column =
+            options.recognitionOnly && fields.count >= 2 && library.exercises.contains { $0.id == fields[1] }
+        guard let id = options.expect ?? header.label("exercise") ?? (column ? fields[1] : nil) else {
+            throw AnalysisError(
+                "\(path): the header has no labels.exercise; the evaluation needs it (or give --expect, or a library exercise id in the manifest's second column with --recognition-only)"
+            )
+        }
+        let definition: ExerciseDefinition
+        do {
+            definition = try library.exercise(id: id)
+        } catch {
+            throw AnalysisError("\(path): \(error.description)")
+        }
+        var signals = ""
+        let given =
+            options.recognitionOnly
+            ? nil
+            : Self.run(
+                frames,
+                exercise: definition,
+                library: library,
+                header: header,
+                trace: options.trace ? output : nil
+            ) { session in
+                signals = session.signalCounts.map { "\($0.signal)=\($0.reps)" }.joined(separator: " ")
+            }
+        let auto = Self.run(
+            frames,
+            exercise: nil,
+            library: library,
+            header: header,
+            useDepth: !options.noDepth,
+            trace: options.trace ? output : nil
+        )
+        let result = Result(
+            file: fields[0],
+            exercise: id,
+            subject: header.label("subject") ?? "?",
+            view: header.label("view") ?? "?",
+            truth: truth ?? 0,
+            given: given?.reps ?? 0,
+            agnostic: auto.reps,
+            recognized: auto.exercise,
+            signals: signals,
+            last: options.recognitionOnly
+                ? Self.lastDecision(frames, library: library, useDepth: !options.noDepth) : nil
+        )
+        if options.explain {
+            Self.explain(frames, truth: id, library: library, useDepth: !options.noDepth).forEach(output)
+        }
+        if options.perFile {
+            output(
+                "\(result.file)\tgiven \(result.given)\tagnostic \(result.agnostic)\ttrue \(result.truth)\trecognized \(result.recognized ?? "-")\tlast \(result.last ?? "-")\t\(result.signals)"
+            )
+        }
+        return result
+    }
+
+    /// The metrics per exercise, view and confusion, on the development set and on the held-out subjects.
+    private static func printMetrics(
+        _ results: [Result],
+        library: ExerciseLibrary,
+        options: Options,
+        output: @escaping (String) -> Void
+    ) {
+        let heldOutSubjects = Set(options.heldOut.split(separator: ",").map(String.init))
         let dev = results.filter { !heldOutSubjects.contains($0.subject) }
         let held = results.filter { heldOutSubjects.contains($0.subject) }
         output(

@@ -74,16 +74,7 @@ extension VideoPoses {
                     spool?.close()
                     task.finish(outcome)
                 }
-                let emit: (Double, String) -> Void = { seconds, line in
-                    if let file {
-                        fputs(line, file)
-                        fputc(10, file)
-                    } else if let spool {
-                        spool.append(seconds: seconds, line: line)
-                    } else {
-                        firstLines.push(line)
-                    }
-                }
+                let emit = emitter(file: file, spool: spool, firstLines: firstLines)
                 if temporary != nil, file == nil {
                     outcome.failure = "cannot create a temporary file in \(NSTemporaryDirectory())"
                     return
@@ -114,6 +105,17 @@ extension VideoPoses {
             thread.start()
         }
 
+        return collect(tasks, firstLines: firstLines, sink: sink, progress: progress)
+    }
+
+    /// Writes segment 0's lines as they come, then each later segment's temporary file in order once it has
+    /// finished (none after a failure), and gives the outcome of all of them.
+    private static func collect(
+        _ tasks: [SegmentTask],
+        firstLines: BlockingQueue<String>,
+        sink: OutputSink,
+        progress: ProgressBar
+    ) -> PosesOutcome {
         var total = PosesOutcome()
         while let line = firstLines.pop() {
             sink.write(line)
@@ -134,6 +136,24 @@ extension VideoPoses {
             total.failure = outcome.failure
         }
         return total
+    }
+
+    /// Where a segment's lines go: its temporary `file`, the drawing stream's `spool`, or (segment 0) `firstLines`.
+    private static func emitter(
+        file: UnsafeMutablePointer<FILE>?,
+        spool: PoseLineSpool?,
+        firstLines: BlockingQueue<String>
+    ) -> (Double, String) -> Void {
+        { seconds, line in
+            if let file {
+                fputs(line, file)
+                fputc(10, file)
+            } else if let spool {
+                spool.append(seconds: seconds, line: line)
+            } else {
+                firstLines.push(line)
+            }
+        }
     }
 
     /// Decodes one segment and finds the poses in each of its frames. The frames from `decodingStart` to

@@ -150,24 +150,7 @@ public enum VideoPoses {
         let handConfiguration = hands.map {
             MediaPipeHandEstimator.Configuration(runningMode: runningMode, numHands: $0)
         }
-        let source = (input as NSString).lastPathComponent
-        let header =
-            hands == nil
-            ? PoseTrackHeader(
-                layout: .blazePose33,
-                fps: info.fps,
-                width: info.width,
-                height: info.height,
-                dimensions: 3,
-                source: source
-            )
-            : PoseTrackHeader(
-                handsWithFPS: info.fps,
-                width: info.width,
-                height: info.height,
-                dimensions: 3,
-                source: source
-            )
+        let header = trackHeader(info: info, hands: hands != nil, source: (input as NSString).lastPathComponent)
         let sink: OutputSink
         do {
             sink = try OutputSink(path: output)
@@ -182,21 +165,12 @@ public enum VideoPoses {
         let console = StandardErrorRedirect(silenced: !verbose)
         defer { console.restore() }
 
-        // A later segment's tracker settles on the second before its boundary (image mode has no tracker).
-        let cores = ProcessInfo.processInfo.activeProcessorCount
-        let warmUp = configuration.runningMode == .video ? SegmentPlan.trackerWarmUpSeconds : 0
-        let streams =
-            annotator != nil && segments == nil
-            ? Self.annotatedStreams(info: info, cores: cores, warmUpSeconds: warmUp)
-            : AnnotatedStreams(
-                plan: SegmentPlan(
-                    info: info,
-                    requested: segments ?? cores,
-                    warmUpSeconds: warmUp,
-                    // The drawing stream (segment 0) has every frame to draw besides its own poses to find.
-                    firstWeight: annotator == nil ? 1 : 0.5
-                )
-            )
+        let streams = Self.streams(
+            info: info,
+            runningMode: configuration.runningMode,
+            segments: segments,
+            annotated: annotator != nil
+        )
         let plan = streams.plan
         let progress = ProgressBar(
             total: info.estimatedFrameCount,
@@ -229,16 +203,81 @@ public enum VideoPoses {
                 ) + "\n"
             )
         }
-        if let failure = outcome.failure, annotator != nil {
+        try check(
+            outcome,
+            input: input,
+            output: temporary ? nil : output,
+            annotated: annotator != nil,
+            hands: hands != nil
+        )
+    }
+
+    // MARK: - The steps of `writePoseTrack`
+
+    /// The header of the pose-track of a video: BlazePose's 33 joints, or `hands`.
+    private static func trackHeader(info: VideoInfo, hands: Bool, source: String) -> PoseTrackHeader {
+        hands
+            ? PoseTrackHeader(
+                handsWithFPS: info.fps,
+                width: info.width,
+                height: info.height,
+                dimensions: 3,
+                source: source
+            )
+            : PoseTrackHeader(
+                layout: .blazePose33,
+                fps: info.fps,
+                width: info.width,
+                height: info.height,
+                dimensions: 3,
+                source: source
+            )
+    }
+
+    /// How the video is cut into segments found side by side (`segments`, or one per core), and, when `annotated`
+    /// with no `segments` given, which segments the drawing stream takes.
+    private static func streams(
+        info: VideoInfo,
+        runningMode: MediaPipePoseEstimator.RunningMode,
+        segments: Int?,
+        annotated: Bool
+    ) -> AnnotatedStreams {
+        // A later segment's tracker settles on the second before its boundary (image mode has no tracker).
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let warmUp = runningMode == .video ? SegmentPlan.trackerWarmUpSeconds : 0
+        return annotated && segments == nil
+            ? Self.annotatedStreams(info: info, cores: cores, warmUpSeconds: warmUp)
+            : AnnotatedStreams(
+                plan: SegmentPlan(
+                    info: info,
+                    requested: segments ?? cores,
+                    warmUpSeconds: warmUp,
+                    // The drawing stream (segment 0) has every frame to draw besides its own poses to find.
+                    firstWeight: annotated ? 0.5 : 1
+                )
+            )
+    }
+
+    /// Throws the failure of a pass, or that nobody (no hand) was found in any frame.
+    ///
+    /// - Parameter output: the pose-track's path as the user named it; nil for analyze's scratch pose-track,
+    ///   which is removed, so it is not named.
+    private static func check(
+        _ outcome: PosesOutcome,
+        input: String,
+        output: String?,
+        annotated: Bool,
+        hands: Bool
+    ) throws {
+        if let failure = outcome.failure, annotated {
             throw AnalysisError(failure)
         }
         if let failure = outcome.failure {
-            // analyze's scratch pose-track is not the user's: it is removed, so it is not named.
-            guard !temporary else { throw AnalysisError(failure) }
+            guard let output else { throw AnalysisError(failure) }
             let destination = output == "-" ? "" : " to \(output)"
             throw AnalysisError(failure + " (the \(outcome.frames) frames before it were written\(destination))")
         }
-        if outcome.frames > 0, outcome.framesWithPerson == 0, hands != nil {
+        if outcome.frames > 0, outcome.framesWithPerson == 0, hands {
             throw AnalysisError(
                 "\(input): no hand was found in any of the \(outcome.frames) frames; hold the hand up to the camera, "
                     + "palm or back toward it, fingers in the frame, well lit, within about 1 m"

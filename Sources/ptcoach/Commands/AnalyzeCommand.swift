@@ -93,20 +93,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
         try AnalysisOutputs.validate(annotate: annotate, report: report, input: input, overwrite: overwrite)
         InterruptCleanup.install()
         // A hand exercise (finger-flexion, thumb-opposition, …) is measured on the hands, not the body.
-        if model == nil, let exercise, let hand = try HandAnalysis.exercise(id: exercise, directory: exercisesDirectory)
-        {
-            var request = HandAnalysis.Request(input: input)
-            (request.hold, request.reps, request.annotate, request.report) = (hold, reps, annotate, report)
-            (request.overwrite, request.json, request.verbose) = (overwrite, json, verbose)
-            let outcome = try HandAnalysis.analyze(request, exercise: hand)
-            print(outcome.printed)
-            if json {
-                FileHandle.standardError.write(Data(outcome.written.utf8))
-            } else {
-                print(outcome.written, terminator: "")
-            }
-            return
-        }
+        if try analyzeHandExercise() { return }
         let library = try BodyAnalysis.loadLibrary(directory: exercisesDirectory)
         if exercise != nil, model != nil {
             throw CLIError.refused(
@@ -114,29 +101,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
             )
         }
         let classifier = try model.map(ClassifierInput.model(at:))
-        var definition: ExerciseDefinition?
-        if let exercise {
-            do {
-                definition = try library.exercise(id: exercise)
-            } catch {
-                throw CLIError.refused("--exercise " + error.message)
-            }
-        }
-        if let hold, let id = definition?.id {
-            guard let spec = definition?.repetition else {
-                throw ValidationError(
-                    "--hold is for repetitions held at their peak; '\(id)' is itself a hold (timed already)"
-                )
-            }
-            // The bound the definition file's holdSeconds has: a repetition longer than maximumSeconds is not counted.
-            guard spec.acceptsHold(hold) else {
-                throw ValidationError(
-                    "--hold must be above 0 and below \(String(format: "%g", spec.maximumSeconds)) seconds for '\(id)' "
-                        + "(its longest repetition), got \(hold)"
-                )
-            }
-            definition?.repetition?.holdSeconds = hold
-        }
+        var definition = try exerciseGiven(in: library)
         // A video's poses are found first, into a temporary pose-track; then both kinds go the same way.
         let video = try AnalysisOutputs.videoInfo(input)
         var track = input
@@ -152,26 +117,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
         if let video {
             // With --model the exercise is known only once all the poses are: the video is drawn afterwards.
             if let annotate, classifier == nil {
-                let header = PoseTrackHeader(
-                    layout: .blazePose33,
-                    fps: video.fps,
-                    width: video.width,
-                    height: video.height,
-                    dimensions: 3
-                )
-                annotator = try VideoAnnotator(
-                    path: annotate,
-                    video: video,
-                    header: header,
-                    session: BodyAnalysis.sessionConfiguration(
-                        exercise: definition,
-                        library: library,
-                        width: Double(video.width),
-                        height: Double(video.height)
-                    ),
-                    overwrite: overwrite,
-                    prescribedReps: reps
-                )
+                annotator = try videoAnnotator(path: annotate, video: video, exercise: definition, library: library)
             }
             // With --annotate the stages run side by side (decoding, inference, drawing, encoding); the poses
             // are found as ``PosesCommand/annotatedStreams(info:cores:warmUpSeconds:)`` says.
@@ -187,21 +133,153 @@ struct AnalyzeCommand: AsyncParsableCommand {
         }
         var modelPrediction: ActionClassifier.Prediction?
         if let classifier, let model {
-            let prediction: ActionClassifier.Prediction
-            do {
-                prediction = classifier.predict(try PoseTrackSequenceSource().sequence(at: track))
-            } catch {
-                throw CLIError("\(input): \(error)")
-            }
-            guard let chosen = library[prediction.label] else {
-                throw CLIError(
-                    "\(model) labelled \(input) `\(prediction.label)`, which is not an exercise id of the library; "
-                        + "--model needs a model trained on exercise ids (see `ptcoach exercises`)"
-                )
-            }
-            definition = chosen
-            modelPrediction = prediction
+            (definition, modelPrediction) = try recognise(track: track, with: classifier, from: model, in: library)
         }
+        var counted = try count(track: track, exercise: definition, library: library)
+        if modelPrediction != nil { counted.summary.exerciseSource = .model }
+        if report != nil, definition == nil {
+            counted.series = try BodyAnalysis.seriesFromTheStart(
+                counted.series,
+                summary: counted.summary,
+                track: track,
+                library: library,
+                name: input
+            )
+        }
+        let summaryJSON = try jsonText(counted.summary)
+        if let annotator {
+            try commit(annotator, agreeingWith: summaryJSON)
+            committed = true
+        }
+        if annotate != nil || report != nil {
+            try writeOutputs(
+                counted,
+                summaryJSON: summaryJSON,
+                exercise: definition,
+                track: track,
+                video: video,
+                annotator
+            )
+        }
+        printResult(counted, summaryJSON: summaryJSON, modelPrediction: modelPrediction)
+    }
+}
+
+// MARK: - The steps of `run`
+
+extension AnalyzeCommand {
+    /// What the counting pass gives: the session's summary, the angle series for the report, what the coach said.
+    struct Counted {
+        var summary: SessionSummary
+        var series: [ReportInput.AngleSample]
+        var guidance: GuidanceTally
+        var configuration: CoachingSession.Configuration
+    }
+
+    /// Analyses a hand exercise's recording and prints its outcome; false when `--exercise` is not a hand exercise.
+    private func analyzeHandExercise() throws -> Bool {
+        guard model == nil, let exercise,
+            let hand = try HandAnalysis.exercise(id: exercise, directory: exercisesDirectory)
+        else { return false }
+        var request = HandAnalysis.Request(input: input)
+        (request.hold, request.reps, request.annotate, request.report) = (hold, reps, annotate, report)
+        (request.overwrite, request.json, request.verbose) = (overwrite, json, verbose)
+        let outcome = try HandAnalysis.analyze(request, exercise: hand)
+        print(outcome.printed)
+        if json {
+            FileHandle.standardError.write(Data(outcome.written.utf8))
+        } else {
+            print(outcome.written, terminator: "")
+        }
+        return true
+    }
+
+    /// The definition `--exercise` names, with `--hold` prescribed on it; nil without `--exercise`.
+    private func exerciseGiven(in library: ExerciseLibrary) throws -> ExerciseDefinition? {
+        guard let exercise else { return nil }
+        var definition: ExerciseDefinition
+        do {
+            definition = try library.exercise(id: exercise)
+        } catch {
+            throw CLIError.refused("--exercise " + error.message)
+        }
+        guard let hold else { return definition }
+        let id = definition.id
+        guard let spec = definition.repetition else {
+            throw ValidationError(
+                "--hold is for repetitions held at their peak; '\(id)' is itself a hold (timed already)"
+            )
+        }
+        // The bound the definition file's holdSeconds has: a repetition longer than maximumSeconds is not counted.
+        guard spec.acceptsHold(hold) else {
+            throw ValidationError(
+                "--hold must be above 0 and below \(String(format: "%g", spec.maximumSeconds)) seconds for '\(id)' "
+                    + "(its longest repetition), got \(hold)"
+            )
+        }
+        definition.repetition?.holdSeconds = hold
+        return definition
+    }
+
+    /// The annotator that draws and encodes `video` to `path` while its poses are found.
+    private func videoAnnotator(
+        path: String,
+        video: VideoInfo,
+        exercise definition: ExerciseDefinition?,
+        library: ExerciseLibrary
+    ) throws -> VideoAnnotator {
+        let header = PoseTrackHeader(
+            layout: .blazePose33,
+            fps: video.fps,
+            width: video.width,
+            height: video.height,
+            dimensions: 3
+        )
+        return try VideoAnnotator(
+            path: path,
+            video: video,
+            header: header,
+            session: BodyAnalysis.sessionConfiguration(
+                exercise: definition,
+                library: library,
+                width: Double(video.width),
+                height: Double(video.height)
+            ),
+            overwrite: overwrite,
+            prescribedReps: reps
+        )
+    }
+
+    /// The exercise `classifier` (read from `model`, the `--model` file) recognises in the whole pose-track, and its prediction.
+    private func recognise(
+        track: String,
+        with classifier: ActionClassifier,
+        from model: String,
+        in library: ExerciseLibrary
+    ) throws -> (ExerciseDefinition, ActionClassifier.Prediction) {
+        let prediction: ActionClassifier.Prediction
+        do {
+            prediction = classifier.predict(try PoseTrackSequenceSource().sequence(at: track))
+        } catch {
+            throw CLIError("\(input): \(error)")
+        }
+        guard let chosen = library[prediction.label] else {
+            throw CLIError(
+                "\(model) labelled \(input) `\(prediction.label)`, which is not an exercise id of the library; "
+                    + "--model needs a model trained on exercise ids (see `ptcoach exercises`)"
+            )
+        }
+        return (chosen, prediction)
+    }
+
+    /// The counting pass over the pose-track: one coaching session, frame by frame.
+    private func count(
+        track: String,
+        exercise definition: ExerciseDefinition?,
+        library: ExerciseLibrary
+    ) throws
+        -> Counted
+    {
         var source = try PoseTrackFrameSource(path: track)
         let configuration = BodyAnalysis.sessionConfiguration(
             exercise: definition,
@@ -211,67 +289,66 @@ struct AnalyzeCommand: AsyncParsableCommand {
         )
         var series: [ReportInput.AngleSample] = []
         var guidance = GuidanceTally()
-        var summary = try BodyPipeline.run(source: &source, configuration: configuration, name: input) { snapshot in
+        let summary = try BodyPipeline.run(source: &source, configuration: configuration, name: input) { snapshot in
             if let sample = BodyAnalysis.angleSample(of: snapshot) { series.append(sample) }
             guidance.add(snapshot)
         }
-        if modelPrediction != nil { summary.exerciseSource = .model }
-        if report != nil, definition == nil {
-            series = try BodyAnalysis.seriesFromTheStart(
-                series,
-                summary: summary,
-                track: track,
-                library: library,
-                name: input
-            )
+        return Counted(summary: summary, series: series, guidance: guidance, configuration: configuration)
+    }
+
+    /// The summary as `--json` prints it, with the prescription.
+    private func jsonText(_ summary: SessionSummary) throws -> String {
+        try BodyAnalysis.jsonText(summary, file: input, prescribedReps: reps, prescribedHoldSeconds: hold)
+    }
+
+    /// Finishes the annotated video once the session it drew agrees with the counted one.
+    private func commit(_ annotator: VideoAnnotator, agreeingWith summaryJSON: String) throws {
+        try annotator.drain()
+        guard try jsonText(annotator.summary()) == summaryJSON else {
+            annotator.cancel()
+            throw CLIError("\(input): internal error: the drawn session differs from the counted one; no video written")
         }
-        let summaryJSON = try BodyAnalysis.jsonText(
-            summary,
-            file: input,
+        try annotator.finish()
+    }
+
+    /// Writes `--annotate` (unless `annotator` drew it already) and `--report`.
+    private func writeOutputs(
+        _ counted: Counted,
+        summaryJSON: String,
+        exercise definition: ExerciseDefinition?,
+        track: String,
+        video: VideoInfo?,
+        _ annotator: VideoAnnotator?
+    ) throws {
+        try AnalysisOutputs.write(
+            summary: counted.summary,
+            summaryJSON: summaryJSON,
+            series: counted.series,
+            exercise: definition,
+            track: track,
+            video: video,
+            configuration: counted.configuration,
+            annotate: annotate,
+            report: report,
+            overwrite: overwrite,
+            input: input,
             prescribedReps: reps,
-            prescribedHoldSeconds: hold
+            annotated: annotator
         )
-        if let annotator {
-            try annotator.drain()
-            guard
-                try BodyAnalysis.jsonText(
-                    annotator.summary(),
-                    file: input,
-                    prescribedReps: reps,
-                    prescribedHoldSeconds: hold
-                )
-                    == summaryJSON
-            else {
-                annotator.cancel()
-                throw CLIError(
-                    "\(input): internal error: the drawn session differs from the counted one; no video written"
-                )
-            }
-            try annotator.finish()
-            committed = true
-        }
-        if annotate != nil || report != nil {
-            try AnalysisOutputs.write(
-                summary: summary,
-                summaryJSON: summaryJSON,
-                series: series,
-                exercise: definition,
-                track: track,
-                video: video,
-                configuration: configuration,
-                annotate: annotate,
-                report: report,
-                overwrite: overwrite,
-                input: input,
-                prescribedReps: reps,
-                annotated: annotator
-            )
-        }
+    }
+
+    /// Prints the JSON object or the text report, then where the files went.
+    private func printResult(
+        _ counted: Counted,
+        summaryJSON: String,
+        modelPrediction: ActionClassifier.Prediction?
+    ) {
+        let summary = counted.summary
         if json {
             print(summaryJSON)
         } else {
             print(BodyAnalysis.report(summary, file: input, prescribedReps: reps))
-            if summary.reps == 0, summary.holds.isEmpty, let reason = guidance.longest {
+            if summary.reps == 0, summary.holds.isEmpty, let reason = counted.guidance.longest {
                 let share = Int((100 * reason.seconds / max(summary.durationSeconds, 1e-9)).rounded())
                 print("  nothing counted; for \(share)% of the recording the coach said: \(reason.text)")
             }

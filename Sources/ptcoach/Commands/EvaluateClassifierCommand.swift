@@ -59,78 +59,125 @@ struct EvaluateClassifierCommand: AsyncParsableCommand {
         }
         let sequences = try ClassifierInput.sequences(of: manifest)
         let configuration = try model.configuration(for: sequences)
-        var methods: [ActionClassifier.Configuration.Method] = []
         let start = ContinuousClock.now
+        let pooled =
+            leaveOneOut || groupBy != nil
+            ? try leaveGroupsOut(manifest, sequences: sequences, labels: labels, configuration: configuration)
+            : try repeatedKFold(manifest, sequences: sequences, labels: labels, configuration: configuration)
+        let elapsed = ClassifierInput.seconds(since: start)
+        printResult(
+            pooled,
+            manifest: manifest,
+            recordings: sequences.count,
+            configuration: configuration,
+            elapsed: elapsed
+        )
+    }
+}
+
+// MARK: - The steps of `run`
+
+extension EvaluateClassifierCommand {
+    /// The predictions of every run of a protocol, pooled, and a figure per run (a held-out group or a repeat).
+    private struct Pooled {
+        var protocolName = ""
         var truth: [String] = []
         var predicted: [String] = []
         var perRun: [Double] = []
-        let protocolName: String
-        if leaveOneOut || groupBy != nil {
-            var groups: [String] = []
-            let groupBy = groupBy ?? "recording"
-            for (entry, sequence) in zip(manifest.entries, sequences) {
-                guard let group = leaveOneOut ? String(entry.line) : sequence.metadata[groupBy] else {
-                    throw CLIError(
-                        "\(manifest.path):\(entry.line): \(entry.relativePath) has no header label `\(groupBy)`"
-                    )
-                }
-                groups.append(group)
+        var methods: [ActionClassifier.Configuration.Method] = []
+    }
+
+    /// Leave one group (`--group-by`) or one recording (`--leave-one-out`) out; prints the misclassified recordings
+    /// and each held-out group's accuracy unless `--quiet`.
+    private func leaveGroupsOut(
+        _ manifest: ClassifierManifest,
+        sequences: [PoseSequence],
+        labels: [String],
+        configuration: ActionClassifier.Configuration
+    ) throws -> Pooled {
+        var groups: [String] = []
+        let groupBy = groupBy ?? "recording"
+        for (entry, sequence) in zip(manifest.entries, sequences) {
+            guard let group = leaveOneOut ? String(entry.line) : sequence.metadata[groupBy] else {
+                throw CLIError(
+                    "\(manifest.path):\(entry.line): \(entry.relativePath) has no header label `\(groupBy)`"
+                )
             }
+            groups.append(group)
+        }
+        let result = try CrossValidation.run(
+            sequences: sequences,
+            labels: labels,
+            folds: CrossValidation.groupFolds(groups: groups),
+            configuration: configuration
+        )
+        var pooled = Pooled(truth: labels, predicted: result.predictions.map(\.label), methods: result.methods)
+        if !quiet {
+            for (entry, prediction) in zip(manifest.entries, result.predictions)
+            where prediction.label != entry.label {
+                print(
+                    "misclassified \(entry.relativePath) (\(entry.label)) as \(prediction.label), "
+                        + "confidence \(ClassifierInput.format(prediction.confidence))"
+                )
+            }
+        }
+        pooled.protocolName = "leave-one-\(groupBy)-out (\(Set(groups).count) groups)"
+        // Accuracy per held-out group.
+        for group in Set(groups).sorted() {
+            let members = groups.indices.filter { groups[$0] == group }
+            let right = members.count(where: { pooled.predicted[$0] == labels[$0] })
+            pooled.perRun.append(Double(right) / Double(members.count))
+            if !quiet, !leaveOneOut { print("held out \(groupBy)=\(group): \(right)/\(members.count) correct") }
+        }
+        return pooled
+    }
+
+    /// Stratified k-fold (k at most the smallest class), `--repeats` times with seeds 1, 2, …, pooled.
+    private func repeatedKFold(
+        _ manifest: ClassifierManifest,
+        sequences: [PoseSequence],
+        labels: [String],
+        configuration: ActionClassifier.Configuration
+    ) throws -> Pooled {
+        let smallest = Set(labels).map { label in labels.count(where: { $0 == label }) }.min() ?? 0
+        let k = min(folds, smallest)
+        guard k >= 2 else {
+            throw CLIError(
+                "\(manifest.path): the smallest class has \(smallest) recording(s); k-fold needs at least 2"
+            )
+        }
+        var pooled = Pooled(protocolName: "stratified \(k)-fold x \(repeats) repeats (pooled)")
+        for seed in 1...repeats {
             let result = try CrossValidation.run(
                 sequences: sequences,
                 labels: labels,
-                folds: CrossValidation.groupFolds(groups: groups),
+                folds: CrossValidation.stratifiedFolds(labels: labels, count: k, seed: UInt64(seed)),
                 configuration: configuration
             )
-            truth = labels
-            predicted = result.predictions.map(\.label)
-            methods += result.methods
-            if !quiet {
-                for (entry, prediction) in zip(manifest.entries, result.predictions)
-                where prediction.label != entry.label {
-                    print(
-                        "misclassified \(entry.relativePath) (\(entry.label)) as \(prediction.label), "
-                            + "confidence \(ClassifierInput.format(prediction.confidence))"
-                    )
-                }
-            }
-            protocolName = "leave-one-\(groupBy)-out (\(Set(groups).count) groups)"
-            // Accuracy per held-out group.
-            for group in Set(groups).sorted() {
-                let members = groups.indices.filter { groups[$0] == group }
-                let right = members.count(where: { predicted[$0] == labels[$0] })
-                perRun.append(Double(right) / Double(members.count))
-                if !quiet, !leaveOneOut { print("held out \(groupBy)=\(group): \(right)/\(members.count) correct") }
-            }
-        } else {
-            let smallest = Set(labels).map { label in labels.count(where: { $0 == label }) }.min() ?? 0
-            let k = min(folds, smallest)
-            guard k >= 2 else {
-                throw CLIError(
-                    "\(manifest.path): the smallest class has \(smallest) recording(s); k-fold needs at least 2"
-                )
-            }
-            for seed in 1...repeats {
-                let result = try CrossValidation.run(
-                    sequences: sequences,
-                    labels: labels,
-                    folds: CrossValidation.stratifiedFolds(labels: labels, count: k, seed: UInt64(seed)),
-                    configuration: configuration
-                )
-                truth += labels
-                predicted += result.predictions.map(\.label)
-                methods += result.methods
-                perRun.append(result.report.weightedF1)
-            }
-            protocolName = "stratified \(k)-fold x \(repeats) repeats (pooled)"
+            pooled.truth += labels
+            pooled.predicted += result.predictions.map(\.label)
+            pooled.methods += result.methods
+            pooled.perRun.append(result.report.weightedF1)
         }
-        let elapsed = ClassifierInput.seconds(since: start)
-        let report = ClassificationReport(truth: truth, predicted: predicted)
+        return pooled
+    }
+
+    /// Prints the report (unless `--quiet`) and the one-line `RESULT` summary.
+    private func printResult(
+        _ pooled: Pooled,
+        manifest: ClassifierManifest,
+        recordings: Int,
+        configuration: ActionClassifier.Configuration,
+        elapsed: Double
+    ) {
+        let report = ClassificationReport(truth: pooled.truth, predicted: pooled.predicted)
+        let perRun = pooled.perRun
         let mean = perRun.reduce(0, +) / Double(max(1, perRun.count))
         let spread = (perRun.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(max(1, perRun.count))).squareRoot()
+        let protocolName = pooled.protocolName
         if !quiet {
             print(
-                "\(manifest.path): \(sequences.count) recordings, protocol \(protocolName), method \(model.method), "
+                "\(manifest.path): \(recordings) recordings, protocol \(protocolName), method \(model.method), "
                     + "L2 \(model.regularization), trajectory \(model.trajectoryLength) steps, DTW band \(model.warpingRadius)"
             )
             print(report.text)
@@ -140,7 +187,7 @@ struct EvaluateClassifierCommand: AsyncParsableCommand {
             ActionClassifier.Configuration.Method.logistic, .formLogistic, .nearestNeighbor, .vote, .ruleLogistic,
             .ruleVerdict, .ruleVote,
         ].map { m in
-            "\(methods.count(where: { $0 == m }))"
+            "\(pooled.methods.count(where: { $0 == m }))"
         }
         print(
             "RESULT \(manifest.path) protocol=\"\(protocolName)\" accuracy=\(ClassifierInput.format(report.accuracy)) "

@@ -89,16 +89,7 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw CLIError("\(error)")
         }
-        // The hand exercises are coached when the hand model is set up; without it the server coaches bodies only.
-        var hands = try HandAnalysis.library(directory: exercisesDirectory)?.exercises ?? []
-        if !hands.isEmpty {
-            do {
-                _ = try MediaPipeRuntime.locate(.hands)
-            } catch {
-                logger.warning("serve: no hand exercises: \(error)")
-                hands = []
-            }
-        }
+        let hands = try handExercises(logger: logger)
         let store = try await storage.open()
         let relay = try await storage.openRelay()
         if let samples, !FileManager.default.fileExists(atPath: samples + "/labels.csv") {
@@ -119,25 +110,7 @@ struct ServeCommand: AsyncParsableCommand {
             tlsCertificate: tlsCertificate,
             tlsKey: tlsKey
         )
-        var makeHands: CameraHandEstimatorFactory?
-        if !hands.isEmpty {
-            makeHands = { () throws(LiveFrameError) in
-                // Video mode, up to three hands, as `ptcoach analyze` looks for them.
-                try Self.cameraEstimator("hand") { () throws(PoseEstimationError) in
-                    try MediaPipeHandEstimator(
-                        configuration: .init(runningMode: .video, numHands: HandAnalysis.handsSought)
-                    )
-                }
-            }
-        }
-        let scheme = tlsCertificate == nil ? "http" : "https"
-        let shown = host == "0.0.0.0" ? "127.0.0.1" : host
-        let database = storage.description
-        // The options a command run beside this server needs to reach the same database.
-        let storeOptions = storage.commandLine
-        let samplesLine =
-            samplesDirectory.map { "sample videos from \($0)" }
-            ?? "no sample videos found (give --samples DIR, a folder with labels.csv, to offer them)"
+        let makeHands: CameraHandEstimatorFactory? = hands.isEmpty ? nil : Self.handEstimator
         do {
             try await CoachServer.run(
                 configuration: configuration,
@@ -154,30 +127,68 @@ struct ServeCommand: AsyncParsableCommand {
                 logger: logger,
                 onServerRunning: { port in
                     // Written at once (print would wait in a pipe's buffer): scripts wait for this line.
-                    var line = "PT Coach is live: open \(scheme)://\(shown):\(port)/ (sets saved in \(database); "
-                    line += samplesLine + ")\n"
-                    if (try? await store.therapists().isEmpty) == true {
-                        line += "No therapist yet: `ptcoach users add --role therapist --name NAME --login LOGIN"
-                        line +=
-                            " \(storeOptions)` makes one; the clinic is at \(scheme)://\(shown):\(port)/clinic.html\n"
-                    }
+                    let line = await runningLine(port: port, samplesDirectory: samplesDirectory, store: store)
                     FileHandle.standardOutput.write(Data(line.utf8))
                 }
             )
-        } catch let error as CoachServerError {
-            throw CLIError(error.message)
         } catch {
-            let text = String(describing: error)
-            if text.contains("Address already in use") || text.contains("errno: 98") {
-                throw CLIError(
-                    "port \(port) on \(host) is in use (another ptcoach serve?): stop it, or give another --port"
-                )
-            }
-            if text.contains("Permission denied") || text.contains("errno: 13") {
-                throw CLIError("port \(port) on \(host) needs more rights than this user has: give a --port above 1023")
-            }
-            throw CLIError("could not serve on \(host):\(port) (\(text.prefix(200)))")
+            throw serveError(error)
         }
+    }
+
+    // MARK: - The steps of `run`
+
+    /// The hand exercises to coach: the library's when the hand model is set up; none without it (the server then
+    /// coaches bodies only, and says so in a warning).
+    private func handExercises(logger: Logger) throws -> [HandExerciseDefinition] {
+        let hands = try HandAnalysis.library(directory: exercisesDirectory)?.exercises ?? []
+        guard !hands.isEmpty else { return hands }
+        do {
+            _ = try MediaPipeRuntime.locate(.hands)
+        } catch {
+            logger.warning("serve: no hand exercises: \(error)")
+            return []
+        }
+        return hands
+    }
+
+    /// A live session's hand estimator: video mode, up to three hands, as `ptcoach analyze` looks for them.
+    @Sendable private static func handEstimator() throws(LiveFrameError) -> CameraEstimator<HandFrame> {
+        try cameraEstimator("hand") { () throws(PoseEstimationError) in
+            try MediaPipeHandEstimator(configuration: .init(runningMode: .video, numHands: HandAnalysis.handsSought))
+        }
+    }
+
+    /// The line that says the server is live (scripts wait for it), with a hint when there is no therapist yet.
+    private func runningLine(port: Int, samplesDirectory: String?, store: any ClinicStore) async -> String {
+        let scheme = tlsCertificate == nil ? "http" : "https"
+        let shown = host == "0.0.0.0" ? "127.0.0.1" : host
+        let samplesLine =
+            samplesDirectory.map { "sample videos from \($0)" }
+            ?? "no sample videos found (give --samples DIR, a folder with labels.csv, to offer them)"
+        var line = "PT Coach is live: open \(scheme)://\(shown):\(port)/ (sets saved in \(storage.description); "
+        line += samplesLine + ")\n"
+        if (try? await store.therapists().isEmpty) == true {
+            // The options a command run beside this server needs to reach the same database.
+            line += "No therapist yet: `ptcoach users add --role therapist --name NAME --login LOGIN"
+            line += " \(storage.commandLine)` makes one; the clinic is at \(scheme)://\(shown):\(port)/clinic.html\n"
+        }
+        return line
+    }
+
+    /// The error `ptcoach serve` exits with when the server could not run or stopped on `error`.
+    private func serveError(_ error: any Error) -> CLIError {
+        if let error = error as? CoachServerError { return CLIError(error.message) }
+        let text = String(describing: error)
+        if text.contains("Address already in use") || text.contains("errno: 98") {
+            return CLIError(
+                "port \(port) on \(host) is in use (another ptcoach serve?): stop it, or give another --port"
+            )
+        }
+        if text.contains("Permission denied") || text.contains("errno: 13") {
+            return CLIError("port \(port) on \(host) needs more rights than this user has: give a --port above 1023")
+        }
+        return CLIError("could not serve on \(host):\(port) (\(text.prefix(200)))")
     }
 
     /// The sample videos of "try it with a sample video" when `--samples` is not given: `../shared/data/videos` next

@@ -93,6 +93,28 @@ struct TrainCommand: AsyncParsableCommand {
 
         let counts = classes.sorted().map { label in "\(label) \(labels.count(where: { $0 == label }))" }
         print("Trained on \(sequences.count) recordings, \(classes.count) classes: \(counts.joined(separator: ", "))")
+        describe(classifier, configuration: configuration)
+        let trainingReport = ClassificationReport(
+            truth: labels,
+            predicted: sequences.map { classifier.predict($0).label }
+        )
+        print("Training accuracy: \(ClassifierInput.format(trainingReport.accuracy)) (on the training set itself)")
+        let crossValidated = try crossValidate(
+            manifest,
+            sequences: sequences,
+            labels: labels,
+            configuration: configuration
+        )
+        print(
+            "Time: loading \(ClassifierInput.format(loaded, decimals: 2)) s, training "
+                + "\(ClassifierInput.format(trained, decimals: 2)) s, cross-validation "
+                + "\(ClassifierInput.format(crossValidated, decimals: 2)) s"
+        )
+        print("Wrote \(out)")
+    }
+
+    /// Prints the features, the model and, where one was chosen inside the training set, how.
+    private func describe(_ classifier: ActionClassifier, configuration: ActionClassifier.Configuration) {
         print(
             "Features: \(classifier.spec.featureCount) per recording from \(classifier.spec.joints.count) joints "
                 + "(\(classifier.spec.joints.map(\.name).joined(separator: " "))), origin \(classifier.spec.origin.name), "
@@ -157,11 +179,17 @@ struct TrainCommand: AsyncParsableCommand {
                     + ruleCounts + " correct; \(rule)"
             )
         }
-        let trainingReport = ClassificationReport(
-            truth: labels,
-            predicted: sequences.map { classifier.predict($0).label }
-        )
-        print("Training accuracy: \(ClassifierInput.format(trainingReport.accuracy)) (on the training set itself)")
+    }
+
+    /// Cross-validates as `--folds`/`--group-by` say, prints the accuracy, and gives the seconds it took (0 when
+    /// skipped).
+    private func crossValidate(
+        _ manifest: ClassifierManifest,
+        sequences: [PoseSequence],
+        labels: [String],
+        configuration: ActionClassifier.Configuration
+    ) throws -> Double {
+        let classes = Set(labels)
         var crossValidated = 0.0
         let smallest = classes.map { label in labels.count(where: { $0 == label }) }.min() ?? 0
         let k = min(folds, smallest)
@@ -207,12 +235,7 @@ struct TrainCommand: AsyncParsableCommand {
                 )
             }
         }
-        print(
-            "Time: loading \(ClassifierInput.format(loaded, decimals: 2)) s, training "
-                + "\(ClassifierInput.format(trained, decimals: 2)) s, cross-validation "
-                + "\(ClassifierInput.format(crossValidated, decimals: 2)) s"
-        )
-        print("Wrote \(out)")
+        return crossValidated
     }
 
     /// Trains with `train` (a failure names the manifest), writes the model's JSON to `--out`, and gives the model

@@ -225,43 +225,12 @@ public final class VideoAnnotator: FrameAnnotating, @unchecked Sendable {
                 drawn.close()
                 done.signal()
             }
-            // The same decoder as the counting pass's reader: the same frames, drawn.
-            var decoder = PoseTrackFrameDecoder(header: drawing.header)
-            while var item = incoming.pop() {
-                do {
-                    let frame = try decoder.decode(line: item.line)
-                    drawing.pipeline.step(frame)
-                    drawing.renderer.render(
-                        OverlayState(
-                            snapshot: drawing.pipeline.snapshot,
-                            people: frame.poses,
-                            prescribedReps: drawing.prescribedReps
-                        ),
-                        onto: &item.image
-                    )
-                    drawing.frameSeconds.append(frame.seconds)
-                } catch {
-                    failure.record("\(error)")
-                    incoming.close()
-                    return
-                }
-                guard drawn.push(item.image) else { return }
-            }
+            Self.draw(incoming, into: drawn, with: drawing, failure: failure)
         }
         let encoder = UncheckedTransfer(encoder)
         let writer = Thread {
             defer { done.signal() }
-            while let image = drawn.pop() {
-                do {
-                    try encoder.value.append(image)
-                } catch {
-                    failure.record("\(error)")
-                    drawn.close()
-                    incoming.close()
-                    return
-                }
-                _ = spare.tryPush(image)
-            }
+            Self.write(drawn, to: encoder.value, spare: spare, incoming: incoming, failure: failure)
         }
         drawer.name = "annotate-draw"
         writer.name = "annotate-write"
@@ -271,6 +240,60 @@ public final class VideoAnnotator: FrameAnnotating, @unchecked Sendable {
 
     deinit {
         if !finished { cancel() }
+    }
+
+    /// The drawing thread: replays the session over each incoming line and draws it on its frame, until the
+    /// queue closes or a line fails (the first failure is recorded and the queue closed).
+    private static func draw(
+        _ incoming: BlockingQueue<Incoming>,
+        into drawn: BlockingQueue<RGBImage>,
+        with drawing: Drawing,
+        failure: FirstFailure
+    ) {
+        // The same decoder as the counting pass's reader: the same frames, drawn.
+        var decoder = PoseTrackFrameDecoder(header: drawing.header)
+        while var item = incoming.pop() {
+            do {
+                let frame = try decoder.decode(line: item.line)
+                drawing.pipeline.step(frame)
+                drawing.renderer.render(
+                    OverlayState(
+                        snapshot: drawing.pipeline.snapshot,
+                        people: frame.poses,
+                        prescribedReps: drawing.prescribedReps
+                    ),
+                    onto: &item.image
+                )
+                drawing.frameSeconds.append(frame.seconds)
+            } catch {
+                failure.record("\(error)")
+                incoming.close()
+                return
+            }
+            guard drawn.push(item.image) else { return }
+        }
+    }
+
+    /// The writing thread: hands each drawn frame to the encoder and its buffer back for reuse; a failure is
+    /// recorded and closes both queues.
+    private static func write(
+        _ drawn: BlockingQueue<RGBImage>,
+        to encoder: VideoEncoder,
+        spare: BlockingQueue<RGBImage>,
+        incoming: BlockingQueue<Incoming>,
+        failure: FirstFailure
+    ) {
+        while let image = drawn.pop() {
+            do {
+                try encoder.append(image)
+            } catch {
+                failure.record("\(error)")
+                drawn.close()
+                incoming.close()
+                return
+            }
+            _ = spare.tryPush(image)
+        }
     }
 
     /// How many frames may wait at each step: 6, fewer for big frames (about 48 MiB a queue: 2 for 4K), so

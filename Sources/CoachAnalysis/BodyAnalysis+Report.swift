@@ -29,45 +29,7 @@ extension BodyAnalysis {
             prescribedReps.map { "\(summary.reps) of \($0) prescribed repetitions" }
             ?? "\(summary.reps) repetition\(summary.reps == 1 ? "" : "s")"
         lines.append("  \(done) in \(f(summary.durationSeconds)) s")
-        for rep in summary.repetitions {
-            var line = "  rep \(rep.index): \(f(rep.startSeconds))–\(f(rep.endSeconds)) s"
-            // The primary angle on the side measured, the one the target, the peak, the JSON's peakAngle and the
-            // overlay speak of; never the far arm whose guessed keypoints swept a wider range. A range the joint
-            // cannot take is not given as a measurement.
-            if let primary = rep.measuredPrimaryRange {
-                let side = primary.side.map { " \($0.rawValue)" } ?? ""
-                line +=
-                    primary.isAnatomicallyPossible
-                    ? ", \(primary.angle.displayName)\(side) \(f(primary.min, 0))–\(f(primary.max, 0))\(primary.angle.unit)"
-                    : ", \(primary.angle.displayName)\(side) not measured (keypoints guessed: "
-                        + "\(f(primary.min, 0))–\(f(primary.max, 0))\(primary.angle.unit) is past what the joint can do)"
-            }
-            // Against the repetition's own exercise, judged once when it was counted (the report says the same);
-            // not against an exercise the coach could not tell.
-            if unsure {
-                line += ", not checked (\(Self.unsureReason))"
-                if rep.gapSeconds > 0 { line += " [pose lost for \(f(rep.gapSeconds)) s]" }
-                lines.append(line)
-                continue
-            }
-            if let range = rep.range {
-                let possible = rep.angles.first.flatMap { $0.angle.anatomicalRange }.map { $0.contains(range.peak) }
-                line +=
-                    possible == false
-                    ? ", range not measured (a peak of \(range.format(range.peak)) is past what the joint can do)"
-                    : ", \(range.text)"
-            }
-            // A pause at the peak a programme asks for ("hold 5 s at the top"); a turn at the peak is no hold.
-            if let held = rep.tempo.atPeakSeconds, held >= 1 { line += ", held \(f(held)) s at the peak" }
-            line += ", \(rep.verdict.text)"
-            if let reason = rep.uncheckedReason {
-                line += rep.verdict == .notChecked ? " (\(reason))" : " (not checked: \(reason))"
-            }
-            if let issue = rep.issues.first { line += ": \(issue.cue)" }
-            if rep.gapSeconds > 0 { line += " [pose lost for \(f(rep.gapSeconds)) s]" }
-            if !rep.safetyBreaches.isEmpty { line += " [safety: \(rep.safetyBreaches[0].warning)]" }
-            lines.append(line)
-        }
+        lines += summary.repetitions.map { repetitionLine($0, unsure: unsure) }
         // Numbered and placed in time as the repetitions are: two holds of the same length are two holds.
         for (i, hold) in summary.holds.enumerated() {
             lines.append(
@@ -104,5 +66,46 @@ extension BodyAnalysis {
             lines.append("  form not checked: \(reason)")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// One repetition's line of the text report: its time, range, verdict and first issue.
+    private static func repetitionLine(_ rep: Repetition, unsure: Bool) -> String {
+        func f(_ x: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", x) }
+        var line = "  rep \(rep.index): \(f(rep.startSeconds))–\(f(rep.endSeconds)) s"
+        // The primary angle on the side measured, the one the target, the peak, the JSON's peakAngle and the
+        // overlay speak of; never the far arm whose guessed keypoints swept a wider range. A range the joint
+        // cannot take is not given as a measurement.
+        if let primary = rep.measuredPrimaryRange {
+            let side = primary.side.map { " \($0.rawValue)" } ?? ""
+            line +=
+                primary.isAnatomicallyPossible
+                ? ", \(primary.angle.displayName)\(side) \(f(primary.min, 0))–\(f(primary.max, 0))\(primary.angle.unit)"
+                : ", \(primary.angle.displayName)\(side) not measured (keypoints guessed: "
+                    + "\(f(primary.min, 0))–\(f(primary.max, 0))\(primary.angle.unit) is past what the joint can do)"
+        }
+        // Against the repetition's own exercise, judged once when it was counted (the report says the same);
+        // not against an exercise the coach could not tell.
+        if unsure {
+            line += ", not checked (\(Self.unsureReason))"
+            if rep.gapSeconds > 0 { line += " [pose lost for \(f(rep.gapSeconds)) s]" }
+            return line
+        }
+        if let range = rep.range {
+            let possible = rep.angles.first.flatMap { $0.angle.anatomicalRange }.map { $0.contains(range.peak) }
+            line +=
+                possible == false
+                ? ", range not measured (a peak of \(range.format(range.peak)) is past what the joint can do)"
+                : ", \(range.text)"
+        }
+        // A pause at the peak a programme asks for ("hold 5 s at the top"); a turn at the peak is no hold.
+        if let held = rep.tempo.atPeakSeconds, held >= 1 { line += ", held \(f(held)) s at the peak" }
+        line += ", \(rep.verdict.text)"
+        if let reason = rep.uncheckedReason {
+            line += rep.verdict == .notChecked ? " (\(reason))" : " (not checked: \(reason))"
+        }
+        if let issue = rep.issues.first { line += ": \(issue.cue)" }
+        if rep.gapSeconds > 0 { line += " [pose lost for \(f(rep.gapSeconds)) s]" }
+        if !rep.safetyBreaches.isEmpty { line += " [safety: \(rep.safetyBreaches[0].warning)]" }
+        return line
     }
 }

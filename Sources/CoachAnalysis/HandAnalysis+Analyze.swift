@@ -29,16 +29,7 @@ extension HandAnalysis {
     /// `analyze` of a hand exercise: its hands found first in a video (``VideoPoses``), or a hand pose-track read;
     /// measured, drawn and reported as `command` asks.
     public static func analyze(_ command: Request, exercise given: HandExerciseDefinition) throws -> Outcome {
-        var exercise = given
-        if let hold = command.hold {
-            guard exercise.repetition.acceptsHold(hold) else {
-                throw AnalysisError(
-                    "--hold must be above 0 and below \(String(format: "%g", exercise.repetition.maximumSeconds)) seconds "
-                        + "for '\(exercise.id)', got \(hold)"
-                )
-            }
-            exercise.repetition.holdSeconds = hold
-        }
+        let exercise = try prescribing(hold: command.hold, on: given)
         let video = try AnalysisOutputs.videoInfo(command.input)
         var track = command.input
         var temporary: String?
@@ -54,19 +45,9 @@ extension HandAnalysis {
             temporary = path
             track = path
         }
+        let (header, frames) = try handTrack(at: track, of: exercise)
         // Wrist flexion and extension is measured on the body pose too, where the hand model has no hand.
         var bodies: [Pose?] = []
-        let header: PoseTrackHeader
-        var frames: [HandFrame] = []
-        do {
-            var reader = try HandTrackReader(path: track)
-            header = reader.header
-            while let frame = try reader.next() { frames.append(frame) }
-        } catch {
-            throw AnalysisError(
-                "\(error); '\(exercise.id)' is a hand exercise: give a video, or a hand pose-track from `ptcoach poses VIDEO --hands`"
-            )
-        }
         if exercise.primary == .handInclination, let video {
             bodies = try bodyPoses(of: video, at: frames.map(\.seconds), verbose: command.verbose)
         }
@@ -86,24 +67,15 @@ extension HandAnalysis {
         }
         var stills: [ReportInput.Still] = []
         if command.annotate != nil || command.report.map({ ReportWriter.Format(path: $0) != .json }) == true {
-            let best = summary.repetitions.max {
-                $0.peak * exercise.repetition.direction < $1.peak * exercise.repetition.direction
-            }
-            let times = best.map { [$0.peakSeconds] } ?? []
-            let images = try Self.annotate(
+            stills = try annotateAndTakeStills(
+                summary,
                 frames: frames,
                 bodies: bodies,
                 video: video,
                 header: header,
                 exercise: exercise,
-                to: command.annotate,
-                overwrite: command.overwrite,
-                prescribedReps: command.reps,
-                stillTimes: times
+                command: command
             )
-            if let best, let image = images.first ?? nil {
-                stills.append(.init(caption: "Deepest repetition", repetition: best.index, image: image))
-            }
         }
         if let report = command.report {
             let input = Self.reportInput(
@@ -125,6 +97,73 @@ extension HandAnalysis {
         let written = [command.annotate, command.report].compactMap { $0 }.map { "wrote \($0)\n" }.joined()
         let printed = command.json ? json : summary.text(file: command.input, prescribedReps: command.reps)
         return Outcome(printed: printed, written: written)
+    }
+
+    /// `exercise` with `hold` (`--hold`) prescribed at the peak of each repetition.
+    private static func prescribing(
+        hold: Double?,
+        on exercise: HandExerciseDefinition
+    ) throws
+        -> HandExerciseDefinition
+    {
+        guard let hold else { return exercise }
+        guard exercise.repetition.acceptsHold(hold) else {
+            throw AnalysisError(
+                "--hold must be above 0 and below \(String(format: "%g", exercise.repetition.maximumSeconds)) seconds "
+                    + "for '\(exercise.id)', got \(hold)"
+            )
+        }
+        var exercise = exercise
+        exercise.repetition.holdSeconds = hold
+        return exercise
+    }
+
+    /// The header and frames of the hand pose-track at `path`; an error that says what a hand exercise needs.
+    private static func handTrack(
+        at path: String,
+        of exercise: HandExerciseDefinition
+    ) throws
+        -> (PoseTrackHeader, [HandFrame])
+    {
+        do {
+            var reader = try HandTrackReader(path: path)
+            var frames: [HandFrame] = []
+            while let frame = try reader.next() { frames.append(frame) }
+            return (reader.header, frames)
+        } catch {
+            throw AnalysisError(
+                "\(error); '\(exercise.id)' is a hand exercise: give a video, or a hand pose-track from `ptcoach poses VIDEO --hands`"
+            )
+        }
+    }
+
+    /// Draws the video (`--annotate`) and gives the report's still of the deepest repetition.
+    private static func annotateAndTakeStills(
+        _ summary: HandSessionSummary,
+        frames: [HandFrame],
+        bodies: [Pose?],
+        video: VideoInfo?,
+        header: PoseTrackHeader,
+        exercise: HandExerciseDefinition,
+        command: Request
+    ) throws -> [ReportInput.Still] {
+        let best = summary.repetitions.max {
+            $0.peak * exercise.repetition.direction < $1.peak * exercise.repetition.direction
+        }
+        let times = best.map { [$0.peakSeconds] } ?? []
+        let images = try Self.annotate(
+            frames: frames,
+            bodies: bodies,
+            video: video,
+            header: header,
+            exercise: exercise,
+            to: command.annotate,
+            overwrite: command.overwrite,
+            prescribedReps: command.reps,
+            stillTimes: times
+        )
+        guard let best, let image = images.first ?? nil else { return [] }
+        return [.init(caption: "Deepest repetition", repetition: best.index, image: image)]
     }
 
     /// The body pose of `video` at each of `times` (the hand pass's frames): the person's, from the pose model in

@@ -143,22 +143,7 @@ public enum HandAnalysis {
                 cue = (said.text, kind, frame.seconds + 2.5)
             }
             if let shown = cue, frame.seconds > shown.until { cue = nil }
-            var state = OverlayState(
-                reps: snapshot.reps,
-                prescribedReps: prescribedReps,
-                exerciseName: exercise.name,
-                cue: cue?.text,
-                cueKind: cue?.kind ?? .info,
-                setupGuidance: snapshot.setUp.map { $0.cue(side: exercise.side) }
-            )
-            state.hands = snapshot.hands
-            state.coachedHand = snapshot.coachedIndex
-            if snapshot.value != nil, let band = exercise.targetBand {
-                let start = exercise.repetition.start
-                let scale = max(abs(band.lowerBound - start), abs(band.upperBound - start))
-                let near = min(abs(band.lowerBound - start), abs(band.upperBound - start)) / scale
-                state.rangeOfMotion = .init(progress: snapshot.progress, target: min(near, 1)...1, label: "ROM")
-            }
+            let state = overlayState(snapshot, exercise: exercise, cue: cue, prescribedReps: prescribedReps)
             var image: RGBImage
             do {
                 if let decoder {
@@ -182,5 +167,31 @@ public enum HandAnalysis {
         }
         finished = true
         return stills.images
+    }
+
+    /// What the overlay shows of `snapshot`: the count, the cue on screen, the hands and the range of motion.
+    private static func overlayState(
+        _ snapshot: HandCoachingSession.Snapshot,
+        exercise: HandExerciseDefinition,
+        cue: (text: String, kind: OverlayState.CueKind, until: Double)?,
+        prescribedReps: Int?
+    ) -> OverlayState {
+        var state = OverlayState(
+            reps: snapshot.reps,
+            prescribedReps: prescribedReps,
+            exerciseName: exercise.name,
+            cue: cue?.text,
+            cueKind: cue?.kind ?? .info,
+            setupGuidance: snapshot.setUp.map { $0.cue(side: exercise.side) }
+        )
+        state.hands = snapshot.hands
+        state.coachedHand = snapshot.coachedIndex
+        if snapshot.value != nil, let band = exercise.targetBand {
+            let start = exercise.repetition.start
+            let scale = max(abs(band.lowerBound - start), abs(band.upperBound - start))
+            let near = min(abs(band.lowerBound - start), abs(band.upperBound - start)) / scale
+            state.rangeOfMotion = .init(progress: snapshot.progress, target: min(near, 1)...1, label: "ROM")
+        }
+        return state
     }
 }

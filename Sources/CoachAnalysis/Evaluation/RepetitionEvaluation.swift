@@ -97,21 +97,13 @@ public enum RepetitionEvaluation {
         } catch {
             throw AnalysisError("\(manifest):\(number + 1): \(error.description)")
         }
-        // With --recognition-only a second column naming a library exercise is the label (a
-        // `path,exercise` manifest of pose-tracks without labels, e.g. the real videos' poses).
-        let column =
-            options.recognitionOnly && fields.count >= 2 && library.exercises.contains { $0.id == fields[1] }
-        guard let id = options.expect ?? header.label("exercise") ?? (column ? fields[1] : nil) else {
-            throw AnalysisError(
-                "\(path): the header has no labels.exercise; the evaluation needs it (or give --expect, or a library exercise id in the manifest's second column with --recognition-only)"
-            )
-        }
-        let definition: ExerciseDefinition
-        do {
-            definition = try library.exercise(id: id)
-        } catch {
-            throw AnalysisError("\(path): \(error.description)")
-        }
+        let (id, definition) = try labelledExercise(
+            header: header,
+            fields: fields,
+            path: path,
+            library: library,
+            options: options
+        )
         var signals = ""
         let given =
             options.recognitionOnly
@@ -155,6 +147,31 @@ public enum RepetitionEvaluation {
             )
         }
         return result
+    }
+
+    /// The exercise a row is labelled with: `--expect`, the header's `labels.exercise`, or (with
+    /// `--recognition-only`) a library exercise id in the manifest's second column.
+    private static func labelledExercise(
+        header: PoseTrackHeader,
+        fields: [String],
+        path: String,
+        library: ExerciseLibrary,
+        options: Options
+    ) throws -> (id: String, definition: ExerciseDefinition) {
+        // With --recognition-only a second column naming a library exercise is the label (a
+        // `path,exercise` manifest of pose-tracks without labels, e.g. the real videos' poses).
+        let column =
+            options.recognitionOnly && fields.count >= 2 && library.exercises.contains { $0.id == fields[1] }
+        guard let id = options.expect ?? header.label("exercise") ?? (column ? fields[1] : nil) else {
+            throw AnalysisError(
+                "\(path): the header has no labels.exercise; the evaluation needs it (or give --expect, or a library exercise id in the manifest's second column with --recognition-only)"
+            )
+        }
+        do {
+            return (id, try library.exercise(id: id))
+        } catch {
+            throw AnalysisError("\(path): \(error.description)")
+        }
     }
 
     /// The metrics per exercise, view and confusion, on the development set and on the held-out subjects.

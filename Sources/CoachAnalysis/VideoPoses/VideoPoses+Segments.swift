@@ -60,12 +60,7 @@ extension VideoPoses {
             // The drawing stream decodes to the end: it draws the later segments' frames too.
             let end = k == 0 && annotated ? nil : plan.boundaries[k + 1]
             let thread = Thread {
-                if k > 0, helperNiceness != 0 {
-                    // Linux: the calling thread only; the threads and processes it starts (MediaPipe's, ffmpeg)
-                    // inherit it. Best effort: at the normal priority the run is slower, not wrong.
-                    let which = __priority_which_t(PRIO_PROCESS.rawValue)
-                    _ = setpriority(which, 0, getpriority(which, 0) + helperNiceness)
-                }
+                if k > 0, helperNiceness != 0 { lowerThisThreadsPriority(by: helperNiceness) }
                 var outcome = PosesOutcome()
                 let file = temporary.flatMap { fopen($0, "w") }
                 defer {
@@ -136,6 +131,13 @@ extension VideoPoses {
             total.failure = outcome.failure
         }
         return total
+    }
+
+    /// Makes the calling thread `niceness` nicer. Linux: the calling thread only; the threads and processes it starts
+    /// (MediaPipe's, ffmpeg) inherit it. Best effort: at the normal priority the run is slower, not wrong.
+    private static func lowerThisThreadsPriority(by niceness: Int32) {
+        let which = __priority_which_t(PRIO_PROCESS.rawValue)
+        _ = setpriority(which, 0, getpriority(which, 0) + niceness)
     }
 
     /// Where a segment's lines go: its temporary `file`, the drawing stream's `spool`, or (segment 0) `firstLines`.

@@ -138,26 +138,14 @@ public enum VideoPoses {
     ) throws {
         precondition(hands == nil || annotator == nil, "an annotated run draws bodies, not hands")
         let started = ContinuousClock.now
-        let info: VideoInfo
-        do {
-            info = try probed ?? VideoInfo(probing: input)
-            _ = try MediaPipeRuntime.locate(hands == nil ? .pose : .hands)
-        } catch {
-            throw AnalysisError("\(error)")
-        }
+        let info = try probe(input, probed: probed, hands: hands != nil)
         let runningMode: MediaPipePoseEstimator.RunningMode = mode == .video && !info.isStillImage ? .video : .image
         let configuration = MediaPipePoseEstimator.Configuration(runningMode: runningMode, numPoses: numPoses)
         let handConfiguration = hands.map {
             MediaPipeHandEstimator.Configuration(runningMode: runningMode, numHands: $0)
         }
         let header = trackHeader(info: info, hands: hands != nil, source: (input as NSString).lastPathComponent)
-        let sink: OutputSink
-        do {
-            sink = try OutputSink(path: output)
-        } catch {
-            throw AnalysisError("\(error)")
-        }
-        sink.write(header.jsonLine)
+        let sink = try openSink(output, header: header)
 
         // MediaPipe logs warnings of its own on standard error (TensorFlow Lite, absl) while it loads
         // and runs; they bury the one line this command promises. The progress bar and the summary
@@ -213,6 +201,29 @@ public enum VideoPoses {
     }
 
     // MARK: - The steps of `writePoseTrack`
+
+    /// The ``VideoInfo`` of `input` (`probed` when the caller has it), once the model the run needs is found.
+    private static func probe(_ input: String, probed: VideoInfo?, hands: Bool) throws -> VideoInfo {
+        do {
+            let info = try probed ?? VideoInfo(probing: input)
+            _ = try MediaPipeRuntime.locate(hands ? .hands : .pose)
+            return info
+        } catch {
+            throw AnalysisError("\(error)")
+        }
+    }
+
+    /// The pose-track's sink (`-` = standard output), its header written.
+    private static func openSink(_ output: String, header: PoseTrackHeader) throws -> OutputSink {
+        let sink: OutputSink
+        do {
+            sink = try OutputSink(path: output)
+        } catch {
+            throw AnalysisError("\(error)")
+        }
+        sink.write(header.jsonLine)
+        return sink
+    }
 
     /// The header of the pose-track of a video: BlazePose's 33 joints, or `hands`.
     private static func trackHeader(info: VideoInfo, hands: Bool, source: String) -> PoseTrackHeader {

@@ -58,57 +58,76 @@ struct PatientProgress: Sendable {
         setsPrescribed = (programme?.items.reduce(0) { $0 + $1.sets } ?? 0) * daysPrescribed
         lastSession = done.first?.startedAt
 
-        var flags: [Flag] = []
-        // Per exercise, newest first: a set waiting for the therapist; else pain rising over its last three rated
-        // sets, or its latest pain high; safety warnings in the last 7 days.
+        let flags =
+            Self.exerciseFlags(sets, now: now) + Self.missedDaysFlags(programme, lastSession: lastSession, now: now)
+        self.flags = flags.filter { $0.kind == .stop } + flags.filter { $0.kind != .stop }
+
+        self.progress = Self.progress(of: done)
+    }
+
+    /// Per exercise, newest first: a set waiting for the therapist; else pain rising over its last three rated
+    /// sets, or its latest pain high; safety warnings in the last 7 days.
+    private static func exerciseFlags(_ sets: [SetRecord], now: Date) -> [Flag] {
         let counted = sets.filter { $0.practice != .sampleVideo && $0.status != .open }
         let exercises = Dictionary(grouping: counted.filter { $0.exercise != nil }, by: { $0.exercise! })
-        for (exercise, list) in exercises.sorted(by: { $0.key < $1.key }) {
-            let name = list.first?.exerciseName ?? exercise
-            if let stop = list.first(where: \.awaitsReview) {
-                flags.append(
-                    .init(
-                        kind: .stop,
-                        message:
-                            "\(name) stopped: \(stop.stopReason ?? "") at the set of \(Self.when(stop.startedAt)); "
-                            + "not offered again until you mark it seen",
-                        exercise: exercise,
-                        setID: stop.id
-                    )
-                )
-                continue
-            }
-            let pains = list.filter { $0.practice == nil }.compactMap(\.pain)
-            if pains.count >= 3, pains[0] > pains[1], pains[1] > pains[2] {
-                flags.append(
-                    .init(
-                        kind: .painRising,
-                        message: "\(name): pain rising \(pains[2]) → \(pains[1]) → \(pains[0]) over its last 3 sets",
-                        exercise: exercise
-                    )
-                )
-            } else if let latest = pains.first, latest >= SetRecord.stoppingPain {
-                flags.append(
-                    .init(
-                        kind: .painRising,
-                        message: "\(name): pain \(latest)/10 at its last set (seen)",
-                        exercise: exercise
-                    )
-                )
-            }
-            let warnings = list.filter { now.timeIntervalSince($0.startedAt) < 7 * 86400 }
-                .reduce(0) { $0 + $1.safetyWarnings }
-            if warnings > 0 {
-                flags.append(
-                    .init(
-                        kind: .safety,
-                        message:
-                            "\(name): \(warnings) safety limit warning\(warnings == 1 ? "" : "s") in the last 7 days",
-                        exercise: exercise
-                    )
-                )
-            }
+        return exercises.sorted(by: { $0.key < $1.key }).flatMap { exercise, list in
+            exerciseFlags(exercise, sets: list, now: now)
         }
+    }
+
+    /// The flags of one exercise's `sets` (newest first): a stop awaiting review, or pain, and safety warnings.
+    private static func exerciseFlags(_ exercise: String, sets list: [SetRecord], now: Date) -> [Flag] {
+        var flags: [Flag] = []
+        let name = list.first?.exerciseName ?? exercise
+        if let stop = list.first(where: \.awaitsReview) {
+            flags.append(
+                .init(
+                    kind: .stop,
+                    message:
+                        "\(name) stopped: \(stop.stopReason ?? "") at the set of \(Self.when(stop.startedAt)); "
+                        + "not offered again until you mark it seen",
+                    exercise: exercise,
+                    setID: stop.id
+                )
+            )
+            return flags
+        }
+        let pains = list.filter { $0.practice == nil }.compactMap(\.pain)
+        if pains.count >= 3, pains[0] > pains[1], pains[1] > pains[2] {
+            flags.append(
+                .init(
+                    kind: .painRising,
+                    message: "\(name): pain rising \(pains[2]) → \(pains[1]) → \(pains[0]) over its last 3 sets",
+                    exercise: exercise
+                )
+            )
+        } else if let latest = pains.first, latest >= SetRecord.stoppingPain {
+            flags.append(
+                .init(
+                    kind: .painRising,
+                    message: "\(name): pain \(latest)/10 at its last set (seen)",
+                    exercise: exercise
+                )
+            )
+        }
+        let warnings = list.filter { now.timeIntervalSince($0.startedAt) < 7 * 86400 }
+            .reduce(0) { $0 + $1.safetyWarnings }
+        if warnings > 0 {
+            flags.append(
+                .init(
+                    kind: .safety,
+                    message:
+                        "\(name): \(warnings) safety limit warning\(warnings == 1 ? "" : "s") in the last 7 days",
+                    exercise: exercise
+                )
+            )
+        }
+        return flags
+    }
+
+    /// A flag when the days since the last session (or since the programme was set) pass its spacing.
+    private static func missedDaysFlags(_ programme: Programme?, lastSession: Date?, now: Date) -> [Flag] {
+        var flags: [Flag] = []
         if let programme, programme.daysPerWeek > 0 {
             // Allowed gap between sessions: a week's spacing plus a day.
             let allowed = 7.0 / Double(programme.daysPerWeek) + 1
@@ -125,8 +144,11 @@ struct PatientProgress: Sendable {
                 )
             }
         }
-        self.flags = flags.filter { $0.kind == .stop } + flags.filter { $0.kind != .stop }
+        return flags
+    }
 
+    /// Each exercise's done sets, oldest first, as points of its progress chart.
+    private static func progress(of done: [SetRecord]) -> [String: [Point]] {
         var progress: [String: [Point]] = [:]
         for set in done.reversed() {
             guard let exercise = set.exercise else { continue }
@@ -143,7 +165,7 @@ struct PatientProgress: Sendable {
                 )
             )
         }
-        self.progress = progress
+        return progress
     }
 
     /// Whether a set waits for the therapist (the patient list shows such patients first).

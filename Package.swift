@@ -69,7 +69,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // The store's port: the `ClinicStore` protocol and its records, without the database drivers.
-        .target(name: "CoachStore", dependencies: ["CoachKit"], swiftSettings: swiftSettings),
+        .target(name: "CoachStore", dependencies: ["PoseKit", "CoachKit"], swiftSettings: swiftSettings),
         // The store's adapters: SQLite (GRDB) and PostgreSQL (PostgresNIO).
         .target(
             name: "CoachDatabase",
@@ -109,7 +109,7 @@ let package = Package(
         // the hand analysis.
         .target(
             name: "CoachAnalysis",
-            dependencies: ["PoseKit", "CoachKit", "CoachPipeline", "MediaIO", "PoseEstimation"],
+            dependencies: ["PoseKit", "CoachKit", "CoachPipeline", "CoachStore", "MediaIO", "PoseEstimation"],
             swiftSettings: swiftSettings
         ),
 

@@ -1,4 +1,5 @@
 import CoachKit
+import CoachStore
 import Foundation
 import PoseKit
 

@@ -1,5 +1,6 @@
 import CoachKit
 import CoachPipeline
+import CoachStore
 import Foundation
 import PoseKit
 

@@ -7,6 +7,7 @@ import MediaIO
 import PoseKit
 import Testing
 
+@testable import CoachAnalysis
 @testable import ptcoach
 
 /// The report of a saved live hand set: the body report's HTML with the hand's section, as `ptcoach analyze

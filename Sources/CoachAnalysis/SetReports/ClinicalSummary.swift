@@ -1,5 +1,4 @@
 import CoachKit
-import CoachServer
 import CoachStore
 import Foundation
 import MediaIO

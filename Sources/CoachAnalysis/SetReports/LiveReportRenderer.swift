@@ -1,18 +1,27 @@
-import CoachKit
-import CoachServer
-import CoachStore
+public import CoachKit
+public import CoachStore
 import Foundation
 import MediaIO
-import PoseEstimation
 import PoseKit
 
 /// The reports of saved live sets: the same writers (`ReportInput`, HTML and PDF) as `ptcoach analyze --report`; a
-/// hand set's section as `analyze --exercise finger-flexion --report` makes it (a chart per finger).
-struct LiveReportRenderer: ReportRendering {
+/// hand set's section as `analyze --exercise finger-flexion --report` makes it (a chart per finger). `ptcoach serve`
+/// gives it to the server as its `ReportRendering` port.
+///
+/// ```swift
+/// let html = try LiveReportRenderer(library: .bundled()).report([reported], title: "Squat", subtitle: "", format: "html")
+/// ```
+public struct LiveReportRenderer: Sendable {
     let library: ExerciseLibrary
     var hands: [HandExerciseDefinition] = []
 
-    func report(_ sets: [ReportedSet], title: String, subtitle: String, format: String) throws -> [UInt8] {
+    public init(library: ExerciseLibrary, hands: [HandExerciseDefinition] = []) {
+        self.library = library
+        self.hands = hands
+    }
+
+    /// The report's bytes for one set, or for several (one section each); `format` is `html` or `pdf`.
+    public func report(_ sets: [ReportedSet], title: String, subtitle: String, format: String) throws -> [UInt8] {
         try write(
             ReportInput(title: title, subtitle: subtitle, exercises: sections(sets), summaryJSON: nil),
             sets,
@@ -20,7 +29,8 @@ struct LiveReportRenderer: ReportRendering {
         )
     }
 
-    func summary(
+    /// A patient's date range as a clinical summary (``ClinicalSummary``), then the sets' sections, each dated.
+    public func summary(
         _ sets: [ReportedSet],
         prescribedSets: Int?,
         title: String,

@@ -13,6 +13,11 @@ protocol FrameQueueing: AnyObject, Sendable {
 /// is processed it goes to the back again if another came meanwhile, so a fast client cannot starve a slow one.
 /// Each set has room for one waiting frame (latest wins, like `alwaysDiscardsLateVideoFrames`): the set keeps
 /// that slot; this pool only keeps the line.
+///
+/// `@unchecked Sendable`: every stored property but the constants (`workers`, `minimumFramesPerSecond`, and
+/// `threads`, written only in `init`) is read and written with `condition` locked. An `NSCondition` rather than a
+/// `Mutex`: the workers sleep on it until a set joins the line (`wait()`), and `Synchronization.Mutex` has no
+/// condition variable to wait on.
 final class InferencePool: @unchecked Sendable {
     private let condition = NSCondition()
     /// The sets in line (a set at most once), oldest first from `head`; taken ones are cleared, so that a set that
@@ -31,6 +36,8 @@ final class InferencePool: @unchecked Sendable {
     init(workers: Int, capacity: InferenceCapacity.Configuration = .init()) {
         self.workers = max(1, workers)
         self.capacity = InferenceCapacity(configuration: capacity)
+        // A copy, so that reading it takes no lock (`capacity` changes under the lock as frames are processed).
+        minimumFramesPerSecond = capacity.minimumFramesPerSecond
         for k in 0..<self.workers {
             let thread = Thread { [unowned self] in self.work() }
             thread.name = "ptcoach-inference-\(k)"
@@ -67,7 +74,7 @@ final class InferencePool: @unchecked Sendable {
     }
 
     /// The rate every camera session keeps when admission is by capacity.
-    var minimumFramesPerSecond: Double { capacity.configuration.minimumFramesPerSecond }
+    let minimumFramesPerSecond: Double
 
     /// Stops the workers once the frames in line are processed.
     func stop() {

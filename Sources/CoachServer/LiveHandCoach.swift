@@ -10,7 +10,8 @@ import PoseKit
 /// open palm ends it. The gestures are read from the hand not coached; while nothing is counted (before the start,
 /// paused), a hand alone in view gives them too. The server decides; the page only shows the state (docs/live-protocol.md, "Hand exercises").
 ///
-/// Used by one inference worker at a time, as ``LiveSet``'s coaching state is.
+/// `@unchecked Sendable`: used by one inference worker at a time, as ``LiveSet``'s coaching state is (it is that
+/// state's hand part, reached only through its set); it holds no lock of its own.
 final class LiveHandCoach: @unchecked Sendable {
     /// How long a cue stays on the page after it was given.
     static let cueSeconds = 3.0

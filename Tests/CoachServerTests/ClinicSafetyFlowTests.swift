@@ -57,6 +57,19 @@ struct ClinicSafetyFlowTests {
         try await store.close(setID: id, summary: nil, summaryJSON: nil, angleSeriesJSON: nil, at: .now)
     }
 
+    /// The therapist sets `patient`'s programme: 3 sets of 10 squats, 3 days a week.
+    static func prescribeSquats(
+        _ client: some TestClientProtocol,
+        _ therapist: Access.Login,
+        to patient: String
+    )
+        async throws
+    {
+        let programme =
+            #"{"daysPerWeek":3,"items":[{"exercise":"squat","sets":3,"reps":10,"restSeconds":60,"note":""}]}"#
+        #expect(try await call(client, therapist, .put, "/api/patients/\(patient)/programme", programme).status == 200)
+    }
+
     @Test("Pain 8: stop advice, the exercise withheld, the patient first in the therapist's list until seen")
     func painStopsTheExerciseUntilSeen() async throws {
         let (store, _) = try LiveTestServer.store()
@@ -64,12 +77,7 @@ struct ClinicSafetyFlowTests {
         try await app.test(.router) { client in
             let clinic = try await Access.clinic(store, client)
             let (patient, therapist) = (clinic.logins[.patientA]!, clinic.logins[.therapistA]!)
-            let programme =
-                #"{"daysPerWeek":3,"items":[{"exercise":"squat","sets":3,"reps":10,"restSeconds":60,"note":""}]}"#
-            #expect(
-                try await Self.call(client, therapist, .put, "/api/patients/\(clinic.patientA.id)/programme", programme)
-                    .status == 200
-            )
+            try await Self.prescribeSquats(client, therapist, to: clinic.patientA.id)
             // Patient C (after A by name) is flagged first, by the store: the list puts C before A.
             try await Self.closedSet("c-hurt", of: clinic.invitedC, store: store)
             try await store.rate(setID: "c-hurt", pain: 9, difficulty: 5)
@@ -156,12 +164,7 @@ struct ClinicSafetyFlowTests {
         try await app.test(.live) { client in
             let clinic = try await Access.clinic(store, client)
             let (patient, therapist) = (clinic.logins[.patientA]!, clinic.logins[.therapistA]!)
-            let programme =
-                #"{"daysPerWeek":3,"items":[{"exercise":"squat","sets":3,"reps":10,"restSeconds":60,"note":""}]}"#
-            #expect(
-                try await Self.call(client, therapist, .put, "/api/patients/\(clinic.patientA.id)/programme", programme)
-                    .status == 200
-            )
+            try await Self.prescribeSquats(client, therapist, to: clinic.patientA.id)
             var configuration = WebSocketClientConfiguration()
             configuration.additionalHeaders = [.cookie: patient.cookie]
             // A sample video from the programme's item: coached with its prescription, practice, no set number.

@@ -36,6 +36,20 @@ struct LiveWatchTests {
         (try? JSONValue.parse(text))?["id"]?.intValue
     }
 
+    /// Coaches frames `ids` on `feed`: frame `k` at `k`/30 s, 640×360, with events where `hasEvents(k)`.
+    static func feed(_ feed: LiveWatchFeed, frames ids: Range<Int>, hasEvents: (Int) -> Bool = { _ in true }) {
+        for k in ids {
+            feed.coached(
+                #"{"id":\#(k)}"#,
+                seconds: Double(k) / 30,
+                width: 640,
+                height: 360,
+                events: [],
+                hasEvents: hasEvents(k)
+            )
+        }
+    }
+
     @Test("Watched: at most 15 frames a second by capture time, every frame with events; nothing when nobody watches")
     func throttleAndPresence() async throws {
         let router = WatchRouter(relay: LocalLiveRelay())
@@ -45,16 +59,7 @@ struct LiveWatchTests {
         let feed = LiveWatchFeed(patient: Self.patient, router: router) { patientGot.add($0) }
         // Nobody watching: frames are not published.
         feed.connected(endSet: { ended.add(1) })
-        for k in 0..<10 {
-            feed.coached(
-                #"{"id":\#(k)}"#,
-                seconds: Double(k) / 30,
-                width: 640,
-                height: 360,
-                events: [],
-                hasEvents: true
-            )
-        }
+        Self.feed(feed, frames: 0..<10)
         router.register(.init(id: "w1", name: "Dr A") { watcher.add(($0, $1)) }, patient: Self.patient.id)
         router.toPatient(Self.patient.id, .init(type: .hello, watcher: "w1", name: "Dr A"))
         try await patientGot.wait("the patient told Dr A watches") {
@@ -63,17 +68,7 @@ struct LiveWatchTests {
         #expect(!watcher.all.contains { Self.frameID($0.0) != nil }, "frames published while nobody watched")
         // 4 s at 30 frames a second; one in ten carries an event.
         let withEvents = Set(stride(from: 15, to: 120, by: 10))
-        for k in 10..<130 {
-            let hasEvents = withEvents.contains(k)
-            feed.coached(
-                #"{"id":\#(k)}"#,
-                seconds: Double(k) / 30,
-                width: 640,
-                height: 360,
-                events: [],
-                hasEvents: hasEvents
-            )
-        }
+        Self.feed(feed, frames: 10..<130) { withEvents.contains($0) }
         try await watcher.wait("frame 129 or 128 relayed") {
             $0.contains { [128, 129].contains(Self.frameID($0.0)) }
         }
@@ -106,16 +101,7 @@ struct LiveWatchTests {
         router.toPatient(Self.patient.id, .init(type: .bye, watcher: "w1", name: "Dr A"))
         try await patientGot.wait("nobody watches") { $0.last == .watchers(.init(watchers: [])) }
         let before = watcher.all.count
-        for k in 200..<230 {
-            feed.coached(
-                #"{"id":\#(k)}"#,
-                seconds: Double(k) / 30,
-                width: 640,
-                height: 360,
-                events: [],
-                hasEvents: true
-            )
-        }
+        Self.feed(feed, frames: 200..<230)
         feed.disconnected()
         try await watcher.wait("offline") { $0.contains { $0.0.contains(#""type":"offline""#) } }
         #expect(!watcher.all[before...].contains { Self.frameID($0.0) != nil }, "frames relayed after bye")

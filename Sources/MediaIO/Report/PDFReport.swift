@@ -107,6 +107,15 @@ struct PDFReport {
     }
 
     private func drawExercise(_ stats: ExerciseStatistics, on page: Page) {
+        drawHeading(stats, on: page)
+        drawCards(summaryCards(stats), on: page)
+        drawCharts(stats, on: page)
+        drawTable(stats, on: page)
+        drawStills(stats.exercise.stills, on: page)
+    }
+
+    /// The exercise's name, its headline and the prescription it followed.
+    private func drawHeading(_ stats: ExerciseStatistics, on page: Page) {
         let canvas = page.canvas
         let exercise = stats.exercise
         let left = Self.margin
@@ -130,9 +139,16 @@ struct PDFReport {
             canvas.setColor(ReportStyle.ink)
         }
         page.y += 10
+    }
 
+    /// A summary card: its title, value, note and status (the colour of its edge).
+    private typealias Card = (title: String, value: String, note: String, status: ReportStatus)
+
+    /// The summary cards: repetitions, range, tempo, form issues, safety warnings, the longest hold.
+    private func summaryCards(_ stats: ExerciseStatistics) -> [Card] {
+        let exercise = stats.exercise
         // Summary cards, three to a row.
-        var cards: [(String, String, String, ReportStatus)] = []
+        var cards: [Card] = []
         let reps = exercise.prescribedReps.map { "\(stats.repsDone) / \($0)" } ?? "\(stats.repsDone)"
         if !exercise.isHold {  // a hold has no repetitions: its card is the time held (below)
             cards.append(
@@ -182,6 +198,14 @@ struct PDFReport {
                 )
             )
         }
+        return cards
+    }
+
+    /// The summary cards, three to a row.
+    private func drawCards(_ cards: [Card], on page: Page) {
+        let canvas = page.canvas
+        let left = Self.margin
+        let width = page.contentWidth
         let gap = 8.0
         let cardWidth = (width - 2 * gap) / 3
         let cardHeight = 50.0
@@ -211,7 +235,15 @@ struct PDFReport {
             canvas.drawText(card.2, x: x + 12, y: page.y + 43)
         }
         page.y += cardHeight + 14
+    }
 
+    /// The charts: range of motion and tempo per repetition, the angle (and any further series) over time, the form
+    /// issues' timeline.
+    private func drawCharts(_ stats: ExerciseStatistics, on page: Page) {
+        let canvas = page.canvas
+        let exercise = stats.exercise
+        let left = Self.margin
+        let width = page.contentWidth
         func chart(
             _ title: String,
             width: Double,
@@ -257,9 +289,6 @@ struct PDFReport {
         let issuesX = exercise.isHold ? left : left + half + 16
         chart("Form issues", width: half, height: 160, x: issuesX, advance: false) { $0.issueTimeline(&$1) }
         page.y += 160 + 28
-
-        drawTable(stats, on: page)
-        drawStills(exercise.stills, on: page)
     }
 
     private func drawTable(_ stats: ExerciseStatistics, on page: Page) {

@@ -67,6 +67,17 @@ struct HTMLReport {
         if let prescription = exercise.prescriptionText {
             html += "<p class=\"prescription\">\(HTMLText.escape(prescription))</p>\n"
         }
+        html += cards(stats)
+        html += charts(stats)
+        html += table(stats)
+        html += stillsHTML(exercise.stills)
+        return html + "</section>\n"
+    }
+
+    /// The summary cards: repetitions, range, tempo, form issues, safety warnings, the longest hold.
+    private func cards(_ stats: ExerciseStatistics) -> String {
+        let exercise = stats.exercise
+        var html = ""
         html += "<div class=\"cards\">\n"
         let repsValue =
             exercise.prescribedReps.map { "\(stats.repsDone)<small> / \($0)</small>" } ?? "\(stats.repsDone)"
@@ -135,7 +146,14 @@ struct HTMLReport {
             )
         }
         html += "</div>\n"
+        return html
+    }
 
+    /// The charts: range of motion and tempo per repetition, the angle (and any further series) over time, the form
+    /// issues' timeline.
+    private func charts(_ stats: ExerciseStatistics) -> String {
+        let exercise = stats.exercise
+        var html = ""
         if !exercise.isHold {
             html += figure(
                 "Range of motion per repetition",
@@ -170,10 +188,15 @@ struct HTMLReport {
             caption: nil
         )
         html += "</div>\n"
-        html += table(stats)
-        if !exercise.stills.isEmpty {
+        return html
+    }
+
+    /// The report's stills (the deepest repetition, …) as inline PNGs.
+    private func stillsHTML(_ stills: [ReportInput.Still]) -> String {
+        var html = ""
+        if !stills.isEmpty {
             html += "<div class=\"stills\">\n"
-            for still in exercise.stills {
+            for still in stills {
                 let png = Data(still.image.pngBytes()).base64EncodedString()
                 let rep = still.repetition.map { " (repetition \($0))" } ?? ""
                 html += """
@@ -185,7 +208,7 @@ struct HTMLReport {
             }
             html += "</div>\n"
         }
-        return html + "</section>\n"
+        return html
     }
 
     private func card(_ title: String, _ value: String, note: String, status: ReportStatus, id: String) -> String {

@@ -228,6 +228,26 @@ struct ReportCharts {
                 bold: true
             )
         }
+        repetitionBands(&canvas, x: x)
+        angleLine(series, &canvas, x: x, y: y)
+        for event in exercise.events {
+            canvas.circle(
+                x: x(event.seconds),
+                y: p.y + p.height,
+                radius: font * 0.35,
+                fill: event.isSafety ? ReportStyle.danger : ReportStyle.caution
+            )
+        }
+        let ticks = Self.ticks(start, end, count: 8)
+        for (tick, label) in zip(ticks, HTMLText.clockTicks(ticks)) {
+            xTickLabel(label, x: x(tick), &canvas)
+        }
+        xAxisTitle("time (min:s) — \(exercise.angleName.midSentence), repetitions numbered", &canvas)
+    }
+
+    /// Each repetition shaded by its status, its start dashed, its number above (every fifth past 30 repetitions).
+    private func repetitionBands(_ canvas: inout some ChartCanvas, x: (Double) -> Double) {
+        let p = plot
         for (i, rep) in exercise.repetitions.enumerated() {
             let status = ExerciseStatistics.status(of: rep, in: exercise)
             canvas.rect(
@@ -258,6 +278,16 @@ struct ReportCharts {
                 )
             }
         }
+    }
+
+    /// The angle's line, thinned to about two points per unit of width.
+    private func angleLine(
+        _ series: [ReportInput.AngleSample],
+        _ canvas: inout some ChartCanvas,
+        x: (Double) -> Double,
+        y: (Double) -> Double
+    ) {
+        let p = plot
         // Thin the line to about two points per unit of width; break it where the angle was not measured
         // for a while (nobody in the picture, another exercise), rather than draw a made-up ramp across.
         let step = max(1, series.count / Int(max(50, p.width * 2)))
@@ -276,19 +306,6 @@ struct ReportCharts {
             last = sample.seconds
         }
         canvas.polyline(points, stroke: ReportStyle.series, width: 1.6)
-        for event in exercise.events {
-            canvas.circle(
-                x: x(event.seconds),
-                y: p.y + p.height,
-                radius: font * 0.35,
-                fill: event.isSafety ? ReportStyle.danger : ReportStyle.caution
-            )
-        }
-        let ticks = Self.ticks(start, end, count: 8)
-        for (tick, label) in zip(ticks, HTMLText.clockTicks(ticks)) {
-            xTickLabel(label, x: x(tick), &canvas)
-        }
-        xAxisTitle("time (min:s) — \(exercise.angleName.midSentence), repetitions numbered", &canvas)
     }
 
     // MARK: - Tempo

@@ -13,6 +13,8 @@
 #
 # CPU time, not wall time, and alternated side by side, so that other work on the machine weighs on both alike;
 # still, the ratios are only as steady as the machine: run it again when they spread by more than a few percent.
+# Two builds of the same coaching sources (d7184e0 and 6a5161e, which differ outside CoachKit and PoseKit) measured
+# 0.98 given and 0.97 none here: differences of 2-3 % are within what code layout alone does.
 # Exit status 0; it measures, it does not judge.
 set -euo pipefail
 cd "$(dirname "$0")/.."

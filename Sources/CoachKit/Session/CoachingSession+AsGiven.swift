@@ -118,13 +118,8 @@ extension CoachingSession {
 
     /// Whether two repetitions span the same times: a movement repetition that took the exercise's measurement
     /// has that repetition's times exactly.
-    private static func sameTimes(_ a: Repetition, _ b: Repetition) -> Bool {
+    static func sameTimes(_ a: Repetition, _ b: Repetition) -> Bool {
         a.startSeconds == b.startSeconds && a.endSeconds == b.endSeconds
-    }
-
-    /// Starts coaching `exercise`, just recognised (or none), as if it had been given.
-    mutating func startAsGiven(_ exercise: ExerciseDefinition?, at t: Double) {
-        recognised?.replay.start(exercise, configuration: configuration, at: t)
     }
 
     /// Each repetition of the recognised exercise that overlaps one the exercise's session counted, and has not
@@ -133,8 +128,7 @@ extension CoachingSession {
     /// Only when either side counted or revised a repetition since, and only over the repetitions of the last
     /// 2 × ``AsGiven/replaySeconds`` (older ones had their chance): the work per frame does not grow with the set.
     mutating func adoptMeasurementsAsGiven() {
-        guard recognised?.replay.pending == true else { return }
-        recognised?.replay.pending = false
+        guard takePendingAdoption() else { return }
         guard let id = recognised?.replay.exerciseID, let theirs = recognised?.replay.repetitions, !theirs.isEmpty,
             let now = clock.last
         else { return }
@@ -155,7 +149,7 @@ extension CoachingSession {
         var revised = false
         // The repetitions whose events are in this frame's (the last ones recorded).
         var reportedNow = 0
-        for event in events { if case .repCompleted = event { reportedNow += 1 } }
+        for event in output.events { if case .repCompleted = event { reportedNow += 1 } }
         for i in firstOurs..<repetitions.count where repetitions[i].exercise == id {
             let rep = repetitions[i]
             if theirs[firstTheirs...].contains(where: { same($0, rep) }) { continue }
@@ -174,23 +168,18 @@ extension CoachingSession {
             used[best - firstTheirs] = true
             var adopted = theirs[best]
             adopted.index = rep.index
-            log.replace(i, with: adopted, at: now)
+            replaceRepetition(i, with: adopted, at: now)
             if i < repetitions.count - reportedNow { revised = true }
         }
         // Those reported in this frame: their events carry the measurement adopted. One reported before is revised
         // (all of them, as the event says); so are all when the count changed.
         if let reportedNowKept = recountAsGiven(from: firstOurs, reportedNow: reportedNow, at: now) {
             reportRevision(completedNow: reportedNowKept)
-            snapshot.repCount = repetitions.count
+            showRepCount(repetitions.count)
         } else if revised {
             reportRevision(completedNow: reportedNow)
         } else if reportedNow > 0 {
-            var k = repetitions.count - reportedNow
-            for e in events.indices {
-                guard case .repCompleted = events[e] else { continue }
-                events[e] = .repCompleted(repetitions[k])
-                k += 1
-            }
+            updateReported(reportedNow)
         }
     }
 
@@ -226,16 +215,15 @@ extension CoachingSession {
         }
         var earlier: [Repetition] = []
         // With none counted by the movement (only at the end: until then its first may still come), all of them.
-        let firstStart = repetitions.first?.startSeconds ?? .infinity
+        let firstStart = repetitions.first?.startSeconds
         for other in theirs {
-            guard other.endSeconds <= firstStart else { break }
+            guard firstStart.map({ other.endSeconds <= $0 }) ?? true else { break }
             earlier.append(other)
         }
         guard !withdrawn.isEmpty || !earlier.isEmpty else { return nil }
         let firstReportedNow = repetitions.count - reportedNow
         // A form cue or praise waiting for its turn was about a repetition withdrawn or renumbered ("Rep 1"): not given.
-        cues.withdrawPending(where: SessionLog.isAboutRepetitions)
-        log.recount(withdrawing: withdrawn, adding: earlier, at: now)
+        recountRepetitions(withdrawing: withdrawn, adding: earlier, at: now)
         return reportedNow - withdrawn.filter { $0 >= firstReportedNow }.count
     }
 
@@ -243,13 +231,13 @@ extension CoachingSession {
     mutating func recountAsGivenAtEnd() {
         guard let now = clock.last else { return }
         var reportedNow = 0
-        for event in events { if case .repCompleted = event { reportedNow += 1 } }
+        for event in output.events { if case .repCompleted = event { reportedNow += 1 } }
         var firstOurs = repetitions.count
         let horizon = now - AsGiven.adoptionHorizonReplays * AsGiven.replaySeconds
         while firstOurs > 0, repetitions[firstOurs - 1].endSeconds >= horizon { firstOurs -= 1 }
         guard let kept = recountAsGiven(from: firstOurs, reportedNow: reportedNow, at: now) else { return }
         reportRevision(completedNow: kept)
-        snapshot.repCount = repetitions.count
+        showRepCount(repetitions.count)
     }
 
     /// A repetition the exercise's session counted that the movement has not (yet): shown as provisional
@@ -261,13 +249,13 @@ extension CoachingSession {
         var found: Int?
         let theirs = recognised?.replay.repetitions ?? []
         if let id = recognised?.replay.exerciseID, let index = recognizedIndex, id == configuration.library[index].id {
-            let lastCounted = log.countedSpans.last?.end
+            let lastCounted = output.log.countedSpans.last?.end
             // By index, newest first: most frames, the newest ended before the last one counted and nothing is copied.
             var k = theirs.count - 1
             while k >= 0, lastCounted.map({ theirs[k].endSeconds > $0 }) ?? true {
                 let start = theirs[k].startSeconds
                 let end = theirs[k].endSeconds
-                let taken = log.repetitions.suffix(AsGiven.takenLookback).contains {
+                let taken = output.log.repetitions.suffix(AsGiven.takenLookback).contains {
                     $0.startSeconds == start && $0.endSeconds == end
                 }
                 let overlapsLast = lastCounted.map { start < $0 - AsGiven.provisionalOverlapFraction * (end - start) }
@@ -282,20 +270,5 @@ extension CoachingSession {
         var repetition = found.map { theirs[$0] }
         repetition?.index = repetitions.count + 1
         showProvisional(repetition)
-    }
-
-    /// Shows `repetition` as the provisional one (none: `nil`), with the events that say so: the one shown before
-    /// ends, confirmed or withdrawn, unless `repetition` replaces it (same times, or a later one while it is not
-    /// confirmed).
-    mutating func showProvisional(_ repetition: Repetition?) {
-        let shownBefore = recognised?.replay.provisional
-        guard repetition != shownBefore else { return }
-        if let shown = shownBefore, repetition.map({ !Self.sameTimes($0, shown) }) ?? true {
-            let confirmed = repetitions.count >= shown.index
-            if confirmed || repetition == nil { events.append(.provisionalRepetitionEnded(confirmed: confirmed)) }
-        }
-        recognised?.replay.provisional = repetition
-        if let repetition { events.append(.provisionalRepetition(repetition)) }
-        snapshot.provisionalReps = repetition == nil ? 0 : 1
     }
 }

@@ -295,33 +295,26 @@ struct RepetitionJudge: Sendable {
             for angle in exercise.angles {
                 let k = ExerciseRecognizer.index(angle) * 2
                 for s in 0..<(angle.isSided ? 2 : 1) {
-                    var lo = Double.infinity
-                    var hi = -Double.infinity
-                    var atPeak = Double.nan
-                    var bestDistance = Double.infinity
+                    // The range so far, and the value nearest the peak in time (`nil` until a value is measured).
+                    var range: (lo: Double, hi: Double)?
+                    var nearest: (distance: Double, value: Double)?
                     for i in 0..<ring.count {
                         let time = ring.times[i]
-                        guard time >= from, time <= completed.endSeconds + Configuration.ringMarginSeconds else {
-                            continue
-                        }
-                        let v = ring[sample: i, slot: k + s]
-                        guard !v.isNaN else { continue }
-                        lo = Swift.min(lo, v)
-                        hi = Swift.max(hi, v)
+                        guard time >= from, time <= completed.endSeconds + Configuration.ringMarginSeconds,
+                            let v = ring[sample: i, slot: k + s]
+                        else { continue }
+                        range = range.map { (Swift.min($0.lo, v), Swift.max($0.hi, v)) } ?? (v, v)
                         let distance = abs(time - peakSeconds)
-                        if distance < bestDistance {
-                            bestDistance = distance
-                            atPeak = v
-                        }
+                        if nearest.map({ distance < $0.distance }) ?? true { nearest = (distance, v) }
                     }
-                    guard lo.isFinite else { continue }
+                    guard let range, let nearest else { continue }
                     angles.append(
                         .init(
                             angle: angle,
                             side: angle.isSided ? (s == 0 ? .left : .right) : nil,
-                            min: lo,
-                            max: hi,
-                            atPeak: atPeak
+                            min: range.lo,
+                            max: range.hi,
+                            atPeak: nearest.value
                         )
                     )
                 }
@@ -424,21 +417,19 @@ struct RepetitionJudge: Sendable {
         let k = ExerciseRecognizer.index(exercise.primaryAngle) * 2
         var best: (range: Double, seconds: Double, side: Int, furthest: Double)?
         for s in 0..<(exercise.primaryAngle.isSided ? 2 : 1) {
-            var lo = Double.infinity
-            var hi = -Double.infinity
-            var furthest = -Double.infinity
-            var when = completed.peakSeconds
+            // The side's range, and where it went furthest toward the peak (`nil` until a value is measured).
+            var range: (lo: Double, hi: Double)?
+            var furthest: (value: Double, seconds: Double)?
             for i in 0..<ring.count where inRepetition(ring.times[i]) {
-                let v = ring[sample: i, slot: k + s]
-                guard !v.isNaN else { continue }
-                lo = Swift.min(lo, v)
-                hi = Swift.max(hi, v)
-                if v * spec.direction > furthest {
-                    furthest = v * spec.direction
-                    when = ring.times[i]
+                guard let v = ring[sample: i, slot: k + s] else { continue }
+                range = range.map { (Swift.min($0.lo, v), Swift.max($0.hi, v)) } ?? (v, v)
+                if furthest.map({ v * spec.direction > $0.value }) ?? true {
+                    furthest = (v * spec.direction, ring.times[i])
                 }
             }
-            if lo.isFinite, best.map({ hi - lo > $0.range }) ?? true { best = (hi - lo, when, s, furthest) }
+            if let range, let furthest, best.map({ range.hi - range.lo > $0.range }) ?? true {
+                best = (range.hi - range.lo, furthest.seconds, s, furthest.value)
+            }
         }
         guard let best else { return nil }
         // The plateau: from the first to the last sample of that side near the peak.
@@ -446,8 +437,7 @@ struct RepetitionJudge: Sendable {
         var first = best.seconds
         var last = best.seconds
         for i in 0..<ring.count where inRepetition(ring.times[i]) {
-            let v = ring[sample: i, slot: k + best.side]
-            guard !v.isNaN, v * spec.direction >= near else { continue }
+            guard let v = ring[sample: i, slot: k + best.side], v * spec.direction >= near else { continue }
             first = Swift.min(first, ring.times[i])
             last = Swift.max(last, ring.times[i])
         }

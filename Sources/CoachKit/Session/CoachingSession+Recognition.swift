@@ -99,19 +99,17 @@ extension CoachingSession {
 
     /// Repetitions were counted or revised: the replay's measurements are adopted at the frame's end.
     mutating func noteRepetitionsChanged() {
-        recognised?.replay.pending = true
+        recognised?.replay.notePending()
     }
 
     /// Whether repetitions were counted or revised, here or by the replay, since the last adoption (and no longer).
     mutating func takePendingAdoption() -> Bool {
-        guard recognised?.replay.pending == true else { return false }
-        recognised?.replay.pending = false
-        return true
+        recognised?.replay.takePending() == true
     }
 
     /// Keeps `repetition` as the provisional one (``showProvisional(_:)``).
     mutating func keepProvisional(_ repetition: Repetition?) {
-        recognised?.replay.provisional = repetition
+        recognised?.replay.keep(provisional: repetition)
     }
 
     // MARK: - Nobody, and the end
@@ -141,7 +139,7 @@ extension CoachingSession {
         if let reps = recognised?.finishMovement() {
             completeMovement(reps, checkingFallback: false)
         }
-        recognised?.replay.pending = true  // the repetitions judged again as the exercise named at the end
+        recognised?.replay.notePending()  // the repetitions judged again as the exercise named at the end
         adoptMeasurementsAsGiven()
     }
 }

@@ -183,7 +183,7 @@ public struct CoachingSession: Sendable {
     }
 
     /// ``ingest(_:)`` for a frame whose pose another session selected and smoothed, with a selector and smoother
-    /// in the very state this session's would be in (``AsGiven``): the work is not done twice. The pose is let go
+    /// in the very state this session's would be in (``ExerciseReplay``): the work is not done twice. The pose is let go
     /// of before returning, so that the other session's smoother can reuse its buffer.
     mutating func ingest(_ frame: PoseFrame, smoothed: Pose?) -> [CoachEvent] {
         clearEvents()
@@ -193,7 +193,7 @@ public struct CoachingSession: Sendable {
     }
 
     /// Coaches `smoothed`, the pose ``PoseSelector`` and ``PoseSmoother`` made of `frame` (`nil`: nobody), into
-    /// ``events``. With no exercise given, the recognised exercise's session (``AsGiven``) gets it too: it selects
+    /// ``events``. With no exercise given, the recognised exercise's session (``ExerciseReplay``) gets it too: it selects
     /// and smooths the same frames the same way once it has followed them from the first.
     mutating func coach(_ smoothed: Pose?, of frame: PoseFrame) {
         // No exercise given: every frame is kept, and coached as the exercise recognised (CoachingSession+AsGiven).

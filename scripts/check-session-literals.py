@@ -19,7 +19,7 @@ ALLOWED = [
     r"^\s*(public |package |private |fileprivate )?(private\(set\) )?(static )?(let|var) \w+(: [\w.]+)? = [-\d.e_]+(\.\.\.[\d.]+)?$",
     r"\w+: (Double|Int)\?? = [-\d.]+[,)]",  # a parameter default in a configuration's init
     r"[*/%] [23]\b",  # slot layout (angle * 2 + side), a mean of two, x-y-z triples
-    r"\b2 \* \w+\[",  # a second difference
+    r"\b2 \* \w+(?:\[|\.)",  # a second difference
     r"\? 2 : 1\b",  # a sided angle's two slots
     r"count == 2\b",  # one counter per side
     r"base \+ [12]\b",  # x, y, z of a joint

@@ -28,7 +28,7 @@ struct SessionPartsTests {
         #expect(safety.ingest(slot: 0, value: 54, at: 1.15) == .beyond)
         #expect(safety.ingest(slot: 0, value: 57, at: 1.2) == .beyond)
         if safety.slots.count == 2 { #expect(safety.ingest(slot: 1, value: 56, at: 1.2) == .beyond) }
-        #expect(safety.ingest(slot: 0, value: .nan, at: 1.3) == .beyond)
+        #expect(safety.ingest(slot: 0, value: nil, at: 1.3) == .beyond)
         // Back within for the release time: over.
         #expect(safety.ingest(slot: 0, value: 50, at: 1.2 + release) == .within)
         #expect(safety.warnings.count == 1)
@@ -123,6 +123,14 @@ struct SessionPartsTests {
         _ = timer.ingest(holding: true, dt: dt, at: 10, target: 3)
         timer.end(target: 3)
         #expect(timer.holds.count == 1)
+    }
+
+    /// A hold at a repetition's peak is reached once per repetition (its cue said once): again for the same start,
+    /// it is not; a new hold (a later start) is.
+    @Test func aHoldAtThePeakIsReachedOncePerStart() {
+        var timer = HoldTimer()
+        let reached = [1.0, 1.0, 1.0, 4.5, 4.5].map { timer.reachesPeakHold(since: $0) }
+        #expect(reached == [true, false, false, true, false])
     }
 
     @Test func aHoldFoundLateIsTimedFromWhereItBegan() {

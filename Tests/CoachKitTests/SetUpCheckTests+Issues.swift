@@ -69,6 +69,22 @@ extension SetUpCheckTests {
         #expect(!SetUpIssue.formJointsOutOfPicture(.head).isSaidAs(.formJointsOutOfPicture(BodyParts(.leftWrist))))
     }
 
+    /// ``SetUpCheck/lastFrameValid`` follows the latest frame: measurable with the exercise's joints in the picture,
+    /// not with its wrists out of it, nor with nobody seen.
+    @Test func theLatestFrameIsMeasurableOnlyWithTheExercisesJointsInThePicture() throws {
+        let pushUp = try ExerciseLibrary.bundled().exercise(id: "push-up")
+        var setUp = Self.check(pushUp)
+        #expect(!setUp.lastFrameValid)
+        let seen = Self.frame(&setUp, Self.pushUp(), at: 0)
+        #expect(seen.valid && setUp.lastFrameValid)
+        let wristsOut = Self.frame(&setUp, Self.pushUp(missing: [.leftWrist, .rightWrist]), at: 0.1)
+        #expect(!wristsOut.valid && !setUp.lastFrameValid)
+        _ = Self.frame(&setUp, Self.pushUp(), at: 0.2)
+        #expect(setUp.lastFrameValid)
+        _ = setUp.ingestNobody(at: 0.3)
+        #expect(!setUp.lastFrameValid)
+    }
+
     @Test func aFormRulesJointsOutOfThePictureForASecondAreTheIssueWithTheirParts() throws {
         let pushUp = try ExerciseLibrary.bundled().exercise(id: "push-up")
         var setUp = Self.check(pushUp)

@@ -64,14 +64,12 @@ struct AngleMeter: Sendable {
     private let joints: [[Joint]]
     private let vertices: [Joint]
 
-    // The values are NaN where not measured, in this dense layout because the judge and the safety monitor read it
-    // (``RepetitionJudge/Statistics``); outside this file they are optionals.
-    /// This frame's values per slot, and those one and two frames with a person ago (NaN after a frame without one):
-    /// a repetition's angle ranges use the median of the last three, so a value seen in a single frame (a limb that
-    /// flips for a frame, "39–178°") is not reported as the angle reached.
-    private var values: [Double]
-    private var previousValues: [Double]
-    private var olderValues: [Double]
+    /// This frame's values per slot (`nil` where not measured), and those one and two frames with a person ago (`nil`
+    /// after a frame without one): a repetition's angle ranges use the median of the last three, so a value seen in a
+    /// single frame (a limb that flips for a frame, "39–178°") is not reported as the angle reached.
+    private var values: [Double?]
+    private var previousValues: [Double?]
+    private var olderValues: [Double?]
     /// Whether the last frame had a person (else the history starts again).
     private var afterPerson = false
     /// Whether each slot's joints are all seen in this frame: only then does its value enter the repetition's angle
@@ -102,7 +100,7 @@ struct AngleMeter: Sendable {
         self.joints = joints
         self.vertices = vertices
         let n = configuration.angles.count * 2
-        values = Array(repeating: .nan, count: n)
+        values = Array(repeating: nil, count: n)
         previousValues = values
         olderValues = values
         seen = Array(repeating: true, count: n)
@@ -117,12 +115,12 @@ struct AngleMeter: Sendable {
     mutating func measure(_ pose: Pose, useDepth: Bool) {
         let recent = afterPerson
         for i in values.indices {
-            olderValues[i] = recent ? previousValues[i] : .nan
-            previousValues[i] = recent ? values[i] : .nan
+            olderValues[i] = recent ? previousValues[i] : nil
+            previousValues[i] = recent ? values[i] : nil
         }
         for (a, angle) in configuration.angles.enumerated() {
-            values[a * 2] = angle.measure(pose, side: .left, useDepth: useDepth) ?? .nan
-            values[a * 2 + 1] = angle.isSided ? (angle.measure(pose, side: .right, useDepth: useDepth) ?? .nan) : .nan
+            values[a * 2] = angle.measure(pose, side: .left, useDepth: useDepth)
+            values[a * 2 + 1] = angle.isSided ? angle.measure(pose, side: .right, useDepth: useDepth) : nil
         }
         afterPerson = true
     }
@@ -155,8 +153,7 @@ struct AngleMeter: Sendable {
     /// The value of `slot` in this frame; `nil` where it is not measured.
     @inline(__always)
     func value(_ slot: AngleSlot) -> Double? {
-        let v = values[slot.index]
-        return v.isNaN ? nil : v
+        values[slot.index]
     }
 
     /// The value of `slot` in this frame when its joints are all seen (``see(_:visibility:)``).
@@ -165,10 +162,10 @@ struct AngleMeter: Sendable {
         seen[slot.index] ? value(slot) : nil
     }
 
-    /// Angle `a`'s values on the left and the right (NaN where not measured), as a hold condition reads them; both
-    /// NaN for an angle the exercise does not measure.
-    func leftAndRight(ofAngle a: Int) -> (left: Double, right: Double) {
-        guard a * 2 + 1 < values.count else { return (.nan, .nan) }
+    /// Angle `a`'s values on the left and the right (`nil` where not measured), as a hold condition reads them; both
+    /// `nil` for an angle the exercise does not measure.
+    func leftAndRight(ofAngle a: Int) -> (left: Double?, right: Double?) {
+        guard a * 2 + 1 < values.count else { return (nil, nil) }
         return (values[a * 2], values[a * 2 + 1])
     }
 
@@ -247,10 +244,7 @@ struct AngleMeter: Sendable {
     private mutating func update(side: BodySide?, peak: Bool) {
         for i in 0..<values.count {
             // The median of the last three frames: what was held for two frames or more.
-            let a = values[i]
-            let b = previousValues[i]
-            let c = olderValues[i]
-            guard !a.isNaN, !b.isNaN, !c.isNaN, seen[i] else { continue }
+            guard let a = values[i], let b = previousValues[i], let c = olderValues[i], seen[i] else { continue }
             let v = Swift.max(Swift.min(a, b), Swift.min(Swift.max(a, b), c))
             if let side, sided[i], (i % 2 == 0) != (side == .left) { continue }
             statistics.slots[i].measure(v, atPeak: peak)

@@ -17,48 +17,56 @@ struct AngleSampleRing: Sendable {
     /// Values a sample.
     static let width = ExerciseRecognizer.featureCount
 
-    private var values: [Double]
-    /// Each sample's time (−∞ before it is written).
-    private(set) var times: [Double]
+    /// The samples' values (`nil` where not measured), ``width`` a sample.
+    private var values: [Double?] = []
+    /// Each sample's time (as many as were written, at most the capacity).
+    private(set) var times: [Double] = []
     /// Where the next sample goes.
     private(set) var next = 0
-    /// The samples written (at most the capacity).
-    private(set) var count = 0
+    /// How many samples are kept at most.
+    let capacity: Int
     /// Which frames are samples: the first in each 0.1-s interval of capture time.
     private var grid = SampleGrid()
 
     /// A ring of `capacity` samples (0: none are kept).
     init(capacity: Int) {
-        values = Array(repeating: .nan, count: capacity * Self.width)
-        times = Array(repeating: -.infinity, count: capacity)
+        self.capacity = capacity
+        values.reserveCapacity(capacity * Self.width)
+        times.reserveCapacity(capacity)
     }
 
-    var capacity: Int { times.count }
+    /// The samples written (at most the capacity).
+    var count: Int { times.count }
 
     /// Whether a sample is due at `t`: the first frame in its 0.1-s interval of capture time (``SampleGrid``), so
     /// that the series sampled is the same at any frame rate of 10 fps or more.
     func isDue(at t: Double) -> Bool { grid.isDue(at: t) }
 
-    /// Takes a sample at `t` and returns its index; its values are the oldest sample's until written.
+    /// Takes a sample at `t` and returns its index; its values are the oldest sample's until written (none measured
+    /// while the ring fills).
     mutating func beginSample(at t: Double) -> Int {
         grid.take(at: t)
         let i = next
-        times[i] = t
+        if times.count < capacity {
+            times.append(t)
+            values.append(contentsOf: repeatElement(nil, count: Self.width))
+        } else {
+            times[i] = t
+        }
         next = (next + 1) % capacity
-        count = Swift.min(count + 1, capacity)
         return i
     }
 
-    /// Value `slot` of sample `i`.
-    subscript(sample i: Int, slot k: Int) -> Double {
+    /// Value `slot` of sample `i` (`nil`: not measured).
+    subscript(sample i: Int, slot k: Int) -> Double? {
         get { values[i * Self.width + k] }
         set { values[i * Self.width + k] = newValue }
     }
 
-    /// Writes a whole sample (``ExerciseRecognizer/sample``) as sample `i`.
+    /// Writes a whole sample (``ExerciseRecognizer/sample``, NaN where not measured) as sample `i`.
     mutating func write(_ sample: [Double], to i: Int) {
         let base = i * Self.width
-        for f in 0..<Self.width { values[base + f] = sample[f] }
+        for f in 0..<Self.width { values[base + f] = sample[f].isNaN ? nil : sample[f] }
     }
 
     /// The index of the `j`-th sample in time order (0: the oldest kept).
@@ -77,9 +85,9 @@ struct AngleSampleRing: Sendable {
 }
 
 extension AngleSampleRing {
-    /// An angle on the left and on the right in sample `i` (NaN where not measured): in the image plane's slots
+    /// An angle on the left and on the right in sample `i` (`nil` where not measured): in the image plane's slots
     /// (``ExerciseRecognizer/flatAngleBase``) when `imagePlane`, else the depth's.
-    func angle(_ angle: AngleKind, sample i: Int, imagePlane: Bool) -> (left: Double, right: Double) {
+    func angle(_ angle: AngleKind, sample i: Int, imagePlane: Bool) -> (left: Double?, right: Double?) {
         let k = ExerciseRecognizer.index(angle) * 2 + (imagePlane ? ExerciseRecognizer.flatAngleBase : 0)
         return (self[sample: i, slot: k], self[sample: i, slot: k + 1])
     }

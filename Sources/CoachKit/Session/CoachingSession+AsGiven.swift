@@ -6,7 +6,7 @@ import PoseKit
 /// The movement counter finds repetitions of any exercise, but its repetition need not be the exercise's: a squat
 /// clip that starts rising from a half squat had its repetition from 0.2 to 1.8 s, 7–66°, "squat a little deeper",
 /// where the exercise given found it from 1.4 to 3.4 s, 91°, good (the bottom is at 2.4 s). Once an exercise is
-/// recognised, a session given it replays the frames kept (the last ``AsGiven/replaySeconds``) and follows the
+/// recognised, a session given it replays the frames kept (``ExerciseReplay``) and follows the
 /// frames after. The count stays the movement's (recounting as the exercise was measured and not adopted: it
 /// counts a wrongly recognised movement with the wrong angle); each movement repetition that overlaps one of the
 /// exercise's takes that one's times, angles, range and verdict, as `--exercise` would give them, and keeps its
@@ -15,130 +15,24 @@ import PoseKit
 /// count agrees with the exercise's session before the movement's first repetitions too
 /// (``recountAsGiven(from:reportedNow:at:)``).
 extension CoachingSession {
-    /// The frames kept and the session given the recognised exercise.
-    struct AsGiven: Sendable {
-        /// How far back the exercise's session starts when the exercise is recognised.
-        static let replaySeconds = 20.0
-        /// A repetition of the exercise's session is shown as provisional unless one of this many latest repetitions
-        /// counted took its measurement already (the adoption looks at the latest only).
-        static let takenLookback = 3
-        /// It may begin this fraction of its own length before the last counted repetition ended: the movement's
-        /// repetition and the exercise's overlap by about that much where they are the same one.
-        static let provisionalOverlapFraction = 0.5
-        /// The repetitions adopted or recounted are those of the last this many ``replaySeconds``: older ones had
-        /// their chance, and the work per frame does not grow with the set.
-        static let adoptionHorizonReplays = 2.0
-        /// The frames let go of are dropped from the front of the buffer once this many have gathered (and they are
-        /// at least half of it): the array shifts about once per thousand frames, not on every frame.
-        static let framesDroppedAtOnce = 1024
-
-        /// The frames of the last ``replaySeconds``, oldest first from `start`.
-        private var frames: [PoseFrame] = []
-        private var start = 0
-        /// How many frames were let go of (the frames kept begin with the session's first while none were).
-        private var framesDropped = 0
-        /// Whether the exercise's session was started over every frame from the session's first: its selector and
-        /// smoother then did exactly what the movement's did, and it takes the movement's pose instead of selecting
-        /// and smoothing the same frames again.
-        private var followsPose = false
-        /// The session given the recognised exercise (at most one: an array, so that a session can hold one).
-        private var sessions: [CoachingSession] = []
-        /// Its repetitions (its events folded).
-        private(set) var repetitions: [Repetition] = []
-        /// Whether a repetition was counted or revised, here or by the movement, since the last adoption.
-        var pending = false
-        /// The repetition shown as provisional (``CoachingSession/updateProvisionalRepetition()``).
-        var provisional: Repetition?
-        /// The id of the exercise it is given.
-        private(set) var exerciseID: String?
-        /// When it was recognised, and the time of the first frame its session replayed (`nil` before the first).
-        private(set) var recognizedAt: Double?
-        private(set) var replayedFrom: Double?
-
-        /// Keeps `frame`, and coaches it in the exercise's session when there is one. `pose`: the movement's
-        /// session's selected and smoothed pose of it.
-        mutating func ingest(_ frame: PoseFrame, pose: Pose?) {
-            frames.append(frame)
-            while start < frames.count, frames[start].seconds < frame.seconds - Self.replaySeconds { start += 1 }
-            // Let go of the old frames now and then (amortised: the array shifts once per thousand frames).
-            if start >= Self.framesDroppedAtOnce, start * 2 >= frames.count {
-                frames.removeFirst(start)
-                framesDropped += start
-                start = 0
-            }
-            guard !sessions.isEmpty else { return }
-            if followsPose {
-                collect(sessions[0].ingest(frame, smoothed: pose))
-            } else {
-                collect(sessions[0].ingest(frame))
-            }
-        }
-
-        /// Starts the session given `exercise` over the frames kept; with none (or a hold, timed as given
-        /// already), ends it.
-        mutating func start(_ exercise: ExerciseDefinition?, configuration: Configuration, at t: Double) {
-            sessions.removeAll()
-            repetitions.removeAll()
-            exerciseID = nil
-            followsPose = false
-            guard let exercise, exercise.repetition != nil else { return }
-            var given = configuration
-            given.exercise = exercise
-            given.emitsPoseEvents = false
-            sessions = [CoachingSession(configuration: given)]
-            exerciseID = exercise.id
-            recognizedAt = t
-            replayedFrom = start < frames.count ? frames[start].seconds : t
-            for i in start..<frames.count { collect(sessions[0].ingest(frames[i])) }
-            followsPose = start == 0 && framesDropped == 0
-        }
-
-        /// The overlay's angle, side and joint as the exercise's session shows them (`nil` while there is none): the
-        /// side whose repetitions count, before the first the side that moves more, held as with the exercise given.
-        var overlay: (angle: Double?, side: BodySide?, joint: Joint?)? {
-            guard let shown = sessions.first?.snapshot else { return nil }
-            return (shown.primaryAngle, shown.side, shown.primaryJoint)
-        }
-
-        /// Keeps the repetitions the exercise's session reports.
-        private mutating func collect(_ events: [CoachEvent]) {
-            for event in events {
-                switch event {
-                case .repCompleted(let repetition):
-                    repetitions.append(repetition)
-                    pending = true
-                case .repetitionsRevised(let revised):
-                    repetitions = revised
-                    pending = true
-                default: break
-                }
-            }
-        }
-    }
-
     /// Whether two repetitions span the same times: a movement repetition that took the exercise's measurement
     /// has that repetition's times exactly.
-    private static func sameTimes(_ a: Repetition, _ b: Repetition) -> Bool {
+    static func sameTimes(_ a: Repetition, _ b: Repetition) -> Bool {
         a.startSeconds == b.startSeconds && a.endSeconds == b.endSeconds
-    }
-
-    /// Starts coaching `exercise`, just recognised (or none), as if it had been given.
-    mutating func startAsGiven(_ exercise: ExerciseDefinition?, at t: Double) {
-        recognised?.replay.start(exercise, configuration: configuration, at: t)
     }
 
     /// Each repetition of the recognised exercise that overlaps one the exercise's session counted, and has not
     /// taken its measurement yet, takes it (keeping its number); the repetitions reported before are revised.
     ///
     /// Only when either side counted or revised a repetition since, and only over the repetitions of the last
-    /// 2 × ``AsGiven/replaySeconds`` (older ones had their chance): the work per frame does not grow with the set.
+    /// 2 × ``ExerciseReplay/Configuration/replaySeconds`` (older ones had their chance): the work per frame does not grow with the set.
     mutating func adoptMeasurementsAsGiven() {
-        guard recognised?.replay.pending == true else { return }
-        recognised?.replay.pending = false
+        guard takePendingAdoption() else { return }
         guard let id = recognised?.replay.exerciseID, let theirs = recognised?.replay.repetitions, !theirs.isEmpty,
             let now = clock.last
         else { return }
-        let horizon = now - AsGiven.adoptionHorizonReplays * AsGiven.replaySeconds
+        let horizon =
+            now - ExerciseReplay.Configuration.adoptionHorizonReplays * ExerciseReplay.Configuration.replaySeconds
         var firstTheirs = theirs.count
         while firstTheirs > 0, theirs[firstTheirs - 1].endSeconds >= horizon { firstTheirs -= 1 }
         var firstOurs = repetitions.count
@@ -155,7 +49,7 @@ extension CoachingSession {
         var revised = false
         // The repetitions whose events are in this frame's (the last ones recorded).
         var reportedNow = 0
-        for event in events { if case .repCompleted = event { reportedNow += 1 } }
+        for event in output.events { if case .repCompleted = event { reportedNow += 1 } }
         for i in firstOurs..<repetitions.count where repetitions[i].exercise == id {
             let rep = repetitions[i]
             if theirs[firstTheirs...].contains(where: { same($0, rep) }) { continue }
@@ -174,23 +68,18 @@ extension CoachingSession {
             used[best - firstTheirs] = true
             var adopted = theirs[best]
             adopted.index = rep.index
-            log.replace(i, with: adopted, at: now)
+            replaceRepetition(i, with: adopted, at: now)
             if i < repetitions.count - reportedNow { revised = true }
         }
         // Those reported in this frame: their events carry the measurement adopted. One reported before is revised
         // (all of them, as the event says); so are all when the count changed.
         if let reportedNowKept = recountAsGiven(from: firstOurs, reportedNow: reportedNow, at: now) {
             reportRevision(completedNow: reportedNowKept)
-            snapshot.repCount = repetitions.count
+            showRepCount(repetitions.count)
         } else if revised {
             reportRevision(completedNow: reportedNow)
         } else if reportedNow > 0 {
-            var k = repetitions.count - reportedNow
-            for e in events.indices {
-                guard case .repCompleted = events[e] else { continue }
-                events[e] = .repCompleted(repetitions[k])
-                k += 1
-            }
+            updateReported(reportedNow)
         }
     }
 
@@ -226,16 +115,15 @@ extension CoachingSession {
         }
         var earlier: [Repetition] = []
         // With none counted by the movement (only at the end: until then its first may still come), all of them.
-        let firstStart = repetitions.first?.startSeconds ?? .infinity
+        let firstStart = repetitions.first?.startSeconds
         for other in theirs {
-            guard other.endSeconds <= firstStart else { break }
+            guard firstStart.map({ other.endSeconds <= $0 }) ?? true else { break }
             earlier.append(other)
         }
         guard !withdrawn.isEmpty || !earlier.isEmpty else { return nil }
         let firstReportedNow = repetitions.count - reportedNow
         // A form cue or praise waiting for its turn was about a repetition withdrawn or renumbered ("Rep 1"): not given.
-        cues.withdrawPending(where: SessionLog.isAboutRepetitions)
-        log.recount(withdrawing: withdrawn, adding: earlier, at: now)
+        recountRepetitions(withdrawing: withdrawn, adding: earlier, at: now)
         return reportedNow - withdrawn.filter { $0 >= firstReportedNow }.count
     }
 
@@ -243,13 +131,14 @@ extension CoachingSession {
     mutating func recountAsGivenAtEnd() {
         guard let now = clock.last else { return }
         var reportedNow = 0
-        for event in events { if case .repCompleted = event { reportedNow += 1 } }
+        for event in output.events { if case .repCompleted = event { reportedNow += 1 } }
         var firstOurs = repetitions.count
-        let horizon = now - AsGiven.adoptionHorizonReplays * AsGiven.replaySeconds
+        let horizon =
+            now - ExerciseReplay.Configuration.adoptionHorizonReplays * ExerciseReplay.Configuration.replaySeconds
         while firstOurs > 0, repetitions[firstOurs - 1].endSeconds >= horizon { firstOurs -= 1 }
         guard let kept = recountAsGiven(from: firstOurs, reportedNow: reportedNow, at: now) else { return }
         reportRevision(completedNow: kept)
-        snapshot.repCount = repetitions.count
+        showRepCount(repetitions.count)
     }
 
     /// A repetition the exercise's session counted that the movement has not (yet): shown as provisional
@@ -261,16 +150,18 @@ extension CoachingSession {
         var found: Int?
         let theirs = recognised?.replay.repetitions ?? []
         if let id = recognised?.replay.exerciseID, let index = recognizedIndex, id == configuration.library[index].id {
-            let lastCounted = log.countedSpans.last?.end
+            let lastCounted = output.log.countedSpans.last?.end
             // By index, newest first: most frames, the newest ended before the last one counted and nothing is copied.
             var k = theirs.count - 1
             while k >= 0, lastCounted.map({ theirs[k].endSeconds > $0 }) ?? true {
                 let start = theirs[k].startSeconds
                 let end = theirs[k].endSeconds
-                let taken = log.repetitions.suffix(AsGiven.takenLookback).contains {
+                let taken = output.log.repetitions.suffix(ExerciseReplay.Configuration.takenLookback).contains {
                     $0.startSeconds == start && $0.endSeconds == end
                 }
-                let overlapsLast = lastCounted.map { start < $0 - AsGiven.provisionalOverlapFraction * (end - start) }
+                let overlapsLast = lastCounted.map {
+                    start < $0 - ExerciseReplay.Configuration.provisionalOverlapFraction * (end - start)
+                }
                 if !taken, overlapsLast != true {
                     found = k
                     break
@@ -282,20 +173,5 @@ extension CoachingSession {
         var repetition = found.map { theirs[$0] }
         repetition?.index = repetitions.count + 1
         showProvisional(repetition)
-    }
-
-    /// Shows `repetition` as the provisional one (none: `nil`), with the events that say so: the one shown before
-    /// ends, confirmed or withdrawn, unless `repetition` replaces it (same times, or a later one while it is not
-    /// confirmed).
-    mutating func showProvisional(_ repetition: Repetition?) {
-        let shownBefore = recognised?.replay.provisional
-        guard repetition != shownBefore else { return }
-        if let shown = shownBefore, repetition.map({ !Self.sameTimes($0, shown) }) ?? true {
-            let confirmed = repetitions.count >= shown.index
-            if confirmed || repetition == nil { events.append(.provisionalRepetitionEnded(confirmed: confirmed)) }
-        }
-        recognised?.replay.provisional = repetition
-        if let repetition { events.append(.provisionalRepetition(repetition)) }
-        snapshot.provisionalReps = repetition == nil ? 0 : 1
     }
 }

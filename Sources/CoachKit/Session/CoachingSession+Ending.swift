@@ -37,52 +37,22 @@ extension CoachingSession {
     }
 
     /// Counts ``provisionalCountedAtEnd``, if any.
-    private mutating func countProvisionalAtEnd() {
+    mutating func countProvisionalAtEnd() {
         guard var repetition = provisionalCountedAtEnd else { return }
         repetition.index = repetitions.count + 1
         recordRepetition(repetition, at: clock.last ?? repetition.endSeconds)
     }
 
     /// Whether the end of the recording may count, name or judge more (see ``summary()``).
-    private var endsWithMore: Bool {
+    var endsWithMore: Bool {
         recognised.map { !$0.hasMovement || isNamedAtItsEnd } ?? false
-    }
-
-    /// Ends the set: what its end adds (a movement too short for the counter's window, an exercise named by a last
-    /// decision and the repetitions judged as it) comes as events, so that the events folded
-    /// (``CoachEvent/fold(_:)``) are ``summary()``'s repetitions. Frames ingested afterwards are not coached.
-    public mutating func finish() -> [CoachEvent] {
-        events.removeAll(keepingCapacity: true)
-        guard !clock.ended else { return [] }
-        if endsWithMore {
-            let before = repetitions
-            endRecording()
-            // Judged again once named: the ones reported before changed in place.
-            if repetitions.count >= before.count, zip(before, repetitions).contains(where: { $0 != $1 }) {
-                reportRevision(completedNow: repetitions.count - before.count)
-            }
-        }
-        countProvisionalAtEnd()
-        recountAsGivenAtEnd()
-        // One the movement had time to confirm, and did not, is withdrawn.
-        showProvisional(nil)
-        clock.end()
-        return events
-    }
-
-    /// Reports that repetitions reported before changed: the events of this frame say them revised, then the last
-    /// `completedNow` (completed in this frame) as completed, so that the events folded are ``repetitions``.
-    mutating func reportRevision(completedNow: Int) {
-        events.removeAll { if case .repCompleted = $0 { true } else { false } }
-        events.append(.repetitionsRevised(Array(repetitions.dropLast(completedNow))))
-        events += repetitions.suffix(completedNow).map(CoachEvent.repCompleted)
     }
 
     /// Whether the recording is named by a last decision over it when it ends: one too short for two decisions in
     /// a row that name an exercise (a 1.1-s squat gets one at most), or one that no decision named twice in a row
     /// and that one recognition window holds whole, since that decision then sees all of it and nothing follows to
     /// contradict it (see Guides.md, "Cases behind the code").
-    private var isNamedAtItsEnd: Bool {
+    var isNamedAtItsEnd: Bool {
         guard recognizedIndex == nil else { return false }
         if (recognised?.decisions ?? 0) <= 1 { return true }
         guard let window = recognised?.windowSeconds, let first = clock.first, let last = clock.last,
@@ -90,13 +60,13 @@ extension CoachingSession {
         else {
             return false
         }
-        return !log.segments.contains { $0.exercise != nil }
+        return !output.log.segments.contains { $0.exercise != nil }
     }
 
     /// The repetitions completed in the open segment before the recording was named at its end are measured and
     /// judged as the exercise named, as they would have been had it been named before them (they had no angles and
     /// a "good" that nothing had judged; see Guides.md, "Cases behind the code").
-    private mutating func judgeUnnamedRepetitions(as exercise: ExerciseDefinition, from start: Double) {
+    mutating func judgeUnnamedRepetitions(as exercise: ExerciseDefinition, from start: Double) {
         for i in repetitions.indices where repetitions[i].exercise == nil && repetitions[i].endSeconds > start {
             let old = repetitions[i]
             let completed = RepCounter.Completed(
@@ -114,34 +84,12 @@ extension CoachingSession {
                 index: old.index,
                 previousEnd: i > 0 ? repetitions[i - 1].endSeconds : nil
             )
-            log.replace(i, with: judged, at: old.endSeconds)
+            replaceRepetition(i, with: judged, at: old.endSeconds)
         }
-    }
-
-    /// The end of the recording, for the agnostic counter (``PeriodicMotionCounter/finish()``).
-    private mutating func endRecording() {
-        if isNamedAtItsEnd {
-            // A last decision that names nothing (the window's end taken up by getting up, say) does not undo the
-            // one before that named the exercise: it is no contradiction, only less evidence.
-            recognised?.finishRecognition()
-            if let (index, state) = recognised?.lastNamed, case .exercise(_, let confidence) = state {
-                // The decision names what it saw: the segment still open, from where the last one closed (the
-                // whole recording when none did), not a moment at its end (which left the recording's only
-                // segment, and its repetition, without the exercise the summary names).
-                let open = log.segments.last?.endSeconds ?? clock.first ?? 0
-                switchExercise(to: index, confidence: confidence, state: state, at: open)
-                judgeUnnamedRepetitions(as: configuration.library[index], from: open)
-            }
-        }
-        if let reps = recognised?.finishMovement() {
-            completeMovement(reps, checkingFallback: false)
-        }
-        recognised?.replay.pending = true  // the repetitions judged again as the exercise named at the end
-        adoptMeasurementsAsGiven()
     }
 
     private func summarised() -> SessionSummary {
-        log.summary(
+        output.log.summary(
             from: clock.first ?? 0,
             to: clock.last ?? 0,
             given: mode.exercise,

@@ -1,6 +1,7 @@
 import PoseKit
 
-/// The session with no exercise given: recognition, the movement counted, and its repetitions judged.
+/// The session with no exercise given: recognition, the movement counted, and the exercise recognised coached as if
+/// given (`CoachingSession+AsGiven.swift`). The only file that writes ``recognised``.
 extension CoachingSession {
     // MARK: - Recognition
 
@@ -8,46 +9,30 @@ extension CoachingSession {
         // Optional chaining mutates in place: copying the recogniser out would copy its buffers.
         guard recognised != nil else { return }
         let decision = recognised?.observe(pose, at: t, steady: steady)
-        if pose != nil, steady, ring.isDue(at: t) {
-            let written = ring.beginSample(at: t)
-            ring.write(recognised!.sample, to: written)
-            if setUp.depthTrusted == false { ring.useImagePlaneAngles(ofSample: written) }
-            let counted = counting.ingest(
-                sample: written,
-                of: ring,
-                presence: setUp.presence,
-                counted: log.countedSpans,
-                movementKnown: recognised?.hasMovement == true
-            )
-            record(counted, exercise: recognizedExercise)
-        } else if pose == nil || !steady {
-            counting.invalidateSamples(at: t)
-        }
+        sampleRecognisedAngles(seen: pose != nil && steady, at: t)
         guard let decision else { return }
         // A new exercise takes over after winning two decisions in a row.
         switch recognised?.decide(decision) {
         case .sameExercise(let confidence):
-            snapshot.confidence = confidence
+            showConfidence(confidence)
         case .switchExercise(let index, let confidence):
             switchExercise(to: index, confidence: confidence, state: decision, at: t)
         case .nothingRecognised:
-            if snapshot.recognition != decision {
-                snapshot.recognition = decision
-                events.append(.recognized(decision))
-            }
+            showNothingRecognised(decision)
         case nil:
             break
         }
     }
 
-    /// An angle on the left and on the right in the recogniser's latest sample (NaN where not measured), with no
+    /// An angle on the left and on the right in the recogniser's latest sample (`nil` where not measured), with no
     /// exercise given: in the image plane unless the depth is trusted, as with an exercise given. Inlined (see
     /// ``primaryValue(side:)``).
     @inline(__always)
-    func recognizedAngle(_ angle: AngleKind) -> (left: Double, right: Double) {
-        guard let sample = recognised?.sample else { return (.nan, .nan) }
+    func recognizedAngle(_ angle: AngleKind) -> (left: Double?, right: Double?) {
+        guard let sample = recognised?.sample else { return (nil, nil) }
         let k = recognizedSlot(angle)
-        return (sample[k], sample[k + 1])
+        // The recogniser's sample has NaN where an angle is not measured.
+        return (sample[k].isNaN ? nil : sample[k], sample[k + 1].isNaN ? nil : sample[k + 1])
     }
 
     /// Where a recogniser sample holds `angle` on the left (the right follows).
@@ -59,53 +44,15 @@ extension CoachingSession {
     /// The exercise recognised so far, with no exercise given.
     var recognizedExercise: ExerciseDefinition? { recognizedIndex.map { configuration.library[$0] } }
 
-    /// Repetitions the movement completed (no exercise given): counted, when the movement is what counts; unless
-    /// at the end of the recording, one of the body's angles that proves the movement misses repetitions takes over.
-    mutating func completeMovement(_ reps: [RepCounter.Completed], checkingFallback: Bool = true) {
-        let counted = counting.ingest(
-            movement: reps,
-            presence: setUp.presence,
-            counted: log.countedSpans,
-            movementKnown: recognised?.hasMovement == true,
-            checkingFallback: checkingFallback
-        )
-        record(counted, exercise: recognizedExercise)
-    }
-
     mutating func switchExercise(to index: Int?, confidence: Double, state: RecognitionState, at t: Double) {
         let previous = recognizedIndex
         closeSegment(at: t)
         // A recognised hold ends with its segment.
-        if index != recognizedIndex, let hold = recognizedExercise?.hold {
-            holdTimer.end(target: hold.seconds)
-            snapshot.hold = nil
-        }
+        if index != recognizedIndex, let hold = recognizedExercise?.hold { endHold(hold) }
         recognised?.switched(to: index, confidence: confidence)
-        snapshot.recognition = state
-        snapshot.confidence = confidence
-        if index != previous { startAsGiven(index.map { configuration.library[$0] }, at: t) }
-        if let index {
-            let exercise = configuration.library[index]
-            snapshot.exerciseID = exercise.id
-            snapshot.exerciseName = exercise.name
-            snapshot.primaryAngleKind = exercise.primaryAngle
-            snapshot.targetRange = exercise.targetBand
-        } else {
-            snapshot.exerciseID = nil
-            snapshot.exerciseName = nil
-            snapshot.primaryAngleKind = nil
-            snapshot.targetRange = nil
-        }
-        events.append(.recognized(state))
-    }
-
-    private mutating func closeSegment(at t: Double) {
-        log.closeSegment(
-            at: t,
-            exercise: recognizedIndex.map { configuration.library[$0].id },
-            confidence: recognised?.confidence ?? 0,
-            recordingStart: clock.first ?? 0
-        )
+        let exercise = index.map { configuration.library[$0] }
+        if index != previous { recognised?.replay.start(exercise, configuration: configuration, at: t) }
+        showRecognised(exercise, decision: state, confidence: confidence)
     }
 
     mutating func countAgnostic(_ pose: Pose, valid: Bool, dt: Double, at t: Double) {
@@ -116,56 +63,83 @@ extension CoachingSession {
         let recognizedHold = recognizedIndex.map { configuration.library[$0].isHold } ?? false
         if recognizedHold, let hold = recognizedExercise { updateHold(hold, valid: valid, dt: dt, at: t) }
         let reps = recognised?.countMovement(pose, at: t, valid: valid, useDepth: setUp.hasDepth)
-        snapshot.rangeOfMotionProgress = recognised?.movementProgress ?? 0
+        showProgress(recognised?.movementProgress ?? 0)
         if let reps { completeMovement(reps) }
         if recognizedIndex != nil, !recognizedHold, let shown = recognised?.replay.overlay {
             // The exercise's session shows the side as the exercise given does: held, not the larger angle of each
             // frame (two arms at rest swapped it frame by frame).
-            snapshot.primaryAngle = shown.angle
-            snapshot.side = shown.side
-            snapshot.primaryJoint = shown.joint
+            showAngle(shown.angle, side: shown.side, joint: shown.joint)
         } else if let index = recognizedIndex, !recognizedHold {
             let angle = configuration.library[index].primaryAngle
             let bilateral = configuration.library[index].side == .both
-            let (l, r) = recognizedAngle(angle)
-            snapshot.primaryAngle =
-                l.isNaN ? (r.isNaN ? nil : r) : (r.isNaN ? l : (bilateral ? (l + r) / 2 : Swift.max(l, r)))
+            let (left, right) = recognizedAngle(angle)
             // Where the overlay draws it: as with the exercise given, a bilateral mean at the left joint, else the
             // side the value comes from.
-            let side: BodySide? =
-                !angle.isSided || (bilateral && !l.isNaN && !r.isNaN)
-                ? nil : (r.isNaN || (!l.isNaN && l >= r) ? .left : .right)
-            snapshot.side = side
-            snapshot.primaryJoint = angle.vertexJoint(side: side ?? .left)
+            var value = left ?? right
+            var side: BodySide? = left != nil || right == nil ? .left : .right
+            if let l = left, let r = right {
+                value = bilateral ? (l + r) / 2 : Swift.max(l, r)
+                side = bilateral ? nil : l >= r ? .left : .right
+            }
+            if !angle.isSided { side = nil }
+            showAngle(
+                value,
+                side: side,
+                joint: angle.vertexJoint(side: side ?? .left)
+            )
         }
     }
 
-    mutating func completeAgnostic(_ completed: RepCounter.Completed, exercise: ExerciseDefinition?) {
-        let repetition = judgedAgnostic(
-            completed,
-            exercise: exercise,
-            index: repetitions.count + 1,
-            previousEnd: log.countedSpans.last?.end
-        )
-        recordRepetition(repetition, at: completed.endSeconds)
+    // MARK: - The exercise recognised, as if given
+
+    /// Gives `frame` (with the movement's session's smoothed pose of it) to the replay of the exercise recognised.
+    mutating func replay(_ frame: PoseFrame, smoothed: Pose?) {
+        recognised?.replay.ingest(frame, pose: smoothed)
     }
 
-    /// A repetition counted from the movement, measured and judged as one of `exercise` (from the 10-Hz ring of
-    /// angles), or only timed without one. `previousEnd`: where the repetition before it ended (`nil`: none did).
-    mutating func judgedAgnostic(
-        _ completed: RepCounter.Completed,
-        exercise: ExerciseDefinition?,
-        index: Int,
-        previousEnd: Double?
-    ) -> Repetition {
-        judge.judgeMovement(
-            completed,
-            exercise: exercise,
-            index: index,
-            previousEnd: previousEnd,
-            ring: ring,
-            context: measurementContext,
-            gapSeconds: gapSeconds(from: completed.startSeconds, to: completed.endSeconds)
-        )
+    /// Repetitions were counted or revised: the replay's measurements are adopted at the frame's end.
+    mutating func noteRepetitionsChanged() {
+        recognised?.replay.notePending()
+    }
+
+    /// Whether repetitions were counted or revised, here or by the replay, since the last adoption (and no longer).
+    mutating func takePendingAdoption() -> Bool {
+        recognised?.replay.takePending() == true
+    }
+
+    /// Keeps `repetition` as the provisional one (``showProvisional(_:)``).
+    mutating func keepProvisional(_ repetition: Repetition?) {
+        recognised?.replay.keep(provisional: repetition)
+    }
+
+    // MARK: - Nobody, and the end
+
+    /// A frame with nobody seen, not held: the movement's counter sees the gap.
+    mutating func countMovementOfNobody(at t: Double) {
+        _ = recognised?.countMovement(nil, at: t, valid: false, useDepth: true)
+    }
+
+    /// The end of the recording: the recogniser's last decision when it names the recording
+    /// (``isNamedAtItsEnd``), the movement counter's last repetitions
+    /// (``PeriodicMotionCounter/finish()``), and the measurements of the exercise's session adopted.
+    mutating func endRecording() {
+        if isNamedAtItsEnd {
+            // A last decision that names nothing (the window's end taken up by getting up, say) does not undo the
+            // one before that named the exercise: it is no contradiction, only less evidence.
+            recognised?.finishRecognition()
+            if let (index, state) = recognised?.lastNamed, case .exercise(_, let confidence) = state {
+                // The decision names what it saw: the segment still open, from where the last one closed (the
+                // whole recording when none did), not a moment at its end (which left the recording's only
+                // segment, and its repetition, without the exercise the summary names).
+                let open = output.log.segments.last?.endSeconds ?? clock.first ?? 0
+                switchExercise(to: index, confidence: confidence, state: state, at: open)
+                judgeUnnamedRepetitions(as: configuration.library[index], from: open)
+            }
+        }
+        if let reps = recognised?.finishMovement() {
+            completeMovement(reps, checkingFallback: false)
+        }
+        recognised?.replay.notePending()  // the repetitions judged again as the exercise named at the end
+        adoptMeasurementsAsGiven()
     }
 }

@@ -1,36 +1,7 @@
 import PoseKit
 
-/// What the session reads of the set-up check (``SetUpCheck``): the depth's verdict, how it measures, whether a
-/// repetition may count.
+/// What the session reads of the set-up check (``SetUpCheck``): how it measures, whether a repetition may count.
 extension CoachingSession {
-    /// The depth's verdict (``DepthJitterCheck``), in the frame it is made, before this frame's view is estimated:
-    /// `measured`, or a guess. When it proves a guess, angles are measured in the image plane from now on, and the
-    /// counters that followed the primary angle that way from the start take over.
-    mutating func takeDepthVerdict(measured: Bool) {
-        if !measured {
-            // Before the recount: its repetitions are judged as measured in the image plane, the view deciding what it
-            // can measure (a squat filmed from behind was "reliable"; see Guides.md, "Cases behind the code").
-            if recognised != nil {
-                for i in 0..<ring.count { ring.useImagePlaneAngles(ofSample: i) }
-                let recounted = counting.recount(
-                    samplesOf: ring,
-                    presence: setUp.presence,
-                    counted: log.countedSpans,
-                    movementKnown: recognised?.hasMovement == true
-                )
-                record(recounted, exercise: recognizedExercise)
-            }
-            if let imagePlane = imagePlaneAngles { angles = imagePlane }
-        }
-        let recounted = counting.takeDepthVerdict(
-            measured: measured,
-            counted: log.countedSpans,
-            measuredSide: measuresOneSide ? measuredSide : nil
-        )
-        record(recounted, exercise: mode.exercise)
-        imagePlaneAngles = nil
-    }
-
     /// Whether angles are measured in 3-D in this frame (``SetUpCheck/hasDepth``).
     var hasDepth: Bool { setUp.hasDepth }
 

@@ -25,23 +25,23 @@ public struct CoachingSession: Sendable {
     /// ``Configuration/exercise`` given, or recognised from ``Configuration/library``.
     let mode: Mode
     /// The state for the overlay after the latest frame.
-    public internal(set) var snapshot = CoachSnapshot()
+    public var snapshot: CoachSnapshot { output.snapshot }
     /// The view estimated at the latest frame.
     public var view: View { setUp.view }
     /// Repetitions so far.
-    public var repetitions: [Repetition] { log.repetitions }
+    public var repetitions: [Repetition] { output.log.repetitions }
 
     /// The patient's pose of each frame, smoothed.
     private var frontEnd: PoseFrontEnd
-    var cues: CueScheduler
-    var events: [CoachEvent] = []
+    /// This frame's events, the cues, the overlay and the log (written in `CoachingSession+Output.swift` only).
+    var output: Output
     /// In frame, walking, the view, the depth, presence, and what to tell the person (``SetUpIssue``).
     var setUp: SetUpCheck
     /// The first and latest frame, the time a person was seen, and whether ``finish()`` ended the session.
     var clock = SessionClock()
     /// Whether the latest frame's person was measurable: in frame, and not walking (diagnostics: `ptcoach
     /// evaluate-reps`).
-    package internal(set) var lastFrameValid = false
+    package var lastFrameValid: Bool { setUp.lastFrameValid }
 
     /// The exercise's angles and each repetition's statistics (3-D when the keypoints have depth, else the image
     /// plane).
@@ -55,8 +55,6 @@ public struct CoachingSession: Sendable {
     /// judged 44°).
     var imagePlaneAngles: AngleMeter?
     var safety: SafetyMonitor
-    /// When the prescribed hold at the peak was last reached (its cue is said once per repetition).
-    var peakHoldReachedSince: Double?
     /// The side a bilateral exercise is measured on when ``measuresOneSide`` (read on every frame).
     var nearSide: NearSideEstimator
 
@@ -84,9 +82,6 @@ public struct CoachingSession: Sendable {
     var recognizedIndex: Int? { recognised?.recognizedIndex }
     /// The body's angles at 10 Hz (with an exercise given, its own angles, when it counts repetitions).
     var ring = AngleSampleRing(capacity: 0)
-
-    /// The repetitions, form issues, cues and segments, for the summary.
-    var log = SessionLog()
     /// Judges the repetitions completed.
     var judge: RepetitionJudge
 
@@ -94,26 +89,26 @@ public struct CoachingSession: Sendable {
         self.configuration = configuration
         mode = configuration.exercise.map { .given(GivenDefinition($0)) } ?? .recognised(library: configuration.library)
         frontEnd = PoseFrontEnd(selector: configuration.selector, smoother: configuration.smoother)
-        cues = CueScheduler(configuration: configuration.cues)
+        output = Output(cues: CueScheduler(configuration: configuration.cues))
         safety = SafetyMonitor(exercise: mode.exercise)
         judge = RepetitionJudge(exercise: mode.exercise)
-        events.reserveCapacity(16)
+        output.events.reserveCapacity(16)
         counting = RepetitionCounting(exercise: mode.exercise)
         switch mode {
         case .given(let given):
             let exercise = given.definition
             if exercise.repetition != nil { ring = AngleSampleRing(capacity: Tuning.angleSampleCapacity) }
-            snapshot.exerciseID = exercise.id
-            snapshot.exerciseName = exercise.name
-            snapshot.confidence = 1
-            snapshot.primaryAngleKind = exercise.primaryAngle
+            output.snapshot.exerciseID = exercise.id
+            output.snapshot.exerciseName = exercise.name
+            output.snapshot.confidence = 1
+            output.snapshot.primaryAngleKind = exercise.primaryAngle
             // A hold's band is its first condition's (the primary angle's): the overlay's arc turns green in it.
-            snapshot.targetRange = exercise.targetBand
-            snapshot.recognition = .exercise(id: exercise.id, confidence: 1)
+            output.snapshot.targetRange = exercise.targetBand
+            output.snapshot.recognition = .exercise(id: exercise.id, confidence: 1)
         case .recognised(let library):
             recognised = RecognisedCoach(library: library, configuration: configuration.recognition)
             ring = AngleSampleRing(capacity: Tuning.angleSampleCapacity)
-            snapshot.recognition = .noPerson
+            output.snapshot.recognition = .noPerson
         }
         angles = AngleMeter(
             configuration: .init(
@@ -157,46 +152,67 @@ public struct CoachingSession: Sendable {
 
     /// Processes one frame and returns what happened in it.
     public mutating func ingest(_ frame: PoseFrame) -> [CoachEvent] {
-        if !events.isEmpty { events.removeAll(keepingCapacity: true) }
-        if clock.ended { return events }
+        clearEvents()
+        if clock.ended { return output.events }
         // Let go of last frame's pose first, so that the smoother can reuse its buffer.
-        snapshot.pose = nil
+        releasePose()
         coach(frontEnd.ingest(frame), of: frame)
-        return events
+        return output.events
+    }
+
+    /// Ends the set: what its end adds (a movement too short for the counter's window, an exercise named by a last
+    /// decision and the repetitions judged as it) comes as events, so that the events folded
+    /// (``CoachEvent/fold(_:)``) are ``summary()``'s repetitions. Frames ingested afterwards are not coached.
+    public mutating func finish() -> [CoachEvent] {
+        clearEvents()
+        guard !clock.ended else { return [] }
+        if endsWithMore {
+            let before = repetitions
+            endRecording()
+            // Judged again once named: the ones reported before changed in place.
+            if repetitions.count >= before.count, zip(before, repetitions).contains(where: { $0 != $1 }) {
+                reportRevision(completedNow: repetitions.count - before.count)
+            }
+        }
+        countProvisionalAtEnd()
+        recountAsGivenAtEnd()
+        // One the movement had time to confirm, and did not, is withdrawn.
+        showProvisional(nil)
+        clock.end()
+        return output.events
     }
 
     /// ``ingest(_:)`` for a frame whose pose another session selected and smoothed, with a selector and smoother
-    /// in the very state this session's would be in (``AsGiven``): the work is not done twice. The pose is let go
+    /// in the very state this session's would be in (``ExerciseReplay``): the work is not done twice. The pose is let go
     /// of before returning, so that the other session's smoother can reuse its buffer.
     mutating func ingest(_ frame: PoseFrame, smoothed: Pose?) -> [CoachEvent] {
-        if !events.isEmpty { events.removeAll(keepingCapacity: true) }
+        clearEvents()
         coach(smoothed, of: frame)
-        snapshot.pose = nil
-        return events
+        releasePose()
+        return output.events
     }
 
     /// Coaches `smoothed`, the pose ``PoseSelector`` and ``PoseSmoother`` made of `frame` (`nil`: nobody), into
-    /// ``events``. With no exercise given, the recognised exercise's session (``AsGiven``) gets it too: it selects
+    /// ``events``. With no exercise given, the recognised exercise's session (``ExerciseReplay``) gets it too: it selects
     /// and smooths the same frames the same way once it has followed them from the first.
     mutating func coach(_ smoothed: Pose?, of frame: PoseFrame) {
         // No exercise given: every frame is kept, and coached as the exercise recognised (CoachingSession+AsGiven).
-        if mode.isRecognised { recognised?.replay.ingest(frame, pose: smoothed) }
+        if mode.isRecognised { replay(frame, smoothed: smoothed) }
         let t = frame.seconds
         let dt = clock.ingest(at: t, person: smoothed != nil)
-        snapshot.seconds = t
-        snapshot.pose = smoothed
+        showFrame(at: t, pose: smoothed)
         guard let pose = smoothed else {
             noPerson(at: t)
             finishFrame(at: t)
             return
         }
-        if configuration.emitsPoseEvents { events.append(.pose(pose)) }
+        if configuration.emitsPoseEvents { emit(.pose(pose)) }
         let check = checkSetUp(pose, at: t)
         switch mode {
         case .given(let given): coachGiven(pose, given.definition, check, dt: dt, at: t)
         case .recognised: coachRecognised(pose, check, dt: dt, at: t)
         }
-        if let guidance = setUp.counted(log.repetitions.count) { show(guidance, at: t) }
+        if let guidance = setUp.counted(output.log.repetitions.count) { show(guidance, at: t) }
         finishFrame(at: t)
     }
 
@@ -205,8 +221,7 @@ public struct CoachingSession: Sendable {
         let look = setUp.look(at: pose, at: t)
         if let measured = look.depthVerdict { takeDepthVerdict(measured: measured) }
         let check = setUp.check(pose, look, at: t, recognizedIndex: recognizedIndex)
-        snapshot.rangeMeasurable = check.rangeMeasurable
-        lastFrameValid = check.valid
+        showRangeMeasurable(check.rangeMeasurable)
         if let guidance = check.guidance { show(guidance, at: t) }
         return check
     }
@@ -234,7 +249,7 @@ public struct CoachingSession: Sendable {
         } else if !held {
             count(exercise, valid: check.valid, at: t, pose: pose)
         } else {
-            counting.skip()
+            skipCount()
         }
     }
 
@@ -259,33 +274,14 @@ public struct CoachingSession: Sendable {
         updateProvisionalRepetition()
     }
 
-    private mutating func finishFrame(at t: Double) {
-        if let cue = cues.ingest(at: t) { give(cue) }
-        if let current = cues.current, t - current.seconds <= Tuning.cueShownSeconds {
-            snapshot.cueText = current.text
-            snapshot.cueKind = current.kind
-        } else if snapshot.cueText != nil {
-            snapshot.cueText = nil
-            snapshot.cueKind = nil
-        }
-    }
-
-    mutating func give(_ cue: Cue) {
-        events.append(.cue(cue))
-        log.log(cue)
-    }
-
     private mutating func noPerson(at t: Double) {
-        lastFrameValid = false
-        angles.lostPerson()
-        imagePlaneAngles?.lostPerson()
         // A glitch or a held gap drops nothing.
         let (presence, guidance) = setUp.ingestNobody(at: t)
         let held = presence.held
-        counting.lostPerson(held: held, depthUnjudged: setUp.depthTrusted == nil, at: t)
+        lostPerson(held: held, at: t)
         if mode.isRecognised {
             recognize(nil, steady: false, at: t)
-            if !held { _ = recognised?.countMovement(nil, at: t, valid: false, useDepth: true) }
+            if !held { countMovementOfNobody(at: t) }
         }
         // The definition is read (copied) only for a hold.
         let isHold = mode.givenIsHold ?? recognizedIndex.map { configuration.library[$0].isHold } ?? false
@@ -293,15 +289,5 @@ public struct CoachingSession: Sendable {
             updateHold(exercise, valid: false, dt: 0, at: t)
         }
         if let guidance { show(guidance, at: t) }
-    }
-
-    /// Shows the set-up guidance that changed: its sentence on the overlay, as an event and as a cue.
-    private mutating func show(_ guidance: SetUpCheck.Guidance, at t: Double) {
-        let text = guidance.issue?.sentence
-        snapshot.setupGuidance = text
-        if let text {
-            events.append(.setupGuidance(text))
-            _ = cues.offer(Cue(kind: .setup, text: text, seconds: t))
-        }
     }
 }

@@ -27,10 +27,8 @@ public struct CueScheduler: Sendable {
 
     public let configuration: Configuration
     private var pending: Cue?
-    private var lastSpokenSeconds = -Double.infinity
-    private var lastText = ""
-    private var lastTextSeconds = -Double.infinity
-    /// The cue given most recently.
+    /// The cue given most recently (`nil`: none yet): the cooldown runs from it, and its text is not said again
+    /// within ``Configuration/repeatSeconds``.
     public private(set) var current: Cue?
 
     public init(configuration: Configuration = .init()) {
@@ -44,7 +42,9 @@ public struct CueScheduler: Sendable {
             speak(cue)
             return cue
         }
-        if cue.text == lastText, cue.seconds - lastTextSeconds < configuration.repeatSeconds { return nil }
+        if let last = current, cue.text == last.text, cue.seconds - last.seconds < configuration.repeatSeconds {
+            return nil
+        }
         if let pending, pending.outranks(cue), cue.seconds - pending.seconds <= configuration.maximumWaitSeconds {
             return nil
         }
@@ -59,7 +59,7 @@ public struct CueScheduler: Sendable {
             pending = nil
             return nil
         }
-        guard seconds - lastSpokenSeconds >= configuration.cooldownSeconds else { return nil }
+        if let last = current, seconds - last.seconds < configuration.cooldownSeconds { return nil }
         pending = nil
         var given = cue
         given.seconds = seconds
@@ -69,9 +69,6 @@ public struct CueScheduler: Sendable {
 
     private mutating func speak(_ cue: Cue) {
         current = cue
-        lastSpokenSeconds = cue.seconds
-        lastText = cue.text
-        lastTextSeconds = cue.seconds
     }
 
     /// Drops the waiting cue if `shouldWithdraw` says so (a form cue about a repetition that was withdrawn
@@ -87,9 +84,6 @@ public struct CueScheduler: Sendable {
     /// Forgets waiting cues and the cooldown.
     public mutating func reset() {
         pending = nil
-        lastSpokenSeconds = -.infinity
-        lastText = ""
-        lastTextSeconds = -.infinity
         current = nil
     }
 }

@@ -32,9 +32,13 @@ public struct DepthJitterCheck: Sendable {
         .leftShoulder, .rightShoulder, .leftElbow, .rightElbow, .leftWrist, .rightWrist, .leftHip, .rightHip,
         .leftKnee, .rightKnee, .leftAnkle, .rightAnkle,
     ]
-    // The last two frames' x, y, z per joint (NaN when not seen), oldest first.
-    private var previous: [Double]
-    private var older: [Double]
+    /// A joint's position in one frame.
+    private struct Position: Sendable, Hashable {
+        var x, y, z: Double
+    }
+    /// The last two frames' position of each joint (`nil` when not seen).
+    private var previous: [Position?]
+    private var older: [Position?]
     private var seen = 0
     private var jitterImage = 0.0
     private var jitterDepth = 0.0
@@ -51,8 +55,8 @@ public struct DepthJitterCheck: Sendable {
         self.frames = frames
         self.ratio = ratio
         self.minimumJoints = minimumJoints
-        previous = Array(repeating: .nan, count: Self.joints.count * 3)
-        older = Array(repeating: .nan, count: Self.joints.count * 3)
+        previous = Array(repeating: nil, count: Self.joints.count)
+        older = Array(repeating: nil, count: Self.joints.count)
     }
 
     /// Adds one pose (ignored when it has no depth, or once the verdict is made).
@@ -61,29 +65,19 @@ public struct DepthJitterCheck: Sendable {
         var contributing = 0
         for (j, joint) in Self.joints.enumerated() {
             let k = pose[joint]
-            let base = j * 3
             guard k.confidence >= Self.minimumJointConfidence, let z = k.z else {
-                older[base] = previous[base]
-                older[base + 1] = previous[base + 1]
-                older[base + 2] = previous[base + 2]
-                previous[base] = .nan
-                previous[base + 1] = .nan
-                previous[base + 2] = .nan
+                older[j] = previous[j]
+                previous[j] = nil
                 continue
             }
-            if !older[base].isNaN, !previous[base].isNaN {
-                jitterImage +=
-                    abs(k.x - 2 * previous[base] + older[base]) + abs(k.y - 2 * previous[base + 1] + older[base + 1])
-                jitterDepth += abs(z - 2 * previous[base + 2] + older[base + 2])
+            if let o = older[j], let p = previous[j] {
+                jitterImage += abs(k.x - 2 * p.x + o.x) + abs(k.y - 2 * p.y + o.y)
+                jitterDepth += abs(z - 2 * p.z + o.z)
                 samples += 1
                 contributing += 1
             }
-            older[base] = previous[base]
-            older[base + 1] = previous[base + 1]
-            older[base + 2] = previous[base + 2]
-            previous[base] = k.x
-            previous[base + 1] = k.y
-            previous[base + 2] = z
+            older[j] = previous[j]
+            previous[j] = Position(x: k.x, y: k.y, z: z)
         }
         if contributing >= minimumJoints { seen += 1 }
         guard seen >= frames, samples > 0 else { return }

@@ -48,6 +48,17 @@ struct HoldTimer: Sendable {
     /// The holds ended so far (of a second or more).
     private(set) var holds: [SessionSummary.Hold] = []
 
+    /// The start of the hold at a repetition's peak whose target was last reached (``reachesPeakHold(since:)``).
+    private var peakHoldReachedSince: Double?
+
+    /// Whether a prescribed hold at a repetition's peak that began at `since`, now long enough, is reached for the
+    /// first time: its cue is said once per repetition.
+    mutating func reachesPeakHold(since: Double) -> Bool {
+        guard since != peakHoldReachedSince else { return false }
+        peakHoldReachedSince = since
+        return true
+    }
+
     /// Whether a hold is being timed (held, or let go for at most half a second).
     var isTiming: Bool { if case .timing = state { true } else { false } }
 

@@ -84,14 +84,14 @@ struct PresenceTracker: Sendable {
     }
 
     /// A frame with a person: whether they are `valid` (measurable), `walking`, where their body is in the image
-    /// (`bodyX`, NaN when not seen) and the torso length (0 when not known).
-    mutating func ingest(valid: Bool, walking: Bool, bodyX: Double, torso: Double, at t: Double) -> Frame {
+    /// (`bodyX`, `nil` when not seen) and the torso length (0 when not known).
+    mutating func ingest(valid: Bool, walking: Bool, bodyX: Double?, torso: Double, at t: Double) -> Frame {
         if firstPersonSeconds == nil { firstPersonSeconds = t }
         // A short stretch out of frame without walking (a pull-up's hands above the picture at the bottom,
         // the pose lost for a moment) that ends with the person where they were is no set-up: nothing to
         // settle from.
         var inPlace = false
-        if bodyX.isFinite, let lastValidBodyX, torso > 0 {
+        if let bodyX, bodyX.isFinite, let lastValidBodyX, torso > 0 {
             inPlace = abs(bodyX - lastValidBodyX) <= Self.inPlaceTorsoFraction * torso
         }
         var resumesInPosition = false
@@ -105,7 +105,7 @@ struct PresenceTracker: Sendable {
             gapReturnInPlace = !walkedWhileInvalid && inPlace
             gapReturnResumes = resumesInPosition
         }
-        if valid, bodyX.isFinite { lastValidBodyX = bodyX }
+        if valid, let bodyX, bodyX.isFinite { lastValidBodyX = bodyX }
         if valid {
             invalidSince = nil
             walkedWhileInvalid = false

@@ -3,7 +3,7 @@ import PoseKit
 /// The coach with no exercise given: the recogniser deciding over a sliding window which library exercise the
 /// movement is, the tracker that turns its decisions into the exercise recognised, the dominant movement of the body
 /// counted whatever the exercise, and the replay that coaches the exercise recognised as if it had been given
-/// (``CoachingSession/AsGiven``, a session given that exercise).
+/// (``ExerciseReplay``, a session given that exercise).
 ///
 /// The session with no exercise given owns one and composes it with its set-up check, counting and judging.
 ///
@@ -23,9 +23,9 @@ struct RecognisedCoach: Sendable {
     private var movement = PeriodicMotionCounter()
     /// The exercise recognised, from the recogniser's decisions.
     private var recognition = RecognitionTracker()
-    /// The frames of the last ``CoachingSession/AsGiven/replaySeconds`` and the session given the exercise
+    /// The frames of the last ``ExerciseReplay/Configuration/replaySeconds`` and the session given the exercise
     /// recognised.
-    var replay = CoachingSession.AsGiven()
+    var replay = ExerciseReplay()
 
     init(library: [ExerciseDefinition], configuration: ExerciseRecognizer.Configuration) {
         recognizer = ExerciseRecognizer(exercises: library, configuration: configuration)

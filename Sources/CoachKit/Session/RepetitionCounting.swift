@@ -407,8 +407,8 @@ struct RepetitionCounting: Sendable {
     ) {
         secondaryInvalid = false
         for k in secondary.indices {
-            let v = ring[sample: i, slot: secondarySlots[k]]
-            guard case .completed(let rep) = secondary[k].ingest(v.isNaN ? nil : v, at: ring.times[i]),
+            let value = ring[sample: i, slot: secondarySlots[k]]
+            guard case .completed(let rep) = secondary[k].ingest(value, at: ring.times[i]),
                 presence.mayCount(startingAt: rep.startSeconds)
             else { continue }
             if source.record(rep, from: .secondaryAngle(k)) { emit(.counted(rep)) }

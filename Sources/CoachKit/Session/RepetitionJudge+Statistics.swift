@@ -32,11 +32,11 @@ extension RepetitionJudge {
             /// Folds in a counter's own rest and peak: the range holds both, and the value at the peak is the
             /// counter's.
             mutating func fold(rest: Double, peak: Double) {
-                // min and max as over the values so far (their identities, ±∞, standing in for none).
-                let folded = (Swift.min(low ?? .infinity, rest, peak), Swift.max(high ?? -.infinity, rest, peak))
-                low = folded.0.isFinite ? folded.0 : nil
-                high = folded.1.isFinite ? folded.1 : nil
-                atPeak = peak.isNaN ? nil : peak
+                let lowest = Swift.min(rest, peak)
+                let highest = Swift.max(rest, peak)
+                low = low.map { Swift.min($0, lowest) } ?? lowest
+                high = high.map { Swift.max($0, highest) } ?? highest
+                atPeak = peak
             }
         }
 

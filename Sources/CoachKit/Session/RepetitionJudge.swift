@@ -101,43 +101,13 @@ struct RepetitionJudge: Sendable {
         breaches: [Repetition.SafetyBreach],
         gapSeconds: Double
     ) -> Repetition {
-        var angles: [Repetition.AngleRange] = []
-        for (a, angle) in exercise.angles.enumerated() {
-            for s in 0..<(angle.isSided ? 2 : 1) {
-                let bodySide: BodySide? = angle.isSided ? (s == 0 ? .left : .right) : nil
-                if let side, angle.isSided, bodySide != side { continue }
-                let i = a * 2 + s
-                let measured = statistics.slots[i]
-                guard let range = measured.range else { continue }
-                angles.append(
-                    Repetition.AngleRange(
-                        angle: angle,
-                        side: bodySide,
-                        min: range.low,
-                        max: range.high,
-                        atPeak: measured.atPeak ?? (exercise.repetition!.direction > 0 ? range.high : range.low)
-                    )
-                )
-            }
-        }
+        var angles = Self.angleRanges(of: exercise, statistics: statistics, side: side)
         // A bilateral exercise measured on one side (not square-on): the form rules judge that side only, the
         // one counted and shown. The far limb is hidden or guessed, and its angle contradicted the near one's
         // verdict (see Guides.md, "Cases behind the code").
         var nearCount = angles.count
         if side == nil, context.measuresOneSide {
-            // The measured side first: it is the side counted and shown (a stable partition, in place).
-            let near = context.measuredSide
-            nearCount = 0
-            for i in angles.indices where angles[i].side == nil || angles[i].side == near {
-                let item = angles[i]
-                var j = i
-                while j > nearCount {
-                    angles[j] = angles[j - 1]
-                    j -= 1
-                }
-                angles[nearCount] = item
-                nearCount += 1
-            }
+            nearCount = Self.moveToFront(side: context.measuredSide, of: &angles)
         }
         let spec = exercise.repetition!
         let tempo = Repetition.Tempo(completed, towardPeak: spec.towardPeak)
@@ -161,6 +131,112 @@ struct RepetitionJudge: Sendable {
         // A rule that cannot be checked is said to be unchecked, with the reason; the verdict is from the others.
         var unchecked: [String] = []
         reasonBuffer.removeAll(keepingCapacity: true)
+        checkFormRules(
+            of: exercise,
+            statistics: statistics,
+            side: side,
+            context: context,
+            reliable: reliable,
+            recounting: recounting,
+            issues: &issues,
+            unchecked: &unchecked
+        )
+        if let issue = Self.peakHoldIssue(of: exercise, tempo: tempo) { issues.append(issue) }
+        // Like the form rules, not judged from an angle the view cannot measure (a front-view squat's knees: an
+        // occluded one read 82° beside 134°; see Guides.md, "Cases behind the code").
+        if reliable, let symmetry, let issue = Self.symmetryIssue(of: exercise, symmetry: symmetry) {
+            issues.append(issue)
+        }
+        issues.sort { $0.priority < $1.priority }
+        // Something was checked: a form rule, the hold at the peak, or the symmetry. With nothing checked and
+        // nothing wrong the repetition is "not checked", never "good".
+        let checked =
+            unchecked.count < exercise.formRules.count
+            || (spec.holdSeconds != nil && tempo.atPeakSeconds != nil)
+            || (exercise.maximumAsymmetry != nil && symmetry != nil && reliable)
+        if !checked, exercise.formRules.isEmpty, reasonBuffer.isEmpty { reasonBuffer.append(Self.noRulesReason) }
+        return Repetition(
+            index: index,
+            exercise: exercise.id,
+            startSeconds: completed.startSeconds,
+            endSeconds: completed.endSeconds,
+            side: exercise.side == .both ? nil : side,
+            angles: angles,
+            peakAngle: completed.peakValue,
+            rangeOfMotion: exercise.rangeOfMotionFraction(peakValue: completed.peakValue),
+            range: .init(peak: completed.peakValue, exercise: exercise, measurable: reliable),
+            tempo: tempo,
+            symmetry: symmetry,
+            verdict: !issues.isEmpty || !breaches.isEmpty ? .needsWork : checked ? .good : .notChecked,
+            issues: issues,
+            safetyBreaches: breaches,
+            measurementReliable: reliable,
+            uncheckedRules: unchecked,
+            uncheckedReason: uncheckedReasonText,
+            gapSeconds: gapSeconds
+        )
+    }
+
+    /// The angle ranges of a repetition counted by the counter of `side` (`nil`: both sides), from the angles'
+    /// statistics over it; the value at the peak, where the counter's signal did not go through a slot, is the end of
+    /// its range toward the exercise's peak.
+    private static func angleRanges(
+        of exercise: ExerciseDefinition,
+        statistics: Statistics,
+        side: BodySide?
+    ) -> [Repetition.AngleRange] {
+        var angles: [Repetition.AngleRange] = []
+        for (a, angle) in exercise.angles.enumerated() {
+            for s in 0..<(angle.isSided ? 2 : 1) {
+                let bodySide: BodySide? = angle.isSided ? (s == 0 ? .left : .right) : nil
+                if let side, angle.isSided, bodySide != side { continue }
+                let i = a * 2 + s
+                let measured = statistics.slots[i]
+                guard let range = measured.range else { continue }
+                angles.append(
+                    Repetition.AngleRange(
+                        angle: angle,
+                        side: bodySide,
+                        min: range.low,
+                        max: range.high,
+                        atPeak: measured.atPeak ?? (exercise.repetition!.direction > 0 ? range.high : range.low)
+                    )
+                )
+            }
+        }
+        return angles
+    }
+
+    /// Moves the ranges of `side` (and the midline's) to the front of `angles`, in order (a stable partition, in
+    /// place), and returns how many there are: the measured side is the side counted and shown.
+    private static func moveToFront(side near: BodySide, of angles: inout [Repetition.AngleRange]) -> Int {
+        var nearCount = 0
+        for i in angles.indices where angles[i].side == nil || angles[i].side == near {
+            let item = angles[i]
+            var j = i
+            while j > nearCount {
+                angles[j] = angles[j - 1]
+                j -= 1
+            }
+            angles[nearCount] = item
+            nearCount += 1
+        }
+        return nearCount
+    }
+
+    /// Checks each form rule of `exercise` on ``judgedAngles``: an issue found goes into `issues`; a rule that cannot
+    /// be checked (the view, the angle not seen in the repetition, or not at its peak) into `unchecked`, with its
+    /// reason.
+    private mutating func checkFormRules(
+        of exercise: ExerciseDefinition,
+        statistics: Statistics,
+        side: BodySide?,
+        context: MeasurementContext,
+        reliable: Bool,
+        recounting: Bool,
+        issues: inout [Repetition.FormIssue],
+        unchecked: inout [String]
+    ) {
         for (r, rule) in exercise.formRules.enumerated() {
             guard reliable else {
                 noteUnchecked(rule.id, Self.wrongViewReason, in: &unchecked)
@@ -199,61 +275,6 @@ struct RepetitionJudge: Sendable {
             }
             if let issue = rule.firstIssue(in: judgedAngles) { issues.append(issue) }
         }
-        // A prescribed hold at the peak, timed as the tempo times it (half a second of slack).
-        if let hold = spec.holdSeconds, let held = tempo.atPeakSeconds, held + CoachingSession.holdSlackSeconds < hold {
-            issues.append(
-                .init(
-                    rule: "hold",
-                    cue: "Hold the position for \(CoachingSession.secondsText(hold)) s before coming back",
-                    angle: exercise.primaryAngle,
-                    value: held,
-                    limit: hold,
-                    priority: Configuration.holdAndSymmetryPriority
-                )
-            )
-        }
-        // Like the form rules, not judged from an angle the view cannot measure (a front-view squat's knees: an
-        // occluded one read 82° beside 134°; see Guides.md, "Cases behind the code").
-        if let limit = exercise.maximumAsymmetry, let symmetry, reliable, symmetry.difference > limit {
-            issues.append(
-                .init(
-                    rule: "symmetry",
-                    cue: "Move both sides evenly",
-                    angle: exercise.primaryAngle,
-                    value: symmetry.difference,
-                    limit: limit,
-                    priority: Configuration.holdAndSymmetryPriority
-                )
-            )
-        }
-        issues.sort { $0.priority < $1.priority }
-        // Something was checked: a form rule, the hold at the peak, or the symmetry. With nothing checked and
-        // nothing wrong the repetition is "not checked", never "good".
-        let checked =
-            unchecked.count < exercise.formRules.count
-            || (spec.holdSeconds != nil && tempo.atPeakSeconds != nil)
-            || (exercise.maximumAsymmetry != nil && symmetry != nil && reliable)
-        if !checked, exercise.formRules.isEmpty, reasonBuffer.isEmpty { reasonBuffer.append(Self.noRulesReason) }
-        return Repetition(
-            index: index,
-            exercise: exercise.id,
-            startSeconds: completed.startSeconds,
-            endSeconds: completed.endSeconds,
-            side: exercise.side == .both ? nil : side,
-            angles: angles,
-            peakAngle: completed.peakValue,
-            rangeOfMotion: exercise.rangeOfMotionFraction(peakValue: completed.peakValue),
-            range: .init(peak: completed.peakValue, exercise: exercise, measurable: reliable),
-            tempo: tempo,
-            symmetry: symmetry,
-            verdict: !issues.isEmpty || !breaches.isEmpty ? .needsWork : checked ? .good : .notChecked,
-            issues: issues,
-            safetyBreaches: breaches,
-            measurementReliable: reliable,
-            uncheckedRules: unchecked,
-            uncheckedReason: uncheckedReasonText,
-            gapSeconds: gapSeconds
-        )
     }
 
     /// A repetition counted from the movement, measured and judged as one of `exercise` (from the 10-Hz ring of
@@ -292,40 +313,12 @@ struct RepetitionJudge: Sendable {
         // A movement no exercise was recognised for has no rules to judge it by; say so, as for a rule not checked.
         if exercise == nil { reasonBuffer.append(Self.unrecognisedReason) }
         if let exercise {
-            for angle in exercise.angles {
-                let k = ExerciseRecognizer.index(angle) * 2
-                for s in 0..<(angle.isSided ? 2 : 1) {
-                    var lo = Double.infinity
-                    var hi = -Double.infinity
-                    var atPeak = Double.nan
-                    var bestDistance = Double.infinity
-                    for i in 0..<ring.count {
-                        let time = ring.times[i]
-                        guard time >= from, time <= completed.endSeconds + Configuration.ringMarginSeconds else {
-                            continue
-                        }
-                        let v = ring[sample: i, slot: k + s]
-                        guard !v.isNaN else { continue }
-                        lo = Swift.min(lo, v)
-                        hi = Swift.max(hi, v)
-                        let distance = abs(time - peakSeconds)
-                        if distance < bestDistance {
-                            bestDistance = distance
-                            atPeak = v
-                        }
-                    }
-                    guard lo.isFinite else { continue }
-                    angles.append(
-                        .init(
-                            angle: angle,
-                            side: angle.isSided ? (s == 0 ? .left : .right) : nil,
-                            min: lo,
-                            max: hi,
-                            atPeak: atPeak
-                        )
-                    )
-                }
-            }
+            angles = Self.angleRanges(
+                of: exercise,
+                ring: ring,
+                within: from...(completed.endSeconds + Configuration.ringMarginSeconds),
+                peakSeconds: peakSeconds
+            )
             // The working side: the one whose primary angle moved most.
             let primary = angles.filter { $0.angle == exercise.primaryAngle }.max {
                 ($0.max - $0.min) < ($1.max - $1.min)
@@ -348,19 +341,7 @@ struct RepetitionJudge: Sendable {
             // The exercise given has its reasons made; a recognised one says them without the rule's id.
             // As for a repetition counted on the angle, no rule is judged from a view that cannot measure the
             // exercise (a front-view push-up's elbows: "Lower your chest").
-            let isGiven = exercise.id == given?.id
-            let reliable = context.isReliable(for: exercise)
-            for (r, rule) in exercise.formRules.enumerated() {
-                if !reliable {
-                    noteUnchecked(rule.id, Self.wrongViewReason, in: &unchecked)
-                } else if rule.view != .any, !context.hasDepth {
-                    noteUnchecked(rule.id, isGiven ? ruleReasons[r].movement : Self.movementReason, in: &unchecked)
-                } else if !judgedAngles.contains(where: { $0.angle == rule.angle }) {
-                    noteUnchecked(rule.id, isGiven ? ruleReasons[r].notSeen : Self.notSeenReason, in: &unchecked)
-                } else if let issue = rule.firstIssue(in: judgedAngles) {
-                    issues.append(issue)
-                }
-            }
+            checkFormRulesOfMovement(of: exercise, context: context, issues: &issues, unchecked: &unchecked)
             issues.sort { $0.priority < $1.priority }
             if exercise.formRules.isEmpty, reasonBuffer.isEmpty { reasonBuffer.append(Self.noRulesReason) }
         }
@@ -424,21 +405,19 @@ struct RepetitionJudge: Sendable {
         let k = ExerciseRecognizer.index(exercise.primaryAngle) * 2
         var best: (range: Double, seconds: Double, side: Int, furthest: Double)?
         for s in 0..<(exercise.primaryAngle.isSided ? 2 : 1) {
-            var lo = Double.infinity
-            var hi = -Double.infinity
-            var furthest = -Double.infinity
-            var when = completed.peakSeconds
+            // The side's range, and where it went furthest toward the peak (`nil` until a value is measured).
+            var range: (lo: Double, hi: Double)?
+            var furthest: (value: Double, seconds: Double)?
             for i in 0..<ring.count where inRepetition(ring.times[i]) {
-                let v = ring[sample: i, slot: k + s]
-                guard !v.isNaN else { continue }
-                lo = Swift.min(lo, v)
-                hi = Swift.max(hi, v)
-                if v * spec.direction > furthest {
-                    furthest = v * spec.direction
-                    when = ring.times[i]
+                guard let v = ring[sample: i, slot: k + s] else { continue }
+                range = range.map { (Swift.min($0.lo, v), Swift.max($0.hi, v)) } ?? (v, v)
+                if furthest.map({ v * spec.direction > $0.value }) ?? true {
+                    furthest = (v * spec.direction, ring.times[i])
                 }
             }
-            if lo.isFinite, best.map({ hi - lo > $0.range }) ?? true { best = (hi - lo, when, s, furthest) }
+            if let range, let furthest, best.map({ range.hi - range.lo > $0.range }) ?? true {
+                best = (range.hi - range.lo, furthest.seconds, s, furthest.value)
+            }
         }
         guard let best else { return nil }
         // The plateau: from the first to the last sample of that side near the peak.
@@ -446,12 +425,104 @@ struct RepetitionJudge: Sendable {
         var first = best.seconds
         var last = best.seconds
         for i in 0..<ring.count where inRepetition(ring.times[i]) {
-            let v = ring[sample: i, slot: k + best.side]
-            guard !v.isNaN, v * spec.direction >= near else { continue }
+            guard let v = ring[sample: i, slot: k + best.side], v * spec.direction >= near else { continue }
             first = Swift.min(first, ring.times[i])
             last = Swift.max(last, ring.times[i])
         }
         return (best.seconds, first, last)
+    }
+
+    /// The angle ranges of a repetition counted from the movement, as `exercise`'s angles: each side's from the
+    /// 10-Hz samples `within` the repetition, with the value nearest `peakSeconds` as its value at the peak.
+    private static func angleRanges(
+        of exercise: ExerciseDefinition,
+        ring: AngleSampleRing,
+        within times: ClosedRange<Double>,
+        peakSeconds: Double
+    ) -> [Repetition.AngleRange] {
+        var angles: [Repetition.AngleRange] = []
+        for angle in exercise.angles {
+            let k = ExerciseRecognizer.index(angle) * 2
+            for s in 0..<(angle.isSided ? 2 : 1) {
+                // The range so far, and the value nearest the peak in time (`nil` until a value is measured).
+                var range: (lo: Double, hi: Double)?
+                var nearest: (distance: Double, value: Double)?
+                for i in 0..<ring.count {
+                    let time = ring.times[i]
+                    guard times.contains(time), let v = ring[sample: i, slot: k + s] else { continue }
+                    range = range.map { (Swift.min($0.lo, v), Swift.max($0.hi, v)) } ?? (v, v)
+                    let distance = abs(time - peakSeconds)
+                    if nearest.map({ distance < $0.distance }) ?? true { nearest = (distance, v) }
+                }
+                guard let range, let nearest else { continue }
+                angles.append(
+                    .init(
+                        angle: angle,
+                        side: angle.isSided ? (s == 0 ? .left : .right) : nil,
+                        min: range.lo,
+                        max: range.hi,
+                        atPeak: nearest.value
+                    )
+                )
+            }
+        }
+        return angles
+    }
+
+    /// Checks each form rule of `exercise` on ``judgedAngles`` for a repetition counted from the movement: an issue
+    /// found goes into `issues`; a rule that cannot be checked into `unchecked`, with its reason (the exercise given
+    /// has its reasons made; a recognised one says them without the rule's id).
+    private mutating func checkFormRulesOfMovement(
+        of exercise: ExerciseDefinition,
+        context: MeasurementContext,
+        issues: inout [Repetition.FormIssue],
+        unchecked: inout [String]
+    ) {
+        let isGiven = exercise.id == given?.id
+        let reliable = context.isReliable(for: exercise)
+        for (r, rule) in exercise.formRules.enumerated() {
+            if !reliable {
+                noteUnchecked(rule.id, Self.wrongViewReason, in: &unchecked)
+            } else if rule.view != .any, !context.hasDepth {
+                noteUnchecked(rule.id, isGiven ? ruleReasons[r].movement : Self.movementReason, in: &unchecked)
+            } else if !judgedAngles.contains(where: { $0.angle == rule.angle }) {
+                noteUnchecked(rule.id, isGiven ? ruleReasons[r].notSeen : Self.notSeenReason, in: &unchecked)
+            } else if let issue = rule.firstIssue(in: judgedAngles) {
+                issues.append(issue)
+            }
+        }
+    }
+
+    /// A prescribed hold at the peak held too briefly, timed as the tempo times it (half a second of slack).
+    private static func peakHoldIssue(of exercise: ExerciseDefinition, tempo: Repetition.Tempo) -> Repetition.FormIssue?
+    {
+        guard let hold = exercise.repetition?.holdSeconds, let held = tempo.atPeakSeconds,
+            held + CoachingSession.holdSlackSeconds < hold
+        else { return nil }
+        return .init(
+            rule: "hold",
+            cue: "Hold the position for \(CoachingSession.secondsText(hold)) s before coming back",
+            angle: exercise.primaryAngle,
+            value: held,
+            limit: hold,
+            priority: Configuration.holdAndSymmetryPriority
+        )
+    }
+
+    /// Sides that moved unevenly, beyond the exercise's ``ExerciseDefinition/maximumAsymmetry``.
+    private static func symmetryIssue(
+        of exercise: ExerciseDefinition,
+        symmetry: Repetition.Symmetry
+    ) -> Repetition.FormIssue? {
+        guard let limit = exercise.maximumAsymmetry, symmetry.difference > limit else { return nil }
+        return .init(
+            rule: "symmetry",
+            cue: "Move both sides evenly",
+            angle: exercise.primaryAngle,
+            value: symmetry.difference,
+            limit: limit,
+            priority: Configuration.holdAndSymmetryPriority
+        )
     }
 
     /// Records a rule not checked in the repetition being completed, and its reason once.

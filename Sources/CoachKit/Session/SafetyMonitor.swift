@@ -79,17 +79,17 @@ struct SafetyMonitor: Sendable {
         if exercise != nil { pendingBreaches.reserveCapacity(8) }
     }
 
-    /// Checks slot `slot`'s angle `value` (NaN: not measured) at time `t` (the frame's time, not decreasing).
-    mutating func ingest(slot index: Int, value v: Double, at t: Double) -> Event {
+    /// Checks slot `slot`'s angle `value` (`nil`: not measured) at time `t` (the frame's time, not decreasing).
+    mutating func ingest(slot index: Int, value v: Double?, at t: Double) -> Event {
         let slot = slots[index]
         let l = slot.limit
         let limit = limits[l]
-        var crossed: Double?
-        if !v.isNaN {
-            if let max = limit.max, v > max { crossed = max }
-            if let min = limit.min, v < min { crossed = min }
+        var crossed: (value: Double, limit: Double)?
+        if let v {
+            if let max = limit.max, v > max { crossed = (v, max) }
+            if let min = limit.min, v < min { crossed = (v, min) }
         }
-        guard let crossed else {
+        guard let (v, crossed) = crossed else {
             guard let crossing = crossings[l] else { return .within }
             if t - crossing.lastBeyond < configuration.releaseSeconds { return .beyond }
             crossings[l] = nil

@@ -153,10 +153,10 @@ struct SessionLog: Sendable {
         for repetition in repetitions {
             let end = repetition.endSeconds
             var home = result.firstIndex { end <= $0.endSeconds } ?? result.count - 1
-            var nearest = Double.infinity
+            var nearest: Double?
             for k in result.indices where result[k].exercise == repetition.exercise {
                 let distance = Swift.max(0, result[k].startSeconds - end, end - result[k].endSeconds)
-                if distance < nearest {
+                if nearest.map({ distance < $0 }) ?? true {
                     nearest = distance
                     home = k
                 }

@@ -152,6 +152,8 @@ struct SetUpCheck: Sendable {
     private var countedFromSide = false
     /// The repetitions counted, as of the latest frame checked.
     private var repetitionsCounted = 0
+    /// Whether the latest frame's person was measurable: in frame, and not walking (`false` when nobody was seen).
+    private(set) var lastFrameValid = false
     /// ``isReliable(recognizedIndex:)`` for its key, as last worked out: reading an exercise's definition on every
     /// frame copies it (a few hundred bytes and a dozen buffers retained).
     private var reliability: (key: ReliabilityKey, value: Bool)?
@@ -220,7 +222,8 @@ struct SetUpCheck: Sendable {
         // The overlay shows no range gauge where the repetition's range will be "not measurable" (the same test).
         let rangeMeasurable = isReliable(recognizedIndex: recognizedIndex)
         let valid = look.inFrame && !look.walking
-        let bodyX = pose[.root].confidence > 0 ? pose[.root].x : pose[.neck].confidence > 0 ? pose[.neck].x : .nan
+        lastFrameValid = valid
+        let bodyX = pose[.root].confidence > 0 ? pose[.root].x : pose[.neck].confidence > 0 ? pose[.neck].x : nil
         let presence = self.presence.ingest(
             valid: valid,
             walking: look.walking,
@@ -265,6 +268,7 @@ struct SetUpCheck: Sendable {
 
     /// A frame with nobody seen: presence, and the guidance when it changed (``SetUpIssue/notSeen`` after a second).
     mutating func ingestNobody(at t: Double) -> (presence: PresenceTracker.Frame, guidance: Guidance?) {
+        lastFrameValid = false
         let presence = self.presence.ingestNobody(at: t)
         let gone = lastPersonSeconds.map { t - $0 >= configuration.notSeenSeconds } ?? true
         return (presence, gone ? show(.notSeen) : nil)

@@ -49,17 +49,20 @@ struct WalkingDetector: Sendable {
     private var state = State.still
     /// The torso length (neck to root) in the image, smoothed; 0 until one is measured.
     private(set) var torso = 0.0
-    /// The followed x (feet, else root), the root's x and their times, about every 0.1 s over about a second.
-    private var trail: [Double]
-    private var rootTrail: [Double]
-    private var trailTimes: [Double]
+    /// One sample of the trail: the followed x (feet, else root), the root's x, and when.
+    private struct Sample: Sendable, Hashable {
+        var x: Double
+        var rootX: Double
+        var seconds: Double
+    }
+
+    /// The samples about every 0.1 s over about a second (`nil`: not taken yet), a ring from `next`.
+    private var trail: [Sample?]
     private var next = 0
 
     init(configuration: Configuration) {
         self.configuration = configuration
-        trail = Array(repeating: .nan, count: configuration.trailSamples)
-        rootTrail = Array(repeating: .nan, count: configuration.trailSamples)
-        trailTimes = Array(repeating: -.infinity, count: configuration.trailSamples)
+        trail = Array(repeating: nil, count: configuration.trailSamples)
     }
 
     private func isWalking(at t: Double) -> Bool {
@@ -103,11 +106,9 @@ struct WalkingDetector: Sendable {
             ? (la.x + ra.x) / 2
             : la.confidence >= c ? la.x : ra.confidence >= c ? ra.x : root.x
         let upright = Self.isUpright(pose, minimumConfidence: c)
-        let previousIndex = (next + trail.count - 1) % trail.count
-        if t - trailTimes[previousIndex] >= configuration.sampleSeconds || t < trailTimes[previousIndex] {
-            trail[next] = x
-            rootTrail[next] = root.x
-            trailTimes[next] = t
+        let previous = trail[(next + trail.count - 1) % trail.count]
+        if previous.map({ t - $0.seconds >= configuration.sampleSeconds || t < $0.seconds }) ?? true {
+            trail[next] = Sample(x: x, rootX: root.x, seconds: t)
             next = (next + 1) % trail.count
         }
         // The oldest sample is about one second ago; at the start of a recording, before the trail is
@@ -120,21 +121,20 @@ struct WalkingDetector: Sendable {
         // The oldest sample at most `longestComparisonSeconds` ago: at 10 fps or more the trail's oldest (a second
         // ago); with fewer frames the trail reaches further back (2 s at 5 fps, where its oldest was always too
         // old and walking was never seen), and after a gap its samples from before it are passed over.
-        var oldestIndex = -1
+        var oldest: Sample?
         for j in 0..<trail.count {
-            let i = (next + j) % trail.count
-            if trail[i].isFinite, t - trailTimes[i] <= configuration.longestComparisonSeconds {
-                oldestIndex = i
+            if let sample = trail[(next + j) % trail.count], sample.x.isFinite,
+                t - sample.seconds <= configuration.longestComparisonSeconds
+            {
+                oldest = sample
                 break
             }
         }
-        guard oldestIndex >= 0, torso > 0, t - trailTimes[oldestIndex] >= configuration.shortestComparisonSeconds
+        guard let oldest, torso > 0, t - oldest.seconds >= configuration.shortestComparisonSeconds
         else { return isWalking(at: t) }
-        let oldest = trail[oldestIndex]
-        let elapsed = t - trailTimes[oldestIndex]
+        let elapsed = t - oldest.seconds
         let limit = configuration.walkingTorsoLengths * min(1, elapsed)
-        let oldestRoot = rootTrail[oldestIndex]
-        if abs(x - oldest) / torso > limit, !oldestRoot.isFinite || abs(root.x - oldestRoot) / torso > limit {
+        if abs(x - oldest.x) / torso > limit, !oldest.rootX.isFinite || abs(root.x - oldest.rootX) / torso > limit {
             state = .walking(until: t + configuration.walkingHoldSeconds)
         }
         return isWalking(at: t)

@@ -62,6 +62,9 @@ struct RepetitionJudge: Sendable {
     static let notSeenReason = "angles not seen"
     static let unrecognisedReason = "no exercise recognised"
     static let noRulesReason = "the exercise has no form rules"
+    /// A rule's value within ``ExerciseDefinition/FormRule/CloseCallMargin`` of its bound
+    /// (``Repetition/closeCalls``).
+    static let tooCloseReason = "too close to call from this view"
 
     /// The exercise given, if any.
     let given: ExerciseDefinition?
@@ -160,6 +163,7 @@ struct RepetitionJudge: Sendable {
         judgedAngles.append(contentsOf: angles[..<nearCount])
         // A rule that cannot be checked is said to be unchecked, with the reason; the verdict is from the others.
         var unchecked: [String] = []
+        var closeCalls: [String] = []
         reasonBuffer.removeAll(keepingCapacity: true)
         for (r, rule) in exercise.formRules.enumerated() {
             guard reliable else {
@@ -197,7 +201,7 @@ struct RepetitionJudge: Sendable {
                 )
                 continue
             }
-            if let issue = rule.firstIssue(in: judgedAngles) { issues.append(issue) }
+            call(rule, issues: &issues, closeCalls: &closeCalls)
         }
         // A prescribed hold at the peak, timed as the tempo times it (half a second of slack).
         if let hold = spec.holdSeconds, let held = tempo.atPeakSeconds, held + CoachingSession.holdSlackSeconds < hold {
@@ -246,13 +250,16 @@ struct RepetitionJudge: Sendable {
             range: .init(peak: completed.peakValue, exercise: exercise, measurable: reliable),
             tempo: tempo,
             symmetry: symmetry,
-            verdict: !issues.isEmpty || !breaches.isEmpty ? .needsWork : checked ? .good : .notChecked,
+            // A rule too close to call leaves no "good": only a clear breach elsewhere gives a verdict.
+            verdict: !issues.isEmpty || !breaches.isEmpty
+                ? .needsWork : checked && closeCalls.isEmpty ? .good : .notChecked,
             issues: issues,
             safetyBreaches: breaches,
             measurementReliable: reliable,
             uncheckedRules: unchecked,
             uncheckedReason: uncheckedReasonText,
-            gapSeconds: gapSeconds
+            gapSeconds: gapSeconds,
+            closeCalls: closeCalls.isEmpty ? nil : closeCalls
         )
     }
 
@@ -273,6 +280,7 @@ struct RepetitionJudge: Sendable {
         var issues: [Repetition.FormIssue] = []
         var side: BodySide?
         var unchecked: [String] = []
+        var closeCalls: [String] = []
         reasonBuffer.removeAll(keepingCapacity: true)
         // From the end of the previous repetition (at most 1 s before this one's start), so the range
         // includes the start position.
@@ -357,8 +365,8 @@ struct RepetitionJudge: Sendable {
                     noteUnchecked(rule.id, isGiven ? ruleReasons[r].movement : Self.movementReason, in: &unchecked)
                 } else if !judgedAngles.contains(where: { $0.angle == rule.angle }) {
                     noteUnchecked(rule.id, isGiven ? ruleReasons[r].notSeen : Self.notSeenReason, in: &unchecked)
-                } else if let issue = rule.firstIssue(in: judgedAngles) {
-                    issues.append(issue)
+                } else {
+                    call(rule, issues: &issues, closeCalls: &closeCalls)
                 }
             }
             issues.sort { $0.priority < $1.priority }
@@ -384,14 +392,18 @@ struct RepetitionJudge: Sendable {
             tempo: tempo,
             symmetry: nil,
             // No rule checked (none recognised, or none could be): not checked, never "good".
+            // A rule too close to call leaves no "good" either.
             verdict: !issues.isEmpty
-                ? .needsWork : exercise.map { unchecked.count < $0.formRules.count } == true ? .good : .notChecked,
+                ? .needsWork
+                : closeCalls.isEmpty && exercise.map { unchecked.count < $0.formRules.count } == true
+                    ? .good : .notChecked,
             issues: issues,
             safetyBreaches: [],
             measurementReliable: context.isReliable(for: exercise),
             uncheckedRules: unchecked,
             uncheckedReason: uncheckedReasonText,
-            gapSeconds: gapSeconds
+            gapSeconds: gapSeconds,
+            closeCalls: closeCalls.isEmpty ? nil : closeCalls
         )
     }
 
@@ -452,6 +464,22 @@ struct RepetitionJudge: Sendable {
             last = Swift.max(last, ring.times[i])
         }
         return (best.seconds, first, last)
+    }
+
+    /// Judges a rule that could be checked: a clear breach is an issue, a value too close to its bound to call is
+    /// a close call (and its reason is given once).
+    private mutating func call(
+        _ rule: ExerciseDefinition.FormRule,
+        issues: inout [Repetition.FormIssue],
+        closeCalls: inout [String]
+    ) {
+        switch rule.call(in: judgedAngles) {
+        case .kept: break
+        case .broken(let issue): issues.append(issue)
+        case .tooClose:
+            closeCalls.append(rule.id)
+            if !reasonBuffer.contains(Self.tooCloseReason) { reasonBuffer.append(Self.tooCloseReason) }
+        }
     }
 
     /// Records a rule not checked in the repetition being completed, and its reason once.

@@ -33,8 +33,8 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from form_bounds import (FORM_SETS, GOOD, RATIO_ANGLES, bound, checked_rules, clip_call, code_margin, library_rules,  # noqa: E402
-                         recording_groups, rule_values, weighted_f1, with_bound)
+from form_bounds import (FORM_SETS, GOOD, RATIO_ANGLES, bound, checked_rules, clip_call,  # noqa: E402
+                         code_margin, library_rules, recording_groups, rule_values, weighted_f1, with_bound)
 from generate_motion import generate_one  # noqa: E402
 from motion.truth import rule_breached  # noqa: E402
 
@@ -219,7 +219,8 @@ def main():
             fitted[exercise].append(value if value is not None else CLINICAL[exercise][rule["id"]])
             shown = f"{value:g}" if value is not None else f"kept ({broken} breaking, {clean} clean: too few)"
             print(f"| {name} | {rule['id']} ({rule['angle']}, {'max' if 'max' in rule else 'min'}) | "
-                  f"{CLINICAL[exercise][rule['id']]:g} | {bound(rule):g} | {shown} | {f'{accuracy:.2f}' if accuracy else '-'} | {broken} / {clean} |")
+                  f"{CLINICAL[exercise][rule['id']]:g} | {bound(rule):g} | {shown} | "
+                  f"{f'{accuracy:.2f}' if accuracy else '-'} | {broken} / {clean} |")
     print("\nOn all real form clips (weighted F1, a clip not judged counts wrong; precision = right / judged):")
     print("\n| exercise | clips | the bounds before (d7184e0; development set, not held out) | refitted grouped LOSO "
           "on real | generated bounds (held out: nothing real fitted) | with the close-call margin: before / "

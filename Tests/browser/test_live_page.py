@@ -263,8 +263,8 @@ def check_summary_words(driver, summary):
     # A repetition not checked says why in its row ("too close to call from this view", …), never a blank.
     rows = [[c.text for c in tr.find_elements(By.TAG_NAME, "td")]
             for tr in driver.find_elements(By.CSS_SELECTOR, "#rep-table tbody tr")]
-    unexplained = [(r.get("index"), row) for r, row in zip(reps, rows)
-                   if r.get("verdict") == "not-checked" and r.get("uncheckedReason") and row[-1:] != [r["uncheckedReason"]]]
+    unexplained = [(r.get("index"), row) for r, row in zip(reps, rows) if r.get("verdict") == "not-checked"
+                   and r.get("uncheckedReason") and row[-1:] != [r["uncheckedReason"]]]
     check("summary: a repetition not checked shows its reason", len(rows) == len(reps) and not unexplained,
           f"{len(rows)} rows, {len(reps)} repetitions; {unexplained[:3]}")
     crossings = len(summary.get("safetyWarnings") or [])

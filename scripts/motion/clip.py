@@ -159,7 +159,8 @@ def _graded(spec, change, severity):
     graded = {}
     for part, values in change.items():
         if part in ("base", "peak"):
-            graded[part] = {key: start(part, key) + severity * (value - start(part, key)) for key, value in values.items()}
+            graded[part] = {key: start(part, key) + severity * (value - start(part, key))
+                            for key, value in values.items()}
         else:  # "depth": a multiplier of the excursion
             graded[part] = 1.0 + severity * (values - 1.0)
     return graded

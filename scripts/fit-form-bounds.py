@@ -11,7 +11,7 @@ leave-one-recording-out on the real clips (evaluate-feedback.py's grouped LOSO).
 its TRUE 3-D angles against the bounds before this procedure (CLINICAL below), so a rerun after the library's
 bounds change fits the same. Verdicts are the bounds' alone (no close-call margin), and also with the code's margin.
 
-    scripts/fit-form-bounds.py [--bin .build/debug/ptcoach] [--count 150] [--seeds 11,12] [--work /tmp/ptcoach-form-bounds]
+    scripts/fit-form-bounds.py [--bin .build/debug/ptcoach] [--count 150] [--seeds 11,12,13] [--work /tmp/ptcoach-form-bounds]
         [--jobs 2] [--data ../shared/data]
 
 Prints two tables; an exercise's generated bounds are marked "ship" only where, on the real clips, their weighted F1
@@ -61,7 +61,7 @@ def parse():
     p.add_argument("--work", default="/tmp/ptcoach-form-bounds", help="generated clips and analyses (kept)")
     p.add_argument("--count", type=int, default=150, help="generated clips per exercise")
     p.add_argument("--fault-share", type=float, default=0.6)
-    p.add_argument("--seeds", default="11,12", help="comma-separated; the clips of every seed are pooled")
+    p.add_argument("--seeds", default="11,12,13", help="comma-separated; the clips of every seed are pooled")
     p.add_argument("--jobs", type=int, default=2)
     return p.parse_args()
 

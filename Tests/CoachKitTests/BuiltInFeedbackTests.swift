@@ -60,8 +60,8 @@ struct BuiltInFeedbackTests {
 
     /// Clips judged the opposite of their label stay at most the measured number, and clips judged at least the
     /// measured number (2026-11-28, with the close-call margin, ``ExerciseDefinition/FormRule/CloseCallMargin``, and
-    /// the bicep curl's and push-up's bounds fitted on generated motion: bicep curl 0 wrong of 7 judged, front
-    /// raise 0 of 13, shoulder press 0 of 12, shrug 0 of 10, push-ups 3 of 43, of which 1 good called
+    /// the push-up's bounds fitted on generated motion: bicep curl 0 wrong of 7 judged, front raise 0 of 13,
+    /// shoulder press 0 of 12, shrug 0 of 10, push-ups 3 of 43, of which 1 good called
     /// bad; before the margin 0 of 7, 1 of 16, 5 of 21, 1 of 15 and 7 of 47). A clip not judged is one whose
     /// rule values were all within the margin of a bound, or seen from a view that does not suit the exercise.
     @Test(arguments: [

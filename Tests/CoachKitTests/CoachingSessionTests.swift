@@ -80,8 +80,7 @@ struct CoachingSessionTests {
         pose[.leftElbow] = Keypoint(x: 40, y: 160, confidence: 1)
         #expect(abs(try #require(AngleKind.upperArmInclination.measure(pose, side: .left)) + 45) < 1e-9)
 
-        // A 24° swing stays under upper-arm-still's bound against the trunk (25°, fitted on generated motion;
-        // within the close-call margin of it, so not called either way); elbow-still (17° of change) catches it.
+        // A 24° swing stays under upper-arm-still's 35° against the trunk; elbow-still (18° of change) catches it.
         let curlRules = try ExerciseLibrary.bundled().exercise(id: "bicep-curl").formRules
         let elbowStill = try #require(curlRules.first { $0.id == "elbow-still" }?.max)
         for (curl, swung) in [(SyntheticCurl(swing: 24, depth: 135), true), (SyntheticCurl.good, false)] {

@@ -9,7 +9,8 @@ Every figure of issue 28's table that ../shared/data allows, each labelled with 
   the counters' thresholds, the rules' bounds read off the clips): the figure says little about the next patient;
 - "not used to tune": a group the project kept out of tuning (UI-PRMD s04, s05; the hand counts marked holdout).
 
-Sections (`--only`): form (built-in verdicts, and their bounds refitted LOSO), trained (form models, leave one
+Sections (`--only`): form (built-in verdicts, their bounds refitted LOSO, and the close-call margin below which a
+rule is "too close to call from this view", fitted LOSO by recording), trained (form models, leave one
 source recording out), recognition (the recogniser per source, and the confidence threshold below which the coach
 says "I can't tell which exercise this is: pick it", fitted LOSO by source), counts (real videos, UI-PRMD).
 The real videos' pose-tracks are looked up in --tracks folders (by file name) and found with `ptcoach poses`

@@ -9,7 +9,8 @@ Every figure of issue 28's table that ../shared/data allows, each labelled with 
   the counters' thresholds, the rules' bounds read off the clips): the figure says little about the next patient;
 - "not used to tune": a group the project kept out of tuning (UI-PRMD s04, s05; the hand counts marked holdout).
 
-Sections (`--only`): form (built-in verdicts, and their bounds refitted LOSO), trained (form models, leave one
+Sections (`--only`): form (built-in verdicts, their bounds refitted LOSO, and the close-call margin below which a
+rule is "too close to call from this view", fitted LOSO by recording), trained (form models, leave one
 source recording out), recognition (the recogniser per source, and the confidence threshold below which the coach
 says "I can't tell which exercise this is: pick it", fitted LOSO by source), counts (real videos, UI-PRMD).
 The real videos' pose-tracks are looked up in --tracks folders (by file name) and found with `ptcoach poses`
@@ -23,6 +24,7 @@ import argparse
 import collections
 import concurrent.futures
 import csv
+import itertools
 import json
 import os
 import statistics
@@ -30,8 +32,9 @@ import subprocess
 import sys
 import tempfile
 
-from feedback_calibration import (TARGET_PRECISION, code_threshold, confident, fit_threshold,
-                                  named_with_confidence, verdict_confidence)
+from feedback_calibration import TARGET_PRECISION, code_threshold, confident, fit_threshold, named_with_confidence
+from form_bounds import (FORM_SETS, GOOD, bound, clip_call, code_margin, coach_clip_call, library_rules,
+                         recording_groups, rep_call, with_bound)
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -111,15 +114,10 @@ def row(section, what, figure, held_out, note=""):
 # ---------------------------------------------------------------------------------------------------------
 # Form
 
-FORM_SETS = [
-    ("bicep curl", "form-pose-trainer-bicep-curl-train.csv", "bicep-curl"),
-    ("front raise", "form-pose-trainer-front-raise-train.csv", "front-raise"),
-    ("shoulder press", "form-pose-trainer-shoulder-press-train.csv", "shoulder-press"),
-    ("shoulder shrug", "form-pose-trainer-shoulder-shrug-train.csv", "shoulder-shrug"),
-    ("push-up", "form-pushup-train.csv", "push-up"),
-]
-GOOD = {"good": "good", "correct": "good", "bad": "bad", "incorrect": "bad"}
-TUNED_ON = {"bicep curl": "development set, not held out (the elbow-still bound, 18°, was read off these 9 clips)"}
+GENERATED_BOUNDS = ("bounds fitted on generated motion only (scripts/fit-form-bounds.py), held out from these clips; "
+                    "the choice to ship them over the clinical ones was made on them")
+TUNED_ON = {"bicep curl": "development set, not held out (the elbow-still bound, 18°, was read off these 9 clips)",
+            "push-up": GENERATED_BOUNDS}
 
 
 def clip_verdict(summary):
@@ -165,113 +163,98 @@ def section_form():
             f"rules fired: {rules or 'none'}")
         held_out_bounds(name, exercise, entries, summaries, truth)
         groups = recording_groups([p for p, _ in entries])
-        rules = library_rules(exercise)
-        for summary, t, v, g in zip(summaries, truth, predicted, groups):
-            FORM_CLIPS.append((name, f"{name} {g}", t, v, verdict_confidence(summary, rules, v)))
+        for summary, t, g in zip(summaries, truth, groups):
+            FORM_CLIPS.append((name, f"{name} {g}", t, summary, library_rules(exercise)))
     verdict_calibration()
 
 
-def library_rules(exercise):
-    with open(os.path.join(REPO, "Sources", "CoachKit", "Resources", "Exercises", f"{exercise}.json")) as f:
-        return [r for r in json.load(f).get("formRules", []) if "max" in r or "min" in r]
+MARGIN_GRID = [k / 2 for k in range(41)]  # 0–20° (or hundredths of a ratio) in 0.5 steps
+
+
+def margin_outcome(clips, margin):
+    """(right, judged, clips, repetitions judged, repetitions) of clip verdicts recomputed with `margin`."""
+    right = judged = reps_judged = reps = 0
+    for _, _, truth, summary, rules in clips:
+        call = clip_call(summary, rules, margin)
+        judged += call is not None
+        right += call == truth
+        for rep in (summary or {}).get("repetitions", []):
+            reps += 1
+            reps_judged += rep_call(rep, rules, margin) in ("good", "bad")
+    return right, judged, len(clips), reps_judged, reps
+
+
+def fit_margin(clips):
+    """The smallest margin whose confident clip verdicts are at least TARGET_PRECISION right; where none is, the
+    one with the best precision."""
+    def precision(m):
+        right, judged, *_ = margin_outcome(clips, m)
+        return right / judged if judged else 0.0
+
+    for m in MARGIN_GRID:
+        if margin_outcome(clips, m)[1] and precision(m) >= TARGET_PRECISION:
+            return m
+    return max(MARGIN_GRID, key=lambda m: (precision(m), -m))
 
 
 def verdict_calibration():
-    """A clip's verdict given only when its confidence is at least a margin fitted on the other recordings (all
-    form sets' recordings pooled, one held out at a time); below it, "form not judged from this view"."""
-    print("Form verdicts given only above a fitted margin (else 'form not judged from this view')")
+    """The close-call margin (FormRule.CloseCallMargin): a rule whose value is within it of its bound gives no
+    verdict ("form not checked: too close to call from this view"). Fitted on the other recordings of all five
+    form sets (21 recordings, one held out at a time) and applied to the held-out one; before = every verdict of
+    the bounds alone (no margin, the coach before issue 28 item 4). Precision = right verdicts / verdicts given;
+    coverage = clips (repetitions) given a verdict / all."""
+    print("Form verdicts with the close-call margin (else 'form not checked: too close to call from this view')")
     groups = sorted({c[1] for c in FORM_CLIPS})
+    held = {g: fit_margin([c for c in FORM_CLIPS if c[1] != g]) for g in groups}
+    pooled = collections.Counter()
 
-    def confident(clips, m):
-        sure = [(t, v) for _, _, t, v, c in clips if v != "unjudged" and c >= m]
-        return sum(1 for t, v in sure if t == v), len(sure), len(clips)
+    def figures(right, judged, n, reps_judged, reps):
+        return (f"precision {f'{right / judged:.3f}' if judged else '-'} ({right}/{judged}), coverage "
+                f"{judged / n:.3f} of clips, {reps_judged / max(1, reps):.3f} of repetitions")
 
-    def fit(clips):
-        grid = [k / 100 for k in range(0, 101)]
-        for m in grid:
-            right, sure, _ = confident(clips, m)
-            if sure and right / sure >= TARGET_PRECISION:
-                return m
-        return max(grid, key=lambda m: (confident(clips, m)[0] / max(1, confident(clips, m)[1]), -m))
-
-    held = {}
-    for g in groups:
-        m = fit([c for c in FORM_CLIPS if c[1] != g])
-        held[g] = m
     for name, _, _ in FORM_SETS:
-        clips = [c for c in FORM_CLIPS if c[0] == name]
-        right = sure = 0
-        for c in clips:
-            r, s_, _ = confident([c], held[c[1]])
-            right, sure = right + r, sure + s_
-        right0, named0, _ = confident(clips, 0)
-        row("form, confident", f"{name} ({len(clips)} clips)",
-            f"precision {f'{right / sure:.2f}' if sure else '-'} ({right}/{sure}), coverage {sure / len(clips):.2f}; "
-            f"before: {right0 / max(1, named0):.2f} ({right0}/{named0}), coverage {named0 / len(clips):.2f}",
-            "grouped LOSO (margin fitted on the other recordings of all five sets)")
-    right = sum(confident([c], held[c[1]])[0] for c in FORM_CLIPS)
-    sure = sum(confident([c], held[c[1]])[1] for c in FORM_CLIPS)
-    right0, named0, n = confident(FORM_CLIPS, 0)
-    row("form, confident", f"pooled ({n} clips, {len(groups)} recordings)",
-        f"precision {right / max(1, sure):.3f} ({right}/{sure}), coverage {sure / n:.3f}; before: "
-        f"{right0 / max(1, named0):.3f}, coverage {named0 / n:.3f}; margins fitted: "
-        + ", ".join(f"{m:.2f} ×{k}" for m, k in collections.Counter(held.values()).most_common(4)),
-        "grouped LOSO (margin fitted on the other recordings)")
-    m = fit(FORM_CLIPS)
-    right, sure, n = confident(FORM_CLIPS, m)
-    row("form, confident", "margin fitted on all recordings", f"{m:.2f}; on those clips {right / max(1, sure):.3f} "
-        f"at coverage {sure / n:.3f}", "development set, not held out (fitted on these clips)")
-
-
-def rule_breached(rule, bound, rep):
-    """Whether a repetition breaks `rule` with its bound replaced by `bound`, from the angles the JSON gives
-    (the repetition's side; for a minimum, the side that went further)."""
-    values = []
-    for a in rep["angles"]:
-        if a["angle"] != rule["angle"] or (rep.get("side") and a.get("side") and a["side"] != rep["side"]):
-            continue
-        if rule["at"] == "peak":
-            value = a.get("atPeak")
-        elif rule["at"] == "range":
-            value = a["max"] - a["min"]
-        else:
-            value = a["max"] if "max" in rule else a["min"]
-        if value is not None:
-            values.append(value)
-    if not values:
-        return False
-    if "max" in rule:
-        return max(values) > bound
-    return max(values) < bound
-
-
-def recomputed_verdict(summary, rules, bounds):
-    if summary is None or not summary["repetitions"]:
-        return "unjudged"
-    judged = [r for r in summary["repetitions"] if r["verdict"] != "not-checked"]
-    if not judged:
-        return "unjudged"
-    for rep in judged:
-        unchecked = {u.get("rule") if isinstance(u, dict) else u for u in rep.get("uncheckedRules", [])}
-        for rule, bound in zip(rules, bounds):
-            if bound is not None and rule["id"] not in unchecked and rule_breached(rule, bound, rep):
-                return "bad"
-    return "good"
+        after = collections.Counter()
+        for c in (c for c in FORM_CLIPS if c[0] == name):
+            for key, value in zip("rjnqp", margin_outcome([c], held[c[1]])):
+                after[key] += value
+        before = margin_outcome([c for c in FORM_CLIPS if c[0] == name], -1e-9)
+        pooled.update(after)
+        row("form, confident", f"{name} ({after['n']} clips)",
+            f"after: {figures(*(after[k] for k in 'rjnqp'))}; before: {figures(*before)}",
+            "grouped LOSO by recording (margin fitted on the other recordings of all five sets); before: "
+            "development set, not held out (the bounds)")
+    before = margin_outcome(FORM_CLIPS, -1e-9)
+    row("form, confident", f"pooled ({pooled['n']} clips, {len(groups)} recordings)",
+        f"after: {figures(*(pooled[k] for k in 'rjnqp'))}; before: {figures(*before)}; margins fitted: "
+        + ", ".join(f"{m:g} ×{k}" for m, k in collections.Counter(held.values()).most_common(4))
+        + f" (target: precision ≥ {TARGET_PRECISION} at coverage ≥ 0.8)",
+        "grouped LOSO by recording (margin fitted on the other recordings)")
+    m = fit_margin(FORM_CLIPS)
+    in_code = code_margin()
+    coach = [(c[2], coach_clip_call(c[3])) for c in FORM_CLIPS]
+    right = sum(1 for t, v in coach if v == t)
+    judged = sum(1 for _, v in coach if v)
+    agree = sum(1 for c, (_, v) in zip(FORM_CLIPS, coach) if clip_call(c[3], c[4], in_code) == v)
+    row("form, confident", "margin fitted on all recordings (the one in the code)",
+        f"{m:g}° (FormRule+Check.swift: {in_code:g}°); the coach's own verdicts on those clips: precision "
+        f"{right / max(1, judged):.3f} ({right}/{judged}), coverage {judged / len(coach):.3f}",
+        "development set, not held out (fitted on these clips)",
+        f"recomputed verdicts agree with the coach's on {agree}/{len(coach)} clips"
+        + ("" if in_code == m else "; THE CODE'S MARGIN DIFFERS: refit it"))
 
 
 def held_out_bounds(name, exercise, entries, summaries, truth):
-    """The same verdicts with each rule's bound chosen on the other recordings (from a grid around the
-    library's bound, or the rule left out) and scored on the held-out recording's clips."""
-    with open(os.path.join(REPO, "Sources", "CoachKit", "Resources", "Exercises", f"{exercise}.json")) as f:
-        rules = [r for r in json.load(f).get("formRules", []) if "max" in r or "min" in r]
-    library = [r.get("max", r.get("min")) for r in rules]
-    agree = sum(1 for s, (p, _) in zip(summaries, entries)
-                if recomputed_verdict(s, rules, library) == clip_verdict(s)[0])
+    """The verdicts of the bounds alone (no close-call margin) with each rule's bound chosen on the other
+    recordings (from a grid around the library's bound, or the rule left out) and scored on the held-out
+    recording's clips; the same recomputation with the library's bounds reproduces the coach's verdicts before
+    the margin (checked below)."""
+    rules = library_rules(exercise)
+    library = [bound(r) for r in rules]
     grids = [[None] + [b * k for k in (0.6, 0.8, 1.0, 1.25, 1.6)] for b in library]
     groups = recording_groups([p for p, _ in entries])
-    import itertools
     combos = list(itertools.product(*grids))
-    verdicts = {c: [recomputed_verdict(s, rules, c) for s in summaries] for c in combos}
+    verdicts = {c: [clip_call(s, [with_bound(r, b) for r, b in zip(rules, c)], -1e-9) or "unjudged"
+                    for s in summaries] for c in combos}
     predicted = [None] * len(entries)
     chosen = collections.Counter()
     for g in set(groups):
@@ -282,55 +265,14 @@ def held_out_bounds(name, exercise, entries, summaries, truth):
             if gg == g:
                 predicted[i] = verdicts[best][i]
     f1 = weighted_f1(truth, predicted, ["good", "bad"])
+    f1_library = weighted_f1(truth, verdicts[tuple(library)], ["good", "bad"])
     picks = "; ".join(f"{'/'.join(c)} ×{n}" for c, n in chosen.most_common(3))
-    row("form, built-in", f"{name}, bounds fitted on the other recordings",
+    row("form, built-in", f"{name}, the bounds alone (no close-call margin)", f"weighted F1 {f1_library:.2f}",
+        TUNED_ON.get(name, "development set, not held out (bounds from clinical sources, chosen with these "
+                     "clips in view)"))
+    row("form, built-in", f"{name}, bounds fitted on the other recordings (no close-call margin)",
         f"weighted F1 {f1:.2f} ({len(set(groups))} recordings; rules {'/'.join(r['id'] for r in rules)}: {picks})",
-        "grouped LOSO (bounds fitted on the other source recordings, grouped by camera set-up)",
-        f"recomputed verdicts agree with the coach's on {agree}/{len(entries)} clips")
-
-
-def recording_groups(paths):
-    """Clips of one camera set-up: where the body is in the picture, which way it faces, how big it is."""
-    keys = []
-    for path in paths:
-        with open(path) as f:
-            h = json.loads(f.readline())
-            frames = [json.loads(line) for line in f if line.strip()]
-        names = h["keypoints"]
-
-        def median(name, axis):
-            if name not in names:
-                return None
-            i = names.index(name)
-            values = [fr["poses"][0][3 * i + axis] for fr in frames
-                      if fr["poses"] and fr["poses"][0][3 * i + 2] > 0.1]
-            return statistics.median(values) if values else None
-
-        anchor = "leftAnkle" if median("leftAnkle", 0) is not None and "kaiakol" in path else "neck"
-        if anchor == "neck" and median("neck", 0) is None:
-            anchor = "leftShoulder"
-        x, y = median(anchor, 0), median(anchor, 1)
-        nose = median("nose", 0)
-        facing = 0 if nose is None else (1 if nose > (x or 0) + 10 else -1 if nose < (x or 0) - 10 else 0)
-        keys.append((x or 0, y or 0, facing, h.get("width", 640), h.get("fps", 30)))
-    # Single-linkage: two clips share a recording when their anchors lie within 3 % of the frame width,
-    # they face the same way and have the same frame rate.
-    parent = list(range(len(keys)))
-
-    def find(i):
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    for i, a in enumerate(keys):
-        for j in range(i):
-            b = keys[j]
-            near = abs(a[0] - b[0]) <= 0.03 * a[3] and abs(a[1] - b[1]) <= 0.03 * a[3]
-            if near and a[2] == b[2] and a[4] == b[4]:
-                parent[find(i)] = find(j)
-    roots = {}
-    return [f"r{roots.setdefault(find(i), len(roots) + 1)}" for i in range(len(keys))]
+        "grouped LOSO (bounds fitted on the other source recordings, grouped by camera set-up)")
 
 
 def grouped_copy(entries, folder):

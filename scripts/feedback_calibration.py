@@ -1,45 +1,10 @@
-"""The calibration helpers of scripts/evaluate-feedback.py: how sure a recognised name or a form verdict is, and
-the threshold fitted on some groups (docs/evaluation-protocol.md)."""
+"""The calibration helpers of scripts/evaluate-feedback.py: how sure a recognised name is, and the threshold fitted
+on some groups (docs/evaluation-protocol.md). A form verdict's close calls are in form_bounds.py."""
 
 import os
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TARGET_PRECISION = 0.95
-
-
-def rule_margin(rule, rep):
-    """How far inside its bound (positive) or past it (negative) a repetition keeps a rule, as a share of the bound;
-    None where the JSON has no value for it."""
-    bound = rule.get("max", rule.get("min"))
-    values = []
-    for a in rep["angles"]:
-        if a["angle"] != rule["angle"] or (rep.get("side") and a.get("side") and a["side"] != rep["side"]):
-            continue
-        value = a.get("atPeak") if rule["at"] == "peak" else (
-            a["max"] - a["min"] if rule["at"] == "range" else (a["max"] if "max" in rule else a["min"]))
-        if value is not None:
-            values.append(value)
-    if not values or not bound:
-        return None
-    if "max" in rule:
-        return (bound - max(values)) / abs(bound)
-    return (max(values) - bound) / abs(bound)
-
-
-def verdict_confidence(summary, rules, verdict):
-    """How clear a clip's verdict is: for "bad", the largest breach of a bound (share of the bound); for "good",
-    the smallest margin inside any bound checked; 0 for a clip not judged."""
-    if verdict == "unjudged" or summary is None:
-        return 0.0
-    margins = []
-    for rep in summary["repetitions"]:
-        if rep["verdict"] == "not-checked":
-            continue
-        unchecked = {u.get("rule") if isinstance(u, dict) else u for u in rep.get("uncheckedRules", [])}
-        margins += [m for r in rules if r["id"] not in unchecked for m in [rule_margin(r, rep)] if m is not None]
-    if not margins:
-        return 0.0
-    return max(-m for m in margins) if verdict == "bad" else min(margins)
 
 
 def named_with_confidence(summary):

@@ -49,7 +49,8 @@ def clip_seed(seed, exercise, index):
 
 def generate_one(exercise, index, seed, out_dir, fault_share=0.4, clean=False, depth=None, azimuth=None,
                  elevation=None, fps=None, **clip_options):
-    """Writes one clip; returns (path, labels, clip): the clip holds the true world landmarks of every frame."""
+    """Writes one clip; returns (path, labels, clip): the clip holds the true world landmarks of every frame.
+    `clip_options` go to make_clip (`severity` grades the fault)."""
     s = clip_seed(seed, exercise, index)
     rng = np.random.default_rng(s)
     spec = TEMPLATES[exercise]

@@ -58,19 +58,25 @@ struct BuiltInFeedbackTests {
         }
     }
 
-    /// Clips judged the opposite of their label stay at most the measured number (2026-11-26: bicep curl 0,
-    /// front raise 1 of 16, shoulder press 5 of 21, shrug 1 of 19, push-ups 7 of 50, of which 2 good called bad;
-    /// before the shoulder-height, shrug-height and knees-straight rules and the 15° body line: 0, 3, 5, 3 and 12).
-    /// 17 push-ups filmed 20–30° off the side were not judged at all before the side view reached 30°; judged now,
-    /// 5 of them, labelled bad for a fault no rule names, are called good.
+    /// Clips judged the opposite of their label stay at most the measured number, and clips judged at least the
+    /// measured number (2026-11-28, with the close-call margin, ``ExerciseDefinition/FormRule/CloseCallMargin``, and
+    /// the push-up's bounds fitted on generated motion: bicep curl 0 wrong of 7 judged, front raise 0 of 13,
+    /// shoulder press 0 of 12, shrug 0 of 10, push-ups 3 of 43, of which 1 good called
+    /// bad; before the margin 0 of 7, 1 of 16, 5 of 21, 1 of 15 and 7 of 47). A clip not judged is one whose
+    /// rule values were all within the margin of a bound, or seen from a view that does not suit the exercise.
     @Test(arguments: [
-        ("form-pose-trainer-bicep-curl-train.csv", "bicep-curl", 0),
-        ("form-pose-trainer-front-raise-train.csv", "front-raise", 1),
-        ("form-pose-trainer-shoulder-press-train.csv", "shoulder-press", 5),
-        ("form-pose-trainer-shoulder-shrug-train.csv", "shoulder-shrug", 1),
-        ("form-pushup-train.csv", "push-up", 7),
+        ("form-pose-trainer-bicep-curl-train.csv", "bicep-curl", 0, 7),
+        ("form-pose-trainer-front-raise-train.csv", "front-raise", 0, 13),
+        ("form-pose-trainer-shoulder-press-train.csv", "shoulder-press", 0, 12),
+        ("form-pose-trainer-shoulder-shrug-train.csv", "shoulder-shrug", 0, 10),
+        ("form-pushup-train.csv", "push-up", 3, 43),
     ])
-    func theBuiltInVerdictsFollowTheLabelledFaults(manifest: String, exercise: String, wrongAtMost: Int) throws {
+    func theBuiltInVerdictsFollowTheLabelledFaults(
+        manifest: String,
+        exercise: String,
+        wrongAtMost: Int,
+        judgedAtLeast: Int
+    ) throws {
         var wrong: [String] = []
         var judged = 0
         for clip in try Self.clips(manifest) {
@@ -79,8 +85,8 @@ struct BuiltInFeedbackTests {
             if verdict != clip.label { wrong.append("\((clip.path as NSString).lastPathComponent) (\(clip.label))") }
         }
         #expect(wrong.count <= wrongAtMost, "\(wrong)")
-        #expect(judged >= wrongAtMost * 3 + 6, "only \(judged) clips judged")
-        if exercise == "push-up" { #expect(wrong.count(where: { $0.hasSuffix("(good)") }) <= 2, "\(wrong)") }
+        #expect(judged >= judgedAtLeast, "only \(judged) clips judged")
+        if exercise == "push-up" { #expect(wrong.count(where: { $0.hasSuffix("(good)") }) <= 1, "\(wrong)") }
     }
 
     /// A shoulder press bends and straightens the elbow; a shoulder flexion raises a straight arm

@@ -96,9 +96,10 @@ extension CoachingSessionTests {
         for rep in reps {
             // Both rules need the ankles.
             #expect(rep.uncheckedRules == ["body-line", "knees-straight"])
-            #expect(rep.uncheckedReason == "feet out of the picture")
+            // The depth, 2° inside its bound in this clip, is too close to call (``Repetition/closeCalls``).
+            #expect(rep.uncheckedReason?.hasPrefix("feet out of the picture") == true)
             #expect(!rep.issues.contains { $0.rule == "body-line" })
-            #expect((rep.verdict == .good) == rep.issues.isEmpty)
+            #expect((rep.verdict == .good) == (rep.issues.isEmpty && rep.closeCalls == nil))
         }
     }
 

@@ -110,10 +110,10 @@ struct CountingAndJudgingTests {
         let squat = try ExerciseLibrary.bundled().exercise(id: "squat")
         var judge = RepetitionJudge(exercise: squat)
         var statistics = RepetitionJudge.Statistics(slots: squat.angles.count * 2)
-        // The left knee from 170° to 70°, the left trunk lean 5–20°.
+        // The left knee from 170° to 80° (clear of the depth rule's 70°), the left trunk lean 5–20°.
         let knee = AngleSlot(angle: try #require(squat.angles.firstIndex(of: .kneeFlexion)), side: .left)
         let trunk = AngleSlot(angle: try #require(squat.angles.firstIndex(of: .trunkLean)), side: .left)
-        statistics[knee] = .init(low: 70, high: 170, atPeak: 70)
+        statistics[knee] = .init(low: 80, high: 170, atPeak: 80)
         statistics[trunk] = .init(low: 5, high: 20, atPeak: 20)
         let side = MeasurementContext(
             hasDepth: false,

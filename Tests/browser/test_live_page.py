@@ -260,6 +260,13 @@ def check_summary_words(driver, summary):
         check("summary: no repetition judged, so no praise",
               any(t.startswith("Form not checked: ") for t in issues) and not any("well done" in t for t in issues),
               "; ".join(issues))
+    # A repetition not checked says why in its row ("too close to call from this view", …), never a blank.
+    rows = [[c.text for c in tr.find_elements(By.TAG_NAME, "td")]
+            for tr in driver.find_elements(By.CSS_SELECTOR, "#rep-table tbody tr")]
+    unexplained = [(r.get("index"), row) for r, row in zip(reps, rows) if r.get("verdict") == "not-checked"
+                   and r.get("uncheckedReason") and row[-1:] != [r["uncheckedReason"]]]
+    check("summary: a repetition not checked shows its reason", len(rows) == len(reps) and not unexplained,
+          f"{len(rows)} rows, {len(reps)} repetitions; {unexplained[:3]}")
     crossings = len(summary.get("safetyWarnings") or [])
     listed = sum(int(t.rsplit("(×", 1)[1].rstrip(")")) if "(×" in t else 1 for t in issues if t.startswith("⚠"))
     check("summary: each safety crossing once", listed == crossings, f"{listed} listed, {crossings} in the summary")

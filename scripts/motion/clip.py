@@ -149,9 +149,28 @@ def place(body, params, spec, side):
     return pts - np.array([foot[0] - target_x, low, foot[2]])
 
 
+def _graded(spec, change, severity):
+    """A fault's change taken `severity` of the way from the template's own values."""
+    def start(part, key):
+        if part == "peak":
+            return spec["peak"].get(key, spec["base"].get(key, 0.0))
+        return spec["base"].get(key, 0.0)
+
+    graded = {}
+    for part, values in change.items():
+        if part in ("base", "peak"):
+            graded[part] = {key: start(part, key) + severity * (value - start(part, key))
+                            for key, value in values.items()}
+        else:  # "depth": a multiplier of the excursion
+            graded[part] = 1.0 + severity * (values - 1.0)
+    return graded
+
+
 def make_clip(exercise, definition, rng, fault="none", reps=None, fps=30.0, depth=None, tempo=None, side=None,
-              body=None):
-    """A clip of `exercise` (library `definition` as parsed JSON); every choice not given is drawn from `rng`."""
+              body=None, severity=1.0):
+    """A clip of `exercise` (library `definition` as parsed JSON); every choice not given is drawn from `rng`.
+    `severity` grades the fault: 0 is the template's movement, 1 the fault as the template names it (a share of
+    the way from one to the other; above 1 further), so a fault can be mild, near a rule's bound, or gross."""
     spec = TEMPLATES[exercise]
     hold = bool(spec.get("hold"))
     body = body or Body(rng)
@@ -162,6 +181,8 @@ def make_clip(exercise, definition, rng, fault="none", reps=None, fps=30.0, dept
     depth = depth if depth is not None else float(rng.uniform(0.88, 1.1))
     tempo = tempo if tempo is not None else float(rng.uniform(1.4, 3.4))  # seconds per repetition
     change = spec.get("faults", {}).get(fault, {}) if fault != "none" else {}
+    if change and severity != 1.0:
+        change = _graded(spec, change, severity)
     base = dict(spec["base"], **change.get("base", {}))
     peak = dict(spec["peak"], **change.get("peak", {}))
     for key in change.get("base", {}):

@@ -1,4 +1,41 @@
 extension ExerciseDefinition.FormRule {
+    /// How close to a rule's bound a measured value is too close to call, from one camera: a value within it (on
+    /// either side of the bound) gives no verdict for the rule, since a wrong "good" is worse than "not checked"
+    /// (issue 28 item 4).
+    ///
+    /// Fitted by `scripts/evaluate-feedback.py` (section "form, confident"): the smallest margin, in 0.5° steps,
+    /// whose confident clip verdicts are at least 95 % right, on all 21 source recordings of the Pose Trainer and
+    /// kaiakol form clips; fitted on the other recordings and scored on each held-out one it gives 0.943 right at
+    /// 0.757 of the clips judged (`docs/form-verdicts.md`). A ratio's margin is in hundredths of the ratio.
+    enum CloseCallMargin {
+        /// For an angle in degrees.
+        static let degrees = 4.0
+        /// For a ratio (``AngleKind/isDegrees`` false): the same number of hundredths.
+        static let ratio = degrees / 100
+    }
+
+    /// What a repetition's angle ranges say of this rule: kept, broken (the first breach, as
+    /// ``firstIssue(in:)``), or too close to its bound to call (within ``CloseCallMargin`` on either side).
+    enum Call: Sendable, Hashable {
+        case kept
+        case broken(Repetition.FormIssue)
+        case tooClose
+    }
+
+    /// The call on this rule for `angles`: broken when some range is past a bound by more than the close-call
+    /// margin, too close when the range nearest a bound (or past it) is within the margin, else kept (also when
+    /// no range is of the rule's angle).
+    func call(in angles: [Repetition.AngleRange]) -> Call {
+        var furthest: Double?
+        for range in angles {
+            if let margin = margin(in: range) { furthest = Swift.max(furthest ?? margin, margin) }
+        }
+        guard let furthest else { return .kept }
+        let tolerance = angle.isDegrees ? CloseCallMargin.degrees : CloseCallMargin.ratio
+        if furthest > tolerance, let issue = firstIssue(in: angles) { return .broken(issue) }
+        return furthest >= -tolerance ? .tooClose : .kept
+    }
+
     /// The first breach of this rule among a repetition's angle ranges (the maximum is checked before the
     /// minimum), or `nil` when the repetition keeps to it.
     ///

@@ -152,12 +152,18 @@ public struct Repetition: Sendable, Hashable, Codable {
     /// the exercise. The ``verdict`` is from the rules that were checked; empty when all were.
     public var uncheckedRules: [String] = []
     /// Why ``uncheckedRules`` were not checked, in words: "feet out of the picture", "knees-out needs a front
-    /// view", "the camera view does not suit the exercise" (several joined by "; "); `nil` when all were checked.
+    /// view", "the camera view does not suit the exercise", and "too close to call from this view" for
+    /// ``closeCalls`` (several joined by "; "); `nil` when all were checked and called.
     public var uncheckedReason: String?
     /// The longest stretch in the repetition, in seconds, in which the person could not be measured (the pose
     /// lost, joints out of the picture) and that was bridged because the angle after it continued the
     /// repetition; 0 when there was none. Stretches shorter than the glitch time are not counted.
     public var gapSeconds: Double = 0
+    /// The form rules (their ids) checked in this repetition whose value was too close to the rule's bound to
+    /// call from this camera (within ``ExerciseDefinition/FormRule/CloseCallMargin``): the rule is neither kept
+    /// nor broken, so the verdict is not "good" (``Verdict/notChecked`` unless another rule is clearly broken),
+    /// and ``uncheckedReason`` says "too close to call from this view". `nil` when there was none.
+    public var closeCalls: [String]?
     /// A hand exercise's repetition: what the hand reached; `nil` for a body exercise.
     public var hand: HandReach?
 
@@ -189,5 +195,6 @@ extension Repetition {
         uncheckedReason = try c.decodeIfPresent(String.self, forKey: .uncheckedReason)
         gapSeconds = try c.decodeIfPresent(Double.self, forKey: .gapSeconds) ?? 0
         hand = try c.decodeIfPresent(HandReach.self, forKey: .hand)
+        closeCalls = try c.decodeIfPresent([String].self, forKey: .closeCalls)
     }
 }

@@ -62,6 +62,9 @@ struct RepetitionJudge: Sendable {
     static let notSeenReason = "angles not seen"
     static let unrecognisedReason = "no exercise recognised"
     static let noRulesReason = "the exercise has no form rules"
+    /// A rule's value within ``ExerciseDefinition/FormRule/CloseCallMargin`` of its bound
+    /// (``Repetition/closeCalls``).
+    static let tooCloseReason = "too close to call from this view"
 
     /// The exercise given, if any.
     let given: ExerciseDefinition?
@@ -130,6 +133,7 @@ struct RepetitionJudge: Sendable {
         judgedAngles.append(contentsOf: angles[..<nearCount])
         // A rule that cannot be checked is said to be unchecked, with the reason; the verdict is from the others.
         var unchecked: [String] = []
+        var closeCalls: [String] = []
         reasonBuffer.removeAll(keepingCapacity: true)
         checkFormRules(
             of: exercise,
@@ -139,7 +143,8 @@ struct RepetitionJudge: Sendable {
             reliable: reliable,
             recounting: recounting,
             issues: &issues,
-            unchecked: &unchecked
+            unchecked: &unchecked,
+            closeCalls: &closeCalls
         )
         if let issue = Self.peakHoldIssue(of: exercise, tempo: tempo) { issues.append(issue) }
         // Like the form rules, not judged from an angle the view cannot measure (a front-view squat's knees: an
@@ -167,13 +172,16 @@ struct RepetitionJudge: Sendable {
             range: .init(peak: completed.peakValue, exercise: exercise, measurable: reliable),
             tempo: tempo,
             symmetry: symmetry,
-            verdict: !issues.isEmpty || !breaches.isEmpty ? .needsWork : checked ? .good : .notChecked,
+            // A rule too close to call leaves no "good": only a clear breach elsewhere gives a verdict.
+            verdict: !issues.isEmpty || !breaches.isEmpty
+                ? .needsWork : checked && closeCalls.isEmpty ? .good : .notChecked,
             issues: issues,
             safetyBreaches: breaches,
             measurementReliable: reliable,
             uncheckedRules: unchecked,
             uncheckedReason: uncheckedReasonText,
-            gapSeconds: gapSeconds
+            gapSeconds: gapSeconds,
+            closeCalls: closeCalls.isEmpty ? nil : closeCalls
         )
     }
 
@@ -235,7 +243,8 @@ struct RepetitionJudge: Sendable {
         reliable: Bool,
         recounting: Bool,
         issues: inout [Repetition.FormIssue],
-        unchecked: inout [String]
+        unchecked: inout [String],
+        closeCalls: inout [String]
     ) {
         for (r, rule) in exercise.formRules.enumerated() {
             guard reliable else {
@@ -273,7 +282,7 @@ struct RepetitionJudge: Sendable {
                 )
                 continue
             }
-            if let issue = rule.firstIssue(in: judgedAngles) { issues.append(issue) }
+            call(rule, issues: &issues, closeCalls: &closeCalls)
         }
     }
 
@@ -294,6 +303,7 @@ struct RepetitionJudge: Sendable {
         var issues: [Repetition.FormIssue] = []
         var side: BodySide?
         var unchecked: [String] = []
+        var closeCalls: [String] = []
         reasonBuffer.removeAll(keepingCapacity: true)
         // From the end of the previous repetition (at most 1 s before this one's start), so the range
         // includes the start position.
@@ -341,7 +351,13 @@ struct RepetitionJudge: Sendable {
             // The exercise given has its reasons made; a recognised one says them without the rule's id.
             // As for a repetition counted on the angle, no rule is judged from a view that cannot measure the
             // exercise (a front-view push-up's elbows: "Lower your chest").
-            checkFormRulesOfMovement(of: exercise, context: context, issues: &issues, unchecked: &unchecked)
+            checkFormRulesOfMovement(
+                of: exercise,
+                context: context,
+                issues: &issues,
+                unchecked: &unchecked,
+                closeCalls: &closeCalls
+            )
             issues.sort { $0.priority < $1.priority }
             if exercise.formRules.isEmpty, reasonBuffer.isEmpty { reasonBuffer.append(Self.noRulesReason) }
         }
@@ -365,14 +381,18 @@ struct RepetitionJudge: Sendable {
             tempo: tempo,
             symmetry: nil,
             // No rule checked (none recognised, or none could be): not checked, never "good".
+            // A rule too close to call leaves no "good" either.
             verdict: !issues.isEmpty
-                ? .needsWork : exercise.map { unchecked.count < $0.formRules.count } == true ? .good : .notChecked,
+                ? .needsWork
+                : closeCalls.isEmpty && exercise.map { unchecked.count < $0.formRules.count } == true
+                    ? .good : .notChecked,
             issues: issues,
             safetyBreaches: [],
             measurementReliable: context.isReliable(for: exercise),
             uncheckedRules: unchecked,
             uncheckedReason: uncheckedReasonText,
-            gapSeconds: gapSeconds
+            gapSeconds: gapSeconds,
+            closeCalls: closeCalls.isEmpty ? nil : closeCalls
         )
     }
 
@@ -476,7 +496,8 @@ struct RepetitionJudge: Sendable {
         of exercise: ExerciseDefinition,
         context: MeasurementContext,
         issues: inout [Repetition.FormIssue],
-        unchecked: inout [String]
+        unchecked: inout [String],
+        closeCalls: inout [String]
     ) {
         let isGiven = exercise.id == given?.id
         let reliable = context.isReliable(for: exercise)
@@ -487,8 +508,8 @@ struct RepetitionJudge: Sendable {
                 noteUnchecked(rule.id, isGiven ? ruleReasons[r].movement : Self.movementReason, in: &unchecked)
             } else if !judgedAngles.contains(where: { $0.angle == rule.angle }) {
                 noteUnchecked(rule.id, isGiven ? ruleReasons[r].notSeen : Self.notSeenReason, in: &unchecked)
-            } else if let issue = rule.firstIssue(in: judgedAngles) {
-                issues.append(issue)
+            } else {
+                call(rule, issues: &issues, closeCalls: &closeCalls)
             }
         }
     }
@@ -523,6 +544,22 @@ struct RepetitionJudge: Sendable {
             limit: limit,
             priority: Configuration.holdAndSymmetryPriority
         )
+    }
+
+    /// Judges a rule that could be checked: a clear breach is an issue, a value too close to its bound to call is
+    /// a close call (and its reason is given once).
+    private mutating func call(
+        _ rule: ExerciseDefinition.FormRule,
+        issues: inout [Repetition.FormIssue],
+        closeCalls: inout [String]
+    ) {
+        switch rule.call(in: judgedAngles) {
+        case .kept: break
+        case .broken(let issue): issues.append(issue)
+        case .tooClose:
+            closeCalls.append(rule.id)
+            if !reasonBuffer.contains(Self.tooCloseReason) { reasonBuffer.append(Self.tooCloseReason) }
+        }
     }
 
     /// Records a rule not checked in the repetition being completed, and its reason once.

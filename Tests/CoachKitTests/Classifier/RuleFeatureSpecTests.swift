@@ -91,13 +91,15 @@ struct RuleFeatureSpecTests {
         let rules = try Self.bicepRules()
         let good = rules.vector(for: SyntheticCurl.good.sequence())
         let swinging = rules.vector(for: SyntheticCurl.swinging.sequence())
-        // Upper arm at 60° forward at the top: the 95th percentile is past the 35° bound.
+        // Upper arm at 60° forward at the top: the 95th percentile is past the 35° bound; the good curl's upper arm
+        // stays within about 10° of the trunk.
         #expect(Self.margin(swinging, rule: 0) > 10)
-        #expect(Self.margin(good, rule: 0) < -20)
+        #expect(Self.margin(good, rule: 0) < -12)
         #expect(swinging[2] > 0.1)  // a share of the frames past the bound
         #expect(good[2] == 0)
-        // Its inclination changes by about 60°, past elbow-still's 18°; the good curl's by about 5°.
-        #expect(abs(Self.margin(swinging, rule: 1) - (57 - 18)) < 8, "\(Self.margin(swinging, rule: 1))")
+        // Its inclination changes by about 60°, past elbow-still's bound (18°); the good curl's by about 5°.
+        let elbowStill = try #require(rules.rules[1].max)
+        #expect(abs(Self.margin(swinging, rule: 1) - (57 - elbowStill)) < 8, "\(Self.margin(swinging, rule: 1))")
         #expect(Self.margin(good, rule: 1) < -8)
         #expect(swinging[4] == 0)  // a range has no per-frame share
         #expect(rules.brokenRules(in: swinging) == ["upper-arm-still", "elbow-still"])

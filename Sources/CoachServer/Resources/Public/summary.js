@@ -49,7 +49,8 @@ export function repetitionRow(rep, hand, unit) {
     rep.range?.text ?? (rep.rangeOfMotion == null ? "–" : `${Math.round(Math.min(rep.rangeOfMotion, 1) * 100)}%`),
     formatAngle(rep.peakAngle, unit),
     rep.verdict?.replace("-", " ") ?? "–",
-    rep.issues?.[0]?.cue ?? "",
+    // A repetition not checked says why ("too close to call from this view", "the camera view does not suit…").
+    rep.issues?.[0]?.cue ?? (rep.verdict === "not-checked" ? rep.uncheckedReason ?? "" : ""),
   ];
   for (const text of cells) row.insertCell().textContent = text;
   row.cells[3].className = verdict ?? "";

@@ -72,6 +72,12 @@ struct AnalyzeCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Show the pose runtime's own log lines (video input).")
     var verbose = false
 
+    /// A development option: the recogniser's factors from a JSON object of names and numbers (every name of
+    /// `ExerciseRecognizer.Scoring.Configuration.named`), the others as built in; `scripts/fit-recogniser.py`
+    /// fits them without recompiling.
+    @Option(name: .customLong("recogniser-factors"), help: .hidden)
+    var recogniserFactors: String?
+
     func validate() throws {
         if let reps, !(1...1000).contains(reps) {
             throw ValidationError("--reps must be between 1 and 1000 (the repetitions prescribed), got \(reps)")
@@ -108,6 +114,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
             return
         }
         let library = try BodyAnalysis.loadLibrary(directory: exercisesDirectory)
+        let factors = try recogniserFactors.map(Self.recogniserFactors(at:))
         if exercise != nil, model != nil {
             throw CLIError.refused(
                 "give --exercise or --model, not both: --model finds the exercise that --exercise names"
@@ -167,7 +174,8 @@ struct AnalyzeCommand: AsyncParsableCommand {
                         exercise: definition,
                         library: library,
                         width: Double(video.width),
-                        height: Double(video.height)
+                        height: Double(video.height),
+                        recogniserFactors: factors
                     ),
                     overwrite: overwrite,
                     prescribedReps: reps
@@ -207,7 +215,8 @@ struct AnalyzeCommand: AsyncParsableCommand {
             exercise: definition,
             library: library,
             width: source.width,
-            height: source.height
+            height: source.height,
+            recogniserFactors: factors
         )
         var series: [ReportInput.AngleSample] = []
         var guidance = GuidanceTally()
@@ -284,6 +293,26 @@ struct AnalyzeCommand: AsyncParsableCommand {
         let written = [annotate, report].compactMap { $0 }.map { "wrote \($0)\n" }.joined()
         if !written.isEmpty {
             if json { FileHandle.standardError.write(Data(written.utf8)) } else { print(written, terminator: "") }
+        }
+    }
+}
+
+extension AnalyzeCommand {
+    /// The recogniser's factors of `--recogniser-factors`: the built-in ones with those the file names replaced.
+    static func recogniserFactors(at path: String) throws -> ExerciseRecognizer.Scoring.Configuration {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CLIError.refused("--recogniser-factors: cannot read \(path)")
+        }
+        let values: [String: Double]
+        do {
+            values = try JSONDecoder().decode([String: Double].self, from: data)
+        } catch {
+            throw CLIError.refused("--recogniser-factors: \(path) is not a JSON object of names and numbers")
+        }
+        do {
+            return try ExerciseRecognizer.Scoring.Configuration().overriding(values)
+        } catch {
+            throw CLIError.refused("--recogniser-factors: \(error.description)")
         }
     }
 }

@@ -63,6 +63,7 @@ extension ExerciseRecognizer.Scoring.Configuration {
             ("ruleTolerance", \.ruleTolerance),
             ("rulesWeight", \.rulesWeight),
             ("background", \.background),
+            ("otherKindRunnerUp", \.otherKindRunnerUp),
             ("scapularHeadingOutward", \.scapularHeading.outward),
             ("scapularHeadingForward", \.scapularHeading.forward),
         ]

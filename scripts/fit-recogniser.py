@@ -84,11 +84,12 @@ def generated_set(name, seed, count):
     """[(exercise, path, layout)] of a generated set in WORK/name, made once (every layout, drawn per clip)."""
     from motion.templates import TEMPLATES
 
-    folder = os.path.join(ARGS.work, name)
+    exercises = [e for e in sorted(TEMPLATES) if e in library_ids()]
+    # The library's exercises name the set too: a run with another --exercises-directory makes its own.
+    folder = os.path.join(ARGS.work, f"{name}-{hashlib.sha1(','.join(exercises).encode()).hexdigest()[:8]}")
     manifest = os.path.join(folder, "manifest.csv")
     if not os.path.exists(manifest):
         os.makedirs(folder, exist_ok=True)
-        exercises = [e for e in sorted(TEMPLATES) if e in library_ids()]
         jobs = [(folder, seed, e, i) for e in exercises for i in range(count)]
         with concurrent.futures.ProcessPoolExecutor(ARGS.jobs) as pool:
             rows = list(pool.map(_generate, jobs))

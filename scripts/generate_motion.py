@@ -10,6 +10,11 @@ orientation, with a pose model's artefacts (scripts/motion/camera.py), and writt
 
     scripts/generate_motion.py --out DIR [--exercises squat,push-up] [--count 8] [--fault-share 0.4] [--seed 1]
         [--clean] [--depth guessed|none|true] [--azimuth DEG] [--elevation DEG]
+        [--layout mediapipe-33|openpose-18|kinect-25|mixed]
+
+--layout writes the keypoints as a real source's skeleton (scripts/motion/layouts.py): MediaPipe's 33 with depth
+guessed (the default, the phone videos), OpenPose's 18 in 2-D (Pose Trainer), Kinect v2's 25 with true depth
+(KIMORE, UI-PRMD); `mixed` draws one per clip (half MediaPipe, a quarter each of the others).
 """
 
 import argparse
@@ -25,6 +30,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from motion.camera import Artefacts, draw_camera, observe, write_posetrack  # noqa: E402
 from motion.clip import make_clip  # noqa: E402
+from motion import layouts  # noqa: E402
 from motion.templates import TEMPLATES, WITH_REAL_DATA  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -48,11 +54,16 @@ def clip_seed(seed, exercise, index):
 
 
 def generate_one(exercise, index, seed, out_dir, fault_share=0.4, clean=False, depth=None, azimuth=None,
-                 elevation=None, fps=None, **clip_options):
+                 elevation=None, fps=None, layout=layouts.DEFAULT, **clip_options):
     """Writes one clip; returns (path, labels, clip): the clip holds the true world landmarks of every frame.
-    `clip_options` go to make_clip (`severity` grades the fault)."""
+    `clip_options` go to make_clip (`severity` grades the fault).
+    `layout`: one of layouts.LAYOUTS, or "mixed" (drawn per clip from its own generator, so that the motion,
+    body and camera of a clip are the same whatever its layout)."""
     s = clip_seed(seed, exercise, index)
     rng = np.random.default_rng(s)
+    layout_rng = np.random.default_rng([s, 28])
+    if layout == "mixed":
+        layout = layouts.draw(layout_rng)
     spec = TEMPLATES[exercise]
     faults = list(spec.get("faults", {}))
     fault = "none"
@@ -62,11 +73,14 @@ def generate_one(exercise, index, seed, out_dir, fault_share=0.4, clean=False, d
     clip = make_clip(exercise, definition(exercise), rng, fault=fault, fps=fps, **clip_options)
     camera = draw_camera(rng, clip, azimuth=azimuth, elevation=elevation, cut_at_waist=False if clean else None)
     artefacts = Artefacts.none() if clean else Artefacts.draw(rng)
+    if layout != layouts.DEFAULT:
+        artefacts = layouts.adjust_artefacts(layout, artefacts, layout_rng, clean)
     if depth:
         artefacts.depth = depth
     observed = observe(clip, camera, artefacts, rng)
+    names, observed = layouts.convert(layout, observed, layout_rng)
     path = os.path.join(out_dir, f"{exercise}_{index:03d}.jsonl")
-    write_posetrack(path, clip, camera, observed, artefacts, fps, s)
+    write_posetrack(path, clip, camera, observed, artefacts, fps, s, extra={"layout": layout}, keypoints=names)
     with open(path) as f:
         labels = json.loads(f.readline())["labels"]
     return path, labels, clip
@@ -83,6 +97,8 @@ def main():
     p.add_argument("--depth", choices=["guessed", "none", "true"])
     p.add_argument("--azimuth", type=float)
     p.add_argument("--elevation", type=float)
+    p.add_argument("--layout", default=layouts.DEFAULT, choices=layouts.LAYOUTS + ["mixed"],
+                   help="the keypoint layout of a real source's skeleton, or mixed")
     args = p.parse_args()
     exercises = sorted(TEMPLATES) if args.exercises == "all" else args.exercises.split(",")
     unknown = [e for e in exercises if e not in TEMPLATES]
@@ -93,11 +109,12 @@ def main():
     for exercise in exercises:
         for i in range(args.count):
             path, labels, _ = generate_one(exercise, i, args.seed, args.out, args.fault_share, args.clean, args.depth,
-                                        args.azimuth, args.elevation)
-            rows.append((os.path.basename(path), exercise, labels["form"], labels["fault"], labels["reps"]))
+                                        args.azimuth, args.elevation, layout=args.layout)
+            rows.append((os.path.basename(path), exercise, labels["form"], labels["fault"], labels["reps"],
+                         labels["layout"]))
     with open(os.path.join(args.out, "manifest.csv"), "w", newline="") as f:
         writer = csv.writer(f)
-        writer.writerow(["path", "label", "form", "fault", "reps"])
+        writer.writerow(["path", "label", "form", "fault", "reps", "layout"])
         writer.writerows(rows)
     print(f"{len(rows)} clips in {args.out}")
 

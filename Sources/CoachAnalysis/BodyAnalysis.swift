@@ -46,14 +46,23 @@ public enum BodyAnalysis {
         }
     }
 
-    /// The session settings of an analysis (the same for the counting pass, the drawing pass and the live coach).
+    /// The session settings of an analysis (the same for the counting pass, the drawing pass and the live coach);
+    /// `recogniserFactors` replaces the recogniser's built-in factors (a development option of `analyze`).
     public static func sessionConfiguration(
         exercise: ExerciseDefinition?,
         library: ExerciseLibrary,
         width: Double,
-        height: Double
+        height: Double,
+        recogniserFactors: ExerciseRecognizer.Scoring.Configuration? = nil
     ) -> CoachingSession.Configuration {
-        .analysis(exercise: exercise, library: library.exercises, width: width, height: height)
+        var configuration = CoachingSession.Configuration.analysis(
+            exercise: exercise,
+            library: library.exercises,
+            width: width,
+            height: height
+        )
+        if let recogniserFactors { configuration.recognition.scoring = recogniserFactors }
+        return configuration
     }
 
     /// The `--json` object (``CoachKit/SessionSummary/jsonText(file:prescribedReps:prescribedHoldSeconds:)``).

@@ -157,8 +157,9 @@ struct BuiltInFeedbackTests {
     }
 
     /// A plank is a plank after two seconds of holding it: the top of a real push-up held still (1.5-px noise),
-    /// with no exercise given, is named within 2.5 s and timed as a hold.
-    @Test func aPlankIsNamedWithinTheFirstSeconds() throws {
+    /// with no exercise given, is named a high plank (on straight arms, not the forearm `plank`) within 2.5 s and
+    /// timed as a hold.
+    @Test func aHighPlankIsNamedWithinTheFirstSeconds() throws {
         let path = try SharedData.path("pose-tracks/kaiakol/pushup_correct_003.jsonl")
         let (header, clip) = try PoseTrackReader.readAll(path: path)
         let poses = clip.compactMap(\.poses.first)
@@ -174,12 +175,12 @@ struct BuiltInFeedbackTests {
             }
             let t = Double(i) / 30
             _ = session.ingest(PoseFrame(seconds: t, poses: [pose]))
-            if namedAt == nil, session.snapshot.exerciseID == "plank" { namedAt = t }
+            if namedAt == nil, session.snapshot.exerciseID == "high-plank" { namedAt = t }
         }
-        let at = try #require(namedAt, "never named a plank")
+        let at = try #require(namedAt, "never named a high plank")
         #expect(at <= 2.5, "named at \(at) s")
         let summary = session.summary()
-        #expect(summary.exercise == "plank")
+        #expect(summary.exercise == "high-plank")
         #expect((summary.holds.first?.heldSeconds ?? 0) >= 7, "\(summary.holds)")
     }
 }

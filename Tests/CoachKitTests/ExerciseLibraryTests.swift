@@ -8,14 +8,14 @@ struct ExerciseLibraryTests {
         "standing-straight-leg-raise", "standing-hip-abduction", "heel-raise", "bridge", "seated-knee-extension",
         "shoulder-flexion", "shoulder-abduction", "shoulder-scaption", "shoulder-extension", "shoulder-rotation",
         "front-raise", "lateral-raise", "bicep-curl", "shoulder-press", "shoulder-shrug", "push-up", "pull-up", "dip",
-        "jumping-jack", "burpee", "wall-sit", "plank", "single-leg-stance",
+        "jumping-jack", "burpee", "wall-sit", "plank", "single-leg-stance", "high-plank",
     ]
 
     @Test func bundledLibraryLoadsAllRequiredExercises() throws {
         let library = try ExerciseLibrary.bundled()
         #expect(library.exercises.count >= 25)
         for id in Self.requiredIDs { #expect(library[id] != nil, "missing \(id)") }
-        for id in ["wall-sit", "plank", "single-leg-stance"] { #expect(library[id]?.isHold == true) }
+        for id in ["wall-sit", "plank", "single-leg-stance", "high-plank"] { #expect(library[id]?.isHold == true) }
         for exercise in library.exercises {
             #expect(exercise.angles.first == exercise.primaryAngle)
             #expect(exercise.isHold == (exercise.repetition == nil))

@@ -174,6 +174,11 @@ extension ExerciseRecognizer.Scoring {
 
         /// The score of "none of these" in the confidence (winner / (winner + runner-up + background)).
         public var background = 0.05
+        /// An exercise of the other kind than the winner's (a hold when a repetition exercise wins, or the
+        /// reverse) counts this share of its score as the runner-up in the confidence: the held top of a push-up
+        /// meets a straight-arm plank's conditions, which says little against the push-up that explains the
+        /// swing. 1 counts it fully.
+        public var otherKindRunnerUp = 1.0
 
         /// A horizontal heading in the trunk's frame (outward, forward).
         public struct Heading: Sendable, Hashable {

@@ -3,6 +3,7 @@ import RealModule
 extension ExerciseRecognizer {
     mutating func decide() {
         let n = ringCount
+        let otherKindRunnerUp = configuration.scoring.otherKindRunnerUp
         // Robust range (10th–90th percentile) and mean of every scalar feature the scores read over the window.
         ring.withUnsafeBufferPointer { ring in
             scratch.withUnsafeMutableBufferPointer { scratch in
@@ -46,17 +47,21 @@ extension ExerciseRecognizer {
 
         var best = -1
         var bestScore = 0.0
-        var second = 0.0
         for (index, exercise) in exercises.enumerated() {
             let s = score(exercise)
             scores[index] = s
             if s > bestScore {
-                second = bestScore
                 bestScore = s
                 best = index
-            } else if s > second {
-                second = s
             }
+        }
+        // The runner-up: the best other score, an exercise of the other kind (a hold against a repetition
+        // exercise, or the reverse) counted at ``Scoring/Configuration/otherKindRunnerUp`` of its score.
+        var second = 0.0
+        let winnerHolds = best >= 0 && exercises[best].hold != nil
+        for index in exercises.indices where index != best {
+            let s = (exercises[index].hold != nil) == winnerHolds ? scores[index] : scores[index] * otherKindRunnerUp
+            second = max(second, s)
         }
         // The winner's share against the runner-up and a background "none of these" hypothesis.
         let confidence = bestScore / (bestScore + second + configuration.scoring.background)

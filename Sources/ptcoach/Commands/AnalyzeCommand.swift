@@ -72,6 +72,12 @@ struct AnalyzeCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Show the pose runtime's own log lines (video input).")
     var verbose = false
 
+    /// A development option: the recogniser's factors from a JSON object of names and numbers (every name of
+    /// `ExerciseRecognizer.Scoring.Configuration.named`), the others as built in; `scripts/fit-recogniser.py`
+    /// fits them without recompiling.
+    @Option(name: .customLong("recogniser-factors"), help: .hidden)
+    var recogniserFactors: String?
+
     func validate() throws {
         if let reps, !(1...1000).contains(reps) {
             throw ValidationError("--reps must be between 1 and 1000 (the repetitions prescribed), got \(reps)")
@@ -95,6 +101,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
         // A hand exercise (finger-flexion, thumb-opposition, …) is measured on the hands, not the body.
         if try analyzeHandExercise() { return }
         let library = try BodyAnalysis.loadLibrary(directory: exercisesDirectory)
+        let factors = try recogniserFactors.map(Self.recogniserFactors(at:))
         if exercise != nil, model != nil {
             throw CLIError.refused(
                 "give --exercise or --model, not both: --model finds the exercise that --exercise names"
@@ -117,7 +124,13 @@ struct AnalyzeCommand: AsyncParsableCommand {
         if let video {
             // With --model the exercise is known only once all the poses are: the video is drawn afterwards.
             if let annotate, classifier == nil {
-                annotator = try videoAnnotator(path: annotate, video: video, exercise: definition, library: library)
+                annotator = try videoAnnotator(
+                    path: annotate,
+                    video: video,
+                    exercise: definition,
+                    library: library,
+                    factors: factors
+                )
             }
             // With --annotate the stages run side by side (decoding, inference, drawing, encoding); the poses
             // are found as ``PosesCommand/annotatedStreams(info:cores:warmUpSeconds:)`` says.
@@ -135,7 +148,7 @@ struct AnalyzeCommand: AsyncParsableCommand {
         if let classifier, let model {
             (definition, modelPrediction) = try recognise(track: track, with: classifier, from: model, in: library)
         }
-        var counted = try count(track: track, exercise: definition, library: library)
+        var counted = try count(track: track, exercise: definition, library: library, factors: factors)
         if modelPrediction != nil { counted.summary.exerciseSource = .model }
         if report != nil, definition == nil {
             counted.series = try BodyAnalysis.seriesFromTheStart(
@@ -226,7 +239,8 @@ extension AnalyzeCommand {
         path: String,
         video: VideoInfo,
         exercise definition: ExerciseDefinition?,
-        library: ExerciseLibrary
+        library: ExerciseLibrary,
+        factors: ExerciseRecognizer.Scoring.Configuration?
     ) throws -> VideoAnnotator {
         let header = PoseTrackHeader(
             layout: .blazePose33,
@@ -243,7 +257,8 @@ extension AnalyzeCommand {
                 exercise: definition,
                 library: library,
                 width: Double(video.width),
-                height: Double(video.height)
+                height: Double(video.height),
+                recogniserFactors: factors
             ),
             overwrite: overwrite,
             prescribedReps: reps
@@ -276,7 +291,8 @@ extension AnalyzeCommand {
     private func count(
         track: String,
         exercise definition: ExerciseDefinition?,
-        library: ExerciseLibrary
+        library: ExerciseLibrary,
+        factors: ExerciseRecognizer.Scoring.Configuration?
     ) throws
         -> Counted
     {
@@ -285,7 +301,8 @@ extension AnalyzeCommand {
             exercise: definition,
             library: library,
             width: source.width,
-            height: source.height
+            height: source.height,
+            recogniserFactors: factors
         )
         var series: [ReportInput.AngleSample] = []
         var guidance = GuidanceTally()
@@ -361,6 +378,26 @@ extension AnalyzeCommand {
         let written = [annotate, report].compactMap { $0 }.map { "wrote \($0)\n" }.joined()
         if !written.isEmpty {
             if json { FileHandle.standardError.write(Data(written.utf8)) } else { print(written, terminator: "") }
+        }
+    }
+}
+
+extension AnalyzeCommand {
+    /// The recogniser's factors of `--recogniser-factors`: the built-in ones with those the file names replaced.
+    static func recogniserFactors(at path: String) throws -> ExerciseRecognizer.Scoring.Configuration {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CLIError.refused("--recogniser-factors: cannot read \(path)")
+        }
+        let values: [String: Double]
+        do {
+            values = try JSONDecoder().decode([String: Double].self, from: data)
+        } catch {
+            throw CLIError.refused("--recogniser-factors: \(path) is not a JSON object of names and numbers")
+        }
+        do {
+            return try ExerciseRecognizer.Scoring.Configuration().overriding(values)
+        } catch {
+            throw CLIError.refused("--recogniser-factors: \(error.description)")
         }
     }
 }

@@ -46,7 +46,11 @@ extension CoachingSession {
 
     mutating func switchExercise(to index: Int?, confidence: Double, state: RecognitionState, at t: Double) {
         let previous = recognizedIndex
-        closeSegment(at: t)
+        closeSegment(
+            at: t,
+            exercise: recognizedIndex.map { configuration.library[$0].id },
+            confidence: recognised?.confidence ?? 0
+        )
         // A recognised hold ends with its segment.
         if index != recognizedIndex, let hold = recognizedExercise?.hold { endHold(hold) }
         recognised?.switched(to: index, confidence: confidence)
@@ -107,8 +111,9 @@ extension CoachingSession {
         recognised?.replay.takePending() == true
     }
 
-    /// Keeps `repetition` as the provisional one (``showProvisional(_:)``).
-    mutating func keepProvisional(_ repetition: Repetition?) {
+    /// Shows `repetition` as the provisional one (`nil`: none) and keeps it (``showProvisional(_:replacing:)``).
+    mutating func showProvisional(_ repetition: Repetition?) {
+        showProvisional(repetition, replacing: recognised?.replay.provisional)
         recognised?.replay.keep(provisional: repetition)
     }
 

@@ -17,6 +17,8 @@ extension CoachingSession {
         var cues: CueScheduler
         /// The repetitions, form issues, cues and segments, for the summary.
         var log = SessionLog()
+        /// The praise of the exercise coached (given, or recognised: ``showRecognised(_:decision:confidence:)``).
+        var praise: String?
     }
 
     // MARK: - The frame
@@ -148,6 +150,7 @@ extension CoachingSession {
         output.snapshot.exerciseName = exercise?.name
         output.snapshot.primaryAngleKind = exercise?.primaryAngle
         output.snapshot.targetRange = exercise?.targetBand
+        output.praise = exercise?.praise
         output.events.append(.recognized(decision))
     }
 
@@ -170,7 +173,7 @@ extension CoachingSession {
             let praise =
                 repetition.verdict == .notChecked || unsure
                 ? "Rep \(repetitions.count)"
-                : mode.exercise?.praise ?? recognizedExercise?.praise ?? "Good rep!"
+                : output.praise ?? "Good rep!"
             _ = output.cues.offer(Cue(kind: .encouragement, text: praise, seconds: t))
         }
     }

@@ -105,6 +105,7 @@ public struct CoachingSession: Sendable {
             // A hold's band is its first condition's (the primary angle's): the overlay's arc turns green in it.
             output.snapshot.targetRange = exercise.targetBand
             output.snapshot.recognition = .exercise(id: exercise.id, confidence: 1)
+            output.praise = exercise.praise
         case .recognised(let library):
             recognised = RecognisedCoach(library: library, configuration: configuration.recognition)
             ring = AngleSampleRing(capacity: Tuning.angleSampleCapacity)

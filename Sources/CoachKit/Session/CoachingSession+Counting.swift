@@ -73,20 +73,22 @@ extension CoachingSession {
 
     /// The depth's verdict (``DepthJitterCheck``), in the frame it is made, before this frame's view is estimated:
     /// `measured`, or a guess. When it proves a guess, angles are measured in the image plane from now on, and the
-    /// counters that followed the primary angle that way from the start take over.
-    mutating func takeDepthVerdict(measured: Bool) {
+    /// counters that followed the primary angle that way from the start take over. `asRecognised`: with no exercise
+    /// given, whether the movement is known and the exercise recognised (its index in the library), for the recount of
+    /// the ring's angles.
+    mutating func takeDepthVerdict(measured: Bool, asRecognised: (movementKnown: Bool, index: Int?)?) {
         if !measured {
             // Before the recount: its repetitions are judged as measured in the image plane, the view deciding what it
             // can measure (a squat filmed from behind was "reliable"; see Guides.md, "Cases behind the code").
-            if recognised != nil {
+            if let asRecognised {
                 for i in 0..<ring.count { ring.useImagePlaneAngles(ofSample: i) }
                 let recounted = counting.recount(
                     samplesOf: ring,
                     presence: setUp.presence,
                     counted: output.log.countedSpans,
-                    movementKnown: recognised?.hasMovement == true
+                    movementKnown: asRecognised.movementKnown
                 )
-                record(recounted, exercise: recognizedExercise)
+                record(recounted, exercise: asRecognised.index.map { configuration.library[$0] })
             }
             if let imagePlane = imagePlaneAngles { angles = imagePlane }
         }
@@ -103,20 +105,27 @@ extension CoachingSession {
 
     /// With no exercise given, the recogniser's sample of the body's angles, 10 times a second while the person is
     /// `seen` (steady), goes into the ring, whose angles a fallback counter may count; a frame not seen breaks the
-    /// samples.
-    mutating func sampleRecognisedAngles(seen: Bool, at t: Double) {
+    /// samples. `sample`: the recogniser's; `movementKnown`: whether the movement is known yet; `recognizedIndex`: the
+    /// exercise recognised (its index in the library).
+    mutating func sampleRecognisedAngles(
+        _ sample: [Double],
+        seen: Bool,
+        movementKnown: Bool,
+        recognizedIndex: Int?,
+        at t: Double
+    ) {
         if seen, ring.isDue(at: t) {
             let written = ring.beginSample(at: t)
-            ring.write(recognised!.sample, to: written)
+            ring.write(sample, to: written)
             if setUp.depthTrusted == false { ring.useImagePlaneAngles(ofSample: written) }
             let counted = counting.ingest(
                 sample: written,
                 of: ring,
                 presence: setUp.presence,
                 counted: output.log.countedSpans,
-                movementKnown: recognised?.hasMovement == true
+                movementKnown: movementKnown
             )
-            record(counted, exercise: recognizedExercise)
+            record(counted, exercise: recognizedIndex.map { configuration.library[$0] })
         } else if !seen {
             counting.invalidateSamples(at: t)
         }
@@ -124,15 +133,22 @@ extension CoachingSession {
 
     /// Repetitions the movement completed (no exercise given): counted, when the movement is what counts; unless
     /// at the end of the recording, one of the body's angles that proves the movement misses repetitions takes over.
-    mutating func completeMovement(_ reps: [RepCounter.Completed], checkingFallback: Bool = true) {
+    /// `movementKnown`: whether the movement is known yet; `recognizedIndex`: the exercise recognised (its index in the
+    /// library).
+    mutating func completeMovement(
+        _ reps: [RepCounter.Completed],
+        movementKnown: Bool,
+        recognizedIndex: Int?,
+        checkingFallback: Bool = true
+    ) {
         let counted = counting.ingest(
             movement: reps,
             presence: setUp.presence,
             counted: output.log.countedSpans,
-            movementKnown: recognised?.hasMovement == true,
+            movementKnown: movementKnown,
             checkingFallback: checkingFallback
         )
-        record(counted, exercise: recognizedExercise)
+        record(counted, exercise: recognizedIndex.map { configuration.library[$0] })
     }
 
     // MARK: - Measuring

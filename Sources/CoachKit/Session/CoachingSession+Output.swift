@@ -17,6 +17,8 @@ extension CoachingSession {
         var cues: CueScheduler
         /// The repetitions, form issues, cues and segments, for the summary.
         var log = SessionLog()
+        /// The praise of the exercise coached (given, or recognised: ``showRecognised(_:decision:confidence:)``).
+        var praise: String?
     }
 
     // MARK: - The frame
@@ -148,6 +150,7 @@ extension CoachingSession {
         output.snapshot.exerciseName = exercise?.name
         output.snapshot.primaryAngleKind = exercise?.primaryAngle
         output.snapshot.targetRange = exercise?.targetBand
+        output.praise = exercise?.praise
         output.events.append(.recognized(decision))
     }
 
@@ -170,7 +173,7 @@ extension CoachingSession {
             let praise =
                 repetition.verdict == .notChecked || unsure
                 ? "Rep \(repetitions.count)"
-                : mode.exercise?.praise ?? recognizedExercise?.praise ?? "Good rep!"
+                : output.praise ?? "Good rep!"
             _ = output.cues.offer(Cue(kind: .encouragement, text: praise, seconds: t))
         }
     }
@@ -215,21 +218,15 @@ extension CoachingSession {
         }
     }
 
-    /// Closes the segment of the exercise recognised so far at `t`.
-    mutating func closeSegment(at t: Double) {
-        output.log.closeSegment(
-            at: t,
-            exercise: recognizedIndex.map { configuration.library[$0].id },
-            confidence: recognised?.confidence ?? 0,
-            recordingStart: clock.first ?? 0
-        )
+    /// Closes the segment of the exercise recognised so far (`id`, `nil`: none) at `t`.
+    mutating func closeSegment(at t: Double, exercise id: String?, confidence: Double) {
+        output.log.closeSegment(at: t, exercise: id, confidence: confidence, recordingStart: clock.first ?? 0)
     }
 
-    /// Shows `repetition` as the provisional one (none: `nil`), with the events that say so: the one shown before
-    /// ends, confirmed or withdrawn, unless `repetition` replaces it (same times, or a later one while it is not
-    /// confirmed).
-    mutating func showProvisional(_ repetition: Repetition?) {
-        let shownBefore = recognised?.replay.provisional
+    /// Shows `repetition` as the provisional one (none: `nil`) instead of `shownBefore`, with the events that say so:
+    /// the one shown before ends, confirmed or withdrawn, unless `repetition` replaces it (same times, or a later one
+    /// while it is not confirmed). The caller keeps `repetition` as the one shown.
+    mutating func showProvisional(_ repetition: Repetition?, replacing shownBefore: Repetition?) {
         guard repetition != shownBefore else { return }
         if let shown = shownBefore, repetition.map({ !Self.sameTimes($0, shown) }) ?? true {
             let confirmed = repetitions.count >= shown.index
@@ -237,7 +234,6 @@ extension CoachingSession {
                 output.events.append(.provisionalRepetitionEnded(confirmed: confirmed))
             }
         }
-        keepProvisional(repetition)
         if let repetition { output.events.append(.provisionalRepetition(repetition)) }
         output.snapshot.provisionalReps = repetition == nil ? 0 : 1
     }

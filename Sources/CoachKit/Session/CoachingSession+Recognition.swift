@@ -9,7 +9,15 @@ extension CoachingSession {
         // Optional chaining mutates in place: copying the recogniser out would copy its buffers.
         guard recognised != nil else { return }
         let decision = recognised?.observe(pose, at: t, steady: steady)
-        sampleRecognisedAngles(seen: pose != nil && steady, at: t)
+        if let sample = recognised?.sample {
+            sampleRecognisedAngles(
+                sample,
+                seen: pose != nil && steady,
+                movementKnown: recognised?.hasMovement == true,
+                recognizedIndex: recognizedIndex,
+                at: t
+            )
+        }
         guard let decision else { return }
         // A new exercise takes over after winning two decisions in a row.
         switch recognised?.decide(decision) {
@@ -46,7 +54,11 @@ extension CoachingSession {
 
     mutating func switchExercise(to index: Int?, confidence: Double, state: RecognitionState, at t: Double) {
         let previous = recognizedIndex
-        closeSegment(at: t)
+        closeSegment(
+            at: t,
+            exercise: recognizedIndex.map { configuration.library[$0].id },
+            confidence: recognised?.confidence ?? 0
+        )
         // A recognised hold ends with its segment.
         if index != recognizedIndex, let hold = recognizedExercise?.hold { endHold(hold) }
         recognised?.switched(to: index, confidence: confidence)
@@ -64,7 +76,9 @@ extension CoachingSession {
         if recognizedHold, let hold = recognizedExercise { updateHold(hold, valid: valid, dt: dt, at: t) }
         let reps = recognised?.countMovement(pose, at: t, valid: valid, useDepth: setUp.hasDepth)
         showProgress(recognised?.movementProgress ?? 0)
-        if let reps { completeMovement(reps) }
+        if let reps {
+            completeMovement(reps, movementKnown: recognised?.hasMovement == true, recognizedIndex: recognizedIndex)
+        }
         if recognizedIndex != nil, !recognizedHold, let shown = recognised?.replay.overlay {
             // The exercise's session shows the side as the exercise given does: held, not the larger angle of each
             // frame (two arms at rest swapped it frame by frame).
@@ -107,8 +121,9 @@ extension CoachingSession {
         recognised?.replay.takePending() == true
     }
 
-    /// Keeps `repetition` as the provisional one (``showProvisional(_:)``).
-    mutating func keepProvisional(_ repetition: Repetition?) {
+    /// Shows `repetition` as the provisional one (`nil`: none) and keeps it (``showProvisional(_:replacing:)``).
+    mutating func showProvisional(_ repetition: Repetition?) {
+        showProvisional(repetition, replacing: recognised?.replay.provisional)
         recognised?.replay.keep(provisional: repetition)
     }
 
@@ -137,7 +152,12 @@ extension CoachingSession {
             }
         }
         if let reps = recognised?.finishMovement() {
-            completeMovement(reps, checkingFallback: false)
+            completeMovement(
+                reps,
+                movementKnown: recognised?.hasMovement == true,
+                recognizedIndex: recognizedIndex,
+                checkingFallback: false
+            )
         }
         recognised?.replay.notePending()  // the repetitions judged again as the exercise named at the end
         adoptMeasurementsAsGiven()

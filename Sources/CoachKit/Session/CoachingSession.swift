@@ -105,6 +105,7 @@ public struct CoachingSession: Sendable {
             // A hold's band is its first condition's (the primary angle's): the overlay's arc turns green in it.
             output.snapshot.targetRange = exercise.targetBand
             output.snapshot.recognition = .exercise(id: exercise.id, confidence: 1)
+            output.praise = exercise.praise
         case .recognised(let library):
             recognised = RecognisedCoach(library: library, configuration: configuration.recognition)
             ring = AngleSampleRing(capacity: Tuning.angleSampleCapacity)
@@ -219,7 +220,10 @@ public struct CoachingSession: Sendable {
     /// The set-up check: in frame, walking and the depth's verdict; then the view, presence and what to tell.
     private mutating func checkSetUp(_ pose: Pose, at t: Double) -> SetUpCheck.Check {
         let look = setUp.look(at: pose, at: t)
-        if let measured = look.depthVerdict { takeDepthVerdict(measured: measured) }
+        if let measured = look.depthVerdict {
+            let asRecognised = recognised.map { (movementKnown: $0.hasMovement, index: $0.recognizedIndex) }
+            takeDepthVerdict(measured: measured, asRecognised: asRecognised)
+        }
         let check = setUp.check(pose, look, at: t, recognizedIndex: recognizedIndex)
         showRangeMeasurable(check.rangeMeasurable)
         if let guidance = check.guidance { show(guidance, at: t) }

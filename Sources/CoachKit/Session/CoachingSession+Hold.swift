@@ -7,21 +7,33 @@ extension CoachingSession {
 
     /// A hold's angle on the left and on the right (`nil` where not measured): from the exercise given's own
     /// measurements, or, for a hold recognised with no exercise given, from the recogniser's latest sample
-    /// (in the image plane unless the depth is trusted, as the repetitions are measured).
-    private func holdAngle(_ angle: AngleKind, of exercise: ExerciseDefinition) -> (left: Double?, right: Double?) {
-        if mode.isRecognised { return recognizedAngle(angle) }
+    /// (`sample`, `nil` before the first; in the image plane unless the depth is trusted, as the repetitions are
+    /// measured).
+    private func holdAngle(
+        _ angle: AngleKind,
+        of exercise: ExerciseDefinition,
+        sample: [Double]?
+    ) -> (left: Double?, right: Double?) {
+        if mode.isRecognised { return recognizedAngle(angle, in: sample) }
         guard let a = exercise.angles.firstIndex(of: angle) else { return (nil, nil) }
         return angles.leftAndRight(ofAngle: a)
     }
 
     /// Times the hold of `exercise` in this frame (`valid`: the person measurable and settled): its progress, the
-    /// cue of a condition not met, the praise once the target is reached.
-    mutating func updateHold(_ exercise: ExerciseDefinition, valid: Bool, dt: Double, at t: Double) {
+    /// cue of a condition not met, the praise once the target is reached. `sample`: the recogniser's latest, with no
+    /// exercise given (a hold recognised is measured on it).
+    mutating func updateHold(
+        _ exercise: ExerciseDefinition,
+        valid: Bool,
+        dt: Double,
+        at t: Double,
+        recogniserSample sample: [Double]?
+    ) {
         guard let hold = exercise.hold else { return }
         var failing: String?
         if valid {
             for condition in hold.conditions {
-                let (l, r) = holdAngle(condition.angle, of: exercise)
+                let (l, r) = holdAngle(condition.angle, of: exercise, sample: sample)
                 if !condition.isMet(on: exercise.side, left: l, right: r) {
                     failing = condition.cue
                     break
@@ -29,7 +41,7 @@ extension CoachingSession {
             }
         }
         let holding = valid && failing == nil
-        let (primaryL, primaryR) = holdAngle(hold.conditions[0].angle, of: exercise)
+        let (primaryL, primaryR) = holdAngle(hold.conditions[0].angle, of: exercise, sample: sample)
         // Drawn at the joint of the side the value comes from, as for a repetition.
         let holdSide: BodySide? = !hold.conditions[0].angle.isSided ? nil : primaryL == nil ? .right : .left
         showAngle(
@@ -56,6 +68,18 @@ extension CoachingSession {
         let held = holdTimer.heldSeconds
         showHold(HoldProgress(heldSeconds: held, targetSeconds: hold.seconds, holding: holding))
         showProgress(min(1, held / hold.seconds))
+    }
+
+    /// `angle` on the left and on the right in the recogniser's `sample` (`nil` where not measured, or no sample yet):
+    /// in the image plane unless the depth is trusted, as with an exercise given. Inlined (see
+    /// ``CoachingSession/primaryValue(side:)``).
+    @inline(__always)
+    func recognizedAngle(_ angle: AngleKind, in sample: [Double]?) -> (left: Double?, right: Double?) {
+        guard let sample else { return (nil, nil) }
+        let k =
+            ExerciseRecognizer.index(angle) * 2 + (setUp.depthTrusted != true ? ExerciseRecognizer.flatAngleBase : 0)
+        // The recogniser's sample has NaN where an angle is not measured.
+        return (sample[k].isNaN ? nil : sample[k], sample[k + 1].isNaN ? nil : sample[k + 1])
     }
 
     /// A hold recognised ends with its segment, when another exercise (or none) is recognised.

@@ -32,23 +32,6 @@ extension CoachingSession {
         }
     }
 
-    /// An angle on the left and on the right in the recogniser's latest sample (`nil` where not measured), with no
-    /// exercise given: in the image plane unless the depth is trusted, as with an exercise given. Inlined (see
-    /// ``primaryValue(side:)``).
-    @inline(__always)
-    func recognizedAngle(_ angle: AngleKind) -> (left: Double?, right: Double?) {
-        guard let sample = recognised?.sample else { return (nil, nil) }
-        let k = recognizedSlot(angle)
-        // The recogniser's sample has NaN where an angle is not measured.
-        return (sample[k].isNaN ? nil : sample[k], sample[k + 1].isNaN ? nil : sample[k + 1])
-    }
-
-    /// Where a recogniser sample holds `angle` on the left (the right follows).
-    @inline(__always)
-    private func recognizedSlot(_ angle: AngleKind) -> Int {
-        ExerciseRecognizer.index(angle) * 2 + (setUp.depthTrusted != true ? ExerciseRecognizer.flatAngleBase : 0)
-    }
-
     /// The exercise recognised so far, with no exercise given.
     var recognizedExercise: ExerciseDefinition? { recognizedIndex.map { configuration.library[$0] } }
 
@@ -73,7 +56,9 @@ extension CoachingSession {
         // overlay's angle, side and joint, as with the hold given.
         // The library's exercise is read in place (a copy of a definition on every frame costs).
         let recognizedHold = recognizedIndex.map { configuration.library[$0].isHold } ?? false
-        if recognizedHold, let hold = recognizedExercise { updateHold(hold, valid: valid, dt: dt, at: t) }
+        if recognizedHold, let hold = recognizedExercise {
+            updateHold(hold, valid: valid, dt: dt, at: t, recogniserSample: recognised?.sample)
+        }
         let reps = recognised?.countMovement(pose, at: t, valid: valid, useDepth: setUp.hasDepth)
         showProgress(recognised?.movementProgress ?? 0)
         if let reps {
@@ -86,7 +71,7 @@ extension CoachingSession {
         } else if let index = recognizedIndex, !recognizedHold {
             let angle = configuration.library[index].primaryAngle
             let bilateral = configuration.library[index].side == .both
-            let (left, right) = recognizedAngle(angle)
+            let (left, right) = recognizedAngle(angle, in: recognised?.sample)
             // Where the overlay draws it: as with the exercise given, a bilateral mean at the left joint, else the
             // side the value comes from.
             var value = left ?? right

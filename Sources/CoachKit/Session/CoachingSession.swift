@@ -249,7 +249,7 @@ public struct CoachingSession: Sendable {
             if !bridged { count(exercise, valid: false, at: t, pose: pose) }
         }
         if exercise.isHold {
-            updateHold(exercise, valid: check.presence.settled, dt: dt, at: t)
+            updateHold(exercise, valid: check.presence.settled, dt: dt, at: t, recogniserSample: nil)
         } else if !held {
             count(exercise, valid: check.valid, at: t, pose: pose)
         } else {
@@ -290,7 +290,7 @@ public struct CoachingSession: Sendable {
         // The definition is read (copied) only for a hold.
         let isHold = mode.givenIsHold ?? recognizedIndex.map { configuration.library[$0].isHold } ?? false
         if isHold, let exercise = mode.exercise ?? recognizedExercise {
-            updateHold(exercise, valid: false, dt: 0, at: t)
+            updateHold(exercise, valid: false, dt: 0, at: t, recogniserSample: recognised?.sample)
         }
         if let guidance { show(guidance, at: t) }
     }

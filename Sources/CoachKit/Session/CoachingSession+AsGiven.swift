@@ -29,7 +29,7 @@ extension CoachingSession {
     mutating func adoptMeasurementsAsGiven() {
         guard takePendingAdoption() else { return }
         guard let id = recognised?.replay.exerciseID, let theirs = recognised?.replay.repetitions, !theirs.isEmpty,
-            let now = clock.last
+            let now = core.clock.last
         else { return }
         let horizon =
             now - ExerciseReplay.Configuration.adoptionHorizonReplays * ExerciseReplay.Configuration.replaySeconds
@@ -49,7 +49,7 @@ extension CoachingSession {
         var revised = false
         // The repetitions whose events are in this frame's (the last ones recorded).
         var reportedNow = 0
-        for event in output.events { if case .repCompleted = event { reportedNow += 1 } }
+        for event in core.output.events { if case .repCompleted = event { reportedNow += 1 } }
         for i in firstOurs..<repetitions.count where repetitions[i].exercise == id {
             let rep = repetitions[i]
             if theirs[firstTheirs...].contains(where: { same($0, rep) }) { continue }
@@ -68,18 +68,18 @@ extension CoachingSession {
             used[best - firstTheirs] = true
             var adopted = theirs[best]
             adopted.index = rep.index
-            replaceRepetition(i, with: adopted, at: now)
+            core.replaceRepetition(i, with: adopted, at: now)
             if i < repetitions.count - reportedNow { revised = true }
         }
         // Those reported in this frame: their events carry the measurement adopted. One reported before is revised
         // (all of them, as the event says); so are all when the count changed.
         if let reportedNowKept = recountAsGiven(from: firstOurs, reportedNow: reportedNow, at: now) {
-            reportRevision(completedNow: reportedNowKept)
-            showRepCount(repetitions.count)
+            core.reportRevision(completedNow: reportedNowKept)
+            core.showRepCount(repetitions.count)
         } else if revised {
-            reportRevision(completedNow: reportedNow)
+            core.reportRevision(completedNow: reportedNow)
         } else if reportedNow > 0 {
-            updateReported(reportedNow)
+            core.updateReported(reportedNow)
         }
     }
 
@@ -94,7 +94,7 @@ extension CoachingSession {
     /// in this frame) stay, or `nil` when nothing changed.
     private mutating func recountAsGiven(from firstOurs: Int, reportedNow: Int, at now: Double) -> Int? {
         guard let replay = recognised?.replay, let id = replay.exerciseID, let index = recognizedIndex,
-            id == configuration.library[index].id,
+            id == core.configuration.library[index].id,
             !RecognitionConfidence.fitted.isUnsure(recognised?.confidence ?? 0),
             let firstTheirs = replay.repetitions.first, let lastTheirs = replay.repetitions.last,
             let recognizedAt = replay.recognizedAt, let replayedFrom = replay.replayedFrom
@@ -123,22 +123,22 @@ extension CoachingSession {
         guard !withdrawn.isEmpty || !earlier.isEmpty else { return nil }
         let firstReportedNow = repetitions.count - reportedNow
         // A form cue or praise waiting for its turn was about a repetition withdrawn or renumbered ("Rep 1"): not given.
-        recountRepetitions(withdrawing: withdrawn, adding: earlier, at: now)
+        core.recountRepetitions(withdrawing: withdrawn, adding: earlier, at: now)
         return reportedNow - withdrawn.filter { $0 >= firstReportedNow }.count
     }
 
     /// ``recountAsGiven(from:reportedNow:at:)`` once more at the end of the recording, over what its end counted.
     mutating func recountAsGivenAtEnd() {
-        guard let now = clock.last else { return }
+        guard let now = core.clock.last else { return }
         var reportedNow = 0
-        for event in output.events { if case .repCompleted = event { reportedNow += 1 } }
+        for event in core.output.events { if case .repCompleted = event { reportedNow += 1 } }
         var firstOurs = repetitions.count
         let horizon =
             now - ExerciseReplay.Configuration.adoptionHorizonReplays * ExerciseReplay.Configuration.replaySeconds
         while firstOurs > 0, repetitions[firstOurs - 1].endSeconds >= horizon { firstOurs -= 1 }
         guard let kept = recountAsGiven(from: firstOurs, reportedNow: reportedNow, at: now) else { return }
-        reportRevision(completedNow: kept)
-        showRepCount(repetitions.count)
+        core.reportRevision(completedNow: kept)
+        core.showRepCount(repetitions.count)
     }
 
     /// A repetition the exercise's session counted that the movement has not (yet): shown as provisional
@@ -149,14 +149,16 @@ extension CoachingSession {
     mutating func updateProvisionalRepetition() {
         var found: Int?
         let theirs = recognised?.replay.repetitions ?? []
-        if let id = recognised?.replay.exerciseID, let index = recognizedIndex, id == configuration.library[index].id {
-            let lastCounted = output.log.countedSpans.last?.end
+        if let id = recognised?.replay.exerciseID, let index = recognizedIndex,
+            id == core.configuration.library[index].id
+        {
+            let lastCounted = core.output.log.countedSpans.last?.end
             // By index, newest first: most frames, the newest ended before the last one counted and nothing is copied.
             var k = theirs.count - 1
             while k >= 0, lastCounted.map({ theirs[k].endSeconds > $0 }) ?? true {
                 let start = theirs[k].startSeconds
                 let end = theirs[k].endSeconds
-                let taken = output.log.repetitions.suffix(ExerciseReplay.Configuration.takenLookback).contains {
+                let taken = core.output.log.repetitions.suffix(ExerciseReplay.Configuration.takenLookback).contains {
                     $0.startSeconds == start && $0.endSeconds == end
                 }
                 let overlapsLast = lastCounted.map {

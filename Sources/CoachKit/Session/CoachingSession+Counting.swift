@@ -5,7 +5,7 @@ import PoseKit
 /// the fallback signals, the movement's when no exercise is given). The only file that writes ``angles``,
 /// ``imagePlaneAngles``, ``nearSide``, ``ring`` and ``counting``; what they count is judged and recorded by
 /// ``record(_:exercise:)``.
-extension CoachingSession {
+extension CoachingCore {
     // MARK: - Counting
 
     mutating func count(_ exercise: ExerciseDefinition, valid: Bool, at t: Double, pose: Pose) {

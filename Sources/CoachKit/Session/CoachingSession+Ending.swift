@@ -6,17 +6,17 @@ extension CoachingSession {
 
     /// The joints the exercise needs that were never seen in frame while a person was there.
     public var jointsNeverSeen: [Joint] {
-        guard clock.framesWithPerson > 0 else { return [] }
-        return setUp.jointsNeverSeen
+        guard core.clock.framesWithPerson > 0 else { return [] }
+        return core.setUp.jointsNeverSeen
     }
 
     /// The number of frames in which a person was selected.
-    public var personFrames: Int { clock.framesWithPerson }
+    public var personFrames: Int { core.clock.framesWithPerson }
 
     /// What happened in the session so far, as if the recording ended now: a movement the agnostic counter had
     /// too little of to find (its window needs 3 s; a squat can last 1.1 s) is looked for in what there is.
     public func summary() -> SessionSummary {
-        guard !clock.ended, endsWithMore || provisionalCountedAtEnd != nil else { return summarised() }
+        guard !core.clock.ended, endsWithMore || provisionalCountedAtEnd != nil else { return summarised() }
         var ended = self
         if endsWithMore { ended.endRecording() }
         ended.countProvisionalAtEnd()
@@ -29,7 +29,7 @@ extension CoachingSession {
     /// second squat ended 0.5 s before the clip: 1 counted of the 2 that `--exercise squat` counts).
     private var provisionalCountedAtEnd: Repetition? {
         let window = Tuning.provisionalAtEndSeconds
-        guard let shown = recognised?.replay.provisional, repetitions.count < shown.index, let last = clock.last,
+        guard let shown = recognised?.replay.provisional, repetitions.count < shown.index, let last = core.clock.last,
             last - shown.endSeconds
                 <= Swift.min(window.upperBound, Swift.max(window.lowerBound, shown.endSeconds - shown.startSeconds))
         else { return nil }
@@ -40,7 +40,7 @@ extension CoachingSession {
     mutating func countProvisionalAtEnd() {
         guard var repetition = provisionalCountedAtEnd else { return }
         repetition.index = repetitions.count + 1
-        recordRepetition(repetition, at: clock.last ?? repetition.endSeconds)
+        core.recordRepetition(repetition, at: core.clock.last ?? repetition.endSeconds)
     }
 
     /// Whether the end of the recording may count, name or judge more (see ``summary()``).
@@ -55,12 +55,12 @@ extension CoachingSession {
     var isNamedAtItsEnd: Bool {
         guard recognizedIndex == nil else { return false }
         if (recognised?.decisions ?? 0) <= 1 { return true }
-        guard let window = recognised?.windowSeconds, let first = clock.first, let last = clock.last,
+        guard let window = recognised?.windowSeconds, let first = core.clock.first, let last = core.clock.last,
             last - first <= window
         else {
             return false
         }
-        return !output.log.segments.contains { $0.exercise != nil }
+        return !core.output.log.segments.contains { $0.exercise != nil }
     }
 
     /// The repetitions completed in the open segment before the recording was named at its end are measured and
@@ -78,27 +78,27 @@ extension CoachingSession {
                 plateauStartSeconds: old.startSeconds + old.tempo.toPeakSeconds,
                 plateauEndSeconds: old.endSeconds - old.tempo.fromPeakSeconds
             )
-            let judged = judgedAgnostic(
+            let judged = core.judgedAgnostic(
                 completed,
                 exercise: exercise,
                 index: old.index,
                 previousEnd: i > 0 ? repetitions[i - 1].endSeconds : nil
             )
-            replaceRepetition(i, with: judged, at: old.endSeconds)
+            core.replaceRepetition(i, with: judged, at: old.endSeconds)
         }
     }
 
     private func summarised() -> SessionSummary {
-        output.log.summary(
-            from: clock.first ?? 0,
-            to: clock.last ?? 0,
-            given: mode.exercise,
-            library: configuration.library,
-            open: (recognizedIndex.map { configuration.library[$0].id }, recognised?.confidence ?? 0),
-            holds: holdTimer.holds(openTarget: (mode.exercise ?? recognizedExercise)?.hold?.seconds),
-            countedBy: counting.countedBy,
-            safetyWarnings: safety.warnings,
-            secondsWithPerson: clock.secondsWithPerson
+        core.output.log.summary(
+            from: core.clock.first ?? 0,
+            to: core.clock.last ?? 0,
+            given: core.mode.exercise,
+            library: core.configuration.library,
+            open: (recognizedIndex.map { core.configuration.library[$0].id }, recognised?.confidence ?? 0),
+            holds: core.holdTimer.holds(openTarget: (core.mode.exercise ?? recognizedExercise)?.hold?.seconds),
+            countedBy: core.counting.countedBy,
+            safetyWarnings: core.safety.warnings,
+            secondsWithPerson: core.clock.secondsWithPerson
         )
     }
 }

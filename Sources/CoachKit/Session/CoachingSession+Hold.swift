@@ -2,7 +2,7 @@ import PoseKit
 
 /// The session's holds: an exercise held (a plank, a wall sit; given, or recognised) timed while its conditions are
 /// met, and a prescribed hold at a repetition's peak. The only file that writes ``holdTimer``.
-extension CoachingSession {
+extension CoachingCore {
     // MARK: - Holds
 
     /// A hold's angle on the left and on the right (`nil` where not measured): from the exercise given's own
@@ -115,7 +115,7 @@ extension CoachingSession {
     /// counts it), and once it is long enough, a cue to come back.
     mutating func updatePeakHold(counter c: Int, target: Double, at t: Double) {
         // From half a second on: on the way up the angle is always near its highest value so far.
-        guard let since = counting.heldAtPeakSince(counter: c), t - since >= Self.shownHoldSeconds
+        guard let since = counting.heldAtPeakSince(counter: c), t - since >= CoachingSession.shownHoldSeconds
         else {
             showPeakHold(nil)
             return
@@ -123,10 +123,12 @@ extension CoachingSession {
         let held = t - since
         showPeakHold(HoldProgress(heldSeconds: held, targetSeconds: target, holding: true))
         if held >= target, holdTimer.reachesPeakHold(since: since) {
-            say(Cue(kind: .timing, text: "\(Self.secondsText(target)) s: now come back slowly", seconds: t))
+            say(Cue(kind: .timing, text: "\(CoachingSession.secondsText(target)) s: now come back slowly", seconds: t))
         }
     }
+}
 
+extension CoachingSession {
     /// The overlay counts a hold at the peak from this long: a turn at the peak is no hold.
     static let shownHoldSeconds = 0.5
 

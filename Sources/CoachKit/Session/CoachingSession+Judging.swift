@@ -2,7 +2,7 @@ import PoseKit
 
 /// The session's judging: each repetition counted is measured and judged (``RepetitionJudge``) with the safety limits
 /// crossed during it (``SafetyMonitor``), then recorded. The only file that writes ``judge`` and ``safety``.
-extension CoachingSession {
+extension CoachingCore {
     // MARK: - Safety
 
     /// Checks the safety limits on this frame's angles: a limit crossed is warned about once, and the overlay shows

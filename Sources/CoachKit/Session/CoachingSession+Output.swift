@@ -19,8 +19,13 @@ extension CoachingSession {
         var log = SessionLog()
         /// The praise of the exercise coached (given, or recognised: ``showRecognised(_:decision:confidence:)``).
         var praise: String?
+        /// Whether a repetition was recorded since ``CoachingCore/takeRepetitionRecorded()`` (with no exercise given,
+        /// the replay's measurements are then adopted at the frame's end).
+        var repetitionRecorded = false
     }
+}
 
+extension CoachingCore {
     // MARK: - The frame
 
     /// Lets go of last frame's events (keeping their buffer).
@@ -159,7 +164,7 @@ extension CoachingSession {
     /// Records a repetition completed: counted on the overlay, reported, and praised or corrected in its turn.
     mutating func recordRepetition(_ repetition: Repetition, at t: Double) {
         output.log.record(repetition, at: t)
-        noteRepetitionsChanged()
+        output.repetitionRecorded = true
         output.snapshot.repCount = repetitions.count
         output.events.append(.repCompleted(repetition))
         // An exercise recognised below the fitted confidence is not one to praise or correct by: the coach says it
@@ -176,6 +181,12 @@ extension CoachingSession {
                 : output.praise ?? "Good rep!"
             _ = output.cues.offer(Cue(kind: .encouragement, text: praise, seconds: t))
         }
+    }
+
+    /// Whether a repetition was recorded since the last call, which clears it.
+    mutating func takeRepetitionRecorded() -> Bool {
+        defer { output.repetitionRecorded = false }
+        return output.repetitionRecorded
     }
 
     /// Forgets the repetitions so far, which a recount is about to replace (``SessionLog/withdrawRepetitions()``),
@@ -228,7 +239,7 @@ extension CoachingSession {
     /// while it is not confirmed). The caller keeps `repetition` as the one shown.
     mutating func showProvisional(_ repetition: Repetition?, replacing shownBefore: Repetition?) {
         guard repetition != shownBefore else { return }
-        if let shown = shownBefore, repetition.map({ !Self.sameTimes($0, shown) }) ?? true {
+        if let shown = shownBefore, repetition.map({ !CoachingSession.sameTimes($0, shown) }) ?? true {
             let confirmed = repetitions.count >= shown.index
             if confirmed || repetition == nil {
                 output.events.append(.provisionalRepetitionEnded(confirmed: confirmed))

@@ -10,7 +10,7 @@ extension CoachingSession {
         guard recognised != nil else { return }
         let decision = recognised?.observe(pose, at: t, steady: steady)
         if let sample = recognised?.sample {
-            sampleRecognisedAngles(
+            core.sampleRecognisedAngles(
                 sample,
                 seen: pose != nil && steady,
                 movementKnown: recognised?.hasMovement == true,
@@ -22,32 +22,32 @@ extension CoachingSession {
         // A new exercise takes over after winning two decisions in a row.
         switch recognised?.decide(decision) {
         case .sameExercise(let confidence):
-            showConfidence(confidence)
+            core.showConfidence(confidence)
         case .switchExercise(let index, let confidence):
             switchExercise(to: index, confidence: confidence, state: decision, at: t)
         case .nothingRecognised:
-            showNothingRecognised(decision)
+            core.showNothingRecognised(decision)
         case nil:
             break
         }
     }
 
     /// The exercise recognised so far, with no exercise given.
-    var recognizedExercise: ExerciseDefinition? { recognizedIndex.map { configuration.library[$0] } }
+    var recognizedExercise: ExerciseDefinition? { recognizedIndex.map { core.configuration.library[$0] } }
 
     mutating func switchExercise(to index: Int?, confidence: Double, state: RecognitionState, at t: Double) {
         let previous = recognizedIndex
-        closeSegment(
+        core.closeSegment(
             at: t,
-            exercise: recognizedIndex.map { configuration.library[$0].id },
+            exercise: recognizedIndex.map { core.configuration.library[$0].id },
             confidence: recognised?.confidence ?? 0
         )
         // A recognised hold ends with its segment.
-        if index != recognizedIndex, let hold = recognizedExercise?.hold { endHold(hold) }
+        if index != recognizedIndex, let hold = recognizedExercise?.hold { core.endHold(hold) }
         recognised?.switched(to: index, confidence: confidence)
-        let exercise = index.map { configuration.library[$0] }
-        if index != previous { recognised?.replay.start(exercise, configuration: configuration, at: t) }
-        showRecognised(exercise, decision: state, confidence: confidence)
+        let exercise = index.map { core.configuration.library[$0] }
+        if index != previous { recognised?.replay.start(exercise, configuration: core.configuration, at: t) }
+        core.showRecognised(exercise, decision: state, confidence: confidence)
     }
 
     mutating func countAgnostic(_ pose: Pose, valid: Bool, dt: Double, at t: Double) {
@@ -55,23 +55,27 @@ extension CoachingSession {
         // A hold recognised is timed as a hold given is (from when it is recognised), and its timer sets the
         // overlay's angle, side and joint, as with the hold given.
         // The library's exercise is read in place (a copy of a definition on every frame costs).
-        let recognizedHold = recognizedIndex.map { configuration.library[$0].isHold } ?? false
+        let recognizedHold = recognizedIndex.map { core.configuration.library[$0].isHold } ?? false
         if recognizedHold, let hold = recognizedExercise {
-            updateHold(hold, valid: valid, dt: dt, at: t, recogniserSample: recognised?.sample)
+            core.updateHold(hold, valid: valid, dt: dt, at: t, recogniserSample: recognised?.sample)
         }
-        let reps = recognised?.countMovement(pose, at: t, valid: valid, useDepth: setUp.hasDepth)
-        showProgress(recognised?.movementProgress ?? 0)
+        let reps = recognised?.countMovement(pose, at: t, valid: valid, useDepth: core.setUp.hasDepth)
+        core.showProgress(recognised?.movementProgress ?? 0)
         if let reps {
-            completeMovement(reps, movementKnown: recognised?.hasMovement == true, recognizedIndex: recognizedIndex)
+            core.completeMovement(
+                reps,
+                movementKnown: recognised?.hasMovement == true,
+                recognizedIndex: recognizedIndex
+            )
         }
         if recognizedIndex != nil, !recognizedHold, let shown = recognised?.replay.overlay {
             // The exercise's session shows the side as the exercise given does: held, not the larger angle of each
             // frame (two arms at rest swapped it frame by frame).
-            showAngle(shown.angle, side: shown.side, joint: shown.joint)
+            core.showAngle(shown.angle, side: shown.side, joint: shown.joint)
         } else if let index = recognizedIndex, !recognizedHold {
-            let angle = configuration.library[index].primaryAngle
-            let bilateral = configuration.library[index].side == .both
-            let (left, right) = recognizedAngle(angle, in: recognised?.sample)
+            let angle = core.configuration.library[index].primaryAngle
+            let bilateral = core.configuration.library[index].side == .both
+            let (left, right) = core.recognizedAngle(angle, in: recognised?.sample)
             // Where the overlay draws it: as with the exercise given, a bilateral mean at the left joint, else the
             // side the value comes from.
             var value = left ?? right
@@ -81,7 +85,7 @@ extension CoachingSession {
                 side = bilateral ? nil : l >= r ? .left : .right
             }
             if !angle.isSided { side = nil }
-            showAngle(
+            core.showAngle(
                 value,
                 side: side,
                 joint: angle.vertexJoint(side: side ?? .left)
@@ -96,19 +100,15 @@ extension CoachingSession {
         recognised?.replay.ingest(frame, pose: smoothed)
     }
 
-    /// Repetitions were counted or revised: the replay's measurements are adopted at the frame's end.
-    mutating func noteRepetitionsChanged() {
-        recognised?.replay.notePending()
-    }
-
     /// Whether repetitions were counted or revised, here or by the replay, since the last adoption (and no longer).
     mutating func takePendingAdoption() -> Bool {
-        recognised?.replay.takePending() == true
+        if core.takeRepetitionRecorded() { recognised?.replay.notePending() }
+        return recognised?.replay.takePending() == true
     }
 
     /// Shows `repetition` as the provisional one (`nil`: none) and keeps it (``showProvisional(_:replacing:)``).
     mutating func showProvisional(_ repetition: Repetition?) {
-        showProvisional(repetition, replacing: recognised?.replay.provisional)
+        core.showProvisional(repetition, replacing: recognised?.replay.provisional)
         recognised?.replay.keep(provisional: repetition)
     }
 
@@ -131,13 +131,13 @@ extension CoachingSession {
                 // The decision names what it saw: the segment still open, from where the last one closed (the
                 // whole recording when none did), not a moment at its end (which left the recording's only
                 // segment, and its repetition, without the exercise the summary names).
-                let open = output.log.segments.last?.endSeconds ?? clock.first ?? 0
+                let open = core.output.log.segments.last?.endSeconds ?? core.clock.first ?? 0
                 switchExercise(to: index, confidence: confidence, state: state, at: open)
-                judgeUnnamedRepetitions(as: configuration.library[index], from: open)
+                judgeUnnamedRepetitions(as: core.configuration.library[index], from: open)
             }
         }
         if let reps = recognised?.finishMovement() {
-            completeMovement(
+            core.completeMovement(
                 reps,
                 movementKnown: recognised?.hasMovement == true,
                 recognizedIndex: recognizedIndex,

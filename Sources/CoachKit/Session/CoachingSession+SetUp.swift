@@ -1,7 +1,7 @@
 import PoseKit
 
 /// What the session reads of the set-up check (``SetUpCheck``): how it measures, whether a repetition may count.
-extension CoachingSession {
+extension CoachingCore {
     /// Whether angles are measured in 3-D in this frame (``SetUpCheck/hasDepth``).
     var hasDepth: Bool { setUp.hasDepth }
 

@@ -1,9 +1,9 @@
 import PoseKit
 
 /// With no exercise given, the exercise recognised coached as if it had been given: the frames of the last
-/// ``Configuration/replaySeconds`` are kept, and once an exercise is recognised a session given it replays them and
-/// follows the frames after; its repetitions are what the session with no exercise given adopts
-/// (`CoachingSession+AsGiven.swift`).
+/// ``Configuration/replaySeconds`` are kept, and once an exercise is recognised a ``CoachingCore`` given it (a session
+/// less the recogniser, so that no type holds itself) replays them and follows the frames after; its repetitions are
+/// what the session with no exercise given adopts (`CoachingSession+AsGiven.swift`).
 ///
 /// ```swift
 /// var replay = ExerciseReplay()
@@ -39,8 +39,8 @@ struct ExerciseReplay: Sendable {
     /// smoother then did exactly what the movement's did, and it takes the movement's pose instead of selecting
     /// and smoothing the same frames again.
     private var followsPose = false
-    /// The session given the recognised exercise (at most one: an array, so that a session can hold one).
-    private var sessions: [CoachingSession] = []
+    /// The coaching of the recognised exercise as given (a ``CoachingCore``: a session less the recogniser).
+    private var core: CoachingCore?
     /// Its repetitions (its events folded).
     private(set) var repetitions: [Repetition] = []
     /// Whether a repetition was counted or revised, here or by the movement, since the last adoption.
@@ -64,18 +64,18 @@ struct ExerciseReplay: Sendable {
             framesDropped += start
             start = 0
         }
-        guard !sessions.isEmpty else { return }
+        guard core != nil else { return }
         if followsPose {
-            collect(sessions[0].ingest(frame, smoothed: pose))
+            if let events = core?.ingest(frame, smoothed: pose) { collect(events) }
         } else {
-            collect(sessions[0].ingest(frame))
+            if let events = core?.ingest(frame) { collect(events) }
         }
     }
 
     /// Starts the session given `exercise` over the frames kept; with none (or a hold, timed as given
     /// already), ends it.
     mutating func start(_ exercise: ExerciseDefinition?, configuration: CoachingSession.Configuration, at t: Double) {
-        sessions.removeAll()
+        core = nil
         repetitions.removeAll()
         exerciseID = nil
         followsPose = false
@@ -83,18 +83,20 @@ struct ExerciseReplay: Sendable {
         var given = configuration
         given.exercise = exercise
         given.emitsPoseEvents = false
-        sessions = [CoachingSession(configuration: given)]
+        core = CoachingCore(configuration: given, mode: .given(GivenDefinition(exercise)))
         exerciseID = exercise.id
         recognizedAt = t
         replayedFrom = start < frames.count ? frames[start].seconds : t
-        for i in start..<frames.count { collect(sessions[0].ingest(frames[i])) }
+        for i in start..<frames.count {
+            if let events = core?.ingest(frames[i]) { collect(events) }
+        }
         followsPose = start == 0 && framesDropped == 0
     }
 
     /// The overlay's angle, side and joint as the exercise's session shows them (`nil` while there is none): the
     /// side whose repetitions count, before the first the side that moves more, held as with the exercise given.
     var overlay: (angle: Double?, side: BodySide?, joint: Joint?)? {
-        guard let shown = sessions.first?.snapshot else { return nil }
+        guard let shown = core?.snapshot else { return nil }
         return (shown.primaryAngle, shown.side, shown.primaryJoint)
     }
 

@@ -34,7 +34,7 @@ import tempfile
 
 from feedback_calibration import TARGET_PRECISION, code_threshold, confident, fit_threshold, named_with_confidence
 from form_bounds import (FORM_SETS, GOOD, bound, clip_call, code_margin, coach_clip_call, library_rules,
-                         recording_groups, rep_call, with_bound)
+                         recording_groups, rep_call, weighted_f1, with_bound)
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -88,19 +88,6 @@ def read_manifest(name):
 def header(path):
     with open(path) as f:
         return json.loads(f.readline())
-
-
-def weighted_f1(truth, predicted, classes):
-    total = 0.0
-    for c in classes:
-        tp = sum(1 for t, p in zip(truth, predicted) if t == c and p == c)
-        fp = sum(1 for t, p in zip(truth, predicted) if t != c and p == c)
-        fn = sum(1 for t, p in zip(truth, predicted) if t == c and p != c)
-        precision = tp / (tp + fp) if tp + fp else 0.0
-        recall = tp / (tp + fn) if tp + fn else 0.0
-        f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-        total += f1 * sum(1 for t in truth if t == c)
-    return total / len(truth)
 
 
 ROWS = []

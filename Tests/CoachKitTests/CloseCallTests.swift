@@ -49,30 +49,9 @@ struct CloseCallTests {
     /// unless another rule is clearly broken.
     @Test(arguments: [(10.0, Repetition.Verdict.notChecked), (60.0, .needsWork)])
     func aRepetitionWithACloseCallIsNotCalledGood(trunkLean: Double, verdict: Repetition.Verdict) throws {
-        let squat = try ExerciseLibrary.bundled().exercise(id: "squat")
-        var judge = RepetitionJudge(exercise: squat)
-        var statistics = RepetitionJudge.Statistics(slots: squat.angles.count * 2)
-        let knee = AngleSlot(angle: try #require(squat.angles.firstIndex(of: .kneeFlexion)), side: .left)
-        let trunk = AngleSlot(angle: try #require(squat.angles.firstIndex(of: .trunkLean)), side: .left)
-        statistics[knee] = .init(low: 70 + Self.margin / 2, high: 170, atPeak: 70 + Self.margin / 2)
-        statistics[trunk] = .init(low: 5, high: trunkLean, atPeak: trunkLean)
-        let side = MeasurementContext(
-            hasDepth: false,
-            view: .side,
-            facesCameraSquarely: false,
-            measuredSide: .left,
-            depthTrusted: false
-        )
-        let repetition = judge.judge(
-            CountingAndJudgingTests.completed(1, 2),
-            side: nil,
-            exercise: squat,
-            statistics: statistics,
-            context: side,
-            recounting: false,
-            index: 1,
-            breaches: [],
-            gapSeconds: 0
+        let repetition = try CountingAndJudgingTests.judgeSquatFromTheSide(
+            kneeAtPeak: 70 + Self.margin / 2,
+            trunkLean: trunkLean
         )
         #expect(repetition.verdict == verdict)
         #expect(repetition.closeCalls == ["depth"])

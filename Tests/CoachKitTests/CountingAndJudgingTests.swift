@@ -25,6 +25,41 @@ struct CountingAndJudgingTests {
         depthTrusted: true
     )
 
+    /// A squat's repetition (1 s to 3 s) judged from the side without depth, from the left knee's statistics
+    /// (170° down to `kneeAtPeak`) and the left trunk lean's (5° up to `trunkLean`, at the peak).
+    static func judgeSquatFromTheSide(
+        kneeAtPeak: Double,
+        trunkLean: Double,
+        index: Int = 1,
+        gapSeconds: Double = 0
+    ) throws -> Repetition {
+        let squat = try ExerciseLibrary.bundled().exercise(id: "squat")
+        var judge = RepetitionJudge(exercise: squat)
+        var statistics = RepetitionJudge.Statistics(slots: squat.angles.count * 2)
+        let knee = AngleSlot(angle: try #require(squat.angles.firstIndex(of: .kneeFlexion)), side: .left)
+        let trunk = AngleSlot(angle: try #require(squat.angles.firstIndex(of: .trunkLean)), side: .left)
+        statistics[knee] = .init(low: kneeAtPeak, high: 170, atPeak: kneeAtPeak)
+        statistics[trunk] = .init(low: 5, high: trunkLean, atPeak: trunkLean)
+        let side = MeasurementContext(
+            hasDepth: false,
+            view: .side,
+            facesCameraSquarely: false,
+            measuredSide: .left,
+            depthTrusted: false
+        )
+        return judge.judge(
+            completed(1, 2),
+            side: nil,
+            exercise: squat,
+            statistics: statistics,
+            context: side,
+            recounting: false,
+            index: index,
+            breaches: [],
+            gapSeconds: gapSeconds
+        )
+    }
+
     @Test func theRingKeepsTheLastSamplesAndSwapsInTheImagePlane() {
         var ring = AngleSampleRing(capacity: 3)
         let knee = ExerciseRecognizer.index(.kneeFlexion) * 2
@@ -107,32 +142,8 @@ struct CountingAndJudgingTests {
     }
 
     @Test func aSquatSeenFromTheSideWithoutDepthIsJudgedOnItsNearSide() throws {
-        let squat = try ExerciseLibrary.bundled().exercise(id: "squat")
-        var judge = RepetitionJudge(exercise: squat)
-        var statistics = RepetitionJudge.Statistics(slots: squat.angles.count * 2)
         // The left knee from 170° to 80° (clear of the depth rule's 70°), the left trunk lean 5–20°.
-        let knee = AngleSlot(angle: try #require(squat.angles.firstIndex(of: .kneeFlexion)), side: .left)
-        let trunk = AngleSlot(angle: try #require(squat.angles.firstIndex(of: .trunkLean)), side: .left)
-        statistics[knee] = .init(low: 80, high: 170, atPeak: 80)
-        statistics[trunk] = .init(low: 5, high: 20, atPeak: 20)
-        let side = MeasurementContext(
-            hasDepth: false,
-            view: .side,
-            facesCameraSquarely: false,
-            measuredSide: .left,
-            depthTrusted: false
-        )
-        let repetition = judge.judge(
-            Self.completed(1, 2),
-            side: nil,
-            exercise: squat,
-            statistics: statistics,
-            context: side,
-            recounting: false,
-            index: 4,
-            breaches: [],
-            gapSeconds: 0.5
-        )
+        let repetition = try Self.judgeSquatFromTheSide(kneeAtPeak: 80, trunkLean: 20, index: 4, gapSeconds: 0.5)
         #expect(repetition.index == 4 && repetition.gapSeconds == 0.5)
         #expect(repetition.measurementReliable)
         #expect(repetition.symmetry == nil)
